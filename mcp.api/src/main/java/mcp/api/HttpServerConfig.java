@@ -1,0 +1,64 @@
+package mcp.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A server reached over Streamable HTTP: one endpoint for POST, GET and DELETE.
+ *
+ * @param url the endpoint
+ * @param headers headers sent with every request
+ * @param timeout see {@link ServerConfig#timeout()}
+ * @param enabled see {@link ServerConfig#enabled()}
+ * @param auth see {@link ServerConfig#auth()}
+ * @param enabledTools see {@link ServerConfig#enabledTools()}
+ * @param disabledTools see {@link ServerConfig#disabledTools()}
+ */
+public record HttpServerConfig(
+        String url,
+        Map<String, String> headers,
+        Duration timeout,
+        boolean enabled,
+        Optional<AuthRef> auth,
+        Optional<List<String>> enabledTools,
+        List<String> disabledTools) implements ServerConfig {
+
+    /** Validates and copies. */
+    public HttpServerConfig {
+        Objects.requireNonNull(url, "url");
+        headers = Map.copyOf(headers);
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(auth, "auth");
+        enabledTools = enabledTools.map(List::copyOf);
+        disabledTools = List.copyOf(disabledTools);
+    }
+
+    /**
+     * @param url the endpoint
+     * @return a config with every other setting at its default
+     */
+    public static HttpServerConfig of(String url) {
+        return new HttpServerConfig(url, Map.of(), DEFAULT_TIMEOUT, true, Optional.empty(), Optional.empty(),
+                List.of());
+    }
+
+    @Override
+    public String type() {
+        return "http";
+    }
+
+    /** @return a copy with these headers */
+    public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
+        return new HttpServerConfig(url, newHeaders, timeout, enabled, auth, enabledTools, disabledTools);
+    }
+
+    @Override
+    public String toString() {
+        // Header values may be secrets: show names only.
+        return "HttpServerConfig[url=" + url + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
+                + "ms, enabled=" + enabled + "]";
+    }
+}

@@ -1,0 +1,63 @@
+package mcp.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How to reach one MCP server: one record per transport kind. Configs hold values as written
+ * ({@code ${VAR}} already expanded by discovery, secrets still unresolved); an
+ * {@link mcp.api.spi.AuthResolver} turns them into concrete values on a copy just before connect.
+ *
+ * <p>Settings shared by every kind:
+ * <ul>
+ *   <li>{@link #timeout()}: the connect timeout (initialize and the first {@code tools/list}) and the
+ *       default request timeout; default {@link #DEFAULT_TIMEOUT} (30 s);</li>
+ *   <li>{@link #enabled()}: default {@code true};</li>
+ *   <li>{@link #auth()}: a reference to a stored credential, absent by default;</li>
+ *   <li>{@link #enabledTools()} (absent: all tools) and {@link #disabledTools()} (default none).</li>
+ * </ul>
+ */
+public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig, SseServerConfig {
+
+    /** The timeout used when a config sets none. */
+    Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    /** @return the transport kind: {@code stdio}, {@code http} or {@code sse}; also the transport provider id */
+    String type();
+
+    /** @return the connect and default request timeout */
+    Duration timeout();
+
+    /** @return whether the server should be started at all */
+    boolean enabled();
+
+    /** @return the stored credential to use, if any */
+    Optional<AuthRef> auth();
+
+    /** @return the only tools to expose, or empty to expose all */
+    Optional<List<String>> enabledTools();
+
+    /** @return tools never to expose */
+    List<String> disabledTools();
+
+    /**
+     * A reference to a credential held by the auth storage.
+     *
+     * @param type {@code oauth} or {@code apikey}
+     * @param credentialId the storage key of the credential
+     */
+    record AuthRef(String type, String credentialId) {
+        /** Checks that both parts are present. */
+        public AuthRef {
+            java.util.Objects.requireNonNull(type, "type");
+            java.util.Objects.requireNonNull(credentialId, "credentialId");
+        }
+    }
+
+    /** @return whether the tool of this name passes {@link #enabledTools()} and {@link #disabledTools()} */
+    default boolean exposesTool(String toolName) {
+        return enabledTools().map(list -> list.contains(toolName)).orElse(true)
+                && !disabledTools().contains(toolName);
+    }
+}

@@ -1,0 +1,73 @@
+package mcp.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A server entry as a capability source read it, before validation: every field as written, any
+ * combination allowed (validation, in discovery, turns a spec into a {@link ServerConfig} or a
+ * clear error). Keeping the loose form lets filters and de-duplication see entries that would not
+ * validate, and lets errors name the file they came from.
+ *
+ * @param name the server's name as written
+ * @param source where the entry came from
+ * @param location where in the file (a JSON pointer such as {@code /mcpServers/git}), or {@code ""}
+ * @param type the declared transport kind, if any
+ * @param command the stdio command, if any
+ * @param args stdio arguments
+ * @param env stdio environment entries
+ * @param cwd stdio working directory, if any
+ * @param url the HTTP/SSE endpoint, if any
+ * @param headers HTTP headers
+ * @param timeoutMillis the timeout in milliseconds, if set
+ * @param enabled whether enabled, if set
+ * @param auth the credential reference, if any
+ * @param enabledTools the tool allow-list, if any
+ * @param disabledTools the tool deny-list
+ */
+public record ServerSpec(
+        String name,
+        SourceMetadata source,
+        String location,
+        Optional<String> type,
+        Optional<String> command,
+        List<String> args,
+        Map<String, String> env,
+        Optional<String> cwd,
+        Optional<String> url,
+        Map<String, String> headers,
+        Optional<Long> timeoutMillis,
+        Optional<Boolean> enabled,
+        Optional<ServerConfig.AuthRef> auth,
+        Optional<List<String>> enabledTools,
+        List<String> disabledTools) {
+
+    /** Validates and copies. */
+    public ServerSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(command, "command");
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        Objects.requireNonNull(cwd, "cwd");
+        Objects.requireNonNull(url, "url");
+        headers = Map.copyOf(headers);
+        Objects.requireNonNull(timeoutMillis, "timeoutMillis");
+        Objects.requireNonNull(enabled, "enabled");
+        Objects.requireNonNull(auth, "auth");
+        enabledTools = enabledTools.map(List::copyOf);
+        disabledTools = List.copyOf(disabledTools);
+    }
+
+    @Override
+    public String toString() {
+        // Env and header values may be secrets: show names only.
+        return "ServerSpec[name=" + name + ", source=" + source.providerId() + ", type=" + type.orElse("")
+                + ", command=" + command.orElse("") + ", url=" + url.orElse("") + ", env=" + env.keySet()
+                + ", headers=" + headers.keySet() + "]";
+    }
+}

@@ -1,0 +1,82 @@
+package mcp.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A server started as a child process that speaks newline-delimited JSON-RPC on stdin/stdout.
+ *
+ * @param command the executable, run directly (never through a shell); looked up on {@code PATH}
+ * @param args its arguments
+ * @param env variables added to (or replacing those of) the host's environment
+ * @param cwd the working directory; absent: the host's working directory
+ * @param timeout see {@link ServerConfig#timeout()}
+ * @param enabled see {@link ServerConfig#enabled()}
+ * @param auth see {@link ServerConfig#auth()}
+ * @param enabledTools see {@link ServerConfig#enabledTools()}
+ * @param disabledTools see {@link ServerConfig#disabledTools()}
+ */
+public record StdioServerConfig(
+        String command,
+        List<String> args,
+        Map<String, String> env,
+        Optional<String> cwd,
+        Duration timeout,
+        boolean enabled,
+        Optional<AuthRef> auth,
+        Optional<List<String>> enabledTools,
+        List<String> disabledTools) implements ServerConfig {
+
+    /** Validates and copies. */
+    public StdioServerConfig {
+        Objects.requireNonNull(command, "command");
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        Objects.requireNonNull(cwd, "cwd");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(auth, "auth");
+        enabledTools = enabledTools.map(List::copyOf);
+        disabledTools = List.copyOf(disabledTools);
+    }
+
+    /**
+     * @param command the executable
+     * @param args its arguments
+     * @return a config with every other setting at its default
+     */
+    public static StdioServerConfig of(String command, List<String> args) {
+        return new StdioServerConfig(command, args, Map.of(), Optional.empty(), DEFAULT_TIMEOUT, true,
+                Optional.empty(), Optional.empty(), List.of());
+    }
+
+    @Override
+    public String type() {
+        return "stdio";
+    }
+
+    /** @return a copy with these environment entries */
+    public StdioServerConfig withEnv(Map<String, String> newEnv) {
+        return new StdioServerConfig(command, args, newEnv, cwd, timeout, enabled, auth, enabledTools, disabledTools);
+    }
+
+    /** @return a copy with this working directory */
+    public StdioServerConfig withCwd(String newCwd) {
+        return new StdioServerConfig(command, args, env, Optional.of(newCwd), timeout, enabled, auth, enabledTools,
+                disabledTools);
+    }
+
+    /** @return a copy with this timeout */
+    public StdioServerConfig withTimeout(Duration newTimeout) {
+        return new StdioServerConfig(command, args, env, cwd, newTimeout, enabled, auth, enabledTools, disabledTools);
+    }
+
+    @Override
+    public String toString() {
+        // Env values may be secrets: show names only.
+        return "StdioServerConfig[command=" + command + ", args=" + args + ", env=" + env.keySet() + ", cwd="
+                + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms, enabled=" + enabled + "]";
+    }
+}

@@ -1,0 +1,80 @@
+package mcp.api.spi;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import mcp.api.ServerSpec;
+
+/**
+ * Reads MCP server configs from one place (a tool's config files, an environment variable, a
+ * service) and tags each with where it came from. Sources with a higher {@link #priority()} win
+ * when two define a server of one name.
+ *
+ * <p>A source never throws for bad input: a file it cannot read or parse becomes a
+ * {@link Problem} naming the file and position, and the rest still loads.
+ */
+public interface CapabilitySource {
+
+    /** @return a stable id, e.g. {@code claude} */
+    String id();
+
+    /** @return a name for people, e.g. {@code Claude Code} */
+    String displayName();
+
+    /** @return the priority; higher wins (built-ins use 5 to 100) */
+    int priority();
+
+    /**
+     * @param context where to look
+     * @return the servers found and the problems met
+     */
+    Result discover(Context context);
+
+    /**
+     * Where a source looks. Sources never read the real home or environment directly, so tests can
+     * give them a fixture.
+     *
+     * @param workingDirectory the project's working directory
+     * @param home the user's home directory
+     * @param environment the environment variables
+     */
+    record Context(Path workingDirectory, Path home, Map<String, String> environment) {
+        /** Validates and copies. */
+        public Context {
+            Objects.requireNonNull(workingDirectory, "workingDirectory");
+            Objects.requireNonNull(home, "home");
+            environment = Map.copyOf(environment);
+        }
+    }
+
+    /**
+     * @param servers the servers found, in file order
+     * @param problems what could not be read, each naming its file
+     */
+    record Result(List<ServerSpec> servers, List<Problem> problems) {
+        /** Copies. */
+        public Result {
+            servers = List.copyOf(servers);
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /**
+     * Something a person should know about a config file.
+     *
+     * @param file the file
+     * @param location line and column ({@code 3:14}) or JSON pointer, or {@code ""} when unknown
+     * @param server the server concerned, or {@code ""}
+     * @param message what is wrong
+     */
+    record Problem(Path file, String location, String server, String message) {
+        /** Validates. */
+        public Problem {
+            Objects.requireNonNull(file, "file");
+            Objects.requireNonNull(location, "location");
+            Objects.requireNonNull(server, "server");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package mcp.api.spi;
+
+import java.util.concurrent.CompletableFuture;
+import mcp.api.TransportClosedException;
+import mcp.api.jsonrpc.JsonRpcMessage;
+
+/**
+ * A bidirectional channel of JSON-RPC messages to one server. A transport moves messages and
+ * reports its own end; it knows nothing of MCP methods (the client protocol lives above it).
+ *
+ * <p>Life cycle: {@link TransportProvider#open} returns a transport, the client calls
+ * {@link #start(Listener)} once, then {@link #send} any number of times from any thread, and finally
+ * {@link #close()}. The transport calls {@link Listener#onClose} exactly once, whether the close was
+ * asked for or the peer went away, and delivers no message after it.
+ */
+public interface Transport extends AutoCloseable {
+
+    /**
+     * Starts delivering inbound messages. Called once, before the first {@link #send}.
+     *
+     * @param listener receives messages and the close event; called from the transport's own
+     *     thread(s), so it must not block for long
+     */
+    void start(Listener listener);
+
+    /**
+     * Sends one message. Never blocks for long: a transport queues or writes asynchronously.
+     *
+     * @param message the message
+     * @return completes when the message was handed to the peer (written to the pipe, accepted by
+     *     the server); fails with a {@link mcp.api.McpException} if it could not be, e.g. a
+     *     {@link TransportClosedException} after close
+     */
+    CompletableFuture<Void> send(JsonRpcMessage message);
+
+    /**
+     * Tells the transport the protocol version agreed in {@code initialize}; HTTP transports send
+     * it as a header. The default does nothing.
+     *
+     * @param version the negotiated MCP protocol version
+     */
+    default void protocolVersion(String version) {
+    }
+
+    /**
+     * What the transport knows that helps explain a failure, such as the last lines a child
+     * process wrote to stderr. Never contains secrets.
+     *
+     * @return diagnostic text, possibly empty
+     */
+    default String diagnostics() {
+        return "";
+    }
+
+    /**
+     * Closes the transport and releases everything it holds (for stdio: ends the whole process
+     * tree). Idempotent, bounded in time, and safe to call from any thread, including a listener.
+     */
+    @Override
+    void close();
+
+    /** Receives what a transport delivers. */
+    interface Listener {
+
+        /**
+         * One inbound message, in the order received.
+         *
+         * @param message the message
+         */
+        void onMessage(JsonRpcMessage message);
+
+        /**
+         * The transport has closed; called exactly once.
+         *
+         * @param reason why (exit code and stderr tail, HTTP status, "closed by client", ...)
+         */
+        void onClose(TransportClosedException reason);
+    }
+}

@@ -1,0 +1,21 @@
+/**
+ * The public contract of mcp-host: value types (server configs, source metadata, tool definitions,
+ * tool results and their content), JSON-RPC 2.0 messages with their codec, the exception root, and
+ * the service interfaces that plugins implement.
+ *
+ * <p>This module holds no behaviour beyond values and the codec. Implementations of the service
+ * interfaces live in other modules and are found with {@link java.util.ServiceLoader}.
+ *
+ * @uses mcp.api.spi.CapabilitySource
+ * @uses mcp.api.spi.ConfigFilter
+ * @uses mcp.api.spi.TransportProvider
+ * @uses mcp.api.spi.AuthResolver
+ * @uses mcp.api.spi.ToolCacheProvider
+ */
+module mcp.api {
+    requires transitive tools.jackson.databind;
+
+    exports mcp.api;
+    exports mcp.api.jsonrpc;
+    exports mcp.api.spi;
+}

@@ -1,0 +1,522 @@
+package mcp.testkit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import mcp.testkit.internal.Options;
+import mcp.testkit.internal.Options.Fault;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A small MCP server over stdio for tests and benchmarks: newline-delimited JSON-RPC 2.0 on
+ * stdin/stdout (UTF-8), diagnostics on stderr, exit code 0 when stdin ends.
+ *
+ * <p>It offers the tools {@code echo}, {@code add}, {@code slow}, {@code fail}, {@code error},
+ * {@code content}, {@code pid}, {@code change_tools}, {@code roots} and {@code server_requests}, then
+ * {@code --tools N} generated tools {@code tool_0 .. tool_{N-1}}. Faults chosen with {@code --fault}
+ * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
+ * Start it from tests with {@link TestServers#command(String...)}.
+ *
+ * <p>Requests are served concurrently on worker threads, so a {@code slow} call never holds up a
+ * {@code ping}; every message is written whole under one lock.
+ */
+public final class TestServer {
+
+    /** Protocol versions answered as asked; any other request gets the first (latest) one. */
+    static final List<String> SUPPORTED_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    private static final byte[] GARBAGE = "this is not json\n\n[INFO] server log line\n".getBytes(UTF_8);
+    /** The PNG signature and a RIFF/WAVE header: a few real-looking bytes, not a full media file. */
+    private static final byte[] PNG_BYTES = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    private static final byte[] WAV_BYTES = {'R', 'I', 'F', 'F', 36, 0, 0, 0, 'W', 'A', 'V', 'E'};
+    private static final long CLIENT_ANSWER_TIMEOUT_MS = 10_000;
+
+    private final Options options;
+    private final JsonMapper mapper = JsonMapper.builder().build();
+    private final OutputStream out = new FileOutputStream(FileDescriptor.out);
+    private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "mcp-testkit-worker");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Requests being served, by the JSON text of their id, so notifications/cancelled can stop them. */
+    private final Map<String, Call> inFlight = new ConcurrentHashMap<>();
+    /** Our own requests to the client, by the JSON text of their id, waiting for the answer. */
+    private final Map<String, CompletableFuture<JsonNode>> awaitingClient = new ConcurrentHashMap<>();
+    private final List<JsonNode> clientResponses = new CopyOnWriteArrayList<>();
+    private final List<ObjectNode> tools = new CopyOnWriteArrayList<>();
+    private final Set<String> generatedTools = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger extraTools = new AtomicInteger();
+    private final AtomicInteger rootsRequests = new AtomicInteger();
+    private Process grandchild;
+
+    /** One request on a worker; the lock orders cancellation against the worker's start and end. */
+    private static final class Call {
+        Thread worker;
+        volatile boolean cancelled;
+    }
+
+    /** Thrown by a handler to answer with a JSON-RPC error instead of a result. */
+    private static final class RpcError extends RuntimeException {
+        final int code;
+
+        RpcError(int code, String message) {
+            super(message);
+            this.code = code;
+        }
+    }
+
+    private TestServer(Options options) {
+        this.options = options;
+        tools.add(tool("echo", "Echoes the message back as text.", schema("message", "string"), "message"));
+        tools.add(tool("add", "Adds two numbers; the sum also comes as structuredContent.",
+                schema("a", "number", "b", "number"), "a", "b"));
+        tools.add(tool("slow", "Takes ms milliseconds in steps, with progress notifications when asked; cancellable.",
+                schema("ms", "integer", "steps", "integer")));
+        tools.add(tool("fail", "Returns a tool error (isError: true).", schema()));
+        tools.add(tool("error", "Answers with a JSON-RPC error -32603.", schema()));
+        tools.add(tool("content", "Returns one item of each content kind, and structuredContent.", schema()));
+        tools.add(tool("pid", "Returns this server's process id (and its grandchild's, if any).", schema()));
+        tools.add(tool("change_tools", "Adds a tool extra_<k> and sends notifications/tools/list_changed.", schema()));
+        tools.add(tool("roots", "Asks the client for roots/list and returns its answer as text.", schema()));
+        tools.add(tool("server_requests", "Returns the client's responses to our requests so far, as a JSON array.",
+                schema()));
+        for (int i = 0; i < options.tools; i++) {
+            addGeneratedTool("tool_" + i);
+        }
+    }
+
+    /**
+     * Runs the server until stdin ends. See the class comment; options are described by the usage text.
+     *
+     * @param args server options, e.g. {@code --tools 1000 --fault garbage-stdout}
+     */
+    public static void main(String[] args) {
+        // Anything printed to System.out by mistake would corrupt the protocol stream: send it to stderr.
+        System.setOut(System.err);
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("mcp-testkit: " + e.getMessage());
+            System.err.println(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.stderrText != null) {
+            System.err.println(options.stderrText);
+        }
+        if (options.has(Fault.EXIT_AT_START)) {
+            System.err.println("fatal: exit at start on purpose");
+            System.exit(3);
+        }
+        new TestServer(options).run();
+        System.exit(0);
+    }
+
+    private void run() {
+        if (options.has(Fault.GRANDCHILD)) {
+            startGrandchild();
+        }
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (!line.isBlank()) {
+                    onLine(line);
+                }
+            }
+        } catch (IOException e) {
+            System.err.println("mcp-testkit: stdin failed, stopping: " + e);
+        }
+        // The client is done with us: give quick requests a moment to answer, but do not wait for slow ones.
+        workers.shutdown();
+        try {
+            workers.awaitTermination(500, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void startGrandchild() {
+        try {
+            // Output to DISCARD, not inherited: an inherited stdout would keep the client's pipe open after
+            // we die, which is another bug than the one this fault is for (a process tree left behind).
+            grandchild = new ProcessBuilder("sleep", "600")
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            System.err.println("grandchild pid " + grandchild.pid());
+        } catch (IOException e) {
+            System.err.println("mcp-testkit: could not start grandchild: " + e);
+        }
+    }
+
+    // ---- reading: runs on the main thread, hands requests to workers ----
+
+    private void onLine(String line) {
+        JsonNode msg;
+        try {
+            msg = mapper.readTree(line);
+        } catch (JacksonException e) {
+            send(error(null, -32700, "Parse error"));
+            return;
+        }
+        if (!msg.isObject()) {
+            send(error(null, -32600, "Invalid Request"));
+            return;
+        }
+        JsonNode id = msg.get("id");
+        String method = text(msg.path("method"), null);
+        if (method == null && id != null && (msg.has("result") || msg.has("error"))) {
+            onClientResponse(msg);
+        } else if (method == null) {
+            send(error(id, -32600, "Invalid Request"));
+        } else if (id == null || id.isNull()) {
+            onNotification(method, msg.path("params"));
+        } else {
+            if (method.equals("tools/call") && options.has(Fault.EXIT_DURING_CALL)) {
+                System.err.println("fatal: exit during call on purpose");
+                System.exit(4);
+            }
+            // Registered here, before the worker starts, so that a quick cancellation cannot miss it.
+            Call call = new Call();
+            inFlight.put(id.toString(), call);
+            workers.execute(() -> serve(call, id, method, msg.path("params")));
+        }
+    }
+
+    private void onNotification(String method, JsonNode params) {
+        if (method.equals("notifications/cancelled")) {
+            Call call = inFlight.get(params.path("requestId").toString());
+            if (call != null) {
+                synchronized (call) {
+                    call.cancelled = true;
+                    if (call.worker != null) {
+                        call.worker.interrupt();
+                    }
+                }
+            }
+        } else if (method.equals("notifications/initialized") && options.has(Fault.SERVER_REQUESTS)) {
+            ObjectNode sampling = mapper.createObjectNode();
+            sampling.putArray("messages").addObject().put("role", "user")
+                    .putObject("content").put("type", "text").put("text", "say hi");
+            sampling.put("maxTokens", 16);
+            askClient("s-1", "ping", mapper.createObjectNode());
+            askClient("s-2", "roots/list", mapper.createObjectNode());
+            askClient("s-3", "sampling/createMessage", sampling);
+        }
+        // Any other notification (notifications/initialized, ...) needs nothing from us.
+    }
+
+    private void onClientResponse(JsonNode msg) {
+        clientResponses.add(msg);
+        CompletableFuture<JsonNode> waiting = awaitingClient.remove(msg.get("id").toString());
+        if (waiting != null) {
+            waiting.complete(msg);
+        }
+    }
+
+    // ---- serving: runs on a worker ----
+
+    private void serve(Call call, JsonNode id, String method, JsonNode params) {
+        synchronized (call) {
+            call.worker = Thread.currentThread();
+        }
+        ObjectNode response = null;
+        try {
+            if (!call.cancelled) {
+                sleep(options.latencyMs);
+                JsonNode result = handle(method, params);
+                response = result == null ? null : message(id).set("result", result);
+            }
+        } catch (InterruptedException e) {
+            response = null; // cancelled: MCP says a cancelled request gets no response
+        } catch (RpcError e) {
+            response = error(id, e.code, e.getMessage());
+        } catch (RuntimeException e) {
+            response = error(id, -32603, "Internal error: " + e);
+        } finally {
+            synchronized (call) {
+                call.worker = null;
+            }
+            inFlight.remove(id.toString(), call); // not a newer request that reused the id
+        }
+        if (response != null && !call.cancelled) {
+            send(response);
+        }
+    }
+
+    /** Returns the result, or null to send no answer at all. */
+    private JsonNode handle(String method, JsonNode params) throws InterruptedException {
+        switch (method) {
+            case "initialize": return initialize(params);
+            case "ping": return mapper.createObjectNode();
+            case "tools/list": return listTools(params);
+            case "tools/call": return callTool(params);
+            default: throw new RpcError(-32601, "Method not found: " + method);
+        }
+    }
+
+    private JsonNode initialize(JsonNode params) throws InterruptedException {
+        if (options.has(Fault.NO_INITIALIZE)) {
+            return null;
+        }
+        sleep(options.initDelayMs);
+        String asked = text(params.path("protocolVersion"), "");
+        String version = options.protocolVersion != null ? options.protocolVersion
+                : SUPPORTED_VERSIONS.contains(asked) ? asked : SUPPORTED_VERSIONS.get(0);
+        ObjectNode result = mapper.createObjectNode().put("protocolVersion", version);
+        result.putObject("capabilities").putObject("tools").put("listChanged", true);
+        result.putObject("serverInfo").put("name", options.name).put("version", "1.0");
+        return result;
+    }
+
+    private JsonNode listTools(JsonNode params) {
+        ObjectNode result = mapper.createObjectNode();
+        if (options.has(Fault.OVERSIZED)) {
+            // One line of more than 17 MiB, over the 16 MiB a client is expected to accept.
+            result.putArray("tools").add(tool("huge", "x".repeat(18 << 20), schema()));
+            return result;
+        }
+        List<ObjectNode> all = new ArrayList<>(tools);
+        String cursor = text(params.path("cursor"), null);
+        int offset = 0;
+        if (cursor != null) {
+            try {
+                offset = Integer.parseInt(cursor);
+            } catch (NumberFormatException e) {
+                offset = -1;
+            }
+            if (offset < 0 || offset > all.size()) {
+                throw new RpcError(-32602, "Invalid cursor: " + cursor);
+            }
+        }
+        int end = Math.min(all.size(), offset + options.pageSize);
+        ArrayNode page = result.putArray("tools");
+        all.subList(offset, end).forEach(page::add);
+        if (end < all.size()) {
+            result.put("nextCursor", String.valueOf(end));
+        }
+        return result;
+    }
+
+    private JsonNode callTool(JsonNode params) throws InterruptedException {
+        String name = text(params.path("name"), "");
+        JsonNode args = params.path("arguments");
+        switch (name) {
+            case "echo": {
+                JsonNode message = args.path("message");
+                return message.isString() ? textResult(message.stringValue())
+                        : toolError("argument 'message' must be a string");
+            }
+            case "add": {
+                JsonNode a = args.path("a");
+                JsonNode b = args.path("b");
+                if (!a.isNumber() || !b.isNumber()) {
+                    return toolError("arguments 'a' and 'b' must be numbers");
+                }
+                // BigDecimal keeps 0.1 + 0.2 = 0.3 and prints 2 + 3 as "5", not "5.0".
+                BigDecimal sum = a.decimalValue().add(b.decimalValue()).stripTrailingZeros();
+                ObjectNode result = textResult(sum.toPlainString());
+                ObjectNode structured = result.putObject("structuredContent");
+                if (sum.scale() <= 0) {
+                    structured.put("sum", sum.toBigIntegerExact());
+                } else {
+                    structured.put("sum", sum);
+                }
+                return result;
+            }
+            case "slow": return slow(params, args);
+            case "fail": return toolError("tool failed on purpose");
+            case "error": throw new RpcError(-32603, "internal failure on purpose");
+            case "content": return content();
+            case "pid": {
+                long pid = ProcessHandle.current().pid();
+                ObjectNode result = textResult(String.valueOf(pid));
+                ObjectNode structured = result.putObject("structuredContent").put("pid", pid);
+                if (grandchild != null) {
+                    structured.put("grandchildPid", grandchild.pid());
+                }
+                return result;
+            }
+            case "change_tools": {
+                addGeneratedTool("extra_" + extraTools.getAndIncrement());
+                send(message(null).put("method", "notifications/tools/list_changed"));
+                return textResult("changed");
+            }
+            case "roots": return roots();
+            case "server_requests": return textResult(mapper.writeValueAsString(new ArrayList<>(clientResponses)));
+            default:
+                if (generatedTools.contains(name)) {
+                    return textResult(name + ": " + text(args.path("value"), ""));
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
+        }
+    }
+
+    private JsonNode slow(JsonNode params, JsonNode args) throws InterruptedException {
+        long ms = args.path("ms").isNumber() ? args.path("ms").decimalValue().longValue() : 1000;
+        long steps = args.path("steps").isNumber() ? Math.max(1, args.path("steps").decimalValue().longValue()) : 5;
+        JsonNode token = params.path("_meta").path("progressToken");
+        for (long i = 1; i <= steps; i++) {
+            sleep(ms * i / steps - ms * (i - 1) / steps); // the steps add up to exactly ms
+            if (token.isString() || token.isNumber()) {
+                ObjectNode progress = message(null).put("method", "notifications/progress");
+                progress.putObject("params").set("progressToken", token)
+                        .put("progress", i).put("total", steps).put("message", "step " + i + " of " + steps);
+                send(progress);
+            }
+        }
+        return textResult("done");
+    }
+
+    private JsonNode content() {
+        ObjectNode result = mapper.createObjectNode();
+        ArrayNode content = result.putArray("content");
+        content.addObject().put("type", "text").put("text", "text content");
+        content.addObject().put("type", "image").put("data", Base64.getEncoder().encodeToString(PNG_BYTES))
+                .put("mimeType", "image/png");
+        content.addObject().put("type", "audio").put("data", Base64.getEncoder().encodeToString(WAV_BYTES))
+                .put("mimeType", "audio/wav");
+        content.addObject().put("type", "resource").putObject("resource")
+                .put("uri", "test://r/1").put("mimeType", "text/plain").put("text", "resource text");
+        content.addObject().put("type", "resource_link").put("uri", "test://r/2").put("name", "r2")
+                .put("mimeType", "text/plain");
+        result.putObject("structuredContent").put("ok", true);
+        return result;
+    }
+
+    private JsonNode roots() throws InterruptedException {
+        String id = "roots-" + rootsRequests.incrementAndGet();
+        try {
+            JsonNode answer = askClient(id, "roots/list", mapper.createObjectNode())
+                    .get(CLIENT_ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            JsonNode error = answer.path("error");
+            return error.isMissingNode() ? textResult(mapper.writeValueAsString(answer.path("result")))
+                    : toolError(text(error.path("message"), error.toString()));
+        } catch (TimeoutException e) {
+            awaitingClient.remove(mapper.writeValueAsString(id));
+            return toolError("no answer to roots/list within " + CLIENT_ANSWER_TIMEOUT_MS + " ms");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    // ---- writing ----
+
+    /** Sends a request to the client; the future completes with the client's whole response message. */
+    private CompletableFuture<JsonNode> askClient(String id, String method, ObjectNode params) {
+        CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+        ObjectNode request = message(null).put("id", id).put("method", method);
+        request.set("params", params);
+        awaitingClient.put(request.get("id").toString(), answer);
+        send(request);
+        return answer;
+    }
+
+    /** Writes one message as one line; the lock keeps concurrent workers from interleaving bytes. */
+    private void send(JsonNode msg) {
+        byte[] line = mapper.writeValueAsBytes(msg);
+        synchronized (out) {
+            try {
+                if (options.has(Fault.GARBAGE_STDOUT)) {
+                    out.write(GARBAGE);
+                }
+                out.write(line);
+                out.write('\n');
+                out.flush();
+            } catch (IOException e) {
+                // The client closed our stdout; stdin will end soon and we exit then.
+                System.err.println("mcp-testkit: cannot write to stdout: " + e);
+            }
+        }
+    }
+
+    private ObjectNode message(JsonNode id) {
+        ObjectNode msg = mapper.createObjectNode().put("jsonrpc", "2.0");
+        if (id != null) {
+            msg.set("id", id);
+        }
+        return msg;
+    }
+
+    private ObjectNode error(JsonNode id, int code, String text) {
+        ObjectNode msg = message(id == null ? mapper.nullNode() : id);
+        msg.putObject("error").put("code", code).put("message", text);
+        return msg;
+    }
+
+    // ---- small helpers ----
+
+    private void addGeneratedTool(String name) {
+        tools.add(tool(name, "Generated tool " + name + "; answers with its name and the value argument.",
+                schema("value", "string")));
+        generatedTools.add(name);
+    }
+
+    private ObjectNode tool(String name, String description, ObjectNode inputSchema, String... required) {
+        if (required.length > 0) {
+            ArrayNode list = inputSchema.putArray("required");
+            for (String r : required) {
+                list.add(r);
+            }
+        }
+        ObjectNode tool = mapper.createObjectNode().put("name", name).put("description", description);
+        tool.set("inputSchema", inputSchema);
+        return tool;
+    }
+
+    /** An object schema from (name, type) pairs. */
+    private ObjectNode schema(String... namesAndTypes) {
+        ObjectNode schema = mapper.createObjectNode().put("type", "object");
+        ObjectNode properties = schema.putObject("properties");
+        for (int i = 0; i < namesAndTypes.length; i += 2) {
+            properties.putObject(namesAndTypes[i]).put("type", namesAndTypes[i + 1]);
+        }
+        return schema;
+    }
+
+    private ObjectNode textResult(String text) {
+        ObjectNode result = mapper.createObjectNode();
+        result.putArray("content").addObject().put("type", "text").put("text", text);
+        return result;
+    }
+
+    private ObjectNode toolError(String text) {
+        return textResult(text).put("isError", true);
+    }
+
+    private static String text(JsonNode node, String fallback) {
+        return node.isString() ? node.stringValue() : fallback;
+    }
+
+    private static void sleep(long ms) throws InterruptedException {
+        if (ms > 0) {
+            Thread.sleep(ms);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package mcp.testkit.internal;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The command-line options of {@code mcp.testkit.TestServer}, parsed once at startup.
+ *
+ * <p>Parsing is strict on purpose: a typo in a test's server arguments should fail loudly
+ * (exit 2) instead of silently running a server without the intended fault.
+ */
+public final class Options {
+
+    /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
+    public enum Fault {
+        EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD;
+
+        /** The name used on the command line, e.g. {@code exit-at-start}. */
+        public String cliName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** Usage text printed on stderr when the arguments are wrong. */
+    public static final String USAGE = String.join("\n",
+            "usage: TestServer [options]",
+            "  --tools N               generated tools tool_0..tool_{N-1} (default 0)",
+            "  --page-size N           tools/list page size (default 100)",
+            "  --latency-ms N          sleep before answering every request (default 0)",
+            "  --init-delay-ms N       extra sleep before answering initialize (default 0)",
+            "  --protocol-version V    answer initialize with V whatever the client asked",
+            "  --stderr TEXT           print TEXT on stderr at startup",
+            "  --name NAME             serverInfo.name (default mcp-testkit)",
+            "  --fault F               repeatable; F is one of: exit-at-start, exit-during-call,",
+            "                          garbage-stdout, no-initialize, oversized, server-requests, grandchild");
+
+    public int tools = 0;
+    public int pageSize = 100;
+    public long latencyMs = 0;
+    public long initDelayMs = 0;
+    /** Forced protocol version, or {@code null} to negotiate. */
+    public String protocolVersion;
+    /** Text to print on stderr at startup, or {@code null}. */
+    public String stderrText;
+    public String name = "mcp-testkit";
+    public final Set<Fault> faults = EnumSet.noneOf(Fault.class);
+
+    /**
+     * Parses the arguments.
+     *
+     * @throws IllegalArgumentException with a message for the user when an option is unknown or malformed
+     */
+    public static Options parse(String... args) {
+        Options o = new Options();
+        for (int i = 0; i < args.length; i++) {
+            String opt = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(isKnown(opt) ? "missing value for " + opt : "unknown option: " + opt);
+            }
+            String value = args[++i];
+            switch (opt) {
+                case "--tools": o.tools = number(opt, value); break;
+                case "--page-size": o.pageSize = Math.max(1, number(opt, value)); break;
+                case "--latency-ms": o.latencyMs = number(opt, value); break;
+                case "--init-delay-ms": o.initDelayMs = number(opt, value); break;
+                case "--protocol-version": o.protocolVersion = value; break;
+                case "--stderr": o.stderrText = value; break;
+                case "--name": o.name = value; break;
+                case "--fault": o.faults.add(fault(value)); break;
+                default: throw new IllegalArgumentException("unknown option: " + opt);
+            }
+        }
+        return o;
+    }
+
+    /** True when the fault was switched on. */
+    public boolean has(Fault fault) {
+        return faults.contains(fault);
+    }
+
+    private static boolean isKnown(String opt) {
+        return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
+                "--stderr", "--name", "--fault").contains(opt);
+    }
+
+    private static int number(String opt, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " needs a non-negative integer, got: " + value);
+        }
+    }
+
+    private static Fault fault(String value) {
+        for (Fault f : Fault.values()) {
+            if (f.cliName().equals(value)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown fault: " + value);
+    }
+}

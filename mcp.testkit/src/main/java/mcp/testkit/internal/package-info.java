@@ -1,0 +1,2 @@
+/** Helpers of the test server; not exported. */
+package mcp.testkit.internal;
