@@ -1,0 +1,86 @@
+package mcp.transport.stdio.internal;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JVM-wide safety net: every stdio transport that is open, so that their process trees end
+ * when the JVM exits, even if the host was never closed.
+ *
+ * <p>Started lazily with the first transport: one shutdown hook ({@code mcp-stdio-shutdown}) that
+ * kills the trees still open, and one daemon thread ({@code mcp-stdio-snapshots}) that records each
+ * open transport's descendants every {@link #SNAPSHOT_INTERVAL_MILLIS} ms. The snapshots matter when
+ * a server dies on its own: its children are reparented at that moment and can no longer be found
+ * from it, but they are still in the last snapshot and get ended with the rest of the tree.
+ *
+ * <p>State: {@link #LIVE} is a concurrent set (a transport adds itself when it is created and
+ * removes itself when its close has finished); {@link #STARTED} makes the start happen once.
+ */
+final class LiveTransports {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LiveTransports.class);
+
+    static final long SNAPSHOT_INTERVAL_MILLIS = 1_000;
+
+    private static final Set<StdioTransport> LIVE = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean STARTED = new AtomicBoolean();
+
+    private LiveTransports() {
+    }
+
+    static void add(StdioTransport transport) {
+        startOnce();
+        LIVE.add(transport);
+    }
+
+    static void remove(StdioTransport transport) {
+        LIVE.remove(transport);
+    }
+
+    /** @return the transports open now, for tests */
+    static List<StdioTransport> snapshotOfLive() {
+        return List.copyOf(LIVE);
+    }
+
+    private static void startOnce() {
+        if (!STARTED.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(LiveTransports::killAll, "mcp-stdio-shutdown"));
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down; nothing can be registered any more.
+            LOG.debug("JVM shutdown in progress: no stdio shutdown hook registered");
+        }
+        Thread snapshots = new Thread(LiveTransports::snapshotLoop, "mcp-stdio-snapshots");
+        snapshots.setDaemon(true);
+        snapshots.start();
+    }
+
+    private static void killAll() {
+        for (StdioTransport transport : List.copyOf(LIVE)) {
+            try {
+                transport.killTreeNow();
+            } catch (RuntimeException | Error e) {
+                // Keep going: the other trees must end too.
+            }
+        }
+    }
+
+    private static void snapshotLoop() {
+        while (true) {
+            Waits.sleep(SNAPSHOT_INTERVAL_MILLIS);
+            for (StdioTransport transport : List.copyOf(LIVE)) {
+                try {
+                    transport.snapshotTree();
+                } catch (RuntimeException e) {
+                    LOG.debug("process snapshot failed", e);
+                }
+            }
+        }
+    }
+}

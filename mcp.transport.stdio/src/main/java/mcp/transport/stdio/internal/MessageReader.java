@@ -1,0 +1,255 @@
+package mcp.transport.stdio.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import mcp.api.jsonrpc.JsonRpcCodec;
+import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.transport.stdio.StdioTransports;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Splits a byte stream into newline-delimited JSON-RPC messages.
+ *
+ * <p>Kept apart from the process handling so that it can be tested in-process on any bytes. For
+ * every input it either delivers messages or skips lines; it never throws for what the bytes hold
+ * (only an {@link IOException} of the stream itself leaves {@link #read()}). A line that is not a
+ * JSON-RPC message is skipped without touching the next one, because every line is decoded on its
+ * own.
+ *
+ * <p>Memory is bounded by the limit: the line buffer grows by doubling up to {@code limit + 1}
+ * bytes (the extra byte is a possible {@code \r} before the {@code \n}) and reading stops as soon
+ * as a line crosses it. Not thread-safe: one reader thread owns it; {@link #skippedLines()} may be
+ * read from any thread.
+ */
+final class MessageReader {
+
+    /** Why {@link #read()} returned. */
+    enum End {
+        /** The stream ended. */
+        EOF,
+        /** A line was longer than the limit; the rest of the stream was not read. */
+        TOO_LARGE
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageReader.class);
+
+    /** Read size: large enough that a typical message is decoded straight from it, without a copy. */
+    static final int CHUNK_BYTES = 64 * 1024;
+
+    /** The line buffer starts this small and doubles as needed. */
+    private static final int INITIAL_LINE_BYTES = 8 * 1024;
+
+    /** A line buffer grown past this is dropped after its line, so one huge message does not pin memory. */
+    private static final int RETAINED_LINE_BYTES = 1024 * 1024;
+
+    /** Java arrays cannot be much larger than this. */
+    private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
+
+    private static final int EXCERPT_CHARS = 120;
+
+    private final String serverName;
+    private final InputStream in;
+    private final int limit;
+    private final Consumer<JsonRpcMessage> sink;
+    private final JsonRpcCodec codec = JsonRpcCodec.standard();
+    private final AtomicLong skipped = new AtomicLong();
+
+    private final byte[] chunk = new byte[CHUNK_BYTES];
+    /** Bytes of the current line not yet ended by {@code \n}; {@code null} until needed. */
+    private byte[] line;
+    private int lineLength;
+    /** The largest line buffer ever allocated, for tests of the memory bound. */
+    private volatile int largestLineBuffer;
+
+    /**
+     * @param serverName for log messages
+     * @param in the server's stdout
+     * @param maxMessageBytes the largest message accepted, in bytes (without the line terminator)
+     * @param sink receives every decoded message, in order, on the reading thread
+     */
+    MessageReader(String serverName, InputStream in, long maxMessageBytes, Consumer<JsonRpcMessage> sink) {
+        this.serverName = Objects.requireNonNull(serverName, "serverName");
+        this.in = Objects.requireNonNull(in, "in");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        if (maxMessageBytes <= 0) {
+            throw new IllegalArgumentException("maxMessageBytes must be positive");
+        }
+        this.limit = (int) Math.min(maxMessageBytes, MAX_ARRAY_BYTES - 1);
+    }
+
+    /**
+     * Reads until the stream ends or a line is too large, delivering every message on the way.
+     *
+     * @return why reading stopped
+     * @throws IOException if the stream fails
+     */
+    End read() throws IOException {
+        int n;
+        while ((n = in.read(chunk, 0, chunk.length)) != -1) {
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (chunk[i] != '\n') {
+                    continue;
+                }
+                boolean fits;
+                if (lineLength == 0) {
+                    // The whole line is in the chunk: decode it in place.
+                    fits = completeLine(chunk, start, i - start);
+                } else {
+                    fits = append(start, i - start) && completeLine(line, 0, lineLength);
+                    endBufferedLine();
+                }
+                if (!fits) {
+                    return End.TOO_LARGE;
+                }
+                start = i + 1;
+            }
+            if (start < n && !append(start, n - start)) {
+                return End.TOO_LARGE;
+            }
+        }
+        // A last line without a terminator still counts: a server may exit right after writing it.
+        if (lineLength > 0) {
+            boolean fits = completeLine(line, 0, lineLength);
+            endBufferedLine();
+            if (!fits) {
+                return End.TOO_LARGE;
+            }
+        }
+        return End.EOF;
+    }
+
+    /**
+     * Reads and discards the rest of the stream, so that a server blocked on a full pipe can go on
+     * to notice that it is being closed.
+     *
+     * @throws IOException if the stream fails
+     */
+    void discardRest() throws IOException {
+        while (in.read(chunk, 0, chunk.length) != -1) {
+            // discard
+        }
+    }
+
+    /** @return how many non-blank lines were not JSON-RPC messages */
+    long skippedLines() {
+        return skipped.get();
+    }
+
+    /** @return the largest line buffer this reader ever allocated, in bytes */
+    int largestLineBuffer() {
+        return largestLineBuffer;
+    }
+
+    /** @return the effective limit in bytes */
+    int limit() {
+        return limit;
+    }
+
+    /** Adds bytes of the chunk to the pending line; false once the line can no longer fit the limit. */
+    private boolean append(int offset, int length) {
+        // limit + 1 leaves room for a '\r' that completeLine strips.
+        long needed = (long) lineLength + length;
+        if (needed > (long) limit + 1) {
+            lineLength = 0;
+            line = null;
+            return false;
+        }
+        if (line == null || needed > line.length) {
+            long capacity = line == null ? INITIAL_LINE_BYTES : line.length;
+            while (capacity < needed) {
+                capacity *= 2;
+            }
+            byte[] grown = new byte[(int) Math.min(capacity, (long) limit + 1)];
+            if (lineLength > 0) {
+                System.arraycopy(line, 0, grown, 0, lineLength);
+            }
+            line = grown;
+            largestLineBuffer = Math.max(largestLineBuffer, grown.length);
+        }
+        System.arraycopy(chunk, offset, line, lineLength, length);
+        lineLength += length;
+        return true;
+    }
+
+    private void endBufferedLine() {
+        lineLength = 0;
+        if (line != null && line.length > RETAINED_LINE_BYTES) {
+            line = null;
+        }
+    }
+
+    /** Handles one line without its {@code \n}; false if it is larger than the limit. */
+    private boolean completeLine(byte[] buf, int offset, int length) {
+        if (length > 0 && buf[offset + length - 1] == '\r') {
+            length--;
+        }
+        if (length > limit) {
+            return false;
+        }
+        if (isBlank(buf, offset, length)) {
+            return true;
+        }
+        JsonRpcMessage message;
+        try {
+            message = codec.decode(buf, offset, length);
+        } catch (RuntimeException e) {
+            // Not only JsonRpcCodecException: whatever the bytes are, the line is skipped, never fatal.
+            skip(buf, offset, length, e);
+            return true;
+        }
+        sink.accept(message);
+        return true;
+    }
+
+    private void skip(byte[] buf, int offset, int length, RuntimeException error) {
+        long count = skipped.incrementAndGet();
+        if (count <= StdioTransports.SKIPPED_LINES_WARNED) {
+            LOG.warn("MCP server \"{}\" wrote a stdout line that is not a JSON-RPC message; skipped ({}): {}{}",
+                    serverName, shorten(error.getMessage()), excerpt(buf, offset, length),
+                    count == StdioTransports.SKIPPED_LINES_WARNED ? " (further skipped lines are logged at DEBUG)" : "");
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("MCP server \"{}\" wrote a stdout line that is not a JSON-RPC message; skipped (#{}): {}",
+                    serverName, count, excerpt(buf, offset, length));
+        }
+    }
+
+    private static boolean isBlank(byte[] buf, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = buf[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A short, printable rendering of a line for a log message. */
+    static String excerpt(byte[] buf, int offset, int length) {
+        int take = Math.min(length, EXCERPT_CHARS * 4);
+        String text = new String(buf, offset, take, StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder(Math.min(text.length(), EXCERPT_CHARS) + 16);
+        int chars = 0;
+        for (int i = 0; i < text.length() && chars < EXCERPT_CHARS; i++, chars++) {
+            char c = text.charAt(i);
+            out.append(Character.isISOControl(c) ? '?' : c);
+        }
+        if (chars < text.length() || take < length) {
+            out.append("... (").append(length).append(" bytes)");
+        }
+        return out.toString();
+    }
+
+    private static String shorten(String message) {
+        if (message == null) {
+            return "no detail";
+        }
+        String oneLine = message.replace('\n', ' ').replace('\r', ' ');
+        return oneLine.length() <= EXCERPT_CHARS ? oneLine : oneLine.substring(0, EXCERPT_CHARS) + "...";
+    }
+}

@@ -1,0 +1,203 @@
+package mcp.transport.stdio.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A server process and the descendants it is known to have had, and the bounded sequence that ends
+ * them all.
+ *
+ * <p>Why snapshots: once a process dies, the kernel reparents its children (to init or a subreaper),
+ * and {@link ProcessHandle#descendants()} no longer finds them. So the tree is recorded while the root
+ * is alive (periodically, when stdout ends, and at the start of each close step) and the union of
+ * every snapshot is what gets terminated. {@link ProcessHandle}s carry the process start time, so a
+ * recorded handle never signals an unrelated process that reused the pid.
+ *
+ * <p>Thread-safe: snapshots come from several threads; {@code known} is a concurrent set.
+ */
+final class ProcessTree {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
+
+    private final String serverName;
+    private final Process root;
+    /** Every descendant seen in any snapshot and not yet found dead. */
+    private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
+
+    ProcessTree(String serverName, Process root) {
+        this.serverName = serverName;
+        this.root = root;
+    }
+
+    /** Adds the root's current descendants to the known set (cheap: one scan of the process table). */
+    void snapshot() {
+        known.removeIf(h -> !isRunning(h));
+        addDescendantsOf(root.toHandle());
+    }
+
+    /**
+     * Adds the descendants of the root and of every known descendant still alive, which also finds
+     * the children of a descendant that was reparented when its parent died.
+     */
+    void deepSnapshot() {
+        snapshot();
+        for (ProcessHandle handle : List.copyOf(known)) {
+            addDescendantsOf(handle);
+        }
+    }
+
+    private void addDescendantsOf(ProcessHandle handle) {
+        // A dead root's pid may be reused after it was reaped: only ask about living processes.
+        if (!isRunning(handle)) {
+            return;
+        }
+        try {
+            handle.descendants().forEach(known::add);
+        } catch (RuntimeException e) {
+            LOG.debug("MCP server \"{}\": cannot list the descendants of pid {}", serverName, handle.pid(), e);
+        }
+    }
+
+    /** @return the pids of the known descendants that are still alive */
+    Set<Long> liveDescendantPids() {
+        return known.stream().filter(ProcessTree::isRunning).map(ProcessHandle::pid).collect(Collectors.toSet());
+    }
+
+    /**
+     * Ends the tree: close stdin and wait for the root; then terminate (SIGTERM) the root and every
+     * known descendant and wait; then kill (SIGKILL) whatever is left and wait. Each wait is bounded
+     * by {@code step}; a step is skipped when nothing is left alive.
+     *
+     * @param closeStdin asks the server to exit by ending its input
+     * @param step the bound of each wait
+     * @return whether nothing of the tree is left alive
+     */
+    boolean end(Runnable closeStdin, Duration step) {
+        deepSnapshot();
+        closeStdin.run();
+        Waits.waitFor(root, step);
+        // The root may have exited gracefully while descendants live on (a server's background
+        // helpers): they are ended below, not left behind.
+        deepSnapshot();
+        if (!anyAlive()) {
+            return true;
+        }
+        LOG.debug("MCP server \"{}\": terminating process tree (pid {}, descendants {})", serverName, root.pid(),
+                liveDescendantPids());
+        // Root first, so that a supervising root cannot restart a child it sees die.
+        root.destroy();
+        List.copyOf(known).forEach(ProcessTree::terminate);
+        if (awaitAll(step)) {
+            return true;
+        }
+        deepSnapshot();
+        LOG.debug("MCP server \"{}\": killing process tree (pid {}, descendants {})", serverName, root.pid(),
+                liveDescendantPids());
+        killNow();
+        if (awaitAll(step)) {
+            return true;
+        }
+        LOG.warn("MCP server \"{}\": processes still alive after kill: {}", serverName, alivePids());
+        return false;
+    }
+
+    /** Kills the root and every known descendant at once, without waiting (JVM shutdown). */
+    void killNow() {
+        if (root.isAlive()) {
+            root.destroyForcibly();
+        }
+        for (ProcessHandle handle : List.copyOf(known)) {
+            try {
+                if (isRunning(handle)) {
+                    handle.destroyForcibly();
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("MCP server \"{}\": cannot kill pid {}", serverName, handle.pid(), e);
+            }
+        }
+    }
+
+    /**
+     * Whether a process is alive and not a zombie. A descendant that was reparented and then ended
+     * stays a zombie until init reaps it, which can take a second or more in a container, and
+     * {@link ProcessHandle#isAlive()} counts it as alive; but a zombie has exited and holds nothing
+     * (no pipes, no files), so for ending a tree it is gone. Outside Linux, {@code isAlive()} decides.
+     *
+     * @param handle a process
+     * @return whether it still runs
+     */
+    static boolean isRunning(ProcessHandle handle) {
+        if (!handle.isAlive()) {
+            return false;
+        }
+        byte[] stat;
+        try {
+            stat = Files.readAllBytes(Path.of("/proc", Long.toString(handle.pid()), "stat"));
+        } catch (IOException | RuntimeException e) {
+            return handle.isAlive();
+        }
+        // "pid (comm) S ...": comm may hold spaces and parentheses, so the state follows the last ')'.
+        String text = new String(stat, StandardCharsets.ISO_8859_1);
+        int end = text.lastIndexOf(')');
+        if (end < 0 || end + 2 >= text.length()) {
+            return true;
+        }
+        char state = text.charAt(end + 2);
+        return state != 'Z' && state != 'X';
+    }
+
+    private static void terminate(ProcessHandle handle) {
+        try {
+            if (isRunning(handle)) {
+                handle.destroy();
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("cannot terminate pid {}", handle.pid(), e);
+        }
+    }
+
+    private boolean anyAlive() {
+        return root.isAlive() || known.stream().anyMatch(ProcessTree::isRunning);
+    }
+
+    private List<Long> alivePids() {
+        List<Long> pids = new ArrayList<>();
+        if (root.isAlive()) {
+            pids.add(root.pid());
+        }
+        pids.addAll(liveDescendantPids());
+        return pids;
+    }
+
+    /** Waits until the whole tree is dead, at most {@code bound}. */
+    private boolean awaitAll(Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        Waits.waitFor(root, bound);
+        // Descendants are not our children: the JDK can only poll them, so poll here with a short period
+        // instead of onExit() (whose polling starts at 300 ms).
+        long pauseMillis = 5;
+        while (true) {
+            known.removeIf(h -> !isRunning(h));
+            if (known.isEmpty() && !root.isAlive()) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            Waits.sleep(Math.min(pauseMillis, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+            pauseMillis = Math.min(pauseMillis * 2, 50);
+        }
+    }
+}

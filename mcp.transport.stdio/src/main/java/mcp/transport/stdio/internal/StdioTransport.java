@@ -1,0 +1,502 @@
+package mcp.transport.stdio.internal;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import mcp.api.McpException;
+import mcp.api.TransportClosedException;
+import mcp.api.jsonrpc.JsonRpcCodec;
+import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.spi.Transport;
+import mcp.api.spi.TransportRequest;
+import mcp.transport.stdio.StdioTransports;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A transport over a child process's stdin and stdout, one JSON-RPC message per line.
+ *
+ * <p>Threads, all daemons named {@code mcp-stdio-<server>-<role>}:
+ * <ul>
+ *   <li>{@code stdout} (from {@link #start}): reads messages and hands them to the listener;</li>
+ *   <li>{@code stderr} (from creation): drains stderr into the tail and the DEBUG log;</li>
+ *   <li>{@code stdin} (from creation): writes queued messages, flushing when the queue runs empty, and
+ *       closes stdin when a close asks for it;</li>
+ *   <li>{@code exit} and {@code close} (short-lived): close the transport when the process exits or
+ *       stdout ends, so that the detecting thread is never blocked by the teardown.</li>
+ * </ul>
+ *
+ * <p>State: {@code state} moves OPEN → CLOSING → CLOSED, only under {@code lock}; the thread that
+ * moves it to CLOSING owns the close (computes the reason, ends the process tree, calls
+ * {@link Listener#onClose} once). Messages are queued under the same lock, so once CLOSING is set no
+ * message enters the queue and the writer can fail whatever is left. Deliveries to the listener
+ * happen under {@code deliveryLock} and only while OPEN: the closer takes that lock once (bounded)
+ * so that no message is delivered after the close has started.
+ */
+public final class StdioTransport implements Transport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
+
+    /** Under load the writer flushes at least this often, so that futures complete steadily. */
+    private static final int MAX_BATCH_MESSAGES = 256;
+    private static final int MAX_BATCH_BYTES = 256 * 1024;
+
+    /** After the process exited, how long to wait for the last stderr bytes to reach the tail. */
+    private static final Duration STDERR_END_WAIT = Duration.ofMillis(500);
+
+    /** Tells the writer to close stdin; always the last element ever queued. */
+    private static final Outgoing STOP = new Outgoing(new byte[0], null);
+
+    private enum State { OPEN, CLOSING, CLOSED }
+
+    private record Outgoing(byte[] bytes, CompletableFuture<Void> written) {
+    }
+
+    private final String serverName;
+    private final Process process;
+    private final ProcessTree tree;
+    private final long maxMessageBytes;
+    private final Duration closeStep;
+    private final StderrTail stderr = new StderrTail(StdioTransports.STDERR_TAIL_LINES,
+            StdioTransports.STDERR_LINE_MAX_CHARS, StdioTransports.STDERR_TAIL_MAX_CHARS);
+    private final MessageReader reader;
+    private final BlockingQueue<Outgoing> outbox = new LinkedBlockingQueue<>();
+
+    private final Thread stdoutThread;
+    private final Thread stderrThread;
+    private final Thread stdinThread;
+    private final CountDownLatch stdoutDone = new CountDownLatch(1);
+    private final CountDownLatch stderrDone = new CountDownLatch(1);
+
+    /** Guards {@code state} transitions, {@code started}, and queueing into {@code outbox}. */
+    private final Object lock = new Object();
+    private volatile State state = State.OPEN;
+    private boolean started;
+
+    private final ReentrantLock deliveryLock = new ReentrantLock();
+    private volatile Listener listener;
+    /** The reason, once the closer knows it; sends that fail meanwhile say "closing". */
+    private volatile String closeReason;
+    /** Set when CLOSED; what {@link Listener#onClose} receives. */
+    private volatile TransportClosedException closedBy;
+    private final AtomicBoolean closeDelivered = new AtomicBoolean();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    /** The thread running the close, so that a nested {@link #close()} from it does not wait for itself. */
+    private volatile Thread closer;
+
+    /**
+     * Wraps a started process: starts draining stderr and the writer, and registers the transport
+     * with the JVM-wide safety net. Reading stdout starts with {@link #start}.
+     *
+     * @param request the server name and limits
+     * @param process the server process, just started
+     */
+    StdioTransport(TransportRequest request, Process process) {
+        this.serverName = request.serverName();
+        this.process = process;
+        this.tree = new ProcessTree(serverName, process);
+        this.maxMessageBytes = request.maxMessageBytes();
+        this.closeStep = request.closeStepTimeout();
+        this.reader = new MessageReader(serverName, process.getInputStream(), maxMessageBytes, this::deliver);
+        this.stdoutThread = newThread("stdout", this::readLoop);
+        this.stderrThread = newThread("stderr", this::drainStderr);
+        this.stdinThread = newThread("stdin", this::writeLoop);
+        stderrThread.start();
+        stdinThread.start();
+        // Registered before the exit callback, whose close is what unregisters it.
+        LiveTransports.add(this);
+        process.onExit().thenRun(this::onProcessExit);
+    }
+
+    @Override
+    public void start(Listener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (lock) {
+            if (started) {
+                throw new IllegalStateException("transport of MCP server \"" + serverName + "\" already started");
+            }
+            started = true;
+            this.listener = listener;
+        }
+        stdoutThread.start();
+        // Closed before start (the process died at once): the listener still hears about it, once.
+        deliverCloseIfReady();
+    }
+
+    @Override
+    public CompletableFuture<Void> send(JsonRpcMessage message) {
+        Objects.requireNonNull(message, "message");
+        byte[] bytes;
+        try {
+            bytes = JsonRpcCodec.standard().encode(message);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(
+                    new McpException("Cannot encode a message for MCP server \"" + serverName + "\": " + e.getMessage(), e));
+        }
+        Outgoing outgoing = new Outgoing(bytes, new CompletableFuture<>());
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                return CompletableFuture.failedFuture(closedException(null));
+            }
+            outbox.add(outgoing);
+        }
+        return outgoing.written();
+    }
+
+    @Override
+    public String diagnostics() {
+        String tail = stderr.tail();
+        return tail.isEmpty() ? "" : "stderr: " + tail;
+    }
+
+    @Override
+    public void close() {
+        if (beginClose()) {
+            finishClose(() -> "closed by client");
+        } else {
+            awaitTermination();
+        }
+    }
+
+    /** @return how many stdout lines were skipped because they were not JSON-RPC messages */
+    public long skippedLines() {
+        return reader.skippedLines();
+    }
+
+    /** @return the pid of the server process */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** @return the server process, for tests */
+    Process process() {
+        return process;
+    }
+
+    /** @return whether no close has started yet */
+    public boolean isOpen() {
+        return state == State.OPEN;
+    }
+
+    /** @return the largest stdout line buffer allocated so far, in bytes, for tests of the memory bound */
+    int largestLineBuffer() {
+        return reader.largestLineBuffer();
+    }
+
+    /** @return the pids of the recorded descendants still running (no new snapshot), for tests */
+    Set<Long> knownDescendantPids() {
+        return tree.liveDescendantPids();
+    }
+
+    /** Records the current descendants; called periodically by {@link LiveTransports}. */
+    void snapshotTree() {
+        if (state == State.OPEN) {
+            tree.snapshot();
+        }
+    }
+
+    /** Kills the whole tree without waiting; JVM shutdown only. */
+    void killTreeNow() {
+        tree.snapshot();
+        tree.killNow();
+    }
+
+    // ---- inbound ----
+
+    private void readLoop() {
+        try {
+            MessageReader.End end = reader.read();
+            if (end == MessageReader.End.TOO_LARGE) {
+                closeFromPeer(() -> "message from server exceeds the limit of " + maxMessageBytes + " bytes");
+                // Keep the pipe moving so that a server blocked writing the rest can notice stdin closing.
+                reader.discardRest();
+            } else {
+                closeFromPeer(() -> peerEndReason("the server closed its stdout"));
+            }
+        } catch (IOException e) {
+            if (state == State.OPEN) {
+                String detail = String.valueOf(e.getMessage());
+                closeFromPeer(() -> peerEndReason("reading the server's stdout failed: " + detail));
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.error("MCP server \"{}\": the stdout reader failed", serverName, e);
+            closeFromPeer(() -> withStderr("the stdout reader failed: " + e));
+        } finally {
+            stdoutDone.countDown();
+        }
+    }
+
+    private void deliver(JsonRpcMessage message) {
+        deliveryLock.lock();
+        try {
+            if (state == State.OPEN) {
+                listener.onMessage(message);
+            }
+        } catch (RuntimeException e) {
+            // A listener bug must not stop the reader: later messages (and the close) still arrive.
+            LOG.warn("MCP server \"{}\": the transport listener failed on a message", serverName, e);
+        } finally {
+            deliveryLock.unlock();
+        }
+    }
+
+    private void drainStderr() {
+        try {
+            stderr.drain(process.getErrorStream(), line -> LOG.debug("MCP server \"{}\" stderr: {}", serverName, line));
+        } catch (IOException e) {
+            LOG.debug("MCP server \"{}\": reading stderr ended: {}", serverName, e.getMessage());
+        } catch (RuntimeException | Error e) {
+            LOG.warn("MCP server \"{}\": the stderr reader failed", serverName, e);
+        } finally {
+            stderrDone.countDown();
+        }
+    }
+
+    // ---- outbound ----
+
+    private void writeLoop() {
+        OutputStream out = process.getOutputStream();
+        List<Outgoing> batch = new ArrayList<>();
+        int batchBytes = 0;
+        try {
+            while (true) {
+                // Bounded poll rather than take(): STOP always arrives, but the loop also ends on its own
+                // once the transport is closed.
+                Outgoing next = outbox.poll(1, TimeUnit.SECONDS);
+                if (next == null) {
+                    if (state == State.CLOSED) {
+                        break;
+                    }
+                    continue;
+                }
+                if (next == STOP) {
+                    break;
+                }
+                out.write(next.bytes());
+                out.write('\n');
+                batch.add(next);
+                batchBytes += next.bytes().length + 1;
+                if (outbox.isEmpty() || batch.size() >= MAX_BATCH_MESSAGES || batchBytes >= MAX_BATCH_BYTES) {
+                    out.flush();
+                    batch.forEach(o -> o.written().complete(null));
+                    batch.clear();
+                    batchBytes = 0;
+                }
+            }
+            if (!batch.isEmpty()) {
+                out.flush();
+                batch.forEach(o -> o.written().complete(null));
+                batch.clear();
+            }
+        } catch (IOException e) {
+            String detail = String.valueOf(e.getMessage());
+            // Close first: from then on nothing enters the queue, so draining it below is final.
+            closeFromPeer(() -> peerEndReason("writing to the server's stdin failed: " + detail));
+            TransportClosedException failure =
+                    new TransportClosedException("writing to the server's stdin failed: " + detail, e);
+            batch.forEach(o -> o.written().completeExceptionally(failure));
+        } catch (InterruptedException | RuntimeException | Error e) {
+            LOG.error("MCP server \"{}\": the stdin writer failed", serverName, e);
+            closeFromPeer(() -> withStderr("the stdin writer failed: " + e));
+            TransportClosedException failure = closedException(e);
+            batch.forEach(o -> o.written().completeExceptionally(failure));
+        } finally {
+            closeQuietly(out);
+            Outgoing left;
+            while ((left = outbox.poll()) != null) {
+                if (left != STOP) {
+                    left.written().completeExceptionally(closedException(null));
+                }
+            }
+        }
+    }
+
+    /** Step one of a close: end the server's input after the messages already accepted. */
+    private void closeStdin() {
+        outbox.add(STOP);
+        if (Thread.currentThread() == stdinThread || !stdinThread.isAlive()) {
+            // Either the writer itself is closing (from a callback of a write future) or there is no
+            // writer any more: nobody else touches the stream, so close it here rather than wait for STOP.
+            closeQuietly(process.getOutputStream());
+        }
+    }
+
+    // ---- closing ----
+
+    private void onProcessExit() {
+        LOG.debug("MCP server \"{}\" (pid {}) exited with code {}", serverName, process.pid(), process.exitValue());
+        if (state != State.OPEN) {
+            return;
+        }
+        newThread("exit", () -> {
+            // Normally stdout ends with the process and the reader closes with the exit code; its last
+            // messages may still be in the pipe, so give it the first word. stdout stays open only when a
+            // descendant inherited it: then close from here, which ends that descendant too.
+            Waits.await(stdoutDone, StdioTransports.EXIT_CODE_WAIT);
+            if (beginClose()) {
+                finishClose(() -> peerEndReason("process exited"));
+            }
+        }).start();
+    }
+
+    /** Closes because the server went away or misbehaved; the teardown runs on a thread of its own. */
+    private void closeFromPeer(Supplier<String> reason) {
+        if (beginClose()) {
+            newThread("close", () -> finishClose(reason)).start();
+        }
+    }
+
+    /** Moves OPEN to CLOSING; true for the one caller that then owns the close. */
+    private boolean beginClose() {
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                return false;
+            }
+            state = State.CLOSING;
+        }
+        // Before anything else can end the root, record its descendants: once it dies they are
+        // reparented and cannot be found from it any more.
+        tree.snapshot();
+        return true;
+    }
+
+    private void finishClose(Supplier<String> reasonSupplier) {
+        closer = Thread.currentThread();
+        String reason = "closed";
+        try {
+            awaitDeliveriesStopped();
+            try {
+                reason = reasonSupplier.get();
+            } catch (RuntimeException e) {
+                reason = "closed (" + e + ")";
+            }
+            closeReason = reason;
+            LOG.debug("MCP server \"{}\": closing transport: {}", serverName, reason);
+            tree.end(this::closeStdin, closeStep);
+        } catch (RuntimeException | Error e) {
+            LOG.warn("MCP server \"{}\": ending the process tree failed", serverName, e);
+            tree.killNow();
+        } finally {
+            LiveTransports.remove(this);
+            TransportClosedException closed = new TransportClosedException(reason);
+            synchronized (lock) {
+                closedBy = closed;
+                state = State.CLOSED;
+            }
+            terminated.complete(null);
+            LOG.debug("MCP server \"{}\": transport closed: {}", serverName, reason);
+            deliverCloseIfReady();
+        }
+    }
+
+    /** Waits (bounded) for a delivery in progress on the reader thread, so none starts after CLOSING. */
+    private void awaitDeliveriesStopped() {
+        boolean interrupted = false;
+        try {
+            if (deliveryLock.tryLock(closeStep.toNanos(), TimeUnit.NANOSECONDS)) {
+                deliveryLock.unlock();
+            } else {
+                LOG.warn("MCP server \"{}\": the transport listener is still busy with a message after {} ms; closing anyway",
+                        serverName, closeStep.toMillis());
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void deliverCloseIfReady() {
+        Listener target = listener;
+        TransportClosedException closed = closedBy;
+        if (target != null && closed != null && closeDelivered.compareAndSet(false, true)) {
+            try {
+                target.onClose(closed);
+            } catch (RuntimeException e) {
+                LOG.warn("MCP server \"{}\": the transport listener failed on close", serverName, e);
+            }
+        }
+    }
+
+    /**
+     * A second {@link #close()} returns once the first has finished (bounded), so that "after close
+     * the tree is gone" holds for every caller; except on the transport's own threads and inside the
+     * close itself, which would wait for themselves.
+     */
+    private void awaitTermination() {
+        Thread current = Thread.currentThread();
+        if (current == closer || current == stdoutThread || current == stderrThread || current == stdinThread
+                || deliveryLock.isHeldByCurrentThread()) {
+            return;
+        }
+        Duration bound = closeStep.multipliedBy(4).plus(StdioTransports.EXIT_CODE_WAIT).plus(STDERR_END_WAIT)
+                .plusSeconds(1);
+        try {
+            terminated.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("MCP server \"{}\": close still in progress after {} ms", serverName, bound.toMillis());
+        }
+    }
+
+    /**
+     * The reason when the server went away: the exit code if the process exits soon, else what was
+     * observed; plus the stderr tail.
+     */
+    private String peerEndReason(String observed) {
+        boolean exited = Waits.waitFor(process, StdioTransports.EXIT_CODE_WAIT);
+        if (exited) {
+            // The process is gone, so stderr ends now (unless a descendant holds it): let the last
+            // lines, usually the explanation, reach the tail.
+            Waits.await(stderrDone, STDERR_END_WAIT);
+            return withStderr("process exited with code " + process.exitValue());
+        }
+        return withStderr(observed);
+    }
+
+    private String withStderr(String base) {
+        String tail = stderr.tail(StdioTransports.STDERR_REASON_LINES);
+        return tail.isEmpty() ? base : base + "; stderr: " + tail;
+    }
+
+    private TransportClosedException closedException(Throwable cause) {
+        TransportClosedException closed = closedBy;
+        String reason = closed != null ? closed.reason() : closeReason;
+        return new TransportClosedException(reason != null ? reason : "transport is closing", cause);
+    }
+
+    private Thread newThread(String role, Runnable body) {
+        Thread thread = new Thread(body, "mcp-stdio-" + serverName + "-" + role);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static void closeQuietly(OutputStream out) {
+        try {
+            out.close();
+        } catch (IOException e) {
+            // Broken pipe on the final flush: the server is gone, which is what closing wants.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "StdioTransport[server=" + serverName + ", pid=" + process.pid() + ", state=" + state + "]";
+    }
+}

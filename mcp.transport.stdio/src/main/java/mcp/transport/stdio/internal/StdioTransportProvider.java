@@ -1,0 +1,140 @@
+package mcp.transport.stdio.internal;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import mcp.api.McpException;
+import mcp.api.StdioServerConfig;
+import mcp.api.spi.Transport;
+import mcp.api.spi.TransportProvider;
+import mcp.api.spi.TransportRequest;
+import mcp.transport.stdio.StdioTransports;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code stdio} transport provider: starts the server process and wraps it in a
+ * {@link StdioTransport}. Stateless and thread-safe; public with a public no-argument constructor
+ * because {@link java.util.ServiceLoader} instantiates it.
+ */
+public final class StdioTransportProvider implements TransportProvider {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StdioTransportProvider.class);
+
+    /** The JDK reports exec failures as "error=2, No such file or directory". */
+    private static final Pattern ERRNO_PREFIX = Pattern.compile("^error=\\d+,\\s*");
+
+    /** Creates the provider. */
+    public StdioTransportProvider() {
+    }
+
+    @Override
+    public String id() {
+        return StdioTransports.PROVIDER_ID;
+    }
+
+    @Override
+    public Transport open(TransportRequest request) {
+        Objects.requireNonNull(request, "request");
+        String name = request.serverName();
+        if (!(request.config() instanceof StdioServerConfig config)) {
+            throw new McpException("The stdio transport cannot open MCP server \"" + name + "\": its config has type \""
+                    + request.config().type() + "\" (" + request.config().getClass().getSimpleName()
+                    + "), and only StdioServerConfig is supported; use the transport provider for that type");
+        }
+        if (config.command().isBlank()) {
+            throw new McpException(failure(name, config.command(), "the command is empty"));
+        }
+        Path directory = directory(request, config);
+        List<String> command = new ArrayList<>(1 + config.args().size());
+        command.add(executable(config));
+        command.addAll(config.args());
+
+        // Never a shell: the arguments reach the program exactly as configured.
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+        // environment() starts as a copy of the host's environment; the config's entries win.
+        builder.environment().putAll(config.env());
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException | RuntimeException e) {
+            throw new McpException(failure(name, config.command(), startFailureReason(e, config.command())), e);
+        }
+        // Env values may be secrets: names only.
+        LOG.debug("Started MCP server \"{}\" (pid {}): {} {} in {}, env {}", name, process.pid(), command.get(0),
+                config.args(), directory, config.env().keySet());
+        try {
+            return new StdioTransport(request, process);
+        } catch (RuntimeException | Error e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    /** The config's {@code cwd} resolved against the request's working directory, which must exist. */
+    private static Path directory(TransportRequest request, StdioServerConfig config) {
+        Path directory;
+        try {
+            Path base = request.workingDirectory();
+            directory = config.cwd().map(base::resolve).orElse(base).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new McpException(failure(request.serverName(), config.command(),
+                    "invalid working directory \"" + config.cwd().orElse("") + "\": " + e.getReason()), e);
+        }
+        if (!Files.isDirectory(directory)) {
+            throw new McpException(failure(request.serverName(), config.command(),
+                    "working directory " + directory + " does not exist or is not a directory"));
+        }
+        return directory;
+    }
+
+    /**
+     * The program to run. The JDK looks a bare name up on the host's {@code PATH}; when the config
+     * sets its own {@code PATH}, the server would expect that one (as {@code env PATH=... cmd} does),
+     * so look there first.
+     *
+     * @param config the server's config
+     * @return the command, or the file it names on the config's {@code PATH}
+     */
+    static String executable(StdioServerConfig config) {
+        String command = config.command();
+        String path = config.env().get("PATH");
+        if (path == null || command.indexOf('/') >= 0 || command.indexOf(File.separatorChar) >= 0) {
+            return command;
+        }
+        for (String entry : path.split(Pattern.quote(File.pathSeparator))) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            try {
+                Path candidate = Path.of(entry, command);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return candidate.toString();
+                }
+            } catch (InvalidPathException e) {
+                // a malformed PATH entry cannot hold the command
+            }
+        }
+        return command;
+    }
+
+    private static String startFailureReason(Exception e, String command) {
+        Throwable detailed = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause() : e;
+        String reason = ERRNO_PREFIX.matcher(String.valueOf(detailed.getMessage())).replaceFirst("");
+        if (reason.contains("No such file or directory") && command.indexOf('/') < 0) {
+            reason += " (is it installed and on the PATH?)";
+        }
+        return reason;
+    }
+
+    private static String failure(String name, String command, String reason) {
+        return "Failed to start MCP server \"" + name + "\": " + command + ": " + reason;
+    }
+}
