@@ -14,7 +14,8 @@ public final class McpJson {
 
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            // Parse errors must not quote the input: it may hold a secret.
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
             .build();
 
     private McpJson() {

@@ -318,7 +318,10 @@ public final class TestServer {
         int end = Math.min(all.size(), offset + options.pageSize);
         ArrayNode page = result.putArray("tools");
         all.subList(offset, end).forEach(page::add);
-        if (end < all.size()) {
+        if (options.has(Fault.REPEAT_CURSOR)) {
+            // A broken server that never gets past page one: a client must notice the loop.
+            result.put("nextCursor", "0");
+        } else if (end < all.size()) {
             result.put("nextCursor", String.valueOf(end));
         }
         return result;

@@ -1,0 +1,124 @@
+package mcp.manager;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Settings of one client session. Build with {@link #builder(String)}.
+ *
+ * @param serverName the server's name, used in messages and thread names
+ * @param clientName sent as {@code clientInfo.name} (default {@code mcp-host})
+ * @param clientVersion sent as {@code clientInfo.version}
+ * @param initializeTimeout the bound of the {@code initialize} handshake (default 30 s)
+ * @param requestTimeout the default bound of every other request (default 30 s)
+ * @param roots the roots to offer; when present the client declares the {@code roots} capability and
+ *     answers {@code roots/list}; absent: no roots capability, {@code roots/list} gets {@code -32601}
+ * @param handlers answers to further server requests by method; a handler for
+ *     {@code sampling/createMessage} declares {@code sampling}, one for {@code elicitation/create}
+ *     declares {@code elicitation}
+ * @param listener session events
+ * @param maxListPages the most pages a paginated list follows (default 1,000)
+ */
+public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
+        Duration requestTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
+        ClientListener listener, int maxListPages) {
+
+    /** The handler method that declares the {@code sampling} capability. */
+    public static final String SAMPLING_METHOD = "sampling/createMessage";
+    /** The handler method that declares the {@code elicitation} capability. */
+    public static final String ELICITATION_METHOD = "elicitation/create";
+
+    /** Validates and copies. */
+    public ClientOptions {
+        Objects.requireNonNull(serverName, "serverName");
+        Objects.requireNonNull(clientName, "clientName");
+        Objects.requireNonNull(clientVersion, "clientVersion");
+        Objects.requireNonNull(initializeTimeout, "initializeTimeout");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        roots = roots.map(List::copyOf);
+        handlers = Map.copyOf(handlers);
+        Objects.requireNonNull(listener, "listener");
+        if (maxListPages < 1) {
+            throw new IllegalArgumentException("maxListPages must be at least 1");
+        }
+    }
+
+    /**
+     * @param serverName the server's name
+     * @return a builder with every default set
+     */
+    public static Builder builder(String serverName) {
+        return new Builder(serverName);
+    }
+
+    /** Builds {@link ClientOptions}. */
+    public static final class Builder {
+        private final String serverName;
+        private String clientName = "mcp-host";
+        private String clientVersion = McpClient.VERSION;
+        private Duration initializeTimeout = Duration.ofSeconds(30);
+        private Duration requestTimeout = Duration.ofSeconds(30);
+        private List<Root> roots;
+        private final Map<String, ServerRequestHandler> handlers = new LinkedHashMap<>();
+        private ClientListener listener = new ClientListener() {
+        };
+        private int maxListPages = 1000;
+
+        private Builder(String serverName) {
+            this.serverName = Objects.requireNonNull(serverName, "serverName");
+        }
+
+        /** @return this, with the name and version sent in {@code clientInfo} */
+        public Builder clientInfo(String name, String version) {
+            this.clientName = Objects.requireNonNull(name, "name");
+            this.clientVersion = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /** @return this, with the handshake bound */
+        public Builder initializeTimeout(Duration value) {
+            this.initializeTimeout = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, with the default request bound */
+        public Builder requestTimeout(Duration value) {
+            this.requestTimeout = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, offering these roots */
+        public Builder roots(List<Root> value) {
+            this.roots = List.copyOf(value);
+            return this;
+        }
+
+        /** @return this, answering server requests of this method with the handler */
+        public Builder handler(String method, ServerRequestHandler handler) {
+            handlers.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler"));
+            return this;
+        }
+
+        /** @return this, with this listener */
+        public Builder listener(ClientListener value) {
+            this.listener = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, with this page cap */
+        public Builder maxListPages(int value) {
+            this.maxListPages = value;
+            return this;
+        }
+
+        /** @return the options */
+        public ClientOptions build() {
+            return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
+                    Optional.ofNullable(roots), handlers, listener, maxListPages);
+        }
+    }
+}

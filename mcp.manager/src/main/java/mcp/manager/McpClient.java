@@ -1,0 +1,162 @@
+package mcp.manager;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import mcp.api.McpException;
+import mcp.api.ToolDefinition;
+import mcp.api.ToolResult;
+import mcp.api.TransportClosedException;
+import mcp.api.spi.Transport;
+import mcp.manager.internal.ClientSession;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One MCP client session with one server, over one transport. Thread-safe: any number of requests
+ * may be in flight at once, from any threads.
+ *
+ * <p>Failures arrive as {@link McpException}s: a JSON-RPC error as
+ * {@link mcp.api.McpProtocolException} ({@code MCP error <code>: <message>}), a timeout as
+ * {@link mcp.api.McpTimeoutException} ({@code Request timeout after <ms>ms}), a closed transport as
+ * {@link TransportClosedException} with the reason (exit code, stderr tail). Cancelling a returned
+ * future cancels the request on the server ({@code notifications/cancelled}).
+ */
+public interface McpClient extends AutoCloseable {
+
+    /** The protocol version mcp-host offers. */
+    String LATEST_PROTOCOL_VERSION = "2025-11-25";
+
+    /** Every protocol version mcp-host accepts from a server, newest first. */
+    List<String> SUPPORTED_PROTOCOL_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    /** mcp-host's version, sent in {@code clientInfo}. */
+    String VERSION = "0.1.0";
+
+    /**
+     * Starts the transport, performs the {@code initialize} handshake and sends
+     * {@code notifications/initialized}. On failure the transport is closed.
+     *
+     * @param transport a transport that has not been started
+     * @param options the session's settings
+     * @return the connected session, or a failure that names the server and the cause: the child's
+     *     exit code and stderr when it died, the timeout, or the protocol versions when they differ
+     */
+    static CompletableFuture<McpClient> connect(Transport transport, ClientOptions options) {
+        return ClientSession.connect(transport, options).thenApply(session -> session);
+    }
+
+    /** @return what the server said in the handshake */
+    InitializeResult initializeResult();
+
+    /** @return the server name from the options */
+    String serverName();
+
+    /**
+     * Lists every tool, following {@code nextCursor} to the end (at most
+     * {@link ClientOptions#maxListPages()} pages; a repeated cursor ends the listing with a warning).
+     *
+     * @return the tools, in the server's order
+     */
+    CompletableFuture<List<ToolDefinition>> listTools();
+
+    /**
+     * Calls a tool.
+     *
+     * @param name the tool's name on the server
+     * @param arguments its arguments (an object), or {@code null} for none
+     * @param options timeout and progress
+     * @return the result; a tool-level failure is a result with {@code isError}, not an exception
+     */
+    CompletableFuture<ToolResult> callTool(String name, JsonNode arguments, CallOptions options);
+
+    /**
+     * Calls a tool with the default options.
+     *
+     * @param name the tool's name
+     * @param arguments its arguments, or {@code null}
+     * @return the result
+     */
+    default CompletableFuture<ToolResult> callTool(String name, JsonNode arguments) {
+        return callTool(name, arguments, CallOptions.DEFAULT);
+    }
+
+    /**
+     * Sends any request.
+     *
+     * @param method the method
+     * @param params its params, or {@code null}
+     * @param options timeout and progress
+     * @return the {@code result} member of the response
+     */
+    CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions options);
+
+    /**
+     * Sends a notification.
+     *
+     * @param method the method
+     * @param params its params, or {@code null}
+     * @return completes when sent
+     */
+    CompletableFuture<Void> notify(String method, JsonNode params);
+
+    /** @return whether the transport is still open */
+    boolean isOpen();
+
+    /** @return why the session closed, once it has */
+    Optional<TransportClosedException> closeReason();
+
+    /** @return stdout lines etc. that the transport could explain a failure with */
+    String diagnostics();
+
+    /** Closes the session and its transport (bounded); requests in flight fail. Idempotent. */
+    @Override
+    void close();
+
+    /** @return {@link #listTools()}, waited for */
+    default List<ToolDefinition> listToolsBlocking() {
+        return await(listTools());
+    }
+
+    /** @return {@link #callTool(String, JsonNode)}, waited for */
+    default ToolResult callToolBlocking(String name, JsonNode arguments) {
+        return await(callTool(name, arguments));
+    }
+
+    /**
+     * Waits for a future of this API and unwraps its failure. The wait is bounded by the request's
+     * own timeout.
+     *
+     * @param future a future returned by a client
+     * @param <T> its value type
+     * @return its value
+     * @throws McpException the failure, unwrapped
+     */
+    static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException | CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof McpException mcp) {
+                throw mcp;
+            }
+            throw new McpException(String.valueOf(cause.getMessage()), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            throw new McpException("Interrupted while waiting for an MCP response", e);
+        }
+    }
+
+    /**
+     * Connects and waits; see {@link #connect(Transport, ClientOptions)}.
+     *
+     * @param transport a transport that has not been started
+     * @param options the session's settings
+     * @return the connected session
+     */
+    static McpClient connectBlocking(Transport transport, ClientOptions options) {
+        return await(connect(transport, options));
+    }
+}

@@ -1,0 +1,517 @@
+package mcp.manager.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import mcp.api.McpException;
+import mcp.api.McpJson;
+import mcp.api.McpProtocolException;
+import mcp.api.McpTimeoutException;
+import mcp.api.ToolDefinition;
+import mcp.api.ToolResult;
+import mcp.api.TransportClosedException;
+import mcp.api.jsonrpc.JsonRpcError;
+import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.JsonRpcNotification;
+import mcp.api.jsonrpc.JsonRpcRequest;
+import mcp.api.jsonrpc.JsonRpcResponse;
+import mcp.api.jsonrpc.JsonRpcSuccess;
+import mcp.api.jsonrpc.RequestId;
+import mcp.api.spi.Transport;
+import mcp.manager.CallOptions;
+import mcp.manager.ClientOptions;
+import mcp.manager.InitializeResult;
+import mcp.manager.McpClient;
+import mcp.manager.ProgressUpdate;
+import mcp.manager.Root;
+import mcp.manager.ServerRequestHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The MCP client protocol over one transport.
+ *
+ * <p>Threads: the transport's reader calls {@link #onMessage} and {@link #onClose}; they never run
+ * user code. Futures are completed and server requests answered on {@link ClientThreads#WORKERS};
+ * listener events and progress run in order on {@link #events}.
+ *
+ * <p>State: {@link #pending} holds every request sent and not yet settled, keyed by id. A request
+ * leaves it exactly once, by whoever removes it first: its response, its timeout, its cancellation,
+ * a failed send, or the close. {@link #closeReason} is set once, before the pending requests are
+ * failed; a request registered after that sees it and fails itself, so none is left waiting.
+ */
+public final class ClientSession implements McpClient, Transport.Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
+
+    private final Transport transport;
+    private final ClientOptions options;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final ConcurrentHashMap<RequestId, Pending> pending = new ConcurrentHashMap<>();
+    private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile TransportClosedException closeReason;
+    private volatile InitializeResult initializeResult;
+
+    private ClientSession(Transport transport, ClientOptions options) {
+        this.transport = transport;
+        this.options = options;
+    }
+
+    /**
+     * Starts the transport and performs the handshake.
+     *
+     * @param transport a transport not yet started
+     * @param options the settings
+     * @return the connected session
+     */
+    public static CompletableFuture<ClientSession> connect(Transport transport, ClientOptions options) {
+        ClientSession session = new ClientSession(transport, options);
+        try {
+            transport.start(session);
+        } catch (RuntimeException e) {
+            transport.close();
+            return CompletableFuture.failedFuture(session.connectFailure(e));
+        }
+        CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
+        return session.request("initialize", session.initializeParams(), initOptions).handle((result, error) -> {
+            if (error != null) {
+                session.close();
+                throw new CompletionException(session.connectFailure(unwrap(error)));
+            }
+            try {
+                session.accept(result);
+            } catch (McpException e) {
+                session.close();
+                throw new CompletionException(session.connectFailure(e));
+            }
+            return session;
+        });
+    }
+
+    private ObjectNode initializeParams() {
+        ObjectNode params = McpJson.object().put("protocolVersion", LATEST_PROTOCOL_VERSION);
+        ObjectNode capabilities = params.putObject("capabilities");
+        if (options.roots().isPresent()) {
+            capabilities.putObject("roots").put("listChanged", false);
+        }
+        if (options.handlers().containsKey(ClientOptions.SAMPLING_METHOD)) {
+            capabilities.putObject("sampling");
+        }
+        if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
+            capabilities.putObject("elicitation");
+        }
+        params.putObject("clientInfo").put("name", options.clientName()).put("version", options.clientVersion());
+        return params;
+    }
+
+    private void accept(JsonNode result) {
+        String version = result.path("protocolVersion").asString("");
+        if (!SUPPORTED_PROTOCOL_VERSIONS.contains(version)) {
+            throw new McpException("the server answered protocol version \"" + version + "\" to mcp-host's \""
+                    + LATEST_PROTOCOL_VERSION + "\"; mcp-host accepts " + String.join(", ", SUPPORTED_PROTOCOL_VERSIONS));
+        }
+        JsonNode info = result.path("serverInfo");
+        JsonNode capabilities = result.path("capabilities").isObject() ? result.get("capabilities") : McpJson.object();
+        JsonNode instructions = result.get("instructions");
+        initializeResult = new InitializeResult(version, info.path("name").asString(""),
+                info.path("version").asString(""), capabilities,
+                instructions != null && instructions.isString() ? Optional.of(instructions.asString()) : Optional.empty());
+        transport.protocolVersion(version);
+        notify("notifications/initialized", null);
+        LOG.debug("MCP server \"{}\" initialized: {} {} (protocol {})", options.serverName(),
+                initializeResult.serverName(), initializeResult.serverVersion(), version);
+    }
+
+    private McpException connectFailure(Throwable cause) {
+        String detail = cause.getMessage();
+        if (cause instanceof McpTimeoutException) {
+            // A timeout says nothing of why; what the server printed usually does.
+            String diagnostics = transport.diagnostics();
+            if (!diagnostics.isEmpty()) {
+                detail += "; " + diagnostics;
+            }
+        }
+        return new McpException("Failed to connect to MCP server \"" + options.serverName() + "\": " + detail, cause);
+    }
+
+    @Override
+    public InitializeResult initializeResult() {
+        return initializeResult;
+    }
+
+    @Override
+    public String serverName() {
+        return options.serverName();
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    @Override
+    public CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions) {
+        CompletableFuture<JsonNode> future = new CompletableFuture<>();
+        TransportClosedException reason = closeReason;
+        if (reason != null) {
+            future.completeExceptionally(reason);
+            return future;
+        }
+        RequestId id = RequestId.of(nextId.getAndIncrement());
+        if (callOptions.onProgress().isPresent()) {
+            params = withProgressToken(params, id);
+        }
+        Duration timeout = callOptions.timeout().orElse(options.requestTimeout());
+        Pending entry = new Pending(id, method, future, timeout, callOptions);
+        pending.put(id, entry);
+        reason = closeReason;
+        if (reason != null && pending.remove(id, entry)) {
+            future.completeExceptionally(reason);
+            return future;
+        }
+        entry.armTimer(timeout);
+        future.whenComplete((value, error) -> {
+            if (error instanceof CancellationException && pending.remove(id, entry)) {
+                entry.disarmTimer();
+                sendCancelled(id, "cancelled by the client");
+            }
+        });
+        transport.send(new JsonRpcRequest(id, method, params)).whenComplete((ignored, error) -> {
+            if (error != null && pending.remove(id, entry)) {
+                entry.disarmTimer();
+                Throwable cause = unwrap(error);
+                ClientThreads.WORKERS.execute(() -> future.completeExceptionally(cause));
+            }
+        });
+        return future;
+    }
+
+    private static JsonNode withProgressToken(JsonNode params, RequestId id) {
+        ObjectNode copy = params != null && params.isObject() ? ((ObjectNode) params).deepCopy() : McpJson.object();
+        JsonNode meta = copy.get("_meta");
+        ObjectNode metaObject = meta != null && meta.isObject() ? (ObjectNode) meta : copy.putObject("_meta");
+        metaObject.put("progressToken", ((RequestId.NumberId) id).value());
+        return copy;
+    }
+
+    @Override
+    public CompletableFuture<Void> notify(String method, JsonNode params) {
+        TransportClosedException reason = closeReason;
+        if (reason != null) {
+            return CompletableFuture.failedFuture(reason);
+        }
+        return transport.send(new JsonRpcNotification(method, params));
+    }
+
+    private void sendCancelled(RequestId id, String why) {
+        ObjectNode params = McpJson.object().put("reason", why);
+        if (id instanceof RequestId.NumberId number) {
+            params.put("requestId", number.value());
+        } else {
+            params.put("requestId", ((RequestId.StringId) id).value());
+        }
+        notify("notifications/cancelled", params).exceptionally(e -> null);
+    }
+
+    @Override
+    public CompletableFuture<List<ToolDefinition>> listTools() {
+        CompletableFuture<List<ToolDefinition>> result = new CompletableFuture<>();
+        listPage(null, new LinkedHashMap<>(), new HashSet<>(), 1, result);
+        return result;
+    }
+
+    private void listPage(String cursor, Map<String, ToolDefinition> tools, Set<String> seenCursors, int page,
+            CompletableFuture<List<ToolDefinition>> result) {
+        ObjectNode params = cursor == null ? null : McpJson.object().put("cursor", cursor);
+        CompletableFuture<JsonNode> request = request("tools/list", params, CallOptions.DEFAULT);
+        result.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                request.cancel(false);
+            }
+        });
+        request.whenComplete((json, error) -> {
+            if (error != null) {
+                result.completeExceptionally(unwrap(error));
+                return;
+            }
+            JsonNode array = json.get("tools");
+            if (array == null || !array.isArray()) {
+                result.completeExceptionally(new McpException("MCP server \"" + options.serverName()
+                        + "\" answered tools/list without a \"tools\" array"));
+                return;
+            }
+            for (JsonNode item : array) {
+                try {
+                    ToolDefinition tool = ToolDefinition.fromJson(item);
+                    if (tools.putIfAbsent(tool.name(), tool) != null) {
+                        LOG.warn("MCP server \"{}\" listed tool \"{}\" twice; keeping the first", options.serverName(),
+                                tool.name());
+                    }
+                } catch (McpException e) {
+                    LOG.warn("MCP server \"{}\": skipping a tool: {}", options.serverName(), e.getMessage());
+                }
+            }
+            JsonNode next = json.get("nextCursor");
+            if (next == null || next.isNull()) {
+                result.complete(List.copyOf(tools.values()));
+            } else if (!next.isString() || !seenCursors.add(next.asString())) {
+                LOG.warn("MCP server \"{}\" repeated the tools/list cursor {}; stopping after {} tools",
+                        options.serverName(), next, tools.size());
+                result.complete(List.copyOf(tools.values()));
+            } else if (page >= options.maxListPages()) {
+                LOG.warn("MCP server \"{}\": tools/list stopped at the page cap of {} ({} tools)",
+                        options.serverName(), options.maxListPages(), tools.size());
+                result.complete(List.copyOf(tools.values()));
+            } else {
+                listPage(next.asString(), tools, seenCursors, page + 1, result);
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<ToolResult> callTool(String name, JsonNode arguments, CallOptions callOptions) {
+        ObjectNode params = McpJson.object().put("name", name);
+        params.set("arguments", arguments == null ? McpJson.object() : arguments);
+        CompletableFuture<JsonNode> request = request("tools/call", params, callOptions);
+        CompletableFuture<ToolResult> result = new CompletableFuture<>();
+        result.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                request.cancel(false);
+            }
+        });
+        request.whenComplete((json, error) -> {
+            if (error != null) {
+                result.completeExceptionally(unwrap(error));
+            } else {
+                result.complete(ToolResult.fromJson(json));
+            }
+        });
+        return result;
+    }
+
+    // ---------------------------------------------------------------- inbound
+
+    @Override
+    public void onMessage(JsonRpcMessage message) {
+        if (message instanceof JsonRpcResponse response) {
+            onResponse(response);
+        } else if (message instanceof JsonRpcRequest request) {
+            ClientThreads.WORKERS.execute(() -> answer(request));
+        } else if (message instanceof JsonRpcNotification notification) {
+            onNotification(notification);
+        }
+    }
+
+    private void onResponse(JsonRpcResponse response) {
+        Pending entry = response.id() == null ? null : pending.remove(response.id());
+        if (entry == null) {
+            if (response instanceof JsonRpcError error) {
+                LOG.warn("MCP server \"{}\" sent an error for no request in flight: {} {}", options.serverName(),
+                        error.code(), error.message());
+            } else {
+                LOG.debug("MCP server \"{}\" answered request {} which is no longer in flight", options.serverName(),
+                        response.id());
+            }
+            return;
+        }
+        entry.disarmTimer();
+        if (response instanceof JsonRpcSuccess success) {
+            ClientThreads.WORKERS.execute(() -> entry.future.complete(success.result()));
+        } else {
+            JsonRpcError error = (JsonRpcError) response;
+            McpProtocolException failure = new McpProtocolException(error.code(), error.message(), error.data());
+            ClientThreads.WORKERS.execute(() -> entry.future.completeExceptionally(failure));
+        }
+    }
+
+    private void onNotification(JsonRpcNotification notification) {
+        switch (notification.method()) {
+            case "notifications/progress" -> onProgress(notification.params());
+            case "notifications/tools/list_changed" -> events.execute(options.listener()::onToolsListChanged);
+            case "notifications/message" -> LOG.debug("MCP server \"{}\" log: {}", options.serverName(),
+                    notification.params());
+            case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
+                    options.serverName(), notification.params());
+            default -> events.execute(() -> options.listener().onNotification(notification));
+        }
+    }
+
+    private void onProgress(JsonNode params) {
+        if (params == null) {
+            return;
+        }
+        JsonNode token = params.get("progressToken");
+        Pending entry = token != null && token.isIntegralNumber() ? pending.get(RequestId.of(token.asLong())) : null;
+        if (entry == null || entry.callOptions.onProgress().isEmpty()) {
+            LOG.debug("MCP server \"{}\" sent progress for no request in flight: {}", options.serverName(), token);
+            return;
+        }
+        if (entry.callOptions.resetTimeoutOnProgress()) {
+            entry.armTimer(entry.timeout);
+        }
+        JsonNode total = params.get("total");
+        JsonNode message = params.get("message");
+        ProgressUpdate update = new ProgressUpdate(params.path("progress").asDouble(0),
+                total != null && total.isNumber() ? Optional.of(total.asDouble()) : Optional.empty(),
+                message != null && message.isString() ? Optional.of(message.asString()) : Optional.empty());
+        Consumer<ProgressUpdate> consumer = entry.callOptions.onProgress().get();
+        events.execute(() -> consumer.accept(update));
+    }
+
+    /** Every server request gets an answer: unanswered requests hang real servers. */
+    private void answer(JsonRpcRequest request) {
+        JsonRpcMessage response;
+        try {
+            response = new JsonRpcSuccess(request.id(), handle(request));
+        } catch (McpProtocolException e) {
+            response = new JsonRpcError(request.id(), e.code(), e.serverMessage(), e.data().orElse(null));
+        } catch (Exception e) {
+            LOG.warn("MCP server \"{}\": the handler of {} failed: {}", options.serverName(), request.method(),
+                    e.toString());
+            response = new JsonRpcError(request.id(), JsonRpcError.INTERNAL_ERROR,
+                    "Client error: " + e.getMessage(), null);
+        }
+        transport.send(response).exceptionally(e -> {
+            LOG.debug("MCP server \"{}\": could not answer {}: {}", options.serverName(), request.method(),
+                    e.getMessage());
+            return null;
+        });
+    }
+
+    private JsonNode handle(JsonRpcRequest request) throws Exception {
+        ServerRequestHandler handler = options.handlers().get(request.method());
+        if (handler != null) {
+            JsonNode result = handler.handle(request.params());
+            return result == null ? McpJson.object() : result;
+        }
+        if (request.method().equals("ping")) {
+            return McpJson.object();
+        }
+        if (request.method().equals("roots/list") && options.roots().isPresent()) {
+            ObjectNode result = McpJson.object();
+            ArrayNode roots = result.putArray("roots");
+            for (Root root : options.roots().get()) {
+                ObjectNode item = roots.addObject().put("uri", root.uri());
+                root.name().ifPresent(name -> item.put("name", name));
+            }
+            return result;
+        }
+        throw new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND, "Method not found: " + request.method(), null);
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    @Override
+    public void onClose(TransportClosedException reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        closeReason = reason;
+        LOG.debug("MCP server \"{}\": {}", options.serverName(), reason.getMessage());
+        List<Pending> failed = new ArrayList<>();
+        for (RequestId id : pending.keySet()) {
+            Pending entry = pending.remove(id);
+            if (entry != null) {
+                entry.disarmTimer();
+                failed.add(entry);
+            }
+        }
+        if (!failed.isEmpty()) {
+            ClientThreads.WORKERS.execute(() -> failed.forEach(entry -> entry.future.completeExceptionally(reason)));
+        }
+        events.execute(() -> options.listener().onClose(reason));
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed.get();
+    }
+
+    @Override
+    public Optional<TransportClosedException> closeReason() {
+        return Optional.ofNullable(closeReason);
+    }
+
+    @Override
+    public String diagnostics() {
+        return transport.diagnostics();
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+        // The transport reports its close too; whichever comes first gives the reason.
+        onClose(new TransportClosedException("closed by client"));
+    }
+
+    static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof CompletionException || current instanceof java.util.concurrent.ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /** A request in flight. */
+    private final class Pending {
+        final RequestId id;
+        final String method;
+        final CompletableFuture<JsonNode> future;
+        final Duration timeout;
+        final CallOptions callOptions;
+        final long deadlineNanos;
+        private ScheduledFuture<?> timer;
+
+        Pending(RequestId id, String method, CompletableFuture<JsonNode> future, Duration timeout,
+                CallOptions callOptions) {
+            this.id = id;
+            this.method = method;
+            this.future = future;
+            this.timeout = timeout;
+            this.callOptions = callOptions;
+            Duration max = callOptions.resetTimeoutOnProgress()
+                    ? callOptions.maxTotalTimeout().orElse(timeout.multipliedBy(10))
+                    : timeout;
+            this.deadlineNanos = System.nanoTime() + max.toNanos();
+        }
+
+        synchronized void armTimer(Duration delay) {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            long remaining = Math.min(delay.toNanos(), deadlineNanos - System.nanoTime());
+            timer = ClientThreads.TIMERS.schedule(this::expire, Math.max(0, remaining), TimeUnit.NANOSECONDS);
+        }
+
+        synchronized void disarmTimer() {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+        }
+
+        private void expire() {
+            if (pending.remove(id, this)) {
+                LOG.debug("MCP server \"{}\": {} timed out after {}ms", options.serverName(), method,
+                        timeout.toMillis());
+                ClientThreads.WORKERS.execute(() -> future.completeExceptionally(new McpTimeoutException(timeout)));
+                sendCancelled(id, "Request timeout after " + timeout.toMillis() + "ms");
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package mcp.manager.internal;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The threads every client session shares. Responses are completed here, not on a transport's
+ * reader thread, so that code chained on a future may block (even on another request of the same
+ * session) without stalling the reader.
+ */
+final class ClientThreads {
+
+    /** Completes futures and runs server-request handlers; grows on demand, idle threads die. */
+    static final ExecutorService WORKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), daemonFactory("mcp-client-worker-"));
+
+    /** Fires request timeouts. */
+    static final ScheduledThreadPoolExecutor TIMERS;
+
+    static {
+        TIMERS = new ScheduledThreadPoolExecutor(1, daemonFactory("mcp-client-timer-"));
+        TIMERS.setRemoveOnCancelPolicy(true);
+    }
+
+    private ClientThreads() {
+    }
+
+    static ThreadFactory daemonFactory(String prefix) {
+        AtomicLong counter = new AtomicLong();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /**
+     * An executor that runs tasks one at a time, in submission order, on {@link #WORKERS}: a
+     * session's events keep their order without a thread of their own.
+     */
+    static final class Serial implements Executor {
+        private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+        private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
+        private final org.slf4j.Logger log;
+
+        Serial(org.slf4j.Logger log) {
+            this.log = log;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            queue.add(task);
+            schedule();
+        }
+
+        private void schedule() {
+            if (!queue.isEmpty() && running.compareAndSet(false, true)) {
+                WORKERS.execute(this::drain);
+            }
+        }
+
+        private void drain() {
+            try {
+                Runnable task;
+                while ((task = queue.poll()) != null) {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.warn("An MCP event listener failed: {}", e.toString(), e);
+                    }
+                }
+            } finally {
+                running.set(false);
+                schedule();
+            }
+        }
+    }
+}
