@@ -1,0 +1,118 @@
+package mcp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.module.Configuration;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.spi.ToolProvider;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built jars are real named modules (not automatic ones), and they resolve and bind their
+ * services on the module path by themselves, as a jlink image or a modular embedder would use them.
+ */
+class ModuleDescriptorsIT {
+
+    /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
+    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.manager", "mcp.testkit");
+
+    private static List<Path> pathEntries() {
+        List<Path> entries = new ArrayList<>();
+        for (String property : List.of("java.class.path", "jdk.module.path")) {
+            String value = System.getProperty(property, "");
+            for (String entry : value.split(java.io.File.pathSeparator)) {
+                if (!entry.isBlank()) {
+                    entries.add(Path.of(entry));
+                }
+            }
+        }
+        return entries;
+    }
+
+    private static List<Path> ourJars() {
+        List<Path> jars = pathEntries().stream()
+                .filter(p -> p.getFileName().toString().startsWith("mcp."))
+                .toList();
+        for (Path jar : jars) {
+            assertTrue(Files.isRegularFile(jar) && jar.toString().endsWith(".jar"),
+                    jar + " is not a jar: run this test with 'mvn verify', which packages the modules first");
+        }
+        Set<String> names = jars.stream().map(ModuleDescriptorsIT::descriptor).map(ModuleDescriptor::name)
+                .collect(Collectors.toSet());
+        assertEquals(OUR_MODULES, names);
+        return jars;
+    }
+
+    private static ModuleDescriptor descriptor(Path jar) {
+        Set<ModuleReference> found = ModuleFinder.of(jar).findAll();
+        assertEquals(1, found.size(), jar.toString());
+        return found.iterator().next().descriptor();
+    }
+
+    @Test
+    void everyJarHasARealModuleDescriptor() {
+        for (Path jar : ourJars()) {
+            ModuleDescriptor descriptor = descriptor(jar);
+            assertFalse(descriptor.isAutomatic(), jar + " is an automatic module");
+            assertTrue(descriptor.packages().contains(descriptor.name()),
+                    descriptor.name() + " must own the package of its own name");
+            for (String pkg : descriptor.packages()) {
+                assertTrue(pkg.equals(descriptor.name()) || pkg.startsWith(descriptor.name() + "."),
+                        descriptor.name() + " holds foreign package " + pkg);
+            }
+            assertTrue(descriptor.exports().stream().noneMatch(e -> e.source().contains(".internal")),
+                    descriptor.name() + " exports an internal package");
+        }
+    }
+
+    @Test
+    void jarDescribeModuleSaysSo() {
+        ToolProvider jarTool = ToolProvider.findFirst("jar").orElseThrow();
+        for (Path jar : ourJars()) {
+            StringWriter out = new StringWriter();
+            int status = jarTool.run(new PrintWriter(out), new PrintWriter(new StringWriter()),
+                    "--describe-module", "--file", jar.toString());
+            assertEquals(0, status);
+            String text = out.toString();
+            // "mcp.api@0.1.0-SNAPSHOT jar:file:///...!/module-info.class": a compiled descriptor, not a derived name.
+            String name = java.util.regex.Pattern.quote(descriptor(jar).name());
+            assertTrue(text.strip().split("\n")[0].matches(name + "(@\\S+)? jar:file:.*!/module-info\\.class"), text);
+            assertFalse(text.contains("automatic"), text);
+        }
+    }
+
+    @Test
+    void theStdioTransportIsBoundThroughItsProvidesClause() throws Exception {
+        List<Path> modulePath = new ArrayList<>(ourJars());
+        pathEntries().stream()
+                .filter(p -> p.getFileName().toString().matches("(jackson-(databind|core|annotations)|slf4j-api)-.*\\.jar"))
+                .forEach(modulePath::add);
+        ModuleFinder finder = ModuleFinder.of(modulePath.toArray(Path[]::new));
+        Configuration configuration = ModuleLayer.boot().configuration()
+                .resolveAndBind(finder, ModuleFinder.of(), Set.of("mcp.manager"));
+        ModuleLayer layer = ModuleLayer.boot().defineModulesWithOneLoader(configuration,
+                ClassLoader.getPlatformClassLoader());
+        assertTrue(layer.findModule("mcp.transport.stdio").isPresent(),
+                "binding services from mcp.manager's 'uses' must pull in mcp.transport.stdio");
+        Class<?> spi = layer.findLoader("mcp.api").loadClass("mcp.api.spi.TransportProvider");
+        List<String> ids = new ArrayList<>();
+        for (Object provider : ServiceLoader.load(layer, spi)) {
+            ids.add((String) spi.getMethod("id").invoke(provider));
+            assertTrue(provider.getClass().getModule().isNamed());
+        }
+        assertEquals(List.of("stdio"), ids);
+    }
+}
