@@ -1,0 +1,282 @@
+package mcp.cache.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import mcp.api.McpJson;
+import mcp.api.ToolDefinition;
+import mcp.api.spi.ToolCache;
+import mcp.cache.FileToolCaches;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One JSON file per server in one directory; the rules are documented on {@link FileToolCaches}.
+ *
+ * <p>Thread-safe without locks: the fields are immutable, every writer has its own temp file, and
+ * the rename that publishes it is atomic, so a reader sees either the old file or the new one.
+ * Nothing is kept in memory: reads are rare (one per connect).
+ */
+final class FileToolCache implements ToolCache {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FileToolCache.class);
+
+    /** Names used as they are: portable file-name characters only, and no dot first (hidden, "." or ".."). */
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}");
+
+    private final Path directory;
+    private final Duration ttl;
+    private final Clock clock;
+
+    FileToolCache(Path directory, Duration ttl, Clock clock) {
+        this.directory = Objects.requireNonNull(directory, "directory");
+        this.ttl = Objects.requireNonNull(ttl, "ttl");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** @return the file name of a server's entry: the name itself when safe, else a hash of it */
+    static String fileName(String serverName) {
+        if (PLAIN_NAME.matcher(serverName).matches()) {
+            return serverName + ".json";
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(serverName.getBytes(StandardCharsets.UTF_8));
+            return "_" + HexFormat.of().formatHex(digest, 0, 16) + ".json";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    Path file(String serverName) {
+        return directory.resolve(fileName(serverName));
+    }
+
+    @Override
+    public Optional<List<ToolDefinition>> read(String serverName, String configHash) {
+        Objects.requireNonNull(serverName, "serverName");
+        Objects.requireNonNull(configHash, "configHash");
+        Path file = file(serverName);
+        try {
+            Entry entry = decode(Files.readAllBytes(file), serverName);
+            if (!entry.configHash().equals(configHash)) {
+                LOG.debug("Tool cache miss for MCP server {}: its config changed since {} was saved",
+                        quoted(serverName), file);
+                return Optional.empty();
+            }
+            // Duration.between cannot overflow (instants span less than Long.MAX_VALUE seconds); plus() could.
+            if (Duration.between(entry.savedAt(), clock.instant()).compareTo(ttl) > 0) {
+                LOG.debug("Tool cache miss for MCP server {}: {} expired (saved {}, valid for {})",
+                        quoted(serverName), file, entry.savedAt(), ttl);
+                return Optional.empty();
+            }
+            LOG.debug("Tool cache hit for MCP server {}: {} tools from {}", quoted(serverName), entry.tools().size(),
+                    file);
+            return Optional.of(entry.tools());
+        } catch (NoSuchFileException e) {
+            LOG.debug("Tool cache miss for MCP server {}: no file {}", quoted(serverName), file);
+        } catch (InvalidEntry e) {
+            LOG.warn("Ignoring tool cache file {} of MCP server {}: {}", file, quoted(serverName), e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Ignoring tool cache file {} of MCP server {}: it could not be read: {}", file,
+                    quoted(serverName), reason(e));
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public void write(String serverName, String configHash, List<ToolDefinition> tools) {
+        Objects.requireNonNull(serverName, "serverName");
+        Objects.requireNonNull(configHash, "configHash");
+        Objects.requireNonNull(tools, "tools");
+        Path file = file(serverName);
+        Path temp = null;
+        try {
+            byte[] bytes = encode(serverName, configHash, tools);
+            boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
+            Files.createDirectories(directory, posix ? ownerOnly("rwx------") : new FileAttribute<?>[0]);
+            // Owner-only from creation on: there is no moment at which another user could open it.
+            temp = Files.createTempFile(directory, file.getFileName() + ".", ".tmp",
+                    posix ? ownerOnly("rw-------") : new FileAttribute<?>[0]);
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                // On disk before the rename, so a crash cannot publish an empty file.
+                channel.force(true);
+            }
+            try {
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            temp = null;
+            LOG.debug("Saved {} tools of MCP server {} to {}", tools.size(), quoted(serverName), file);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not write tool cache file {} of MCP server {}: {}", file, quoted(serverName), reason(e));
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException | RuntimeException e) {
+                    LOG.debug("Could not delete temp file {}: {}", temp, reason(e));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void remove(String serverName) {
+        Objects.requireNonNull(serverName, "serverName");
+        Path file = file(serverName);
+        try {
+            if (Files.deleteIfExists(file)) {
+                LOG.debug("Removed tool cache file {} of MCP server {}", file, quoted(serverName));
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not remove tool cache file {} of MCP server {}: {}", file, quoted(serverName), reason(e));
+        }
+    }
+
+    private static FileAttribute<?>[] ownerOnly(String permissions) {
+        return new FileAttribute<?>[] {
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))};
+    }
+
+    private byte[] encode(String serverName, String configHash, List<ToolDefinition> tools) {
+        ObjectNode root = McpJson.object();
+        root.put("version", FileToolCaches.FORMAT_VERSION);
+        root.put("server", serverName);
+        root.put("configHash", configHash);
+        root.put("savedAt", clock.instant().toString());
+        ArrayNode array = root.putArray("tools");
+        tools.forEach(tool -> array.add(tool.toJson()));
+        return McpJson.mapper().writeValueAsBytes(root);
+    }
+
+    /** A well-formed entry; whether it is fresh and for this config is decided by the caller. */
+    private record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools) {
+    }
+
+    /** What is wrong with a file: logged as a warning, never thrown out of the cache. */
+    private static final class InvalidEntry extends Exception {
+        InvalidEntry(String problem) {
+            super(problem, null, false, false);
+        }
+    }
+
+    private static Entry decode(byte[] bytes, String serverName) throws InvalidEntry {
+        if (bytes.length == 0) {
+            throw new InvalidEntry("it is empty");
+        }
+        JsonNode root;
+        try {
+            root = McpJson.mapper().readTree(bytes);
+        } catch (JacksonException e) {
+            // The file holds only tool definitions (no secrets), so Jackson's message may quote it.
+            throw new InvalidEntry("it is not valid JSON: " + abbreviate(e.getOriginalMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidEntry("it is not a JSON object");
+        }
+        JsonNode version = root.get("version");
+        if (version == null || !version.isIntegralNumber()) {
+            throw new InvalidEntry("\"version\" is missing or not an integer");
+        }
+        if (!version.canConvertToInt() || version.intValue() != FileToolCaches.FORMAT_VERSION) {
+            throw new InvalidEntry("it has format version " + version + ", this cache reads only version "
+                    + FileToolCaches.FORMAT_VERSION);
+        }
+        String server = string(root, "server");
+        if (!server.equals(serverName)) {
+            // Two names can share a file (case-insensitive file systems, hashed names): never mix them up.
+            throw new InvalidEntry("it belongs to MCP server " + quoted(server));
+        }
+        String configHash = string(root, "configHash");
+        Instant savedAt;
+        try {
+            savedAt = Instant.parse(string(root, "savedAt"));
+        } catch (DateTimeParseException e) {
+            throw new InvalidEntry("\"savedAt\" is not an ISO-8601 instant");
+        }
+        JsonNode array = root.get("tools");
+        if (array == null || !array.isArray()) {
+            throw new InvalidEntry("\"tools\" is missing or not an array");
+        }
+        List<ToolDefinition> tools = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode tool = array.get(i);
+            JsonNode name = tool.isObject() ? tool.get("name") : null;
+            if (name == null || !name.isString()) {
+                throw new InvalidEntry("tool " + i + " is not an object with a string \"name\"");
+            }
+            tools.add(ToolDefinition.fromJson(tool));
+        }
+        return new Entry(configHash, savedAt, List.copyOf(tools));
+    }
+
+    private static String string(JsonNode root, String field) throws InvalidEntry {
+        JsonNode value = root.get(field);
+        if (value == null || !value.isString()) {
+            throw new InvalidEntry("\"" + field + "\" is missing or not a string");
+        }
+        return value.asString();
+    }
+
+    /**
+     * A server name for a log line: in quotes, with control characters escaped, because names come
+     * from config files (a cloned project's too) and must not be able to forge log lines.
+     */
+    static String quoted(String name) {
+        StringBuilder out = new StringBuilder(name.length() + 2).append('"');
+        for (char c : name.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String reason(Exception e) {
+        // FileSystemException messages already name the file(s) and the OS reason; the package adds nothing.
+        String type = e.getClass().getSimpleName();
+        return e.getMessage() == null ? type : type + ": " + e.getMessage();
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+}
