@@ -18,4 +18,11 @@ module mcp.api {
     exports mcp.api;
     exports mcp.api.jsonrpc;
     exports mcp.api.spi;
+
+    // The one lookup point, mcp.api.spi.Providers, loads every service of mcp-host.
+    uses mcp.api.spi.CapabilitySource;
+    uses mcp.api.spi.ConfigFilter;
+    uses mcp.api.spi.TransportProvider;
+    uses mcp.api.spi.AuthResolver;
+    uses mcp.api.spi.ToolCacheProvider;
 }

@@ -55,6 +55,33 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
         }
     }
 
+    /** The characters a server name may use. */
+    java.util.regex.Pattern NAME_PATTERN = java.util.regex.Pattern.compile("^[a-zA-Z0-9_.-]+$");
+
+    /** The longest server name. */
+    int MAX_NAME_LENGTH = 100;
+
+    /**
+     * Checks a server name: not empty, at most {@value #MAX_NAME_LENGTH} characters, only
+     * letters, digits, {@code _}, {@code .} and {@code -}.
+     *
+     * @param name a server name
+     * @return what is wrong with it, or empty when it is valid
+     */
+    static Optional<String> nameProblem(String name) {
+        if (name == null || name.isEmpty()) {
+            return Optional.of("Server name is empty");
+        }
+        if (name.length() > MAX_NAME_LENGTH) {
+            return Optional.of("Server \"" + name.substring(0, 20) + "...\": name is longer than "
+                    + MAX_NAME_LENGTH + " characters (" + name.length() + ")");
+        }
+        if (!NAME_PATTERN.matcher(name).matches()) {
+            return Optional.of("Server \"" + name + "\": name may only contain letters, digits, '_', '.' and '-'");
+        }
+        return Optional.empty();
+    }
+
     /** @return whether the tool of this name passes {@link #enabledTools()} and {@link #disabledTools()} */
     default boolean exposesTool(String toolName) {
         return enabledTools().map(list -> list.contains(toolName)).orElse(true)

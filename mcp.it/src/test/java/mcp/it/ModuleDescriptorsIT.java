@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class ModuleDescriptorsIT {
 
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
-    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.manager", "mcp.testkit");
+    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.cache", "mcp.manager",
+            "mcp.testkit");
 
     private static List<Path> pathEntries() {
         List<Path> entries = new ArrayList<>();
@@ -67,6 +68,8 @@ class ModuleDescriptorsIT {
         for (Path jar : ourJars()) {
             ModuleDescriptor descriptor = descriptor(jar);
             assertFalse(descriptor.isAutomatic(), jar + " is an automatic module");
+            assertEquals(jar.getFileName().toString().replaceAll("-\\d.*\\.jar$", ""), descriptor.name(),
+                    "module name = artifact name");
             assertTrue(descriptor.packages().contains(descriptor.name()),
                     descriptor.name() + " must own the package of its own name");
             for (String pkg : descriptor.packages()) {
@@ -95,7 +98,7 @@ class ModuleDescriptorsIT {
     }
 
     @Test
-    void theStdioTransportIsBoundThroughItsProvidesClause() throws Exception {
+    void theBuiltInProvidersAreBoundThroughTheirProvidesClauses() throws Exception {
         List<Path> modulePath = new ArrayList<>(ourJars());
         pathEntries().stream()
                 .filter(p -> p.getFileName().toString().matches("(jackson-(databind|core|annotations)|slf4j-api)-.*\\.jar"))
@@ -105,14 +108,18 @@ class ModuleDescriptorsIT {
                 .resolveAndBind(finder, ModuleFinder.of(), Set.of("mcp.manager"));
         ModuleLayer layer = ModuleLayer.boot().defineModulesWithOneLoader(configuration,
                 ClassLoader.getPlatformClassLoader());
-        assertTrue(layer.findModule("mcp.transport.stdio").isPresent(),
-                "binding services from mcp.manager's 'uses' must pull in mcp.transport.stdio");
-        Class<?> spi = layer.findLoader("mcp.api").loadClass("mcp.api.spi.TransportProvider");
+        assertEquals(List.of("stdio"), providerIds(layer, "mcp.api.spi.TransportProvider"));
+        assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.ToolCacheProvider"));
+    }
+
+    /** The ids of a service's providers in a layer, each from a named module. */
+    private static List<String> providerIds(ModuleLayer layer, String service) throws Exception {
+        Class<?> spi = layer.findLoader("mcp.api").loadClass(service);
         List<String> ids = new ArrayList<>();
         for (Object provider : ServiceLoader.load(layer, spi)) {
             ids.add((String) spi.getMethod("id").invoke(provider));
             assertTrue(provider.getClass().getModule().isNamed());
         }
-        assertEquals(List.of("stdio"), ids);
+        return ids;
     }
 }

@@ -82,8 +82,8 @@ class McpClientTest {
     void listsEveryPage() {
         McpClient client = track(connect("many", "--tools", "250", "--page-size", "100"));
         List<ToolDefinition> tools = client.listToolsBlocking();
-        assertEquals(260, tools.size());
-        assertEquals(260, new HashSet<>(tools.stream().map(ToolDefinition::name).toList()).size());
+        assertEquals(261, tools.size());
+        assertEquals(261, new HashSet<>(tools.stream().map(ToolDefinition::name).toList()).size());
         assertEquals("tool_249", tools.get(tools.size() - 1).name());
         assertEquals("object", tools.get(0).inputSchema().path("type").asString());
     }
@@ -256,7 +256,7 @@ class McpClientTest {
     @Test
     void garbageOnStdoutIsSkipped() {
         McpClient client = track(connect("noisy", "--fault", "garbage-stdout", "--tools", "30", "--page-size", "7"));
-        assertEquals(40, client.listToolsBlocking().size());
+        assertEquals(41, client.listToolsBlocking().size());
         assertEquals("ok", text(client.callToolBlocking("echo", args("{\"message\":\"ok\"}"))));
     }
 

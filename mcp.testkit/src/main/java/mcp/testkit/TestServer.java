@@ -99,6 +99,7 @@ public final class TestServer {
         tools.add(tool("slow", "Takes ms milliseconds in steps, with progress notifications when asked; cancellable.",
                 schema("ms", "integer", "steps", "integer")));
         tools.add(tool("fail", "Returns a tool error (isError: true).", schema()));
+        tools.add(tool("crash", "Exits the server at once with exit code 5, without answering.", schema()));
         tools.add(tool("error", "Answers with a JSON-RPC error -32603.", schema()));
         tools.add(tool("content", "Returns one item of each content kind, and structuredContent.", schema()));
         tools.add(tool("pid", "Returns this server's process id (and its grandchild's, if any).", schema()));
@@ -355,6 +356,13 @@ public final class TestServer {
             }
             case "slow": return slow(params, args);
             case "fail": return toolError("tool failed on purpose");
+            case "crash": {
+                // A server that dies in the middle of a session, on demand.
+                System.err.println("fatal: crash on purpose");
+                System.err.flush();
+                Runtime.getRuntime().halt(5);
+                return null;
+            }
             case "error": throw new RpcError(-32603, "internal failure on purpose");
             case "content": return content();
             case "pid": {

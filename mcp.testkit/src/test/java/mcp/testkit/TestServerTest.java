@@ -85,7 +85,7 @@ class TestServerTest {
         }
         assertEquals(3, pages);
         assertEquals(List.of("100", "200"), cursors);
-        assertEquals(260, names.size()); // 10 built-in tools, then tool_0 .. tool_249
+        assertEquals(261, names.size()); // 11 built-in tools, then tool_0 .. tool_249
         assertTrue(names.containsAll(List.of("echo", "add", "slow", "tool_0", "tool_249")));
         assertEquals(-32602, server.request(9, "tools/list", "{\"cursor\":\"bogus\"}").path("error").path("code").intValue());
     }

@@ -15,14 +15,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * reader thread, so that code chained on a future may block (even on another request of the same
  * session) without stalling the reader.
  */
-final class ClientThreads {
+public final class ClientThreads {
 
     /** Completes futures and runs server-request handlers; grows on demand, idle threads die. */
-    static final ExecutorService WORKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+    public static final ExecutorService WORKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), daemonFactory("mcp-client-worker-"));
 
     /** Fires request timeouts. */
-    static final ScheduledThreadPoolExecutor TIMERS;
+    public static final ScheduledThreadPoolExecutor TIMERS;
 
     static {
         TIMERS = new ScheduledThreadPoolExecutor(1, daemonFactory("mcp-client-timer-"));
@@ -45,12 +45,12 @@ final class ClientThreads {
      * An executor that runs tasks one at a time, in submission order, on {@link #WORKERS}: a
      * session's events keep their order without a thread of their own.
      */
-    static final class Serial implements Executor {
+    public static final class Serial implements Executor {
         private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
         private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
         private final org.slf4j.Logger log;
 
-        Serial(org.slf4j.Logger log) {
+        public Serial(org.slf4j.Logger log) {
             this.log = log;
         }
 

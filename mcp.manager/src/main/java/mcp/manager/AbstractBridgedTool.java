@@ -1,0 +1,151 @@
+package mcp.manager;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import mcp.api.SourceMetadata;
+import mcp.api.ToolDefinition;
+import mcp.api.ToolResult;
+import mcp.manager.internal.ResultRenderer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** What live and deferred tools share: the SPEC §9 presentation and the call path. */
+abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
+
+    final McpManager manager;
+    private final String name;
+    private final String serverName;
+    private final ToolDefinition definition;
+    private final Optional<SourceMetadata> source;
+    private final JsonNode inputSchema;
+
+    AbstractBridgedTool(McpManager manager, String name, String serverName, ToolDefinition definition,
+            Optional<SourceMetadata> source) {
+        this.manager = manager;
+        this.name = name;
+        this.serverName = serverName;
+        this.definition = definition;
+        this.source = source;
+        this.inputSchema = withProperties(definition.inputSchema());
+    }
+
+    /** An object schema without {@code properties} gets an empty one: some model APIs insist. */
+    private static JsonNode withProperties(JsonNode schema) {
+        if (schema.isObject() && "object".equals(schema.path("type").asString(null)) && !schema.has("properties")) {
+            ObjectNode copy = ((ObjectNode) schema).deepCopy();
+            copy.putObject("properties");
+            return copy;
+        }
+        return schema;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String label() {
+        return serverName + "/" + definition.name();
+    }
+
+    public String description() {
+        return definition.description().filter(d -> !d.isBlank()).orElse("MCP tool from " + serverName);
+    }
+
+    public JsonNode inputSchema() {
+        return inputSchema;
+    }
+
+    public String serverName() {
+        return serverName;
+    }
+
+    public String toolName() {
+        return definition.name();
+    }
+
+    public ToolDefinition definition() {
+        return definition;
+    }
+
+    public Optional<SourceMetadata> source() {
+        return source;
+    }
+
+    /**
+     * Calls the tool once a client is there. A failure becomes an error output; cancelling the
+     * returned future cancels the call on the server and stays a cancellation.
+     */
+    final CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
+            CallOptions options) {
+        CompletableFuture<ToolOutput> output = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<ToolResult>> call = new AtomicReference<>();
+        client.whenComplete((connected, error) -> {
+            if (error != null) {
+                output.complete(failure(error));
+                return;
+            }
+            CompletableFuture<ToolResult> request = connected.callTool(definition.name(), arguments, options);
+            call.set(request);
+            if (output.isCancelled()) {
+                request.cancel(false);
+            }
+            request.whenComplete((result, failure) -> {
+                if (failure == null) {
+                    output.complete(ResultRenderer.render(result, details(result.isError(), result)));
+                } else if (unwrap(failure) instanceof CancellationException) {
+                    output.cancel(false);
+                } else {
+                    output.complete(failure(failure));
+                }
+            });
+        });
+        output.whenComplete((ignored, error) -> {
+            CompletableFuture<ToolResult> request = call.get();
+            if (error instanceof CancellationException && request != null) {
+                request.cancel(false);
+            }
+        });
+        return output;
+    }
+
+    private ToolOutput failure(Throwable error) {
+        Throwable cause = unwrap(error);
+        return new ToolOutput("MCP error: " + cause.getMessage(), true, details(true, null));
+    }
+
+    private ToolOutput.Details details(boolean isError, ToolResult result) {
+        return new ToolOutput.Details(serverName, definition.name(), isError,
+                result == null ? List.of() : result.content(),
+                result == null ? Optional.empty() : result.structuredContent(),
+                source.map(SourceMetadata::providerId), source.map(SourceMetadata::providerName));
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof java.util.concurrent.CompletionException
+                || current instanceof java.util.concurrent.ExecutionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + name + " = " + label() + "]";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof AbstractBridgedTool tool && tool.getClass() == getClass() && tool.name.equals(name)
+                && tool.serverName.equals(serverName) && tool.definition.equals(definition);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(getClass(), name, serverName, definition);
+    }
+}

@@ -1,0 +1,29 @@
+package mcp.manager;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import mcp.api.SourceMetadata;
+import mcp.api.ToolDefinition;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A tool known from the tool cache while its server is still connecting. Its call waits for the
+ * connection (bounded by the server's connect timeout), then calls.
+ */
+public final class DeferredMcpTool extends AbstractBridgedTool implements BridgedTool {
+
+    DeferredMcpTool(McpManager manager, String name, String serverName, ToolDefinition definition,
+            Optional<SourceMetadata> source) {
+        super(manager, name, serverName, definition, source);
+    }
+
+    @Override
+    public boolean deferred() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<ToolOutput> call(JsonNode arguments, CallOptions options) {
+        return callThrough(manager.waitForConnection(serverName()), arguments, options);
+    }
+}

@@ -1,0 +1,28 @@
+package mcp.manager;
+
+import java.util.List;
+
+/**
+ * Events of a {@link McpManager}. Called in order on the manager's event thread, never under its
+ * lock, so a listener may call the manager. The defaults do nothing.
+ */
+public interface ManagerListener {
+
+    /**
+     * A server's status changed.
+     *
+     * @param serverName the server
+     * @param status its new status
+     */
+    default void onStatusChange(String serverName, ServerStatus status) {
+    }
+
+    /**
+     * The manager's tool set changed (a server connected, listed new tools, or went away).
+     *
+     * @param serverName the server whose tools changed
+     * @param tools every tool of the manager now
+     */
+    default void onToolsChanged(String serverName, List<BridgedTool> tools) {
+    }
+}

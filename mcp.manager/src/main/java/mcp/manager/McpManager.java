@@ -1,0 +1,803 @@
+package mcp.manager;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import mcp.api.HttpServerConfig;
+import mcp.api.McpException;
+import mcp.api.ServerConfig;
+import mcp.api.SourceMetadata;
+import mcp.api.SseServerConfig;
+import mcp.api.StdioServerConfig;
+import mcp.api.ToolDefinition;
+import mcp.api.TransportClosedException;
+import mcp.api.spi.AuthResolver;
+import mcp.api.spi.Providers;
+import mcp.api.spi.ToolCache;
+import mcp.api.spi.Transport;
+import mcp.api.spi.TransportProvider;
+import mcp.api.spi.TransportRequest;
+import mcp.manager.internal.ClientThreads;
+import mcp.manager.internal.ConfigHash;
+import mcp.manager.internal.ToolNames;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs many MCP servers: connects them in parallel, returns their tools within a startup gate
+ * (deferred tools from the cache for slow servers), keeps every server's tool slice current, and
+ * tears everything down. Thread-safe.
+ *
+ * <p>A failing or slow server never affects another: tool slices are keyed by server, errors are
+ * per server, and every wait is bounded by the server's own timeout.
+ */
+public final class McpManager implements AutoCloseable {
+
+    /** How long {@link #connectServers} waits before it returns cached tools for slow servers. */
+    public static final Duration DEFAULT_STARTUP_GATE = Duration.ofMillis(250);
+
+    /** How long a burst of {@code tools/list_changed} is coalesced before the server is re-listed. */
+    public static final Duration DEFAULT_LIST_CHANGED_DEBOUNCE = Duration.ofMillis(100);
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpManager.class);
+
+    private final Map<String, TransportProvider> transports;
+    private final List<AuthResolver> authResolvers;
+    private final Optional<ToolCache> cache;
+    private final Duration startupGate;
+    private final Duration debounce;
+    private final Path workingDirectory;
+    private final Map<String, String> environment;
+    private final Consumer<ClientOptions.Builder> clientSettings;
+    private final List<ManagerListener> listeners = new CopyOnWriteArrayList<>();
+    private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+
+    /*
+     * The registries, all guarded by `lock` (I/O never happens under it). Invariants:
+     *  1. A name is in at most one of `connections` and `pendingConnections`.
+     *  2. Every key of `pendingToolLoads` is a key of `connections` (connected, first tools/list in flight).
+     *  3. `slices` has an entry only for a name in `connections` or `pendingConnections`; a live slice
+     *     (deferred == false) only for a name in `connections`. Slices are keyed by server name: a
+     *     change to one server's slice never touches another's.
+     *  4. `view` is always the naming of exactly the tools of `slices`, in slice order.
+     *  5. `inactive` holds the last status of servers in neither `connections` nor `pendingConnections`
+     *     that ended with an error; a server starting again leaves it.
+     */
+    private final Object lock = new Object();
+    private final Map<String, Server> connections = new LinkedHashMap<>();
+    private final Map<String, Server> pendingConnections = new LinkedHashMap<>();
+    private final Map<String, Server> pendingToolLoads = new LinkedHashMap<>();
+    private final Map<String, Slice> slices = new LinkedHashMap<>();
+    private final Map<String, SourceMetadata> sources = new LinkedHashMap<>();
+    private final Map<String, ServerStatus> inactive = new LinkedHashMap<>();
+    private volatile List<BridgedTool> view = List.of();
+
+    private McpManager(Builder builder) {
+        List<TransportProvider> providers = builder.transportProviders != null ? builder.transportProviders
+                : Providers.load(TransportProvider.class, McpManager.class.getClassLoader());
+        this.transports = Providers.byId(TransportProvider.class, providers, TransportProvider::id);
+        this.authResolvers = List.copyOf(builder.authResolvers);
+        this.cache = Optional.ofNullable(builder.toolCache);
+        this.startupGate = builder.startupGate;
+        this.debounce = builder.debounce;
+        this.workingDirectory = builder.workingDirectory;
+        this.environment = Map.copyOf(builder.environment);
+        this.clientSettings = builder.clientSettings;
+        this.listeners.addAll(builder.listeners);
+    }
+
+    /** @return a builder with every default set */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** One connect attempt of one server, from launch to close. */
+    private static final class Server {
+        final String name;
+        final ServerConfig config;
+        final CompletableFuture<McpClient> connected = new CompletableFuture<>();
+        /** Completes when the first tool list is in the slice; fails when the attempt fails. */
+        final CompletableFuture<Void> settled = new CompletableFuture<>();
+        volatile Transport transport;
+        volatile McpClient client;
+        volatile boolean cancelled;
+        volatile boolean gateReturned;
+        /** The debounced re-list after {@code tools/list_changed}; guarded by the manager's lock. */
+        ScheduledFuture<?> relist;
+
+        Server(String name, ServerConfig config) {
+            this.name = name;
+            this.config = config;
+        }
+    }
+
+    /** One server's tools: live, or deferred (from the cache, server still connecting). */
+    private record Slice(boolean deferred, List<ToolDefinition> tools) {
+    }
+
+    // ------------------------------------------------------------------ connect
+
+    /**
+     * Connects every server that is not connected or connecting yet, in parallel, and returns once
+     * the startup gate closes: live tools of the servers that finished, deferred tools of slow
+     * servers whose tools the cache holds, and the errors of the servers that failed. A slow server
+     * without a cache entry is waited for (bounded by its timeouts): correctness beats speed when
+     * nothing is known of its tools. Servers still connecting finish in the background, replace
+     * their own slice, and log a failure as a warning.
+     *
+     * @param configs the servers, by name, as configured (unresolved)
+     * @param sourceMetadata where each came from; may lack entries
+     * @return the tools and the errors
+     */
+    public ConnectResult connectServers(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sourceMetadata) {
+        long start = System.nanoTime();
+        Map<String, String> errors = new LinkedHashMap<>();
+        List<Server> started = new ArrayList<>();
+        for (Map.Entry<String, ServerConfig> entry : configs.entrySet()) {
+            String name = entry.getKey();
+            ServerConfig config = entry.getValue();
+            Optional<String> problem = validate(name, config);
+            Server server = null;
+            synchronized (lock) {
+                SourceMetadata source = sourceMetadata.get(name);
+                if (source != null) {
+                    sources.put(name, source);
+                }
+                if (connections.containsKey(name) || pendingConnections.containsKey(name)) {
+                    LOG.debug("MCP server \"{}\" is already connected or connecting; skipped", name);
+                } else if (problem.isPresent()) {
+                    errors.put(name, problem.get());
+                    setInactive(name, new ServerStatus(ServerStatus.State.FAILED, problem));
+                } else if (!config.enabled()) {
+                    LOG.debug("MCP server \"{}\" is disabled; not started", name);
+                } else {
+                    server = new Server(name, config);
+                    inactive.remove(name);
+                    pendingConnections.put(name, server);
+                    fireStatus(name, ServerStatus.of(ServerStatus.State.CONNECTING));
+                }
+            }
+            if (server != null) {
+                started.add(server);
+                launch(server);
+            }
+        }
+        awaitGate(started, start);
+        List<Server> unknown = new ArrayList<>();
+        for (Server server : started) {
+            if (!server.settled.isDone() && !offerDeferredTools(server)) {
+                unknown.add(server);
+            }
+        }
+        for (Server server : unknown) {
+            awaitSettled(server);
+        }
+        for (Server server : started) {
+            server.gateReturned = true;
+            if (server.settled.isCompletedExceptionally()) {
+                errors.put(server.name, failureMessage(server));
+            }
+        }
+        LOG.debug("connectServers: {} started, {} errors, {} tools after {} ms", started.size(), errors.size(),
+                view.size(), (System.nanoTime() - start) / 1_000_000);
+        return new ConnectResult(view, errors);
+    }
+
+    private static Optional<String> validate(String name, ServerConfig config) {
+        Optional<String> problem = ServerConfig.nameProblem(name);
+        if (problem.isPresent()) {
+            return problem;
+        }
+        if (config instanceof StdioServerConfig stdio && stdio.command().isBlank()) {
+            return Optional.of("Server \"" + name + "\": stdio server requires \"command\" field");
+        }
+        String url = config instanceof HttpServerConfig http ? http.url()
+                : config instanceof SseServerConfig sse ? sse.url() : null;
+        if (url != null && url.isBlank()) {
+            return Optional.of("Server \"" + name + "\": " + config.type() + " server requires \"url\" field");
+        }
+        return Optional.empty();
+    }
+
+    private void awaitGate(List<Server> started, long start) {
+        if (started.isEmpty()) {
+            return;
+        }
+        long remaining = startupGate.toNanos() - (System.nanoTime() - start);
+        CompletableFuture<?>[] settles = started.stream().map(s -> s.settled.handle((v, e) -> null))
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(settles).get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // The gate closed: slow servers go on in the background.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpException("Interrupted while connecting MCP servers", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("handled futures do not fail", e);
+        }
+    }
+
+    /** Puts a slow server's cached tools in its slice. @return whether the cache had them */
+    private boolean offerDeferredTools(Server server) {
+        if (cache.isEmpty()) {
+            return false;
+        }
+        Optional<List<ToolDefinition>> cached = cache.get().read(server.name, ConfigHash.of(server.config));
+        if (cached.isEmpty()) {
+            return false;
+        }
+        synchronized (lock) {
+            boolean pending = pendingConnections.get(server.name) == server || pendingToolLoads.get(server.name) == server;
+            if (pending && !slices.containsKey(server.name)) {
+                slices.put(server.name, new Slice(true, exposed(server.config, cached.get())));
+                rebuildView(server.name);
+                LOG.debug("MCP server \"{}\" is still connecting: {} deferred tools from the cache", server.name,
+                        cached.get().size());
+            }
+        }
+        return true;
+    }
+
+    /** Waits for a server the agent cannot do without; bounded by the server's own timeouts. */
+    private void awaitSettled(Server server) {
+        Duration bound = server.config.timeout().multipliedBy(2).plusSeconds(5);
+        try {
+            server.settled.handle((v, e) -> null).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("MCP server \"{}\" is still connecting after {} ms; its tools will come later", server.name,
+                    bound.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpException("Interrupted while connecting MCP servers", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("handled futures do not fail", e);
+        }
+    }
+
+    private void launch(Server server) {
+        ClientThreads.WORKERS.execute(() -> {
+            try {
+                ServerConfig resolved = server.config;
+                for (AuthResolver resolver : authResolvers) {
+                    resolved = resolver.resolve(server.name, resolved, () -> environment);
+                }
+                TransportProvider provider = Providers.require(TransportProvider.class, transports, server.config.type());
+                Transport transport = provider.open(TransportRequest.of(server.name, resolved, workingDirectory));
+                server.transport = transport;
+                if (server.cancelled) {
+                    transport.close();
+                    throw new McpException("MCP server \"" + server.name + "\" was disconnected while connecting");
+                }
+                McpClient.connect(transport, clientOptions(server)).whenComplete((client, error) -> {
+                    if (error != null) {
+                        failed(server, error);
+                    } else {
+                        connected(server, client);
+                    }
+                });
+            } catch (RuntimeException e) {
+                failed(server, e);
+            }
+        });
+    }
+
+    private ClientOptions clientOptions(Server server) {
+        ClientOptions.Builder options = ClientOptions.builder(server.name)
+                .initializeTimeout(server.config.timeout())
+                .requestTimeout(server.config.timeout())
+                .listener(new ClientListener() {
+                    @Override
+                    public void onToolsListChanged() {
+                        scheduleRelist(server);
+                    }
+
+                    @Override
+                    public void onClose(TransportClosedException reason) {
+                        dropped(server, reason);
+                    }
+                });
+        clientSettings.accept(options);
+        return options.build();
+    }
+
+    private void connected(Server server, McpClient client) {
+        boolean current;
+        synchronized (lock) {
+            current = !server.cancelled && pendingConnections.get(server.name) == server;
+            if (current) {
+                server.client = client;
+                pendingConnections.remove(server.name);
+                connections.put(server.name, server);
+                pendingToolLoads.put(server.name, server);
+                fireStatus(server.name, ServerStatus.of(ServerStatus.State.CONNECTED));
+            }
+        }
+        if (!current) {
+            // Disconnected while the handshake was in flight: no orphan connection, no orphan process.
+            client.close();
+            failed(server, new McpException("MCP server \"" + server.name + "\" was disconnected while connecting"));
+            return;
+        }
+        LOG.debug("MCP server \"{}\" connected", server.name);
+        server.connected.complete(client);
+        client.listTools().whenComplete((tools, error) -> {
+            if (error != null) {
+                failed(server, error);
+            } else {
+                loaded(server, tools);
+            }
+        });
+    }
+
+    /** A fresh tool list of a connected server: it replaces that server's slice, and only that. */
+    private void loaded(Server server, List<ToolDefinition> tools) {
+        synchronized (lock) {
+            if (connections.get(server.name) != server) {
+                return;
+            }
+            pendingToolLoads.remove(server.name);
+            slices.put(server.name, new Slice(false, exposed(server.config, tools)));
+            rebuildView(server.name);
+        }
+        cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config), tools));
+        server.settled.complete(null);
+    }
+
+    private static List<ToolDefinition> exposed(ServerConfig config, List<ToolDefinition> tools) {
+        return tools.stream().filter(tool -> config.exposesTool(tool.name())).toList();
+    }
+
+    private void failed(Server server, Throwable error) {
+        Throwable cause = unwrap(error);
+        String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+        if (!message.contains("\"" + server.name + "\"")) {
+            message = "MCP server \"" + server.name + "\": " + message;
+        }
+        boolean current;
+        synchronized (lock) {
+            current = pendingConnections.remove(server.name, server);
+            if (!current && connections.get(server.name) == server) {
+                connections.remove(server.name);
+                pendingToolLoads.remove(server.name);
+                current = true;
+            }
+            if (current) {
+                if (slices.remove(server.name) != null) {
+                    rebuildView(server.name);
+                }
+                setInactive(server.name, new ServerStatus(ServerStatus.State.FAILED, Optional.of(message)));
+            }
+        }
+        McpClient client = server.client;
+        if (client != null) {
+            client.close();
+        }
+        if (current && server.gateReturned) {
+            LOG.warn("{} (after startup)", message);
+        } else {
+            LOG.debug("{}", message);
+        }
+        McpException failure = new McpException(message, cause);
+        server.connected.completeExceptionally(failure);
+        server.settled.completeExceptionally(failure);
+    }
+
+    /** The connection of a connected server closed by itself: status disconnected now, tools gone. */
+    private void dropped(Server server, TransportClosedException reason) {
+        synchronized (lock) {
+            if (connections.get(server.name) != server) {
+                return;
+            }
+            connections.remove(server.name);
+            pendingToolLoads.remove(server.name);
+            if (server.relist != null) {
+                server.relist.cancel(false);
+            }
+            if (slices.remove(server.name) != null) {
+                rebuildView(server.name);
+            }
+            setInactive(server.name, new ServerStatus(ServerStatus.State.DISCONNECTED,
+                    Optional.of(reason.getMessage())));
+        }
+        LOG.warn("MCP server \"{}\" disconnected: {}", server.name, reason.getMessage());
+        server.settled.completeExceptionally(reason);
+    }
+
+    private static String failureMessage(Server server) {
+        try {
+            server.settled.join();
+            return "";
+        } catch (CompletionException e) {
+            return unwrap(e).getMessage();
+        }
+    }
+
+    // ------------------------------------------------------------------ live changes
+
+    private void scheduleRelist(Server server) {
+        synchronized (lock) {
+            if (connections.get(server.name) != server) {
+                return;
+            }
+            if (server.relist != null) {
+                server.relist.cancel(false);
+            }
+            server.relist = ClientThreads.TIMERS.schedule(() -> relist(server), debounce.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private CompletableFuture<List<ToolDefinition>> relist(Server server) {
+        synchronized (lock) {
+            if (connections.get(server.name) != server) {
+                return CompletableFuture.failedFuture(notConnected(server.name));
+            }
+        }
+        return server.client.listTools().whenComplete((tools, error) -> {
+            if (error != null) {
+                LOG.warn("MCP server \"{}\": re-listing tools failed: {}", server.name, unwrap(error).getMessage());
+            } else {
+                loaded(server, tools);
+            }
+        });
+    }
+
+    /**
+     * Lists a connected server's tools again and replaces its slice.
+     *
+     * @param name the server
+     * @return that server's tools after the refresh, or a failure ({@code MCP server not connected: <name>})
+     */
+    public CompletableFuture<List<BridgedTool>> refreshServerTools(String name) {
+        Server server;
+        synchronized (lock) {
+            server = connections.get(name);
+        }
+        if (server == null) {
+            return CompletableFuture.failedFuture(notConnected(name));
+        }
+        return relist(server).thenApply(tools -> toolsOf(name));
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** @return every tool: the union of every server's slice, in a stable order, with unique names */
+    public List<BridgedTool> getTools() {
+        return view;
+    }
+
+    /**
+     * @param name a server
+     * @return that server's tools
+     */
+    public List<BridgedTool> toolsOf(String name) {
+        return view.stream().filter(tool -> tool.serverName().equals(name)).toList();
+    }
+
+    /**
+     * @param name a server
+     * @return connected if connected, connecting if a connect or tool load is in flight, failed if its
+     *     last connect failed, disconnected otherwise (with the reason if its connection dropped)
+     */
+    public ServerStatus status(String name) {
+        synchronized (lock) {
+            return statusLocked(name);
+        }
+    }
+
+    private ServerStatus statusLocked(String name) {
+        if (connections.containsKey(name)) {
+            return ServerStatus.of(ServerStatus.State.CONNECTED);
+        }
+        if (pendingConnections.containsKey(name) || pendingToolLoads.containsKey(name)) {
+            return ServerStatus.of(ServerStatus.State.CONNECTING);
+        }
+        return inactive.getOrDefault(name, ServerStatus.of(ServerStatus.State.DISCONNECTED));
+    }
+
+    /** @return the status of every server the manager knows (given to it and not disconnected since) */
+    public Map<String, ServerStatus> statuses() {
+        synchronized (lock) {
+            Map<String, ServerStatus> all = new LinkedHashMap<>();
+            for (String name : sources.keySet()) {
+                all.put(name, statusLocked(name));
+            }
+            for (String name : pendingConnections.keySet()) {
+                all.put(name, statusLocked(name));
+            }
+            for (String name : connections.keySet()) {
+                all.put(name, statusLocked(name));
+            }
+            for (String name : inactive.keySet()) {
+                all.put(name, statusLocked(name));
+            }
+            return all;
+        }
+    }
+
+    /**
+     * @param name a server
+     * @return where its config came from, if known
+     */
+    public Optional<SourceMetadata> source(String name) {
+        synchronized (lock) {
+            return Optional.ofNullable(sources.get(name));
+        }
+    }
+
+    /**
+     * @param name a server
+     * @return its live client, or waits for its pending connect (bounded by its timeout), or fails
+     *     with {@code MCP server not connected: <name>}
+     */
+    public CompletableFuture<McpClient> waitForConnection(String name) {
+        synchronized (lock) {
+            Server server = connections.get(name);
+            if (server != null) {
+                return CompletableFuture.completedFuture(server.client);
+            }
+            server = pendingConnections.get(name);
+            if (server != null) {
+                return server.connected.copy();
+            }
+        }
+        return CompletableFuture.failedFuture(notConnected(name));
+    }
+
+    CompletableFuture<McpClient> connectedClient(String name) {
+        synchronized (lock) {
+            Server server = connections.get(name);
+            if (server != null) {
+                return CompletableFuture.completedFuture(server.client);
+            }
+        }
+        return CompletableFuture.failedFuture(notConnected(name));
+    }
+
+    private static McpException notConnected(String name) {
+        return new McpException("MCP server not connected: " + name);
+    }
+
+    /** @param listener receives status and tool changes from now on */
+    public void addListener(ManagerListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** @param listener no longer receives events */
+    public void removeListener(ManagerListener listener) {
+        listeners.remove(listener);
+    }
+
+    // ------------------------------------------------------------------ teardown
+
+    /**
+     * Disconnects one server: forgets its metadata, removes its tools (and only its tools), closes
+     * its connection or cancels its connect (a handshake that completes later is closed at once).
+     * Returns once the server's process tree has ended (bounded).
+     *
+     * @param name the server
+     */
+    public void disconnectServer(String name) {
+        Server pending;
+        Server connected;
+        synchronized (lock) {
+            sources.remove(name);
+            inactive.remove(name);
+            pending = pendingConnections.remove(name);
+            connected = connections.remove(name);
+            pendingToolLoads.remove(name);
+            if (connected != null && connected.relist != null) {
+                connected.relist.cancel(false);
+            }
+            if (slices.remove(name) != null) {
+                rebuildView(name);
+            }
+            if (pending != null || connected != null) {
+                fireStatus(name, ServerStatus.of(ServerStatus.State.DISCONNECTED));
+            }
+        }
+        if (pending != null) {
+            cancel(pending);
+        }
+        if (connected != null) {
+            cancel(connected);
+        }
+    }
+
+    private static void cancel(Server server) {
+        server.cancelled = true;
+        McpClient client = server.client;
+        if (client != null) {
+            client.close();
+        }
+        Transport transport = server.transport;
+        if (transport != null) {
+            transport.close();
+        }
+    }
+
+    /**
+     * Disconnects every server, closing them concurrently, and clears every registry. Returns once
+     * every process tree has ended (each close is bounded).
+     */
+    public void disconnectAll() {
+        List<Server> all = new ArrayList<>();
+        synchronized (lock) {
+            all.addAll(pendingConnections.values());
+            all.addAll(connections.values());
+            all.stream().filter(server -> server.relist != null).forEach(server -> server.relist.cancel(false));
+            List<String> names = new ArrayList<>(pendingConnections.keySet());
+            names.addAll(connections.keySet());
+            pendingConnections.clear();
+            connections.clear();
+            pendingToolLoads.clear();
+            sources.clear();
+            inactive.clear();
+            boolean hadTools = !slices.isEmpty();
+            slices.clear();
+            if (hadTools) {
+                rebuildView("*");
+            }
+            names.forEach(name -> fireStatus(name, ServerStatus.of(ServerStatus.State.DISCONNECTED)));
+        }
+        CompletableFuture<?>[] closes = all.stream()
+                .map(server -> CompletableFuture.runAsync(() -> cancel(server), ClientThreads.WORKERS))
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(closes).get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("Some MCP servers took more than 30 s to close");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.warn("Closing an MCP server failed: {}", e.getCause().toString());
+        }
+    }
+
+    /** Disconnects every server; see {@link #disconnectAll()}. */
+    @Override
+    public void close() {
+        disconnectAll();
+    }
+
+    // ------------------------------------------------------------------ view and events
+
+    /** Rebuilds the tool view from the slices and tells the listeners. Called under the lock. */
+    private void rebuildView(String changedServer) {
+        List<ToolNames.Key> keys = new ArrayList<>();
+        List<Map.Entry<String, ToolDefinition>> tools = new ArrayList<>();
+        for (Map.Entry<String, Slice> slice : slices.entrySet()) {
+            for (ToolDefinition tool : slice.getValue().tools()) {
+                keys.add(new ToolNames.Key(slice.getKey(), tool.name()));
+                tools.add(Map.entry(slice.getKey(), tool));
+            }
+        }
+        List<String> names = ToolNames.assign(keys);
+        List<BridgedTool> next = new ArrayList<>(tools.size());
+        for (int i = 0; i < tools.size(); i++) {
+            String server = tools.get(i).getKey();
+            ToolDefinition tool = tools.get(i).getValue();
+            Optional<SourceMetadata> source = Optional.ofNullable(sources.get(server));
+            next.add(slices.get(server).deferred()
+                    ? new DeferredMcpTool(this, names.get(i), server, tool, source)
+                    : new McpTool(this, names.get(i), server, tool, source));
+        }
+        List<BridgedTool> snapshot = List.copyOf(next);
+        view = snapshot;
+        events.execute(() -> listeners.forEach(l -> l.onToolsChanged(changedServer, snapshot)));
+    }
+
+    private void setInactive(String name, ServerStatus status) {
+        inactive.put(name, status);
+        fireStatus(name, status);
+    }
+
+    private void fireStatus(String name, ServerStatus status) {
+        events.execute(() -> listeners.forEach(l -> l.onStatusChange(name, status)));
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /** Builds a {@link McpManager}. */
+    public static final class Builder {
+        private List<TransportProvider> transportProviders;
+        private List<AuthResolver> authResolvers = List.of();
+        private ToolCache toolCache;
+        private Duration startupGate = DEFAULT_STARTUP_GATE;
+        private Duration debounce = DEFAULT_LIST_CHANGED_DEBOUNCE;
+        private Path workingDirectory = Path.of("").toAbsolutePath();
+        private Map<String, String> environment = System.getenv();
+        private Consumer<ClientOptions.Builder> clientSettings = options -> { };
+        private final List<ManagerListener> listeners = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * @param providers the transports to use; default: every {@link TransportProvider} found by
+         *     {@link java.util.ServiceLoader}
+         * @return this
+         */
+        public Builder transportProviders(List<TransportProvider> providers) {
+            this.transportProviders = List.copyOf(providers);
+            return this;
+        }
+
+        /** @return this, resolving secrets with these resolvers in order (default: none) */
+        public Builder authResolvers(List<AuthResolver> resolvers) {
+            this.authResolvers = List.copyOf(resolvers);
+            return this;
+        }
+
+        /** @return this, with this tool cache (default: none, so slow servers are always waited for) */
+        public Builder toolCache(ToolCache cache) {
+            this.toolCache = Objects.requireNonNull(cache, "cache");
+            return this;
+        }
+
+        /** @return this, with this startup gate (default 250 ms) */
+        public Builder startupGate(Duration gate) {
+            this.startupGate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /** @return this, with this {@code tools/list_changed} debounce (default 100 ms) */
+        public Builder listChangedDebounce(Duration value) {
+            this.debounce = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, with the directory relative {@code cwd}s resolve against (default: the JVM's) */
+        public Builder workingDirectory(Path directory) {
+            this.workingDirectory = directory.toAbsolutePath();
+            return this;
+        }
+
+        /** @return this, with the environment auth resolvers see (default: the JVM's) */
+        public Builder environment(Map<String, String> env) {
+            this.environment = Map.copyOf(env);
+            return this;
+        }
+
+        /** @return this, adjusting every client's options (roots, server request handlers, ...) */
+        public Builder clientSettings(Consumer<ClientOptions.Builder> settings) {
+            this.clientSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** @return this, with this listener */
+        public Builder listener(ManagerListener listener) {
+            this.listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * @return the manager
+         * @throws mcp.api.ProviderException if two transport providers share an id
+         */
+        public McpManager build() {
+            return new McpManager(this);
+        }
+    }
+}

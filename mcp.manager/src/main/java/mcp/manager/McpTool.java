@@ -1,0 +1,26 @@
+package mcp.manager;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import mcp.api.SourceMetadata;
+import mcp.api.ToolDefinition;
+import tools.jackson.databind.JsonNode;
+
+/** A tool of a connected server. Its call goes to the server's current connection. */
+public final class McpTool extends AbstractBridgedTool implements BridgedTool {
+
+    McpTool(McpManager manager, String name, String serverName, ToolDefinition definition,
+            Optional<SourceMetadata> source) {
+        super(manager, name, serverName, definition, source);
+    }
+
+    @Override
+    public boolean deferred() {
+        return false;
+    }
+
+    @Override
+    public CompletableFuture<ToolOutput> call(JsonNode arguments, CallOptions options) {
+        return callThrough(manager.connectedClient(serverName()), arguments, options);
+    }
+}

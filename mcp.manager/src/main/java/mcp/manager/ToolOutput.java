@@ -1,0 +1,46 @@
+package mcp.manager;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import mcp.api.Content;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a bridged tool gives the agent: the result rendered as text, and the details.
+ *
+ * @param text the rendered result (SPEC §9): content items joined by a blank line, {@code Error: }
+ *     before an error result, {@code MCP error: <message>} when the call itself failed
+ * @param isError whether the tool or the call failed
+ * @param details the server, the tool, and the raw result
+ */
+public record ToolOutput(String text, boolean isError, Details details) {
+
+    /** Validates. */
+    public ToolOutput {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(details, "details");
+    }
+
+    /**
+     * @param serverName the server's name
+     * @param toolName the tool's name on the server
+     * @param isError whether the tool or the call failed
+     * @param content the raw content items (empty when the call failed)
+     * @param structuredContent the structured result, if any
+     * @param providerId the id of the capability source the server came from, if known
+     * @param providerName its display name, if known
+     */
+    public record Details(String serverName, String toolName, boolean isError, List<Content> content,
+            Optional<JsonNode> structuredContent, Optional<String> providerId, Optional<String> providerName) {
+        /** Validates and copies. */
+        public Details {
+            Objects.requireNonNull(serverName, "serverName");
+            Objects.requireNonNull(toolName, "toolName");
+            content = List.copyOf(content);
+            Objects.requireNonNull(structuredContent, "structuredContent");
+            Objects.requireNonNull(providerId, "providerId");
+            Objects.requireNonNull(providerName, "providerName");
+        }
+    }
+}

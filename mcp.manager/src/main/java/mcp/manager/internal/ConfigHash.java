@@ -1,0 +1,59 @@
+package mcp.manager.internal;
+
+import java.util.Map;
+import java.util.TreeMap;
+import mcp.api.HttpServerConfig;
+import mcp.api.McpJson;
+import mcp.api.ServerConfig;
+import mcp.api.SseServerConfig;
+import mcp.api.StdioServerConfig;
+
+/**
+ * The tool cache key of a config (SPEC §8): the SHA-256 of the canonical JSON of the
+ * <em>unresolved</em> config, keys sorted, absent and empty values dropped. Secrets resolved at
+ * connect time never enter it, so the key stays stable when a token rotates.
+ */
+public final class ConfigHash {
+
+    private ConfigHash() {
+    }
+
+    /**
+     * @param config an unresolved config
+     * @return its hash, 64 lower-case hex digits
+     */
+    public static String of(ServerConfig config) {
+        return Sha256.hex(canonicalJson(config));
+    }
+
+    static String canonicalJson(ServerConfig config) {
+        Map<String, Object> json = new TreeMap<>();
+        json.put("type", config.type());
+        if (config instanceof StdioServerConfig stdio) {
+            json.put("command", stdio.command());
+            putIfNotEmpty(json, "args", stdio.args());
+            putIfNotEmpty(json, "env", new TreeMap<>(stdio.env()));
+            stdio.cwd().ifPresent(cwd -> json.put("cwd", cwd));
+        } else if (config instanceof HttpServerConfig http) {
+            json.put("url", http.url());
+            putIfNotEmpty(json, "headers", new TreeMap<>(http.headers()));
+        } else if (config instanceof SseServerConfig sse) {
+            json.put("url", sse.url());
+            putIfNotEmpty(json, "headers", new TreeMap<>(sse.headers()));
+        }
+        json.put("timeout", config.timeout().toMillis());
+        json.put("enabled", config.enabled());
+        config.auth().ifPresent(auth -> json.put("auth",
+                new TreeMap<>(Map.of("type", auth.type(), "credentialId", auth.credentialId()))));
+        config.enabledTools().ifPresent(tools -> json.put("enabledTools", tools));
+        putIfNotEmpty(json, "disabledTools", config.disabledTools());
+        return McpJson.mapper().writeValueAsString(json);
+    }
+
+    private static void putIfNotEmpty(Map<String, Object> json, String key, Object value) {
+        boolean empty = value instanceof Map<?, ?> map ? map.isEmpty() : ((java.util.Collection<?>) value).isEmpty();
+        if (!empty) {
+            json.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package mcp.manager.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import mcp.api.Content;
+import mcp.api.McpJson;
+import mcp.api.ToolResult;
+import mcp.manager.ToolOutput;
+
+/**
+ * Renders a tool result as text for the agent (SPEC §9): text as is; {@code [Image: <mime>]};
+ * {@code [Audio: <mime>]}; {@code [Resource: <uri>]} and its text; {@code [Resource link: <uri>]};
+ * items joined by a blank line; {@code Error: } before an error result. A result with structured
+ * content and no content items shows the structured content as JSON, so the agent sees something.
+ */
+public final class ResultRenderer {
+
+    private ResultRenderer() {
+    }
+
+    /**
+     * @param result the MCP result
+     * @param details the details to attach
+     * @return the output
+     */
+    public static ToolOutput render(ToolResult result, ToolOutput.Details details) {
+        List<String> parts = new ArrayList<>();
+        for (Content item : result.content()) {
+            parts.add(render(item));
+        }
+        if (parts.isEmpty() && result.structuredContent().isPresent()) {
+            parts.add(McpJson.mapper().writeValueAsString(result.structuredContent().get()));
+        }
+        String text = String.join("\n\n", parts);
+        return new ToolOutput(result.isError() ? "Error: " + text : text, result.isError(), details);
+    }
+
+    static String render(Content item) {
+        if (item instanceof Content.Text text) {
+            return text.text();
+        } else if (item instanceof Content.Image image) {
+            return "[Image: " + image.mimeType() + "]";
+        } else if (item instanceof Content.Audio audio) {
+            return "[Audio: " + audio.mimeType() + "]";
+        } else if (item instanceof Content.EmbeddedResource resource) {
+            String head = "[Resource: " + resource.resource().uri() + "]";
+            return resource.resource().text().map(t -> head + "\n" + t).orElse(head);
+        } else if (item instanceof Content.ResourceLink link) {
+            return "[Resource link: " + link.uri() + "]";
+        } else {
+            return "[Unsupported content: " + ((Content.Unknown) item).type() + "]";
+        }
+    }
+}
