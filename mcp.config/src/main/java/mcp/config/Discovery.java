@@ -1,0 +1,427 @@
+package mcp.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import mcp.api.ProviderException;
+import mcp.api.ServerConfig;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata;
+import mcp.api.spi.CapabilitySource;
+import mcp.api.spi.ConfigFilter;
+import mcp.api.spi.Providers;
+import mcp.config.internal.EnabledFilter;
+import mcp.config.internal.ExaFilter;
+import mcp.config.internal.Expansion;
+import mcp.config.internal.ProjectFilter;
+import mcp.config.internal.Validation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Collects MCP server configs from every capability source and merges them (SPEC §3).
+ *
+ * <p>{@link #discover()} works in this order:
+ * <ol>
+ *   <li><b>Sources.</b> The explicit sources, then (unless {@link Builder#loadSources(boolean)} is off)
+ *       those {@link java.util.ServiceLoader} finds. They are ordered by {@link CapabilitySource#priority()},
+ *       highest first; sources of equal priority keep the <em>provider order</em>: explicit ones first,
+ *       in the order given, then ServiceLoader's order. Two sources with one id fail discovery as a
+ *       whole ({@link DiscoveryResult#hardFailure(String)}).</li>
+ *   <li><b>Reading.</b> Each source is asked for its entries. A source that throws becomes one warning
+ *       and the others go on; the problems a source reports become warnings.</li>
+ *   <li><b>Per entry</b>, in source order and then the source's own order: {@code ${VAR}} expansion
+ *       (see {@code mcp.config.internal.Expansion}), then every filter in id order (a filter that throws
+ *       is a warning and the entry is kept), then validation. Warnings about unset variables are
+ *       reported only for entries that no filter dropped.</li>
+ *   <li><b>Merging.</b> Only then are entries de-duplicated by name (case-sensitive): the first valid
+ *       entry wins whole, without field merging; later valid entries of that name are
+ *       {@link SkippedServer.Reason#SHADOWED}. An invalid or filtered entry therefore never hides a
+ *       valid one. An invalid entry is one {@link DiscoveryProblem.Severity#ERROR} problem and
+ *       {@link SkippedServer.Reason#INVALID}.</li>
+ * </ol>
+ *
+ * <p>A {@code Discovery} is immutable and can be run again (a reload) and from several threads, as
+ * far as its sources and filters allow (the SPI asks them to be thread-safe). It logs at DEBUG what it
+ * finds, with server names and sources, never env or header values.
+ */
+public final class Discovery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
+
+    private final Path workingDirectory;
+    private final Path home;
+    private final Map<String, String> environment;
+    private final Map<String, Boolean> options;
+    private final List<CapabilitySource> explicitSources;
+    private final List<ConfigFilter> explicitFilters;
+    private final boolean loadSources;
+    private final boolean loadFilters;
+
+    private Discovery(Builder b) {
+        this.workingDirectory = b.workingDirectory;
+        this.home = b.home;
+        this.environment = b.environment;
+        this.options = Map.of(ProjectFilter.OPTION, b.projectConfig, ExaFilter.OPTION, b.exaFilter);
+        this.explicitSources = b.sources;
+        this.explicitFilters = b.filters;
+        this.loadSources = b.loadSources;
+        this.loadFilters = b.loadFilters;
+    }
+
+    /** @return a builder with every setting at its default */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs discovery. Never throws for bad input: unreadable files, failing sources or filters and
+     * invalid servers are problems in the result. A hard failure of discovery itself (a provider that
+     * cannot be loaded, two providers with one id, an unexpected failure) gives
+     * {@link DiscoveryResult#hardFailure(String)}.
+     *
+     * @return what was found
+     */
+    public DiscoveryResult discover() {
+        try {
+            return new Run().execute();
+        } catch (ProviderException e) {
+            LOG.warn("MCP discovery failed: {}", e.getMessage());
+            return DiscoveryResult.hardFailure(e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("MCP discovery failed", e);
+            return DiscoveryResult.hardFailure("Discovery failed: " + describe(e));
+        }
+    }
+
+    private static String describe(Throwable e) {
+        return e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    /** The state of one {@link #discover()} call; thrown away afterwards. */
+    private final class Run {
+        private final Map<String, ServerConfig> configs = new LinkedHashMap<>();
+        private final Map<String, SourceMetadata> sources = new LinkedHashMap<>();
+        private final Set<String> exaApiKeys = new LinkedHashSet<>();
+        private final List<DiscoveryProblem> problems = new ArrayList<>();
+        private final List<SkippedServer> skipped = new ArrayList<>();
+
+        DiscoveryResult execute() {
+            List<CapabilitySource> orderedSources = orderedSources();
+            List<ConfigFilter> orderedFilters = orderedFilters();
+            LOG.debug("MCP discovery in {}: sources {}, filters {}", workingDirectory,
+                    orderedSources.stream().map(CapabilitySource::id).toList(),
+                    orderedFilters.stream().map(ConfigFilter::id).toList());
+            CapabilitySource.Context context = new CapabilitySource.Context(workingDirectory, home, environment);
+            for (CapabilitySource source : orderedSources) {
+                for (ServerSpec spec : read(source, context)) {
+                    process(spec, orderedFilters);
+                }
+            }
+            LOG.debug("MCP discovery done: {} servers {}, {} skipped, {} problems", configs.size(), configs.keySet(),
+                    skipped.size(), problems.size());
+            return new DiscoveryResult(configs, sources, new ArrayList<>(exaApiKeys), problems, skipped);
+        }
+
+        /** Explicit first, then ServiceLoader's; by priority, highest first; a stable sort keeps that order on ties. */
+        private List<CapabilitySource> orderedSources() {
+            List<CapabilitySource> all = new ArrayList<>(explicitSources);
+            if (loadSources) {
+                all.addAll(Providers.load(CapabilitySource.class, Discovery.class.getClassLoader()));
+            }
+            Providers.byId(CapabilitySource.class, all, CapabilitySource::id); // throws on a duplicate id
+            // Ask each source for its priority once, so a source cannot change its place mid-sort.
+            Map<CapabilitySource, Integer> priority = new IdentityHashMap<>();
+            all.forEach(s -> priority.put(s, s.priority()));
+            all.sort(Comparator.comparing((CapabilitySource s) -> priority.get(s)).reversed());
+            return all;
+        }
+
+        /** Explicit and ServiceLoader's filters, in id order: deterministic whatever the module path order. */
+        private List<ConfigFilter> orderedFilters() {
+            List<ConfigFilter> all = new ArrayList<>(explicitFilters);
+            if (loadFilters) {
+                all.addAll(Providers.load(ConfigFilter.class, Discovery.class.getClassLoader()));
+            }
+            List<ConfigFilter> ordered = new ArrayList<>(Providers.byId(ConfigFilter.class, all, ConfigFilter::id)
+                    .values());
+            ordered.sort(Comparator.comparing(ConfigFilter::id));
+            return ordered;
+        }
+
+        /** One source's entries; its failure and its problems become warnings. */
+        private List<ServerSpec> read(CapabilitySource source, CapabilitySource.Context context) {
+            CapabilitySource.Result result;
+            try {
+                result = source.discover(context);
+                if (result == null) {
+                    throw new IllegalStateException("it returned no result");
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("Capability source {} failed", source.id(), e);
+                problems.add(new DiscoveryProblem(DiscoveryProblem.Severity.WARNING, Optional.empty(), "", "",
+                        "Capability source \"" + source.id() + "\" failed: " + describe(e)));
+                return List.of();
+            }
+            LOG.debug("Capability source {} ({}) found {} servers and {} problems", source.id(),
+                    source.displayName(), result.servers().size(), result.problems().size());
+            for (CapabilitySource.Problem p : result.problems()) {
+                problems.add(new DiscoveryProblem(DiscoveryProblem.Severity.WARNING, Optional.of(p.file()),
+                        p.location(), p.server(), p.message()));
+            }
+            return result.servers();
+        }
+
+        /** Expansion, filters, validation, de-duplication of one entry; every entry ends in configs or skipped. */
+        private void process(ServerSpec asWritten, List<ConfigFilter> filters) {
+            ServerSpec spec = asWritten;
+            try {
+                Expansion.Expanded expanded = Expansion.expand(asWritten, environment);
+                spec = expanded.spec();
+                for (ConfigFilter filter : filters) {
+                    Optional<ServerSpec> kept = applyFilter(filter, spec);
+                    if (kept.isEmpty()) {
+                        return;
+                    }
+                    spec = kept.get();
+                }
+                // Only now: a dropped entry's unset variables are nobody's concern.
+                for (Expansion.Unset unset : expanded.unset()) {
+                    warn(spec, unset.message(spec.name()));
+                }
+                Validation.Result validation = Validation.toConfig(spec);
+                if (!validation.valid()) {
+                    invalid(spec, validation.joinedErrors());
+                    return;
+                }
+                merge(spec, validation.config().orElseThrow());
+            } catch (RuntimeException e) {
+                // A fault of discovery itself on one odd entry must not cost the other servers.
+                LOG.warn("MCP discovery could not process server {} from {}", spec.name(), spec.source().providerId(), e);
+                invalid(spec, "Server \"" + spec.name() + "\": could not be processed: " + describe(e));
+            }
+        }
+
+        /** @return the entry to go on with, or empty when the filter dropped it (already recorded) */
+        private Optional<ServerSpec> applyFilter(ConfigFilter filter, ServerSpec spec) {
+            FilterContext context = new FilterContext();
+            ConfigFilter.Decision decision;
+            try {
+                decision = filter.apply(spec, context);
+                if (decision == null) {
+                    throw new IllegalStateException("it returned no decision");
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("Config filter {} failed on server {} from {}", filter.id(), spec.name(),
+                        spec.source().providerId(), e);
+                warn(spec, "Config filter \"" + filter.id() + "\" failed on server \"" + spec.name() + "\": "
+                        + describe(e) + "; the server is kept");
+                return Optional.of(spec);
+            }
+            // Extracted values count only from a filter that finished.
+            exaApiKeys.addAll(context.exaApiKeys);
+            if (decision.kept().isPresent()) {
+                return decision.kept();
+            }
+            String reason = decision.reason().isBlank() ? "dropped" : decision.reason();
+            if (filter instanceof EnabledFilter) {
+                skip(spec, SkippedServer.Reason.DISABLED, reason);
+            } else if (filter instanceof ProjectFilter) {
+                skip(spec, SkippedServer.Reason.PROJECT_CONFIG_OFF, reason);
+            } else if (filter instanceof ExaFilter) {
+                skip(spec, SkippedServer.Reason.EXA, reason);
+            } else {
+                skip(spec, SkippedServer.Reason.FILTERED, "filter \"" + filter.id() + "\": " + reason);
+            }
+            return Optional.empty();
+        }
+
+        private void merge(ServerSpec spec, ServerConfig config) {
+            SourceMetadata winner = sources.get(spec.name());
+            if (winner != null) {
+                skip(spec, SkippedServer.Reason.SHADOWED, "shadowed by the entry from " + winner.providerName()
+                        + winner.path().map(p -> " (" + p + ")").orElse(""));
+                return;
+            }
+            configs.put(spec.name(), config);
+            sources.put(spec.name(), spec.source());
+            LOG.debug("Server {} [{}] from {} ({}){}", spec.name(), config.type(), spec.source().providerName(),
+                    spec.source().level(), spec.source().path().map(p -> " " + p).orElse(""));
+        }
+
+        private void invalid(ServerSpec spec, String messages) {
+            problems.add(new DiscoveryProblem(DiscoveryProblem.Severity.ERROR, spec.source().path(), spec.location(),
+                    spec.name(), messages));
+            skip(spec, SkippedServer.Reason.INVALID, messages);
+        }
+
+        private void skip(ServerSpec spec, SkippedServer.Reason reason, String detail) {
+            skipped.add(new SkippedServer(spec.name(), spec.source(), spec.location(), reason, detail));
+            LOG.debug("Server {} from {} skipped ({}): {}", spec.name(), spec.source().providerId(), reason, detail);
+        }
+
+        private void warn(ServerSpec spec, String message) {
+            problems.add(new DiscoveryProblem(DiscoveryProblem.Severity.WARNING, spec.source().path(), spec.location(),
+                    spec.name(), message));
+        }
+    }
+
+    /** What one filter call sees: the options, and a buffer for what it extracts. */
+    private final class FilterContext implements ConfigFilter.Context {
+        private final List<String> exaApiKeys = new ArrayList<>();
+
+        @Override
+        public boolean option(String name, boolean defaultValue) {
+            return options.getOrDefault(name, defaultValue);
+        }
+
+        @Override
+        public void extract(String kind, String value) {
+            if (ExaFilter.EXTRACT_KIND.equals(kind) && value != null && !value.isBlank()) {
+                exaApiKeys.add(value);
+            } else {
+                // Never the value: it is a secret.
+                LOG.debug("A config filter extracted a value of kind {}, which discovery does not use", kind);
+            }
+        }
+    }
+
+    /**
+     * Settings of a {@link Discovery}. Every setting has a default; {@link #build()} can be called at once.
+     */
+    public static final class Builder {
+        private Path workingDirectory;
+        private Path home;
+        private Map<String, String> environment;
+        private boolean projectConfig = true;
+        private boolean exaFilter = true;
+        private List<CapabilitySource> sources = List.of();
+        private List<ConfigFilter> filters = List.of();
+        private boolean loadSources = true;
+        private boolean loadFilters = true;
+
+        private Builder() {
+        }
+
+        /**
+         * @param dir the project's working directory, where project-level files are looked for
+         *     (made absolute); default: the JVM's working directory ({@code user.dir})
+         * @return this builder
+         */
+        public Builder workingDirectory(Path dir) {
+            this.workingDirectory = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * @param home the user's home directory, where user-level files are looked for (made
+         *     absolute); default: {@code user.home}
+         * @return this builder
+         */
+        public Builder home(Path home) {
+            this.home = Objects.requireNonNull(home, "home");
+            return this;
+        }
+
+        /**
+         * @param env the environment variables, for sources and {@code ${VAR}} expansion (copied);
+         *     default: {@link System#getenv()} as it is at {@link #build()}
+         * @return this builder
+         */
+        public Builder environment(Map<String, String> env) {
+            this.environment = Map.copyOf(Objects.requireNonNull(env, "env"));
+            return this;
+        }
+
+        /**
+         * @param enabled whether project-level files are used (filter option {@code projectConfig});
+         *     default {@code true}
+         * @return this builder
+         */
+        public Builder projectConfig(boolean enabled) {
+            this.projectConfig = enabled;
+            return this;
+        }
+
+        /**
+         * @param enabled whether Exa servers are dropped and their API keys returned (filter option
+         *     {@code exaFilter}); default {@code true}
+         * @return this builder
+         */
+        public Builder exaFilter(boolean enabled) {
+            this.exaFilter = enabled;
+            return this;
+        }
+
+        /**
+         * @param sources source instances to use, in addition to ServiceLoader's unless
+         *     {@link #loadSources(boolean)} is off; among sources of equal priority these come first,
+         *     in this order; default none
+         * @return this builder
+         */
+        public Builder sources(List<CapabilitySource> sources) {
+            this.sources = List.copyOf(Objects.requireNonNull(sources, "sources"));
+            return this;
+        }
+
+        /**
+         * @param filters filter instances to use, in addition to ServiceLoader's unless
+         *     {@link #loadFilters(boolean)} is off; all filters run in id order; default none
+         * @return this builder
+         */
+        public Builder filters(List<ConfigFilter> filters) {
+            this.filters = List.copyOf(Objects.requireNonNull(filters, "filters"));
+            return this;
+        }
+
+        /**
+         * @param useServiceLoader whether to add the capability sources {@link java.util.ServiceLoader}
+         *     finds (the built-in ones and plugins); default {@code true}
+         * @return this builder
+         */
+        public Builder loadSources(boolean useServiceLoader) {
+            this.loadSources = useServiceLoader;
+            return this;
+        }
+
+        /**
+         * @param useServiceLoader whether to add the config filters {@link java.util.ServiceLoader}
+         *     finds (the built-in {@code enabled}, {@code project} and {@code exa}, and plugins);
+         *     default {@code true}
+         * @return this builder
+         */
+        public Builder loadFilters(boolean useServiceLoader) {
+            this.loadFilters = useServiceLoader;
+            return this;
+        }
+
+        /**
+         * Fills in the defaults that were not set. Providers are looked up later, by each
+         * {@link Discovery#discover()}, so that a provider failure is a result, not an exception here.
+         *
+         * @return the discovery
+         */
+        public Discovery build() {
+            Builder b = new Builder();
+            b.workingDirectory = (workingDirectory != null ? workingDirectory : Path.of(System.getProperty("user.dir")))
+                    .toAbsolutePath().normalize();
+            b.home = (home != null ? home : Path.of(System.getProperty("user.home"))).toAbsolutePath().normalize();
+            b.environment = environment != null ? environment : Map.copyOf(System.getenv());
+            b.projectConfig = projectConfig;
+            b.exaFilter = exaFilter;
+            b.sources = sources;
+            b.filters = filters;
+            b.loadSources = loadSources;
+            b.loadFilters = loadFilters;
+            return new Discovery(b);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package mcp.config;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.ServerConfig;
+import mcp.api.SourceMetadata;
+
+/**
+ * What one {@link Discovery#discover()} found.
+ *
+ * <p>Every entry that a capability source returned ends up in exactly one place: as a winner in
+ * {@link #configs()}, or in {@link #skipped()} with the reason. Problems come on top: a source's
+ * file problems, failed sources or filters, unset variables (warnings), and one error per invalid
+ * server (which is also in {@code skipped}).
+ *
+ * @param configs the winning config of every server name, validated and with {@code ${VAR}} expanded,
+ *     in merge order (priority, then provider order, then file order); unmodifiable, iteration order kept
+ * @param sources where each winner came from, same keys and order as {@code configs}
+ * @param exaApiKeys the API keys of the filtered-out Exa servers, in discovery order, without duplicates;
+ *     secrets: never log them
+ * @param problems warnings and errors, in discovery order, each naming its file, location and server where known
+ * @param skipped every entry not used, with why, in discovery order
+ */
+public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
+        List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped) {
+
+    /** The file a hard failure names, as the described system does (SPEC §3, failure classes). */
+    private static final Path HARD_FAILURE_FILE = Path.of(".mcp.json");
+
+    /** Copies; the maps keep their iteration order. */
+    public DiscoveryResult {
+        configs = Collections.unmodifiableMap(new LinkedHashMap<>(configs));
+        sources = Collections.unmodifiableMap(new LinkedHashMap<>(sources));
+        exaApiKeys = List.copyOf(exaApiKeys);
+        problems = List.copyOf(problems);
+        skipped = List.copyOf(skipped);
+    }
+
+    /**
+     * The result of a discovery that failed as a whole (a broken or duplicated provider, or an
+     * unexpected failure): no configs, and one {@link DiscoveryProblem.Severity#ERROR} problem on the
+     * file {@code .mcp.json} with this message, the synthetic error SPEC §3 prescribes.
+     *
+     * @param message what failed, for people
+     * @return the result
+     */
+    public static DiscoveryResult hardFailure(String message) {
+        String text = message == null || message.isEmpty() ? "Discovery failed" : message;
+        return new DiscoveryResult(Map.of(), Map.of(), List.of(), List.of(new DiscoveryProblem(
+                DiscoveryProblem.Severity.ERROR, Optional.of(HARD_FAILURE_FILE), "", "", text)), List.of());
+    }
+
+    /**
+     * Whether this is a {@link #hardFailure(String)}: nothing found or skipped, and the single
+     * synthetic error. An ordinary discovery never looks like that, because its only errors are
+     * invalid servers, and each of those is also in {@link #skipped()}.
+     *
+     * @return whether discovery failed as a whole
+     */
+    public boolean hardFailed() {
+        if (!configs.isEmpty() || !skipped.isEmpty() || problems.size() != 1) {
+            return false;
+        }
+        DiscoveryProblem only = problems.get(0);
+        return only.severity() == DiscoveryProblem.Severity.ERROR
+                && only.file().equals(Optional.of(HARD_FAILURE_FILE))
+                && only.location().isEmpty() && only.server().isEmpty();
+    }
+}

@@ -1,0 +1,43 @@
+package mcp.config;
+
+import java.util.Objects;
+import mcp.api.SourceMetadata;
+
+/**
+ * A discovered entry that is not among the configs, and why. Every entry a capability source
+ * returned is either a config of the {@link DiscoveryResult} or one of these: nothing is lost
+ * silently.
+ *
+ * @param name the server's name as the entry has it (after any filter rewrite)
+ * @param source where the entry came from
+ * @param location where in the file ({@code ""} when unknown)
+ * @param reason the kind of reason
+ * @param detail the reason for people (never an env or header value)
+ */
+public record SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail) {
+
+    /** Why an entry is not used. */
+    public enum Reason {
+        /** It says {@code enabled: false} (the {@code enabled} filter). */
+        DISABLED,
+        /** It comes from a project-level file and project config is off (the {@code project} filter). */
+        PROJECT_CONFIG_OFF,
+        /** It is an Exa server and Exa filtering is on; its API key, if any, is in the result (the {@code exa} filter). */
+        EXA,
+        /** It failed validation; the detail holds the messages, and an ERROR problem says the same. */
+        INVALID,
+        /** A valid entry of the same name came first (higher priority, or earlier in the same source). */
+        SHADOWED,
+        /** Another {@link mcp.api.spi.ConfigFilter} dropped it; the detail names the filter and its reason. */
+        FILTERED
+    }
+
+    /** Validates. */
+    public SkippedServer {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(detail, "detail");
+    }
+}

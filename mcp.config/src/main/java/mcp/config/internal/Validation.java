@@ -1,0 +1,130 @@
+package mcp.config.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import mcp.api.HttpServerConfig;
+import mcp.api.ServerConfig;
+import mcp.api.ServerSpec;
+import mcp.api.SseServerConfig;
+import mcp.api.StdioServerConfig;
+
+/**
+ * Turns a loose {@link ServerSpec} into a {@link ServerConfig}, or into every reason it cannot be
+ * one. The messages are those of SPEC §3, word for word, so that users of the described system
+ * recognise them; all of them are collected (not just the first) so one run shows everything to fix.
+ */
+public final class Validation {
+
+    private Validation() {
+    }
+
+    /**
+     * The outcome of validating one entry: a config, or the messages (never both).
+     *
+     * @param config the config, when the entry is valid
+     * @param errors what is wrong, in rule order; empty when valid
+     */
+    public record Result(Optional<ServerConfig> config, List<String> errors) {
+        /** Validates and copies. */
+        public Result {
+            Objects.requireNonNull(config, "config");
+            errors = List.copyOf(errors);
+            if (config.isPresent() == !errors.isEmpty()) {
+                throw new IllegalArgumentException("a result has either a config or errors");
+            }
+        }
+
+        /** @return whether the entry is valid */
+        public boolean valid() {
+            return config.isPresent();
+        }
+
+        /** @return the messages joined with {@code "; "}, as SPEC §3 reports them */
+        public String joinedErrors() {
+            return String.join("; ", errors);
+        }
+    }
+
+    /**
+     * Validates one entry (after {@code ${VAR}} expansion and filtering). Defaults: type {@code stdio}
+     * when {@code command} is set, {@code http} when {@code url} is set, else {@code stdio} (which then
+     * lacks its command); timeout {@link ServerConfig#DEFAULT_TIMEOUT}; enabled {@code true}. A blank
+     * {@code command} or {@code url} counts as missing: it could never be started or reached. For a
+     * stdio server the headers are ignored; for http/sse there are no stdio fields to ignore, since
+     * a {@code command} next to a {@code url} is itself an error.
+     *
+     * @param spec the entry
+     * @return the config, or the messages
+     */
+    public static Result toConfig(ServerSpec spec) {
+        String name = spec.name();
+        String prefix = "Server \"" + name + "\": ";
+        List<String> errors = new ArrayList<>();
+        ServerConfig.nameProblem(name).ifPresent(errors::add);
+
+        Optional<String> command = spec.command().filter(c -> !c.isBlank());
+        Optional<String> url = spec.url().filter(u -> !u.isBlank());
+        boolean both = command.isPresent() && url.isPresent();
+        if (both) {
+            errors.add(prefix + "both \"command\" and \"url\" are set - server should be either stdio (command) "
+                    + "OR http/sse (url), not both");
+        }
+
+        // The type as written; case is forgiven ("HTTP"), since every tool's own spelling is lower case.
+        // A blank type is treated as absent, like a blank command or url.
+        String type = spec.type().map(t -> t.trim().toLowerCase(Locale.ROOT)).filter(t -> !t.isEmpty())
+                .orElse(url.isPresent() && command.isEmpty() ? "http" : "stdio");
+        switch (type) {
+            case "stdio":
+                if (command.isEmpty() && !both) {
+                    errors.add(prefix + "stdio server requires \"command\" field");
+                }
+                break;
+            case "http":
+            case "sse":
+                if (url.isEmpty() && !both) {
+                    errors.add(prefix + type + " server requires \"url\" field");
+                }
+                break;
+            default:
+                // Quote the type as written, so the user finds it in the file.
+                errors.add(prefix + "unknown server type \"" + spec.type().orElse("") + "\"");
+                break;
+        }
+
+        Duration timeout = ServerConfig.DEFAULT_TIMEOUT;
+        if (spec.timeoutMillis().isPresent()) {
+            long millis = spec.timeoutMillis().get();
+            if (millis <= 0) {
+                errors.add(prefix + "\"timeout\" must be positive");
+            } else {
+                timeout = Duration.ofMillis(millis);
+            }
+        }
+
+        if (!errors.isEmpty()) {
+            return new Result(Optional.empty(), errors);
+        }
+        boolean enabled = spec.enabled().orElse(true);
+        ServerConfig config;
+        switch (type) {
+            case "stdio":
+                config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.cwd(), timeout, enabled,
+                        spec.auth(), spec.enabledTools(), spec.disabledTools());
+                break;
+            case "http":
+                config = new HttpServerConfig(url.get(), spec.headers(), timeout, enabled, spec.auth(),
+                        spec.enabledTools(), spec.disabledTools());
+                break;
+            default: // "sse": any other type was an error above
+                config = new SseServerConfig(url.get(), spec.headers(), timeout, enabled, spec.auth(),
+                        spec.enabledTools(), spec.disabledTools());
+                break;
+        }
+        return new Result(Optional.of(config), List.of());
+    }
+}

@@ -1,0 +1,85 @@
+package mcp.config.internal.sources;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Claude Code's config files ({@code claude}, priority 80), servers under {@code mcpServers} in the
+ * common shape, in Claude Code's own precedence (local, then project, then user scope):
+ * <ol>
+ *   <li><b>local scope</b>: {@code ~/.claude.json} keeps per-project state under
+ *       {@code projects["<absolute directory>"]}; the {@code mcpServers} of the working directory
+ *       and of each parent up to the repository root, nearest first (level user, since the file is
+ *       the user's; location {@code /projects/<escaped directory>/mcpServers/<name>});</li>
+ *   <li><b>project scope</b>: {@code .mcp.json} and {@code .claude/mcp.json} in each searched
+ *       directory, nearest first;</li>
+ *   <li><b>user scope</b>: the top-level {@code mcpServers} of {@code ~/.claude.json}; when that file
+ *       has no such object (missing, unreadable, or without the key), {@code ~/.claude/mcp.json}.</li>
+ * </ol>
+ * The rest of {@code ~/.claude.json} (history, settings, other projects) is ignored.
+ */
+public final class ClaudeSource extends FileSource {
+
+    private static final String SERVERS = "mcpServers";
+
+    /** Creates the source; ServiceLoader calls this. */
+    public ClaudeSource() {
+        super("claude", "Claude Code", 80);
+    }
+
+    @Override
+    List<String> projectFiles() {
+        return List.of(".mcp.json", ".claude/mcp.json");
+    }
+
+    @Override
+    void collect(Context context, SearchPath search, Findings findings) {
+        ConfigFile claudeJson = userFile(search.home().resolve(".claude.json"), search);
+        ConfigFile fallback = userFile(search.home().resolve(".claude/mcp.json"), search);
+
+        // Read once: the file feeds both the local and the user scope, and a problem is reported once.
+        Optional<ObjectNode> root = readRoot(claudeJson, findings);
+
+        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> readLocalScope(claudeJson, r, search, findings)));
+        for (ConfigFile file : projectConfigFiles(search, List.of(claudeJson.path(), fallback.path()))) {
+            readFile(file, search, findings);
+        }
+        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> readServers(claudeJson, r, "", SERVERS, search, findings)));
+        boolean hasUserServers = root.map(r -> r.get(SERVERS)).filter(JsonNode::isObject).isPresent();
+        if (!hasUserServers) {
+            readFile(fallback, search, findings);
+        }
+    }
+
+    private void readLocalScope(ConfigFile claudeJson, ObjectNode root, SearchPath search, Findings findings) {
+        JsonNode projects = root.get("projects");
+        if (projects == null || !projects.isObject()) {
+            return; // Claude Code's own state: not ours to judge
+        }
+        // Claude Code writes the keys as absolute paths; compare them as paths (a trailing '/', '..').
+        Map<Path, String> keyByDirectory = new LinkedHashMap<>();
+        for (String key : projects.propertyNames()) {
+            try {
+                Path dir = Path.of(key);
+                if (dir.isAbsolute()) {
+                    keyByDirectory.putIfAbsent(dir.normalize(), key);
+                }
+            } catch (InvalidPathException e) {
+                // not a path on this system: cannot be one of ours
+            }
+        }
+        for (Path dir : search.directories()) {
+            String key = keyByDirectory.get(dir);
+            JsonNode project = key == null ? null : projects.get(key);
+            if (project != null && project.isObject()) {
+                readServers(claudeJson, (ObjectNode) project, Pointers.child("/projects", key), SERVERS, search, findings);
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package mcp.config.internal.sources;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import mcp.api.McpJson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.toml.TomlMapper;
+
+/**
+ * Reads one config file into a tree, turning every way it can fail into a problem that names the
+ * file: a missing file is silent, everything else is one problem and an empty result.
+ */
+final class ConfigReader {
+
+    /**
+     * Config files are hand-edited: comments and trailing commas are common (VS Code and Cursor write
+     * JSONC), and refusing them would drop every server of the file. Duplicate keys: last wins.
+     */
+    private static final JsonMapper JSON = McpJson.mapper().rebuild()
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
+            // Two documents pasted into one file are an error, not "the first one".
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private static final TomlMapper TOML = TomlMapper.builder()
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            .build();
+
+    /**
+     * A bound on memory. {@code ~/.claude.json} keeps Claude Code's per-project history and can grow
+     * to megabytes, so the bound is generous; a bigger file is not a config file.
+     */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+
+    /** Jackson appends a location to some messages; the problem has its own, and the text is noise. */
+    private static final Pattern START_MARKER = Pattern.compile("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)");
+    private static final Pattern SOURCE = Pattern.compile("\\s*\\[Source:[^\\]]*\\]");
+    private static final int MAX_MESSAGE = 200;
+
+    private ConfigReader() {
+    }
+
+    /**
+     * @param file the file to read
+     * @param findings where problems go
+     * @return the top-level object, or empty when the file is missing, empty, or had a problem
+     */
+    static Optional<ObjectNode> read(ConfigFile file, Findings findings) {
+        Path path = file.path();
+        byte[] bytes;
+        try {
+            if (!Files.exists(path)) {
+                return Optional.empty();
+            }
+            if (Files.isDirectory(path)) {
+                return cannotRead(file, findings, "it is a directory");
+            }
+            // A FIFO or device would block or never end: never open one.
+            if (!Files.isRegularFile(path)) {
+                return cannotRead(file, findings, "it is not a regular file");
+            }
+            if (Files.size(path) > MAX_BYTES) {
+                return cannotRead(file, findings, "it is larger than " + (MAX_BYTES >> 20) + " MiB");
+            }
+            bytes = Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            return Optional.empty(); // deleted between the check and the read: same as missing
+        } catch (IOException | SecurityException e) {
+            return cannotRead(file, findings, reason(e));
+        }
+        return parse(file, bytes, findings);
+    }
+
+    private static Optional<ObjectNode> parse(ConfigFile file, byte[] bytes, Findings findings) {
+        ObjectMapper mapper = file.format() == Format.TOML ? TOML : JSON;
+        JsonNode root;
+        try {
+            root = mapper.readTree(bytes);
+        } catch (JacksonException e) {
+            // Only the original message: the TOML module puts the source text into getMessage()
+            // even with INCLUDE_SOURCE_IN_LOCATION disabled, and the text may hold a secret.
+            findings.problem(file.path(), position(e.getLocation()), "",
+                    "invalid " + file.format().displayName() + ": " + clean(e.getOriginalMessage()));
+            return Optional.empty();
+        }
+        if (root == null || root.isMissingNode()) {
+            return Optional.empty(); // an empty file (or only comments): nothing configured yet
+        }
+        if (!root.isObject()) {
+            findings.problem(file.path(), "", "", "the top level must be " + file.format().anObject()
+                    + ", got " + ServerEntry.describe(root, file.format()));
+            return Optional.empty();
+        }
+        return Optional.of((ObjectNode) root);
+    }
+
+    private static Optional<ObjectNode> cannotRead(ConfigFile file, Findings findings, String reason) {
+        findings.problem(file.path(), "", "", "cannot be read: " + reason);
+        return Optional.empty();
+    }
+
+    private static String reason(Exception e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+            return ((FileSystemException) e).getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    /** @return {@code line:column}, 1-based as Jackson reports them, or {@code ""} when unknown */
+    static String position(TokenStreamLocation location) {
+        if (location == null || location.getLineNr() < 1) {
+            return "";
+        }
+        return location.getLineNr() + (location.getColumnNr() >= 1 ? ":" + location.getColumnNr() : "");
+    }
+
+    private static String clean(String message) {
+        if (message == null || message.isBlank()) {
+            return "unreadable content";
+        }
+        String text = SOURCE.matcher(START_MARKER.matcher(message).replaceAll("")).replaceAll("").strip();
+        int newline = text.indexOf('\n');
+        if (newline >= 0) {
+            text = text.substring(0, newline).strip();
+        }
+        return text.length() > MAX_MESSAGE ? text.substring(0, MAX_MESSAGE) + "..." : text;
+    }
+}

@@ -1,0 +1,34 @@
+package mcp.config.internal.sources;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Cursor's config files ({@code cursor}, priority 50): {@code ~/.cursor/mcp.json} and
+ * {@code .cursor/mcp.json} in the project, servers under {@code mcpServers} in the common shape.
+ * Cursor resolves VS Code's variables ({@code ${env:NAME}}, {@code ${workspaceFolder}},
+ * {@code ${userHome}}); they are translated as for {@link VsCodeSource}.
+ */
+public final class CursorSource extends FileSource {
+
+    /** Creates the source; ServiceLoader calls this. */
+    public CursorSource() {
+        super("cursor", "Cursor", 50);
+    }
+
+    @Override
+    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+        return List.of(search.home().resolve(".cursor/mcp.json"));
+    }
+
+    @Override
+    List<String> projectFiles() {
+        return List.of(".cursor/mcp.json");
+    }
+
+    @Override
+    Variables variables(ConfigFile file, SearchPath search) {
+        return Variables.editor(file.directory(), search.home());
+    }
+}

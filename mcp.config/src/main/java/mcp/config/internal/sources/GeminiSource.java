@@ -1,0 +1,54 @@
+package mcp.config.internal.sources;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Gemini CLI's settings files ({@code gemini}, priority 60): {@code ~/.gemini/settings.json} and
+ * {@code .gemini/settings.json} in the project, servers under {@code mcpServers}.
+ *
+ * <p>Gemini's entry is the common shape with its own names for the remote endpoint and the tool
+ * filters: {@code httpUrl} is a Streamable HTTP endpoint (type {@code http}) and wins over
+ * {@code url}, which in Gemini is an SSE endpoint (type {@code sse}); a {@code type} written in the
+ * entry is kept as written. {@code includeTools} and {@code excludeTools} are the tool allow- and
+ * deny-lists. {@code trust} (skip confirmations) has no meaning here and is ignored. Gemini expands
+ * {@code $NAME} as well as {@code ${NAME}}, so the bare form is translated (see {@link Variables#gemini()}).
+ */
+public final class GeminiSource extends FileSource {
+
+    /** Creates the source; ServiceLoader calls this. */
+    public GeminiSource() {
+        super("gemini", "Gemini CLI", 60);
+    }
+
+    @Override
+    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+        return List.of(search.home().resolve(".gemini/settings.json"));
+    }
+
+    @Override
+    List<String> projectFiles() {
+        return List.of(".gemini/settings.json");
+    }
+
+    @Override
+    Variables variables(ConfigFile file, SearchPath search) {
+        return Variables.gemini();
+    }
+
+    @Override
+    void readServer(ServerEntry entry, SpecBuilder spec) {
+        CommonShape.read(entry, spec);
+        Optional<String> httpUrl = entry.string("httpUrl");
+        if (httpUrl.isPresent()) {
+            spec.url = httpUrl;
+            spec.type = spec.type.or(() -> Optional.of("http"));
+        } else if (spec.url.isPresent()) {
+            spec.type = spec.type.or(() -> Optional.of("sse"));
+        }
+        entry.stringList("includeTools", false).ifPresent(tools -> spec.enabledTools = Optional.of(tools));
+        entry.stringList("excludeTools", false).ifPresent(tools -> spec.disabledTools = tools);
+    }
+}

@@ -1,0 +1,64 @@
+package mcp.config.internal.sources;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import mcp.api.SourceMetadata;
+
+/**
+ * mcp-host's own config files ({@code native}, priority 100): {@code mcp.json} in
+ * {@code $XDG_CONFIG_HOME/mcp-host/} (when the variable holds an absolute path, as the XDG spec
+ * requires; else {@code ~/.config/mcp-host/}), and {@code .mcp-host/mcp.json} in the project. The
+ * servers sit under {@code mcpServers} in the common shape, so a Claude Desktop config can be
+ * copied in as it is.
+ */
+public final class NativeSource extends FileSource {
+
+    /** The one file to read instead of the standard ones, or {@code null}. */
+    private final Path explicitFile;
+
+    /** Creates the source; ServiceLoader calls this. */
+    public NativeSource() {
+        this(null);
+    }
+
+    private NativeSource(Path explicitFile) {
+        super("native", "mcp-host", 100);
+        this.explicitFile = explicitFile;
+    }
+
+    /**
+     * @param file a config file in the native format
+     * @return a source that reads only this file, at level {@link SourceMetadata.Level#NATIVE}; a
+     *     missing file is a problem here, since someone named it
+     */
+    public static NativeSource forFile(Path file) {
+        return new NativeSource(file.toAbsolutePath().normalize());
+    }
+
+    @Override
+    void collect(Context context, SearchPath search, Findings findings) {
+        if (explicitFile == null) {
+            super.collect(context, search, findings);
+        } else if (!Files.exists(explicitFile, LinkOption.NOFOLLOW_LINKS) && !Files.exists(explicitFile)) {
+            findings.problem(explicitFile, "", "", "the config file does not exist");
+        } else {
+            readFile(new ConfigFile(explicitFile, SourceMetadata.Level.NATIVE, search.projectRoot(), format()), search,
+                    findings);
+        }
+    }
+
+    @Override
+    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+        Path configHome = SearchPath.absolutePath(environment.get("XDG_CONFIG_HOME"))
+                .orElse(search.home().resolve(".config"));
+        return List.of(configHome.resolve("mcp-host").resolve("mcp.json").normalize());
+    }
+
+    @Override
+    List<String> projectFiles() {
+        return List.of(".mcp-host/mcp.json");
+    }
+}

@@ -1,0 +1,277 @@
+package mcp.config.internal.sources;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.ServerConfig.AuthRef;
+import mcp.api.spi.CapabilitySource.Problem;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One server entry of a config file, with typed reads of its fields.
+ *
+ * <p>A read of a field with the wrong type records a problem (with the field's pointer and what
+ * was expected) and returns empty; the source then skips the whole server, since starting it with
+ * a field silently dropped could do something the user did not ask for. A {@code null} value counts
+ * as absent: tools that write their config back often write {@code null} for "not set". Every
+ * string value goes through the source's {@link Variables}.
+ */
+final class ServerEntry {
+
+    private final ConfigFile file;
+    private final String name;
+    private final String pointer;
+    private final ObjectNode node;
+    private final Variables variables;
+    /** Every problem met, in field order; {@link #failed} tells whether one of them skips the server. */
+    private final List<Problem> problems = new ArrayList<>();
+    private boolean failed;
+
+    ServerEntry(ConfigFile file, String name, String pointer, ObjectNode node, Variables variables) {
+        this.file = file;
+        this.name = name;
+        this.pointer = pointer;
+        this.node = node;
+        this.variables = variables;
+    }
+
+    /** @return the server's name as written */
+    String name() {
+        return name;
+    }
+
+    /** @return the entry's JSON pointer, e.g. {@code /mcpServers/git} */
+    String pointer() {
+        return pointer;
+    }
+
+    /** @return the translation in use, to ask it about inputs */
+    Variables variables() {
+        return variables;
+    }
+
+    /** @return whether a field of the entry had the wrong type, so the server must be skipped */
+    boolean failed() {
+        return failed;
+    }
+
+    /** @return the problems met, whether or not they skip the server */
+    List<Problem> problems() {
+        return problems;
+    }
+
+    /** @return whether the field is present and not {@code null} */
+    boolean has(String key) {
+        JsonNode value = node.get(key);
+        return value != null && !value.isNull();
+    }
+
+    /** Records a problem about a field that is ignored; the server still loads. */
+    void note(String key, String message) {
+        problems.add(new Problem(file.path(), Pointers.child(pointer, key), name, message));
+    }
+
+    /** Records a problem that skips the server. */
+    void error(String location, String message) {
+        problems.add(new Problem(file.path(), location, name, message));
+        failed = true;
+    }
+
+    Optional<String> string(String key) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!value.isString()) {
+            return wrong(key, "a string", value);
+        }
+        return Optional.of(variables.translate(value.stringValue(), Pointers.child(pointer, key)));
+    }
+
+    /**
+     * @param key the field
+     * @param scalarsAsText whether a number or boolean item counts as its text ({@code "--port", 8080})
+     * @return the list, or empty when absent or wrong
+     */
+    Optional<List<String>> stringList(String key, boolean scalarsAsText) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        String expected = "an array of strings";
+        if (!value.isArray()) {
+            return wrong(key, expected, value);
+        }
+        List<String> list = new ArrayList<>();
+        String at = Pointers.child(pointer, key);
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode item = value.get(i);
+            String itemPointer = Pointers.child(at, i);
+            Optional<String> text = text(item, scalarsAsText, itemPointer);
+            if (text.isEmpty()) {
+                error(itemPointer, quote(key) + " must be " + expected + ", got " + describe(item) + " at index " + i);
+                return Optional.empty();
+            }
+            list.add(text.get());
+        }
+        return Optional.of(list);
+    }
+
+    /**
+     * A map of strings ({@code env}, {@code headers}); a number or boolean value counts as its text,
+     * since {@code "PORT": 8080} clearly means the string.
+     */
+    Optional<Map<String, String>> stringMap(String key) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        String expected = file.format().anObject() + " of strings";
+        if (!value.isObject()) {
+            return wrong(key, expected, value);
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        String at = Pointers.child(pointer, key);
+        for (Map.Entry<String, JsonNode> e : value.properties()) {
+            String itemPointer = Pointers.child(at, e.getKey());
+            Optional<String> text = text(e.getValue(), true, itemPointer);
+            if (text.isEmpty()) {
+                error(itemPointer, quote(key) + " must be " + expected + ", got " + describe(e.getValue())
+                        + " for " + quote(e.getKey()));
+                return Optional.empty();
+            }
+            map.put(e.getKey(), text.get());
+        }
+        return Optional.of(map);
+    }
+
+    /** A whole number of milliseconds; a fraction is rounded. */
+    Optional<Long> millis(String key) {
+        return number(key, "a number of milliseconds", 1);
+    }
+
+    /** A number of seconds (Codex), as milliseconds, rounded. */
+    Optional<Long> secondsAsMillis(String key) {
+        return number(key, "a number of seconds", 1000);
+    }
+
+    Optional<Boolean> bool(String key) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!value.isBoolean()) {
+            return wrong(key, "true or false", value);
+        }
+        return Optional.of(value.booleanValue());
+    }
+
+    /** {@code {type, credentialId}}, both strings. */
+    Optional<AuthRef> auth(String key) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        String expected = file.format().anObject() + " with string \"type\" and \"credentialId\"";
+        if (!value.isObject()) {
+            return wrong(key, expected, value);
+        }
+        String at = Pointers.child(pointer, key);
+        String[] parts = new String[2];
+        String[] names = {"type", "credentialId"};
+        for (int i = 0; i < names.length; i++) {
+            JsonNode part = value.get(names[i]);
+            if (part == null || part.isNull()) {
+                error(at, quote(key) + " must be " + expected + ", got no " + quote(names[i]));
+                return Optional.empty();
+            }
+            if (!part.isString()) {
+                error(Pointers.child(at, names[i]), quote(key) + " must be " + expected + ", got "
+                        + describe(part) + " for " + quote(names[i]));
+                return Optional.empty();
+            }
+            parts[i] = variables.translate(part.stringValue(), Pointers.child(at, names[i]));
+        }
+        return Optional.of(new AuthRef(parts[0], parts[1]));
+    }
+
+    private Optional<Long> number(String key, String expected, long scale) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!value.isNumber()) {
+            return wrong(key, expected, value);
+        }
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            try {
+                return Optional.of(Math.multiplyExact(value.longValue(), scale));
+            } catch (ArithmeticException e) {
+                return outOfRange(key, expected);
+            }
+        }
+        // A fraction (1.5 seconds), or an integer too big for a long (which is out of range anyway).
+        double scaled = value.doubleValue() * scale;
+        if (!Double.isFinite(scaled) || Math.abs(scaled) >= 0x1p63) {
+            return outOfRange(key, expected);
+        }
+        return Optional.of(Math.round(scaled));
+    }
+
+    private <T> Optional<T> outOfRange(String key, String expected) {
+        error(Pointers.child(pointer, key), quote(key) + " must be " + expected + ", got a number out of range");
+        return Optional.empty();
+    }
+
+    private Optional<String> text(JsonNode item, boolean scalarsAsText, String itemPointer) {
+        if (item.isString()) {
+            return Optional.of(variables.translate(item.stringValue(), itemPointer));
+        }
+        if (scalarsAsText && (item.isNumber() || item.isBoolean())) {
+            return Optional.of(item.asString());
+        }
+        return Optional.empty();
+    }
+
+    private JsonNode value(String key) {
+        JsonNode value = node.get(key);
+        return value == null || value.isNull() ? null : value;
+    }
+
+    private <T> Optional<T> wrong(String key, String expected, JsonNode got) {
+        error(Pointers.child(pointer, key), quote(key) + " must be " + expected + ", got " + describe(got));
+        return Optional.empty();
+    }
+
+    private String describe(JsonNode node) {
+        return describe(node, file.format());
+    }
+
+    static String quote(String key) {
+        return "\"" + key + "\"";
+    }
+
+    /** @return "a string", "an array", "an object" (or "a table" in TOML), ... for messages */
+    static String describe(JsonNode node, Format format) {
+        switch (node.getNodeType()) {
+            case STRING:
+                return "a string";
+            case NUMBER:
+                return "a number";
+            case BOOLEAN:
+                return "a boolean";
+            case ARRAY:
+                return "an array";
+            case OBJECT:
+                return format.anObject();
+            case NULL:
+                return "null";
+            default:
+                // Binary or POJO: TOML dates and times when the mapper is told to parse them.
+                return "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " value";
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package mcp.config.internal.sources;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.ServerConfig.AuthRef;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata;
+
+/** The fields of one {@link ServerSpec} while a source reads them; every field starts absent. */
+final class SpecBuilder {
+
+    Optional<String> type = Optional.empty();
+    Optional<String> command = Optional.empty();
+    List<String> args = List.of();
+    /** Insertion-ordered so that later sources of one value (Codex {@code env} over {@code env_vars}) win. */
+    final Map<String, String> env = new LinkedHashMap<>();
+    Optional<String> cwd = Optional.empty();
+    Optional<String> url = Optional.empty();
+    final Map<String, String> headers = new LinkedHashMap<>();
+    Optional<Long> timeoutMillis = Optional.empty();
+    Optional<Boolean> enabled = Optional.empty();
+    Optional<AuthRef> auth = Optional.empty();
+    Optional<List<String>> enabledTools = Optional.empty();
+    List<String> disabledTools = List.of();
+
+    ServerSpec build(String name, SourceMetadata source, String location) {
+        return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
+                timeoutMillis, enabled, auth, enabledTools, disabledTools);
+    }
+}

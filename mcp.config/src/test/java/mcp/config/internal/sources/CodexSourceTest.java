@@ -1,0 +1,130 @@
+package mcp.config.internal.sources;
+
+import static mcp.config.internal.sources.Fixture.assertSource;
+import static mcp.config.internal.sources.Fixture.names;
+import static mcp.config.internal.sources.Fixture.server;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata.Level;
+import mcp.api.spi.CapabilitySource.Problem;
+import mcp.api.spi.CapabilitySource.Result;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CodexSourceTest {
+
+    private final CodexSource source = new CodexSource();
+
+    @Test
+    void mapsCodexFieldsToServerSpecs(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        Result result = source.discover(f.context());
+
+        assertEquals(List.of(), result.problems());
+        assertEquals(List.of("docs", "context7", "figma"), names(result));
+
+        ServerSpec docs = server(result, "docs");
+        assertSource(source, f.project.resolve(".codex/config.toml"), Level.PROJECT, "/mcp_servers/docs", docs);
+        assertEquals(Optional.of("docs-mcp"), docs.command());
+        assertEquals(Optional.of("tools/docs"), docs.cwd());
+        assertEquals(Optional.of(90_000L), docs.timeoutMillis(), "the largest of 90000 ms and 12.5 s");
+
+        Path userFile = f.home.resolve(".codex/config.toml");
+        ServerSpec context7 = server(result, "context7");
+        assertSource(source, userFile, Level.USER, "/mcp_servers/context7", context7);
+        assertEquals(Optional.empty(), context7.type(), "inferred later from command or url");
+        assertEquals(Optional.of("npx"), context7.command());
+        assertEquals(List.of("-y", "@upstash/context7-mcp"), context7.args());
+        assertEquals(Map.of("CONTEXT7_API_KEY", "${CONTEXT7_API_KEY}", "LOG_LEVEL", "info", "RETRIES", "3"), context7.env(),
+                "env_vars become references; a value written in env wins");
+        assertEquals(Optional.of(60_000L), context7.timeoutMillis(), "the largest of 20 s and 60 s");
+        assertEquals(Optional.of(List.of("resolve-library-id", "get-library-docs")), context7.enabledTools());
+        assertEquals(Optional.empty(), context7.enabled());
+
+        ServerSpec figma = server(result, "figma");
+        assertSource(source, userFile, Level.USER, "/mcp_servers/figma", figma);
+        assertEquals(Optional.of("https://mcp.figma.com/mcp"), figma.url());
+        assertEquals(Map.of("X-Figma-Region", "us-east-1", "X-Org-Id", "${FIGMA_ORG_ID}",
+                "Authorization", "Bearer ${FIGMA_OAUTH_TOKEN}"), figma.headers());
+        assertEquals(Optional.of(false), figma.enabled());
+        assertEquals(List.of("delete_file"), figma.disabledTools());
+        assertEquals(Optional.empty(), figma.timeoutMillis());
+    }
+
+    @Test
+    void codexHomeMovesTheUserFileWhenItIsAbsolute(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        Path codexHome = f.root.resolve("codex-home");
+        Path file = f.write(codexHome.resolve("config.toml"), "[mcp_servers.elsewhere]\ncommand = \"x\"\n");
+
+        Result result = source.discover(f.context(Map.of("CODEX_HOME", codexHome.toString())));
+        assertEquals(List.of("docs", "elsewhere"), names(result));
+        assertSource(source, file, Level.USER, "/mcp_servers/elsewhere", server(result, "elsewhere"));
+
+        assertEquals(List.of("docs", "context7", "figma"), names(source.discover(f.context(Map.of("CODEX_HOME", "codex-home")))),
+                "a relative CODEX_HOME is ignored");
+    }
+
+    @Test
+    void anAuthorizationHeaderIsReplacedByTheBearerTokenWhateverItsCase(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.project.resolve(".codex/config.toml"), "[mcp_servers.api]\nurl = \"https://x\"\n"
+                + "bearer_token_env_var = \"TOKEN\"\nhttp_headers = { authorization = \"Basic abc\", Accept = \"*/*\" }\n");
+
+        ServerSpec api = server(source.discover(f.context()), "api");
+        assertEquals(Map.of("Authorization", "Bearer ${TOKEN}", "Accept", "*/*"), api.headers());
+    }
+
+    @Test
+    void badTomlIsOneProblemWithItsPosition(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        Path file = f.write(f.project.resolve(".codex/config.toml"), "[mcp_servers.docs]\ncommand = docs-mcp\n");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of(new Problem(file, "2:11", "", "invalid TOML: Unknown token")), result.problems());
+        assertEquals(List.of("context7", "figma"), names(result), "the user file still loads");
+    }
+
+    @Test
+    void aFieldOfTheWrongTypeSkipsThatServerOnly(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.project.resolve(".codex/config.toml"), String.join("\n",
+                "[mcp_servers.a]", "command = \"a\"", "args = \"--verbose\"",
+                "[mcp_servers.b]", "command = \"b\"", "env = [\"X\"]",
+                "[mcp_servers.c]", "command = \"c\"", "startup_timeout_sec = \"10\"",
+                "[mcp_servers.d]", "command = \"d\"", "tool_timeout_sec = inf",
+                "[mcp_servers.e]", "command = \"e\"", "env_http_headers = { X-Key = 1 }",
+                "[mcp_servers.ok]", "command = \"ok\"", "env = { N = 1, B = true }", ""));
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of(
+                new Problem(file, "/mcp_servers/a/args", "a", "\"args\" must be an array of strings, got a string"),
+                new Problem(file, "/mcp_servers/b/env", "b", "\"env\" must be a table of strings, got an array"),
+                new Problem(file, "/mcp_servers/c/startup_timeout_sec", "c", "\"startup_timeout_sec\" must be a number of seconds, got a string"),
+                new Problem(file, "/mcp_servers/d/tool_timeout_sec", "d", "\"tool_timeout_sec\" must be a number of seconds, got a number out of range")),
+                result.problems());
+        // env_http_headers values are variable names: a number is taken as its text, like env values.
+        assertEquals(List.of("e", "ok"), names(result));
+        assertEquals(Map.of("X-Key", "${1}"), server(result, "e").headers());
+        assertEquals(Map.of("N", "1", "B", "true"), server(result, "ok").env());
+    }
+
+    @Test
+    void mcpServersThatIsNotATableOrAServerThatIsNotATable(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path project = f.write(f.project.resolve(".codex/config.toml"), "mcp_servers = 3\n");
+        Path user = f.write(f.home.resolve(".codex/config.toml"), "[mcp_servers]\nbad = \"npx\"\n[mcp_servers.good]\ncommand = \"g\"\n");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of(
+                new Problem(project, "/mcp_servers", "", "\"mcp_servers\" must be a table, got a number"),
+                new Problem(user, "/mcp_servers/bad", "bad", "the server entry must be a table, got a string")),
+                result.problems());
+        assertEquals(List.of("good"), names(result));
+    }
+}

@@ -1,0 +1,111 @@
+package mcp.config.internal.sources;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata.Level;
+import mcp.api.spi.CapabilitySource;
+import mcp.api.spi.CapabilitySource.Context;
+import mcp.api.spi.CapabilitySource.Result;
+
+/**
+ * A copy of {@code src/test/resources/fixtures/tree} in a temporary directory: a home with every
+ * tool's user file, and {@code work/project} (a repository: the fixture adds its {@code .git}) with
+ * every tool's project files and a nested working directory {@code packages/app}. {@code work}, above
+ * the repository root, holds decoys that must never be read. {@code __ROOT__} in the files becomes
+ * the temporary directory (Claude Code's {@code projects} map is keyed by absolute paths).
+ */
+final class Fixture {
+
+    static final Path TREE = Path.of("src/test/resources/fixtures/tree");
+
+    final Path root;
+    final Path home;
+    final Path work;
+    final Path project;
+    final Path app;
+
+    private Fixture(Path root) {
+        this.root = root;
+        this.home = root.resolve("home");
+        this.work = root.resolve("work");
+        this.project = work.resolve("project");
+        this.app = project.resolve("packages/app");
+    }
+
+    /** Copies the fixture tree into {@code dir}, with {@code .git} at the project root. */
+    static Fixture copy(Path dir) {
+        Fixture fixture = new Fixture(dir.toAbsolutePath().normalize());
+        try (Stream<Path> files = Files.walk(TREE)) {
+            for (Path source : files.filter(Files::isRegularFile).collect(Collectors.toList())) {
+                String text = Files.readString(source, StandardCharsets.UTF_8).replace("__ROOT__", fixture.root.toString());
+                fixture.write(fixture.root.resolve(TREE.relativize(source).toString()), text);
+            }
+            Files.createDirectories(fixture.project.resolve(".git"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return fixture;
+    }
+
+    /** An empty home and project (with {@code .git}) and working directory, no config files. */
+    static Fixture empty(Path dir) {
+        Fixture fixture = new Fixture(dir.toAbsolutePath().normalize());
+        try {
+            Files.createDirectories(fixture.home);
+            Files.createDirectories(fixture.app);
+            Files.createDirectories(fixture.project.resolve(".git"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return fixture;
+    }
+
+    Context context() {
+        return context(Map.of());
+    }
+
+    Context context(Map<String, String> environment) {
+        return new Context(app, home, environment);
+    }
+
+    Path write(Path file, String text) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static List<String> names(Result result) {
+        return result.servers().stream().map(ServerSpec::name).collect(Collectors.toList());
+    }
+
+    static ServerSpec server(Result result, String name) {
+        List<ServerSpec> found = result.servers().stream().filter(s -> s.name().equals(name)).collect(Collectors.toList());
+        assertEquals(1, found.size(), () -> "servers named " + name + " in " + names(result));
+        return found.get(0);
+    }
+
+    /** Checks the source metadata and location of a spec. */
+    static void assertSource(CapabilitySource source, Path file, Level level, String location, ServerSpec spec) {
+        assertEquals(source.id(), spec.source().providerId(), spec.name());
+        assertEquals(source.displayName(), spec.source().providerName(), spec.name());
+        assertEquals(java.util.Optional.of(file), spec.source().path(), spec.name());
+        assertTrue(file.isAbsolute());
+        assertEquals(level, spec.source().level(), spec.name());
+        assertEquals(location, spec.location(), spec.name());
+    }
+}

@@ -1,0 +1,71 @@
+package mcp.config.internal.sources;
+
+import static mcp.config.internal.sources.Fixture.assertSource;
+import static mcp.config.internal.sources.Fixture.names;
+import static mcp.config.internal.sources.Fixture.server;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata.Level;
+import mcp.api.spi.CapabilitySource.Result;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GeminiSourceTest {
+
+    private final GeminiSource source = new GeminiSource();
+
+    @Test
+    void mapsGeminiFields(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        Result result = source.discover(f.context());
+
+        assertEquals(List.of(), result.problems());
+        assertEquals(List.of("project-gemini", "pythonTools", "httpServer", "sseServer"), names(result));
+        assertSource(source, f.project.resolve(".gemini/settings.json"), Level.PROJECT, "/mcpServers/project-gemini",
+                server(result, "project-gemini"));
+
+        Path userFile = f.home.resolve(".gemini/settings.json");
+        ServerSpec python = server(result, "pythonTools");
+        assertSource(source, userFile, Level.USER, "/mcpServers/pythonTools", python);
+        assertEquals(Optional.of("python"), python.command());
+        assertEquals(List.of("-m", "my_mcp_server", "--port", "8080"), python.args());
+        assertEquals(Optional.of("./mcp-servers/python"), python.cwd());
+        assertEquals(Map.of("DATABASE_URL", "${DB_CONNECTION_STRING}", "API_KEY", "${EXTERNAL_API_KEY}"), python.env(),
+                "Gemini's bare $NAME becomes ${NAME}");
+        assertEquals(Optional.of(15_000L), python.timeoutMillis());
+        assertEquals(Optional.of(List.of("safe_tool", "file_reader")), python.enabledTools());
+        assertEquals(Optional.empty(), python.type());
+
+        ServerSpec http = server(result, "httpServer");
+        assertEquals(Optional.of("http"), http.type());
+        assertEquals(Optional.of("http://localhost:3000/mcp"), http.url());
+        assertEquals(Map.of("Authorization", "Bearer ${API_TOKEN}"), http.headers());
+        assertEquals(Optional.of(5_000L), http.timeoutMillis());
+
+        ServerSpec sse = server(result, "sseServer");
+        assertEquals(Optional.of("sse"), sse.type(), "Gemini's url is an SSE endpoint");
+        assertEquals(Optional.of("http://localhost:8080/sse"), sse.url());
+        assertEquals(List.of("dangerous_tool"), sse.disabledTools());
+    }
+
+    @Test
+    void httpUrlWinsOverUrlAndAWrittenTypeIsKept(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.project.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
+                + "\"both\": {\"httpUrl\": \"http://h\", \"url\": \"http://s\"},"
+                + "\"typed\": {\"type\": \"http\", \"url\": \"http://t\"},"
+                + "\"dollars\": {\"command\": \"$CMD\", \"args\": [\"$1\", \"a$\", \"${KEEP}\", \"$A_B-c\"]}}}");
+
+        Result result = source.discover(f.context());
+        assertEquals(Optional.of("http://h"), server(result, "both").url());
+        assertEquals(Optional.of("http"), server(result, "both").type());
+        assertEquals(Optional.of("http"), server(result, "typed").type());
+        assertEquals(Optional.of("${CMD}"), server(result, "dollars").command());
+        assertEquals(List.of("$1", "a$", "${KEEP}", "${A_B}-c"), server(result, "dollars").args());
+    }
+}

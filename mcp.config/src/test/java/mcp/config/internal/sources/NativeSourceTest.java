@@ -1,0 +1,83 @@
+package mcp.config.internal.sources;
+
+import static mcp.config.internal.sources.Fixture.assertSource;
+import static mcp.config.internal.sources.Fixture.names;
+import static mcp.config.internal.sources.Fixture.server;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.ServerConfig.AuthRef;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata.Level;
+import mcp.api.spi.CapabilitySource.Result;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NativeSourceTest {
+
+    private final NativeSource source = new NativeSource();
+
+    @Test
+    void readsTheProjectFileThenTheUserFileInTheClaudeDesktopShape(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        Result result = source.discover(f.context());
+
+        assertEquals(List.of(), result.problems());
+        assertEquals(List.of("project-native", "weather", "puppeteer", "remote"), names(result));
+
+        Path projectFile = f.project.resolve(".mcp-host/mcp.json");
+        ServerSpec projectNative = server(result, "project-native");
+        assertSource(source, projectFile, Level.PROJECT, "/mcpServers/project-native", projectNative);
+        assertEquals(Optional.of("java"), projectNative.command());
+        assertEquals(List.of("-jar", "tools/server.jar"), projectNative.args());
+
+        Path userFile = f.home.resolve(".config/mcp-host/mcp.json");
+        ServerSpec weather = server(result, "weather");
+        assertSource(source, userFile, Level.USER, "/mcpServers/weather", weather);
+        assertEquals(Optional.of("uv"), weather.command());
+        assertEquals(List.of("--directory", "/opt/weather", "run", "weather.py"), weather.args());
+        assertEquals(Optional.empty(), weather.type());
+        assertEquals(Optional.empty(), weather.enabled());
+        assertEquals(Map.of(), weather.env());
+
+        ServerSpec puppeteer = server(result, "puppeteer");
+        assertEquals(Optional.of(false), puppeteer.enabled(), "disabled: true");
+        assertEquals(Map.of("PUPPETEER_LAUNCH_OPTIONS", "{ \"headless\": true }", "DEBUG_PORT", "9222"), puppeteer.env(),
+                "a number in env is its text");
+
+        ServerSpec remote = server(result, "remote");
+        assertEquals(Optional.of("http"), remote.type());
+        assertEquals(Optional.of("https://mcp.example.com/mcp"), remote.url());
+        assertEquals(Map.of("X-Team", "platform"), remote.headers());
+        assertEquals(Optional.of(60_000L), remote.timeoutMillis());
+        assertEquals(Optional.of(true), remote.enabled());
+        assertEquals(Optional.of(new AuthRef("oauth", "example-oauth")), remote.auth());
+        assertEquals(Optional.of(List.of("search", "fetch")), remote.enabledTools());
+        assertEquals(List.of("delete"), remote.disabledTools());
+        assertEquals(Optional.empty(), remote.command());
+        assertEquals(List.of(), remote.args());
+    }
+
+    @Test
+    void xdgConfigHomeMovesTheUserFileWhenItIsAbsolute(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        Path xdg = f.root.resolve("xdg");
+        f.write(xdg.resolve("mcp-host/mcp.json"), "{\"mcpServers\": {\"from-xdg\": {\"command\": \"x\"}}}");
+
+        Result result = source.discover(f.context(Map.of("XDG_CONFIG_HOME", xdg.toString())));
+        assertEquals(List.of("project-native", "from-xdg"), names(result));
+        assertSource(source, xdg.resolve("mcp-host/mcp.json"), Level.USER, "/mcpServers/from-xdg", server(result, "from-xdg"));
+    }
+
+    @Test
+    void anEmptyOrRelativeXdgConfigHomeIsIgnored(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        for (String value : List.of("", "relative/config", "xdg")) {
+            Result result = source.discover(f.context(Map.of("XDG_CONFIG_HOME", value)));
+            assertEquals(List.of("project-native", "weather", "puppeteer", "remote"), names(result), value);
+        }
+    }
+}
