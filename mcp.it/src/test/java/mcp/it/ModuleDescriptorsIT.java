@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 class ModuleDescriptorsIT {
 
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
-    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.cache", "mcp.manager",
-            "mcp.testkit");
+    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.cache", "mcp.config",
+            "mcp.manager", "mcp.host", "mcp.testkit");
 
     private static List<Path> pathEntries() {
         List<Path> entries = new ArrayList<>();
@@ -101,7 +101,7 @@ class ModuleDescriptorsIT {
     void theBuiltInProvidersAreBoundThroughTheirProvidesClauses() throws Exception {
         List<Path> modulePath = new ArrayList<>(ourJars());
         pathEntries().stream()
-                .filter(p -> p.getFileName().toString().matches("(jackson-(databind|core|annotations)|slf4j-api)-.*\\.jar"))
+                .filter(p -> p.getFileName().toString().matches("(jackson-(databind|core|annotations|dataformat-toml)|slf4j-api)-.*\\.jar"))
                 .forEach(modulePath::add);
         ModuleFinder finder = ModuleFinder.of(modulePath.toArray(Path[]::new));
         Configuration configuration = ModuleLayer.boot().configuration()
@@ -110,6 +110,9 @@ class ModuleDescriptorsIT {
                 ClassLoader.getPlatformClassLoader());
         assertEquals(List.of("stdio"), providerIds(layer, "mcp.api.spi.TransportProvider"));
         assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.ToolCacheProvider"));
+        assertEquals(List.of("native", "claude", "codex", "gemini", "cursor", "windsurf", "vscode", "mcp-json"),
+                providerIds(layer, "mcp.api.spi.CapabilitySource"));
+        assertEquals(List.of("enabled", "project", "exa"), providerIds(layer, "mcp.api.spi.ConfigFilter"));
     }
 
     /** The ids of a service's providers in a layer, each from a named module. */

@@ -1,0 +1,322 @@
+package mcp.host;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import mcp.api.McpException;
+import mcp.api.spi.AuthResolver;
+import mcp.api.spi.CapabilitySource;
+import mcp.api.spi.ConfigFilter;
+import mcp.api.spi.Providers;
+import mcp.api.spi.ToolCache;
+import mcp.api.spi.ToolCacheProvider;
+import mcp.api.spi.TransportProvider;
+import mcp.config.ConfigFiles;
+import mcp.config.Discovery;
+import mcp.config.DiscoveryProblem;
+import mcp.config.DiscoveryResult;
+import mcp.manager.ClientOptions;
+import mcp.manager.ConnectResult;
+import mcp.manager.McpManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole life of an agent's MCP servers in one object: {@link #load()} discovers configs and
+ * connects every server within the startup gate; {@link #reload()} does it again after configs
+ * changed; {@link #close()} ends every server and its process tree.
+ *
+ * <pre>{@code
+ * try (McpHost host = McpHost.builder().workingDirectory(project).build()) {
+ *     LoadResult loaded = host.load();
+ *     loaded.errors().forEach((server, error) -> log.warn("{}: {}", server, error));
+ *     for (BridgedTool tool : loaded.tools()) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>If an embedder forgets to close the host, the stdio transport's JVM shutdown hook still ends
+ * every child process tree when the JVM exits.
+ */
+public final class McpHost implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpHost.class);
+
+    private final Builder settings;
+    private final McpManager manager;
+
+    private McpHost(Builder builder) {
+        this.settings = builder;
+        McpManager.Builder managerBuilder = McpManager.builder()
+                .startupGate(builder.startupGate)
+                .workingDirectory(builder.workingDirectory)
+                .environment(builder.environment)
+                .clientSettings(builder.clientSettings)
+                .authResolvers(builder.authResolvers);
+        List<TransportProvider> transports = new ArrayList<>(builder.transportProviders);
+        if (builder.serviceLoader) {
+            transports.addAll(Providers.load(TransportProvider.class, McpHost.class.getClassLoader()));
+        }
+        managerBuilder.transportProviders(distinctById(transports));
+        openCache(builder).ifPresent(managerBuilder::toolCache);
+        this.manager = managerBuilder.build();
+    }
+
+    /** Explicit providers win over ServiceLoader's of the same id (the builder's promise). */
+    private static List<TransportProvider> distinctById(List<TransportProvider> providers) {
+        Map<String, TransportProvider> byId = new LinkedHashMap<>();
+        providers.forEach(provider -> byId.putIfAbsent(provider.id(), provider));
+        return List.copyOf(byId.values());
+    }
+
+    private static Optional<ToolCache> openCache(Builder builder) {
+        if (!builder.cacheEnabled) {
+            return Optional.empty();
+        }
+        ToolCacheProvider provider = builder.toolCacheProvider;
+        if (provider == null) {
+            List<ToolCacheProvider> found = builder.serviceLoader
+                    ? Providers.load(ToolCacheProvider.class, McpHost.class.getClassLoader()) : List.of();
+            provider = Providers.require(ToolCacheProvider.class,
+                    Providers.byId(ToolCacheProvider.class, found, ToolCacheProvider::id), "file");
+        }
+        return Optional.of(provider.open(new ToolCacheProvider.Settings(Optional.ofNullable(builder.cacheDirectory),
+                builder.home, builder.environment, Duration.ofDays(30))));
+    }
+
+    /** @return a builder with every default set */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Discovers configs without connecting anything.
+     *
+     * @return the configs, their sources, the Exa keys, the problems and the skipped servers; a hard
+     *     failure of discovery itself is {@link DiscoveryResult#hardFailure}
+     */
+    public DiscoveryResult discover() {
+        try {
+            Discovery.Builder discovery = Discovery.builder()
+                    .workingDirectory(settings.workingDirectory)
+                    .home(settings.home)
+                    .environment(settings.environment)
+                    .projectConfig(settings.projectConfig)
+                    .exaFilter(settings.exaFilter)
+                    .filters(settings.configFilters)
+                    .loadFilters(settings.serviceLoader);
+            if (settings.configFile != null) {
+                discovery.sources(List.of(ConfigFiles.nativeFile(settings.configFile))).loadSources(false);
+            } else {
+                discovery.sources(settings.capabilitySources).loadSources(settings.serviceLoader);
+            }
+            return discovery.build().discover();
+        } catch (RuntimeException e) {
+            LOG.warn("MCP discovery failed: {}", e.getMessage(), e);
+            return DiscoveryResult.hardFailure(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    /**
+     * Discovers and connects: every server in parallel, returning at the startup gate. With MCP
+     * disabled nothing is discovered or started.
+     *
+     * @return the tools, the per-server errors, the manager and the Exa keys
+     */
+    public LoadResult load() {
+        if (!settings.mcpEnabled) {
+            return new LoadResult(List.of(), Map.of(), manager, List.of(), new DiscoveryResult(Map.of(), Map.of(),
+                    List.of(), List.of(), List.of()));
+        }
+        DiscoveryResult discovery = discover();
+        if (discovery.hardFailed()) {
+            String message = discovery.problems().get(0).message();
+            return new LoadResult(List.of(), Map.of(".mcp.json", message), manager, List.of(), discovery);
+        }
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (DiscoveryProblem problem : discovery.problems()) {
+            if (problem.severity() == DiscoveryProblem.Severity.ERROR && !problem.server().isEmpty()) {
+                errors.putIfAbsent(problem.server(), problem.message());
+            }
+        }
+        ConnectResult connected;
+        try {
+            connected = manager.connectServers(discovery.configs(), discovery.sources());
+        } catch (McpException e) {
+            return new LoadResult(manager.getTools(), Map.of(".mcp.json", e.getMessage()), manager,
+                    discovery.exaApiKeys(), discovery);
+        }
+        errors.putAll(connected.errors());
+        return new LoadResult(connected.tools(), errors, manager, discovery.exaApiKeys(), discovery);
+    }
+
+    /**
+     * Reloads: disconnects every server, discovers again (with the same options, so a project config
+     * switched off stays off) and connects.
+     *
+     * @return the new load
+     */
+    public LoadResult reload() {
+        manager.disconnectAll();
+        return load();
+    }
+
+    /** @return the manager that runs the servers */
+    public McpManager manager() {
+        return manager;
+    }
+
+    /**
+     * Opens a session: loads (discover + connect), then keeps the session's MCP tools current.
+     *
+     * @return the session, with the load's result in {@link ToolSession#lastLoad()}
+     */
+    public ToolSession openSession() {
+        return ToolSession.open(this);
+    }
+
+    /** Ends every server (each close bounded) and its process tree. */
+    @Override
+    public void close() {
+        manager.close();
+    }
+
+    /** Builds a {@link McpHost}. Every setting has a default; see each method. */
+    public static final class Builder {
+        private Path workingDirectory = Path.of("").toAbsolutePath();
+        private Path home = Path.of(System.getProperty("user.home"));
+        private Map<String, String> environment = System.getenv();
+        private boolean mcpEnabled = true;
+        private boolean projectConfig = true;
+        private boolean exaFilter = true;
+        private boolean cacheEnabled = true;
+        private Path cacheDirectory;
+        private Path configFile;
+        private Duration startupGate = McpManager.DEFAULT_STARTUP_GATE;
+        private boolean serviceLoader = true;
+        private final List<TransportProvider> transportProviders = new ArrayList<>();
+        private final List<CapabilitySource> capabilitySources = new ArrayList<>();
+        private final List<ConfigFilter> configFilters = new ArrayList<>();
+        private final List<AuthResolver> authResolvers = new ArrayList<>();
+        private ToolCacheProvider toolCacheProvider;
+        private Consumer<ClientOptions.Builder> clientSettings = options -> { };
+
+        private Builder() {
+        }
+
+        /** @return this, with the project directory (default: the JVM's working directory) */
+        public Builder workingDirectory(Path directory) {
+            this.workingDirectory = directory.toAbsolutePath().normalize();
+            return this;
+        }
+
+        /** @return this, with the home directory user-level configs are read from (default: {@code user.home}) */
+        public Builder home(Path directory) {
+            this.home = directory.toAbsolutePath().normalize();
+            return this;
+        }
+
+        /** @return this, with the environment for discovery, {@code ${VAR}} and secrets (default: the JVM's) */
+        public Builder environment(Map<String, String> env) {
+            this.environment = Map.copyOf(env);
+            return this;
+        }
+
+        /** @return this; with {@code false} nothing is discovered or started (default {@code true}) */
+        public Builder mcpEnabled(boolean enabled) {
+            this.mcpEnabled = enabled;
+            return this;
+        }
+
+        /** @return this; with {@code false} project-level config files are ignored (default {@code true}) */
+        public Builder projectConfig(boolean enabled) {
+            this.projectConfig = enabled;
+            return this;
+        }
+
+        /** @return this; with {@code true} Exa servers are filtered out and their keys returned (default {@code true}) */
+        public Builder exaFilter(boolean enabled) {
+            this.exaFilter = enabled;
+            return this;
+        }
+
+        /** @return this; with {@code false} no tool cache is read or written (default {@code true}) */
+        public Builder cache(boolean enabled) {
+            this.cacheEnabled = enabled;
+            return this;
+        }
+
+        /** @return this, keeping the tool cache in this directory (default: {@code $XDG_CACHE_HOME/mcp-host/tools}) */
+        public Builder cacheDirectory(Path directory) {
+            this.cacheDirectory = directory.toAbsolutePath();
+            return this;
+        }
+
+        /** @return this, reading only this file (native {@code mcpServers} format) instead of discovering */
+        public Builder configFile(Path file) {
+            this.configFile = file.toAbsolutePath();
+            return this;
+        }
+
+        /** @return this, with the startup gate (default 250 ms) */
+        public Builder startupGate(Duration gate) {
+            this.startupGate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /** @return this; with {@code false} only the provider instances given here are used (default {@code true}) */
+        public Builder serviceLoader(boolean enabled) {
+            this.serviceLoader = enabled;
+            return this;
+        }
+
+        /** @return this, with a transport provider (wins over a ServiceLoader one of the same id) */
+        public Builder transportProvider(TransportProvider provider) {
+            transportProviders.add(Objects.requireNonNull(provider, "provider"));
+            return this;
+        }
+
+        /** @return this, with a capability source */
+        public Builder capabilitySource(CapabilitySource source) {
+            capabilitySources.add(Objects.requireNonNull(source, "source"));
+            return this;
+        }
+
+        /** @return this, with a config filter */
+        public Builder configFilter(ConfigFilter filter) {
+            configFilters.add(Objects.requireNonNull(filter, "filter"));
+            return this;
+        }
+
+        /** @return this, with an auth resolver (applied in the order given) */
+        public Builder authResolver(AuthResolver resolver) {
+            authResolvers.add(Objects.requireNonNull(resolver, "resolver"));
+            return this;
+        }
+
+        /** @return this, with the tool cache provider to use instead of ServiceLoader's {@code file} */
+        public Builder toolCacheProvider(ToolCacheProvider provider) {
+            this.toolCacheProvider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /** @return this, adjusting every client's options (roots, sampling/elicitation handlers, ...) */
+        public Builder clientSettings(Consumer<ClientOptions.Builder> settings) {
+            this.clientSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * @return the host; nothing is discovered or started until {@link McpHost#load()}
+         * @throws mcp.api.ProviderException if a needed provider is missing or two share an id
+         */
+        public McpHost build() {
+            return new McpHost(this);
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package mcp.host.internal.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import mcp.api.McpException;
+import mcp.api.McpJson;
+import mcp.api.ServerConfig;
+import mcp.api.SourceMetadata;
+import mcp.config.DiscoveryProblem;
+import mcp.config.DiscoveryResult;
+import mcp.config.SkippedServer;
+import mcp.host.LoadResult;
+import mcp.host.McpHost;
+import mcp.manager.ConnectResult;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a command needs: the streams, the options as parsed, the paths they resolve to, and the
+ * hosts built from them. Inside the shell, {@link #load()} hands out the shell's host instead of
+ * starting new servers.
+ */
+final class CliContext {
+
+    private final CliIo io;
+    private final McpHostCommand options;
+    private final ShellState shell;
+
+    CliContext(CliIo io, McpHostCommand options, ShellState shell) {
+        this.io = io;
+        this.options = options;
+        this.shell = shell;
+    }
+
+    PrintStream out() {
+        return io.out();
+    }
+
+    PrintStream err() {
+        return io.err();
+    }
+
+    CliIo io() {
+        return io;
+    }
+
+    boolean json() {
+        return options.json;
+    }
+
+    boolean verbose() {
+        return options.verbose;
+    }
+
+    /** Progress lines only for a person at a terminal: scripts and {@code --json} get clean output. */
+    boolean showProgress() {
+        return io.console() && !options.json;
+    }
+
+    /** @return the shell this command runs in, if any */
+    Optional<ShellState> shell() {
+        return Optional.ofNullable(shell);
+    }
+
+    /** @return the project directory: {@code -C}, resolved against the start directory */
+    Path workingDirectory() {
+        return options.directory == null ? io.cwd() : io.cwd().resolve(options.directory).normalize();
+    }
+
+    Path home() {
+        return io.home();
+    }
+
+    Map<String, String> env() {
+        return io.env();
+    }
+
+    /** @return the {@code --config} file, resolved against the project directory like every relative path */
+    Optional<Path> configFile() {
+        return Optional.ofNullable(options.configFile).map(file -> workingDirectory().resolve(file).normalize());
+    }
+
+    /** @return mcp-host's user-level config: {@code $XDG_CONFIG_HOME/mcp-host/mcp.json}, else under {@code ~/.config} */
+    Path userConfigFile() {
+        // The XDG spec says to ignore a relative value, as the native capability source does.
+        Path base = Optional.ofNullable(io.env().get("XDG_CONFIG_HOME")).filter(v -> !v.isEmpty()).map(Path::of)
+                .filter(Path::isAbsolute).orElse(io.home().resolve(".config"));
+        return base.resolve("mcp-host").resolve("mcp.json");
+    }
+
+    /** @return mcp-host's project-level config in the project directory */
+    Path projectConfigFile() {
+        return workingDirectory().resolve(".mcp-host").resolve("mcp.json");
+    }
+
+    /** @return a host builder with every global option applied */
+    McpHost.Builder hostBuilder() {
+        McpHost.Builder builder = McpHost.builder()
+                .workingDirectory(workingDirectory())
+                .home(io.home())
+                .environment(io.env())
+                .projectConfig(!options.noProjectConfig)
+                .cache(!options.noCache)
+                .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)));
+        if (options.cacheDir != null) {
+            builder.cacheDirectory(workingDirectory().resolve(options.cacheDir));
+        }
+        configFile().ifPresent(file -> {
+            // Discovery is silent about missing files; one named on the command line is a mistake.
+            if (!Files.isRegularFile(file)) {
+                throw CliException.usage("--config " + file + ": no such file");
+            }
+            builder.configFile(file);
+        });
+        return builder;
+    }
+
+    /** Builds a host; a missing or duplicated provider is a configuration error. */
+    McpHost newHost(McpHost.Builder builder) {
+        try {
+            return builder.build();
+        } catch (McpException e) {
+            throw CliException.usage(e.getMessage());
+        }
+    }
+
+    /**
+     * Discovers without connecting anything.
+     *
+     * @throws CliException when discovery failed as a whole
+     */
+    DiscoveryResult discover() {
+        if (shell != null) {
+            return checked(shell.host().discover());
+        }
+        try (McpHost host = newHost(hostBuilder())) {
+            return checked(host.discover());
+        }
+    }
+
+    /** @throws CliException when discovery failed as a whole */
+    static DiscoveryResult checked(DiscoveryResult discovery) {
+        if (discovery.hardFailed()) {
+            throw CliException.usage("MCP discovery failed: " + discovery.problems().get(0).message());
+        }
+        return discovery;
+    }
+
+    /**
+     * Discovers and connects every server (or, in the shell, takes the shell's servers).
+     *
+     * @return the servers, to be closed by the caller
+     * @throws CliException when discovery failed as a whole
+     */
+    Loaded load() {
+        if (shell != null) {
+            return Loaded.shared(shell.currentLoad());
+        }
+        McpHost host = newHost(hostBuilder());
+        try {
+            LoadResult result = Progress.around(this, host.manager(), host::load);
+            checked(result.discovery());
+            return Loaded.owned(host, result);
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Discovers, then connects only the named server (in the shell: takes the shell's servers).
+     *
+     * @param name the server
+     * @param builder the host settings
+     * @return the server's load, to be closed by the caller
+     * @throws CliException when discovery failed or no usable server has that name
+     */
+    Loaded loadOne(String name, McpHost.Builder builder) {
+        if (shell != null) {
+            ServerLookup.find(checked(shell.host().discover()), name);
+            return Loaded.shared(shell.currentLoad());
+        }
+        McpHost host = newHost(builder);
+        try {
+            DiscoveryResult discovery = checked(host.discover());
+            Map.Entry<ServerConfig, SourceMetadata> server = ServerLookup.find(discovery, name);
+            ConnectResult connected = Progress.around(this, host.manager(), () -> host.manager().connectServers(
+                    Map.of(name, server.getKey()), Map.of(name, server.getValue())));
+            Map<String, String> errors = new LinkedHashMap<>(connected.errors());
+            return Loaded.owned(host, new LoadResult(connected.tools(), errors, host.manager(),
+                    discovery.exaApiKeys(), discovery));
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    /** Prints the one JSON document of this command. */
+    void printJson(JsonNode document) {
+        io.out().println(McpJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(document));
+        io.out().flush();
+    }
+
+    /**
+     * Prints discovery's warnings on stderr (unreadable files, unset variables, failed sources),
+     * and errors not already shown as an invalid server's own line or error.
+     *
+     * @param discovery what discovery found
+     * @param onlyServer print only what concerns this server (and no server), or {@code null} for all
+     */
+    void printProblems(DiscoveryResult discovery, String onlyServer) {
+        Set<String> invalid = discovery.skipped().stream()
+                .filter(s -> s.reason() == SkippedServer.Reason.INVALID)
+                .map(SkippedServer::name)
+                .collect(Collectors.toSet());
+        for (DiscoveryProblem problem : discovery.problems()) {
+            if (onlyServer != null && !problem.server().isEmpty() && !problem.server().equals(onlyServer)) {
+                continue;
+            }
+            if (problem.severity() == DiscoveryProblem.Severity.WARNING) {
+                warn(problem.describe());
+            } else if (!invalid.contains(problem.server())) {
+                io.err().println("error: " + problem.describe());
+            }
+        }
+    }
+
+    /** Prints a warning for people on stderr. */
+    void warn(String message) {
+        io.err().println("warning: " + message);
+    }
+}

@@ -1,0 +1,95 @@
+package mcp.host.internal.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import mcp.api.McpJson;
+import mcp.manager.McpManager;
+import mcp.manager.ServerStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code status}: connect (startup gate included), then each server's state and tool count. */
+@Command(name = "status", description = {
+    "Connect the servers and show each one's state and tool count.",
+    "● connected  ◌ connecting  ✗ failed  ○ disconnected"})
+final class StatusCommand implements Callable<Integer> {
+
+    @ParentCommand
+    McpHostCommand root;
+
+    /** One server's line. */
+    record Line(String name, String status, int tools, String error) {
+    }
+
+    @Override
+    public Integer call() {
+        CliContext context = root.context();
+        try (Loaded loaded = context.load()) {
+            List<Line> lines = lines(loaded);
+            if (context.json()) {
+                ArrayNode array = McpJson.mapper().createArrayNode();
+                for (Line line : lines) {
+                    ObjectNode node = array.addObject();
+                    node.put("name", line.name());
+                    node.put("status", line.status());
+                    node.put("tools", line.tools());
+                    node.put("error", line.error());
+                }
+                context.printJson(array);
+            } else if (lines.isEmpty()) {
+                context.out().println("No MCP servers configured.");
+            } else {
+                print(context, lines);
+            }
+            context.printProblems(loaded.discovery(), null);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Every discovered server in discovery order, then servers only the manager knows (the shell's later additions). */
+    static List<Line> lines(Loaded loaded) {
+        McpManager manager = loaded.manager();
+        Map<String, ServerStatus> statuses = manager.statuses();
+        Map<String, String> errors = loaded.errors();
+        Set<String> names = new LinkedHashSet<>(loaded.discovery().configs().keySet());
+        names.addAll(errors.keySet());
+        names.addAll(statuses.keySet());
+        List<Line> lines = new ArrayList<>();
+        for (String name : names) {
+            ServerStatus status = statuses.getOrDefault(name, manager.status(name));
+            String state = status.state().name().toLowerCase(Locale.ROOT);
+            String error = status.error().orElse(null);
+            if (errors.containsKey(name) && status.state() != ServerStatus.State.CONNECTED
+                    && status.state() != ServerStatus.State.CONNECTING) {
+                state = "failed";
+                error = errors.get(name);
+            }
+            lines.add(new Line(name, state, manager.toolsOf(name).size(), error));
+        }
+        return lines;
+    }
+
+    private static void print(CliContext context, List<Line> lines) {
+        int width = lines.stream().mapToInt(line -> line.name().length()).max().orElse(0);
+        for (Line line : lines) {
+            String mark = switch (line.status()) {
+                case "connected" -> "●";
+                case "connecting" -> "◌";
+                case "failed" -> "✗";
+                default -> "○";
+            };
+            String state = line.error() == null ? line.status() : line.status() + ": " + line.error();
+            String tools = line.tools() == 1 ? "  (1 tool)" : "  (" + line.tools() + " tools)";
+            boolean live = line.status().equals("connected") || line.status().equals("connecting");
+            context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
+                    + (live ? tools : ""));
+        }
+    }
+}

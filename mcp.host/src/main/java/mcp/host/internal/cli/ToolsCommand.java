@@ -1,0 +1,90 @@
+package mcp.host.internal.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import mcp.api.McpJson;
+import mcp.manager.BridgedTool;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tools}: discovery, connect and the startup gate, then the tools the agent would get. */
+@Command(name = "tools", description = {
+    "Connect the servers (startup gate included) and list their tools, as mcp_<server>_<tool>.",
+    "(deferred) marks tools from the cache whose server was still connecting at the gate.",
+    "Per-server errors are reported and do not change the exit code."})
+final class ToolsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    McpHostCommand root;
+
+    @Option(names = "--server", paramLabel = "NAME", description = "Connect and list only this server.")
+    String server;
+
+    @Override
+    public Integer call() {
+        CliContext context = root.context();
+        try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
+            List<BridgedTool> tools = loaded.tools().stream()
+                    .filter(tool -> server == null || tool.serverName().equals(server))
+                    .toList();
+            Map<String, String> errors = loaded.errors();
+            if (server != null) {
+                errors.keySet().retainAll(List.of(server));
+            }
+            if (context.json()) {
+                context.printJson(json(tools, errors));
+            } else {
+                print(context.out(), tools);
+                errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
+            }
+            context.printProblems(loaded.discovery(), server);
+        }
+        return ExitCodes.OK;
+    }
+
+    private static ObjectNode json(List<BridgedTool> tools, Map<String, String> errors) {
+        ObjectNode document = McpJson.object();
+        ArrayNode array = document.putArray("tools");
+        for (BridgedTool tool : tools) {
+            ObjectNode node = array.addObject();
+            node.put("name", tool.name());
+            node.put("server", tool.serverName());
+            node.put("tool", tool.toolName());
+            node.put("label", tool.label());
+            node.put("description", tool.description());
+            node.set("inputSchema", tool.inputSchema());
+            node.put("deferred", tool.deferred());
+        }
+        ObjectNode errorNode = document.putObject("errors");
+        errors.forEach(errorNode::put);
+        return document;
+    }
+
+    private static void print(PrintStream out, List<BridgedTool> tools) {
+        if (tools.isEmpty()) {
+            out.println("No tools.");
+            return;
+        }
+        int nameWidth = tools.stream().mapToInt(t -> t.name().length()).max().orElse(0);
+        int labelWidth = tools.stream().mapToInt(t -> t.label().length()).max().orElse(0);
+        for (BridgedTool tool : tools) {
+            out.println(pad(tool.name(), nameWidth) + "  " + pad(tool.label(), labelWidth) + "  — "
+                    + firstLine(tool.description()) + (tool.deferred() ? " (deferred)" : ""));
+        }
+    }
+
+    private static String pad(String text, int width) {
+        return text + " ".repeat(Math.max(0, width - text.length()));
+    }
+
+    /** A description's first line, shortened: a listing line per tool stays readable. */
+    static String firstLine(String description) {
+        String line = description.strip().lines().findFirst().orElse("");
+        return line.length() > 100 ? line.substring(0, 99) + "…" : line;
+    }
+}

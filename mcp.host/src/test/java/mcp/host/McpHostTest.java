@@ -1,0 +1,232 @@
+package mcp.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import mcp.api.McpJson;
+import mcp.host.internal.demo.Demo;
+import mcp.manager.BridgedTool;
+import mcp.manager.McpClient;
+import mcp.manager.ToolOutput;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The embedding API over real testkit server processes, configured in a native config file. */
+class McpHostTest {
+
+    @TempDir
+    Path temp;
+
+    @AfterEach
+    void noProcessLeft() throws InterruptedException {
+        awaitTrue("every server process ended",
+                () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+    }
+
+    private Path config(Map<String, List<String>> servers) throws IOException {
+        ObjectNode root = McpJson.object();
+        ObjectNode mcpServers = root.putObject("mcpServers");
+        new TreeMap<>(servers).forEach((name, args) -> {
+            List<String> command = Demo.serverCommand(args);
+            ObjectNode server = mcpServers.putObject(name);
+            server.put("command", command.get(0));
+            command.subList(1, command.size()).forEach(server.putArray("args")::add);
+        });
+        Path file = temp.resolve("mcp.json");
+        Files.writeString(file, root.toString());
+        return file;
+    }
+
+    private McpHost.Builder host(Path config) {
+        return McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+                .cacheDirectory(temp.resolve("cache"));
+    }
+
+    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static Set<String> servers(List<BridgedTool> tools) {
+        return tools.stream().map(BridgedTool::serverName).collect(Collectors.toSet());
+    }
+
+    private static JsonNode json(String text) {
+        return McpJson.mapper().readTree(text);
+    }
+
+    @Test
+    void loadReturnsToolsAndClosingEndsEveryServer() throws Exception {
+        Path config = config(Map.of("a", List.of(), "b", List.of("--fault", "grandchild")));
+        try (McpHost host = host(config).build()) {
+            LoadResult result = host.load();
+            assertEquals(Map.of(), result.errors());
+            assertEquals(Set.of("a", "b"), servers(result.tools()));
+            assertEquals(2, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count());
+        }
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
+                "closing the host ends every server and its children");
+    }
+
+    @Test
+    void aBrokenConfigFileIsAnErrorNotACrash() throws IOException {
+        Path config = temp.resolve("mcp.json");
+        Files.writeString(config, "{\"mcpServers\": {\"x\": ");
+        try (McpHost host = host(config).build()) {
+            LoadResult result = host.load();
+            assertEquals(List.of(), result.tools());
+            assertFalse(result.discovery().problems().isEmpty());
+            assertTrue(result.discovery().problems().get(0).describe().contains("mcp.json"),
+                    result.discovery().problems().get(0).describe());
+        }
+    }
+
+    @Test
+    void mcpDisabledStartsNothing() throws IOException {
+        Path config = config(Map.of("a", List.of()));
+        try (McpHost host = host(config).mcpEnabled(false).build()) {
+            assertEquals(List.of(), host.load().tools());
+            assertEquals(0, ProcessHandle.current().children().count());
+        }
+    }
+
+    @Test
+    void reloadPicksUpAnEditedConfigWithoutRestartingTheSession() throws Exception {
+        Path config = config(Map.of("one", List.of()));
+        try (ToolSession session = host(config).build().openSession()) {
+            session.addTool(new EchoAppTool());
+            assertEquals(Set.of("one"), mcpServers(session));
+            config(Map.of("two", List.of("--tools", "1")));
+            LoadResult reloaded = session.reload();
+            assertEquals(Map.of(), reloaded.errors());
+            assertEquals(Set.of("two"), mcpServers(session));
+            assertTrue(session.tool("app_echo").isPresent(), "the application's own tools stay");
+            assertEquals("hi", McpClient.await(session.tool("mcp_two_echo").orElseThrow()
+                    .call(json("{\"message\":\"hi\"}"))).text());
+        }
+    }
+
+    private static Set<String> mcpServers(ToolSession session) {
+        return session.tools().stream().filter(AgentTool::isMcp).map(t -> t.label().split("/")[0])
+                .collect(Collectors.toSet());
+    }
+
+    @Test
+    void aServerThatConnectsAfterTheGateIsReBound() throws Exception {
+        Path config = config(Map.of("fast", List.of(), "late", List.of("--init-delay-ms", "1500")));
+        // A first run puts late's tools in the cache, so the second run's gate returns them deferred.
+        try (McpHost warmUp = host(config).build()) {
+            assertEquals(Map.of(), warmUp.load().errors());
+        }
+        try (ToolSession session = host(config).startupGate(Duration.ofMillis(1200)).build().openSession()) {
+            assertTrue(session.lastLoad().tools().stream().anyMatch(t -> t.deferred() && t.serverName().equals("late")));
+            List<List<AgentTool>> changes = new java.util.concurrent.CopyOnWriteArrayList<>();
+            session.onToolsChanged(changes::add);
+            awaitTrue("late is re-bound live", () -> session.lastLoad().manager().getTools().stream()
+                    .noneMatch(BridgedTool::deferred) && !changes.isEmpty());
+            assertEquals(Set.of("fast", "late"), mcpServers(session));
+            assertEquals("done", McpClient.await(session.tool("mcp_late_echo").orElseThrow()
+                    .call(json("{\"message\":\"done\"}"))).text());
+        }
+    }
+
+    @Test
+    void aSubagentCallsThroughItsParentsConnectionsAndStartsNothing() throws Exception {
+        Path config = config(Map.of("kit", List.of()));
+        try (ToolSession parent = host(config).build().openSession()) {
+            Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+            ToolSession child = parent.subagent();
+            assertEquals(parent.tools().stream().map(AgentTool::name).toList(),
+                    child.tools().stream().map(AgentTool::name).toList());
+            AgentTool proxy = child.tool("mcp_kit_pid").orElseThrow();
+            assertEquals(parent.tool("mcp_kit_pid").orElseThrow().description(), proxy.description());
+            ToolOutput viaChild = McpClient.await(proxy.call(null));
+            ToolOutput viaParent = McpClient.await(parent.tool("mcp_kit_pid").orElseThrow().call(null));
+            assertEquals(viaParent.text(), viaChild.text(), "the same server process answers both");
+            assertEquals(before, ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet()),
+                    "the subagent started no process");
+            child.close();
+            assertEquals("still", McpClient.await(parent.tool("mcp_kit_echo").orElseThrow()
+                    .call(json("{\"message\":\"still\"}"))).text(), "closing a subagent leaves the parent's servers");
+        }
+    }
+
+    @Test
+    void aForgottenHostStillEndsItsServersWhenTheJvmExits() throws Exception {
+        Path config = config(Map.of("kit", List.of("--fault", "grandchild")));
+        String classPath = Stream.of(System.getProperty("jdk.module.path", ""), System.getProperty("java.class.path", ""))
+                .filter(p -> !p.isEmpty()).collect(Collectors.joining(java.io.File.pathSeparator));
+        Process embedder = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp", classPath,
+                ForgetfulEmbedder.class.getName(), config.toString(), temp.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String output;
+        try {
+            assertTrue(embedder.waitFor(60, TimeUnit.SECONDS), "the embedder JVM exits");
+            output = new String(embedder.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            embedder.destroyForcibly();
+        }
+        java.util.regex.Matcher pid = java.util.regex.Pattern.compile("grandchild pid (\\d+)").matcher(output);
+        assertTrue(pid.find(), output);
+        long serverPid = Long.parseLong(pid.group(1));
+        awaitTrue("the server's child is gone with the JVM that forgot to close",
+                () -> ProcessHandle.of(serverPid).map(p -> !p.isAlive()).orElse(true));
+    }
+
+    /** An application tool beside the MCP tools. */
+    private static final class EchoAppTool implements AgentTool {
+        @Override
+        public String name() {
+            return "app_echo";
+        }
+
+        @Override
+        public String label() {
+            return "app/echo";
+        }
+
+        @Override
+        public String description() {
+            return "Echoes, in the application";
+        }
+
+        @Override
+        public JsonNode inputSchema() {
+            return McpJson.object().put("type", "object");
+        }
+
+        @Override
+        public String origin() {
+            return "app";
+        }
+
+        @Override
+        public CompletableFuture<ToolOutput> call(JsonNode arguments) {
+            return CompletableFuture.completedFuture(new ToolOutput(arguments.toString(), false,
+                    new ToolOutput.Details("app", "echo", false, List.of(), java.util.Optional.empty(),
+                            java.util.Optional.empty(), java.util.Optional.empty())));
+        }
+    }
+}

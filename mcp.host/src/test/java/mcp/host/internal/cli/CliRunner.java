@@ -1,0 +1,95 @@
+package mcp.host.internal.cli;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import mcp.api.McpJson;
+import tools.jackson.databind.JsonNode;
+
+/** Runs {@link Main#run} in this JVM with a fixture home and project, capturing both streams. */
+final class CliRunner {
+
+    /**
+     * What one run gave.
+     *
+     * @param exitCode the exit code
+     * @param out stdout
+     * @param err stderr
+     */
+    record Result(int exitCode, String out, String err) {
+        /** @return stdout parsed as the one JSON document it must be */
+        JsonNode json() {
+            try {
+                return McpJson.mapper().readTree(out);
+            } catch (RuntimeException e) {
+                throw new AssertionError("stdout is not one JSON document: " + e.getMessage() + "\n--- stdout:\n" + out
+                        + "\n--- stderr:\n" + err, e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
+        }
+    }
+
+    private final Path cwd;
+    private final Path home;
+    private final Map<String, String> env = new HashMap<>();
+
+    CliRunner(Path cwd, Path home) {
+        this.cwd = cwd;
+        this.home = home;
+        // Only what the tests choose: the machine's XDG_* or MCP settings must not leak in.
+        env.put("HOME", home.toString());
+        String path = System.getenv("PATH");
+        if (path != null) {
+            env.put("PATH", path);
+        }
+    }
+
+    CliRunner env(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    Result run(String... args) {
+        return runWithInput("", args);
+    }
+
+    Result runWithInput(String input, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exitCode;
+        try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exitCode = Main.run(args, outStream, errStream, env, cwd, home,
+                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+        }
+        return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Fails if a child process of this JVM is still alive a little after the command returned. */
+    static void assertNoChildProcessLeft() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            List<ProcessHandle> alive = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+            if (alive.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                alive.forEach(ProcessHandle::destroyForcibly);
+                fail("processes left behind: " + alive.stream()
+                        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList());
+            }
+            Thread.sleep(50);
+        }
+    }
+}

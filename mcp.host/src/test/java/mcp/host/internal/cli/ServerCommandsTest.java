@@ -1,0 +1,238 @@
+package mcp.host.internal.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import mcp.api.McpJson;
+import mcp.testkit.TestServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tools}, {@code call}, {@code status}, {@code test} and {@code shell} against real testkit servers. */
+class ServerCommandsTest {
+
+    @TempDir
+    Path temp;
+
+    private Path config;
+    private CliRunner cli;
+
+    @BeforeEach
+    void fixture() throws IOException {
+        Path home = Files.createDirectories(temp.resolve("home"));
+        Path project = Files.createDirectories(temp.resolve("project"));
+        config = temp.resolve("servers.json");
+        ObjectNode servers = McpJson.object();
+        servers.set("kit", server(TestServers.command()));
+        ObjectNode broken = McpJson.object();
+        broken.put("command", temp.resolve("no-such-server").toString());
+        servers.set("broken", broken);
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(config, root.toString());
+        cli = new CliRunner(project, home);
+    }
+
+    private static ObjectNode server(List<String> command) {
+        ObjectNode entry = McpJson.object();
+        entry.put("command", command.get(0));
+        ArrayNode args = entry.putArray("args");
+        command.subList(1, command.size()).forEach(args::add);
+        return entry;
+    }
+
+    @AfterEach
+    void noProcessLeft() throws InterruptedException {
+        CliRunner.assertNoChildProcessLeft();
+    }
+
+    private CliRunner.Result run(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--config", config.toString(), "--no-cache"));
+        return cli.run(all.toArray(String[]::new));
+    }
+
+    @Test
+    void toolsJsonListsTheToolsAndTheErrors() {
+        CliRunner.Result result = run("tools", "--json");
+        assertEquals(0, result.exitCode(), "per-server errors are reported, not fatal: " + result);
+        JsonNode document = result.json();
+        JsonNode echo = null;
+        for (JsonNode tool : document.get("tools")) {
+            if (tool.get("name").asString().equals("mcp_kit_echo")) {
+                echo = tool;
+            }
+        }
+        assertTrue(echo != null, result::toString);
+        assertEquals("kit", echo.get("server").asString());
+        assertEquals("echo", echo.get("tool").asString());
+        assertEquals("kit/echo", echo.get("label").asString());
+        assertEquals("Echoes the message back as text.", echo.get("description").asString());
+        assertEquals("object", echo.at("/inputSchema/type").asString());
+        assertFalse(echo.get("deferred").asBoolean());
+        assertEquals(List.of("broken"), List.copyOf(document.get("errors").propertyNames()));
+        assertTrue(document.at("/errors/broken").asString().contains("broken"), result::toString);
+    }
+
+    @Test
+    void toolsForOneServerStartsOnlyThatOne() {
+        CliRunner.Result result = run("tools", "--server", "kit");
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().lines().anyMatch(l -> l.startsWith("mcp_kit_echo") && l.contains("kit/echo")
+                && l.contains("— Echoes the message back as text.")), result::toString);
+        assertFalse(result.err().contains("broken"), result::toString);
+
+        CliRunner.Result unknown = run("tools", "--server", "kti");
+        assertEquals(2, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("Did you mean: kit"), unknown::toString);
+    }
+
+    @Test
+    void callPrintsTheRenderedResult() {
+        CliRunner.Result result = run("call", "mcp_kit_echo", "{\"message\": \"hello there\"}");
+        assertEquals(0, result.exitCode(), result::toString);
+        assertEquals("hello there", result.out().strip());
+    }
+
+    @Test
+    void callJsonPrintsTheMcpResult() {
+        CliRunner.Result result = run("call", "--json", "mcp_kit_add", "{\"a\": 2, \"b\": 3}");
+        assertEquals(0, result.exitCode(), result::toString);
+        JsonNode document = result.json();
+        assertEquals("text", document.at("/content/0/type").asString());
+        assertEquals("5", document.at("/content/0/text").asString());
+        assertEquals(5, document.at("/structuredContent/sum").asInt());
+        assertFalse(document.get("isError").asBoolean());
+    }
+
+    @Test
+    void aToolErrorExitsOne() {
+        CliRunner.Result result = run("call", "mcp_kit_fail");
+        assertEquals(1, result.exitCode(), result::toString);
+        assertTrue(result.out().contains("Error: tool failed on purpose"), result::toString);
+
+        CliRunner.Result json = run("call", "mcp_kit_fail", "--json");
+        assertEquals(1, json.exitCode(), json::toString);
+        assertTrue(json.json().get("isError").asBoolean());
+    }
+
+    @Test
+    void aFailedCallExitsOneWithTheError() {
+        CliRunner.Result result = run("call", "mcp_kit_error", "--json");
+        assertEquals(1, result.exitCode(), result::toString);
+        assertTrue(result.json().get("error").asString().contains("internal failure on purpose"), result::toString);
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        CliRunner.Result unknownTool = run("call", "mcp_kit_ecko", "{}");
+        assertEquals(2, unknownTool.exitCode(), unknownTool::toString);
+        assertTrue(unknownTool.err().contains("Unknown tool \"mcp_kit_ecko\"")
+                && unknownTool.err().contains("mcp_kit_echo"), unknownTool::toString);
+
+        CliRunner.Result badJson = run("call", "mcp_kit_echo", "{\"message\": ");
+        assertEquals(2, badJson.exitCode(), badJson::toString);
+        assertTrue(badJson.err().contains("ARGS_JSON"), badJson::toString);
+
+        CliRunner.Result notAnObject = run("call", "mcp_kit_echo", "[1, 2]", "--json");
+        assertEquals(2, notAnObject.exitCode(), notAnObject::toString);
+        assertTrue(notAnObject.json().get("error").asString().contains("JSON object"), notAnObject::toString);
+
+        CliRunner.Result unknownOption = run("tools", "--frobnicate");
+        assertEquals(2, unknownOption.exitCode(), unknownOption::toString);
+        assertTrue(unknownOption.err().contains("--frobnicate"), unknownOption::toString);
+
+        CliRunner.Result missingParameter = run("call");
+        assertEquals(2, missingParameter.exitCode(), missingParameter::toString);
+
+        CliRunner.Result noCommand = cli.run();
+        assertEquals(2, noCommand.exitCode(), noCommand::toString);
+    }
+
+    @Test
+    void statusShowsEachServer() {
+        CliRunner.Result result = run("status", "--json");
+        assertEquals(0, result.exitCode(), result::toString);
+        JsonNode kit = null;
+        JsonNode broken = null;
+        for (JsonNode line : result.json()) {
+            assertEquals(List.of("name", "status", "tools", "error"), List.copyOf(line.propertyNames()));
+            if (line.get("name").asString().equals("kit")) {
+                kit = line;
+            } else if (line.get("name").asString().equals("broken")) {
+                broken = line;
+            }
+        }
+        assertTrue(kit != null && broken != null, result::toString);
+        assertEquals("connected", kit.get("status").asString());
+        assertTrue(kit.get("tools").asInt() >= 10, result::toString);
+        assertEquals("failed", broken.get("status").asString());
+        assertFalse(broken.get("error").isNull());
+
+        CliRunner.Result human = run("status");
+        assertTrue(human.out().lines().anyMatch(l -> l.startsWith("● kit") && l.contains("connected")), human::toString);
+        assertTrue(human.out().lines().anyMatch(l -> l.startsWith("✗ broken") && l.contains("failed: ")),
+                human::toString);
+    }
+
+    @Test
+    void testConnectsOneServer() {
+        CliRunner.Result ok = run("test", "kit");
+        assertEquals(0, ok.exitCode(), ok::toString);
+        assertTrue(ok.out().matches("(?s)OK: \\d+ tools in \\d+ ms\\R"), ok::toString);
+
+        CliRunner.Result failed = run("test", "broken");
+        assertEquals(1, failed.exitCode(), failed::toString);
+        assertTrue(failed.out().startsWith("FAILED: "), failed::toString);
+
+        CliRunner.Result unknown = run("test", "nope");
+        assertEquals(2, unknown.exitCode(), unknown::toString);
+    }
+
+    @Test
+    void shellKeepsOneHostForManyCommands() {
+        String input = String.join("\n",
+                "/tools",
+                "/call mcp_kit_echo {\"message\": \"hi there\"}",
+                "/mcp status",
+                "/frobnicate",
+                "/call mcp_kit_nope",
+                "/mcp reload",
+                "/quit",
+                "/tools") + "\n";
+        CliRunner.Result result = cli.runWithInput(input, "shell", "--config", config.toString(), "--no-cache");
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().contains("mcp_kit_echo"), result::toString);
+        assertTrue(result.out().lines().anyMatch(l -> l.equals("hi there")), result::toString);
+        assertTrue(result.out().lines().anyMatch(l -> l.startsWith("● kit")), result::toString);
+        assertTrue(result.err().contains("Unknown command \"/frobnicate\""), result::toString);
+        assertTrue(result.err().contains("Unknown tool \"mcp_kit_nope\""), result::toString);
+        assertFalse(result.out().contains("mcp> "), "no prompt without a terminal");
+    }
+
+    @Test
+    void shellAppliesConfigEditsLive() throws IOException {
+        String input = String.join("\n",
+                "/mcp disable kit",
+                "/mcp status",
+                "/mcp enable kit",
+                "/call mcp_kit_echo {\"message\": \"back\"}") + "\n";
+        CliRunner.Result result = cli.runWithInput(input, "shell", "--config", config.toString(), "--no-cache");
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().contains("○ kit is not running now"), result::toString);
+        assertTrue(result.out().lines().anyMatch(l -> l.startsWith("● kit connected")), result::toString);
+        assertTrue(result.out().lines().anyMatch(l -> l.equals("back")), result::toString);
+        assertTrue(McpJson.mapper().readTree(Files.readString(config)).at("/mcpServers/kit/enabled").asBoolean());
+    }
+}
