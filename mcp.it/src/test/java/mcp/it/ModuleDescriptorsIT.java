@@ -10,13 +10,19 @@ import java.lang.module.Configuration;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReference;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.spi.ToolProvider;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +85,31 @@ class ModuleDescriptorsIT {
             assertTrue(descriptor.exports().stream().noneMatch(e -> e.source().contains(".internal")),
                     descriptor.name() + " exports an internal package");
         }
+    }
+
+    /** For class-path users the META-INF/services files must name exactly the descriptor's providers. */
+    @Test
+    void providesClausesAndServicesFilesAgree() throws Exception {
+        int checked = 0;
+        for (Path jar : ourJars()) {
+            Map<String, Set<String>> provides = new TreeMap<>();
+            descriptor(jar).provides().forEach(p -> provides.put(p.service(), new TreeSet<>(p.providers())));
+            Map<String, Set<String>> servicesFiles = new TreeMap<>();
+            try (JarFile file = new JarFile(jar.toFile())) {
+                for (JarEntry entry : java.util.Collections.list(file.entries())) {
+                    String name = entry.getName();
+                    if (name.startsWith("META-INF/services/") && !entry.isDirectory()) {
+                        String text = new String(file.getInputStream(entry).readAllBytes(), StandardCharsets.UTF_8);
+                        servicesFiles.put(name.substring("META-INF/services/".length()), text.lines()
+                                .map(line -> line.replaceAll("#.*", "").trim()).filter(line -> !line.isEmpty())
+                                .collect(Collectors.toCollection(TreeSet::new)));
+                    }
+                }
+            }
+            assertEquals(provides, servicesFiles, jar.getFileName().toString());
+            checked += provides.size();
+        }
+        assertTrue(checked >= 4, "the built-in providers were checked: " + checked);
     }
 
     @Test
