@@ -34,7 +34,7 @@ class BadInputTest {
     @Test
     void missingFilesAreSilent(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
-        for (CapabilitySource source : ServiceRegistrationTest.allSources()) {
+        for (CapabilitySource source : Fixture.allSources()) {
             Result result = source.discover(f.context());
             assertEquals(List.of(), result.servers(), source.id());
             assertEquals(List.of(), result.problems(), source.id());

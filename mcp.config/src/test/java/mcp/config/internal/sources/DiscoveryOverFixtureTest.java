@@ -42,6 +42,14 @@ class DiscoveryOverFixtureTest {
     }
 
     @Test
+    void theBuiltInSourcesHaveTheSpecsIdsNamesAndPriorities() {
+        assertEquals(List.of("native mcp-host 100", "claude Claude Code 80", "codex OpenAI Codex 70",
+                "gemini Gemini CLI 60", "cursor Cursor 50", "windsurf Windsurf 50", "vscode VS Code 20",
+                "mcp-json MCP Config 5"), Fixture.allSources().stream()
+                .map(s -> s.id() + " " + s.displayName() + " " + s.priority()).toList());
+    }
+
+    @Test
     void everyFormatMergesWithItsSource() {
         Fixture fixture = Fixture.copy(temp);
         DiscoveryResult result = discover(fixture, true);

@@ -108,4 +108,10 @@ final class Fixture {
         assertEquals(level, spec.source().level(), spec.name());
         assertEquals(location, spec.location(), spec.name());
     }
+
+    /** @return one instance of each built-in source */
+    static java.util.List<mcp.api.spi.CapabilitySource> allSources() {
+        return java.util.List.of(new NativeSource(), new ClaudeSource(), new CodexSource(), new GeminiSource(),
+                new CursorSource(), new WindsurfSource(), new VsCodeSource(), new McpJsonSource());
+    }
 }

@@ -119,7 +119,7 @@ class SourcesProperties {
 
     private List<Result> checkEverySource(Set<Path> written) {
         List<Result> results = new ArrayList<>();
-        for (CapabilitySource source : ServiceRegistrationTest.allSources()) {
+        for (CapabilitySource source : Fixture.allSources()) {
             results.add(check(source, written));
         }
         return results;
