@@ -316,7 +316,30 @@ public final class McpHost implements AutoCloseable {
          * @throws mcp.api.ProviderException if a needed provider is missing or two share an id
          */
         public McpHost build() {
-            return new McpHost(this);
+            // A snapshot: reusing this builder afterwards never changes the host built here.
+            return new McpHost(copy());
+        }
+
+        private Builder copy() {
+            Builder copy = new Builder();
+            copy.workingDirectory = workingDirectory;
+            copy.home = home;
+            copy.environment = environment;
+            copy.mcpEnabled = mcpEnabled;
+            copy.projectConfig = projectConfig;
+            copy.exaFilter = exaFilter;
+            copy.cacheEnabled = cacheEnabled;
+            copy.cacheDirectory = cacheDirectory;
+            copy.configFile = configFile;
+            copy.startupGate = startupGate;
+            copy.serviceLoader = serviceLoader;
+            copy.transportProviders.addAll(transportProviders);
+            copy.capabilitySources.addAll(capabilitySources);
+            copy.configFilters.addAll(configFilters);
+            copy.authResolvers.addAll(authResolvers);
+            copy.toolCacheProvider = toolCacheProvider;
+            copy.clientSettings = clientSettings;
+            return copy;
         }
     }
 }
