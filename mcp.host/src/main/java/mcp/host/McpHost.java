@@ -57,7 +57,7 @@ public final class McpHost implements AutoCloseable {
                 .workingDirectory(builder.workingDirectory)
                 .environment(builder.environment)
                 .clientSettings(builder.clientSettings)
-                .authResolvers(builder.authResolvers);
+                .authResolvers(authResolvers(builder));
         List<TransportProvider> transports = new ArrayList<>(builder.transportProviders);
         if (builder.serviceLoader) {
             transports.addAll(Providers.load(TransportProvider.class, McpHost.class.getClassLoader()));
@@ -65,6 +65,17 @@ public final class McpHost implements AutoCloseable {
         managerBuilder.transportProviders(distinctById(transports));
         openCache(builder).ifPresent(managerBuilder::toolCache);
         this.manager = managerBuilder.build();
+    }
+
+    /** The builder's resolvers, then ServiceLoader's (such as {@code values}) of other ids, in that order. */
+    private static List<AuthResolver> authResolvers(Builder builder) {
+        Map<String, AuthResolver> byId = new LinkedHashMap<>();
+        builder.authResolvers.forEach(resolver -> byId.putIfAbsent(resolver.id(), resolver));
+        if (builder.serviceLoader) {
+            Providers.load(AuthResolver.class, McpHost.class.getClassLoader())
+                    .forEach(resolver -> byId.putIfAbsent(resolver.id(), resolver));
+        }
+        return List.copyOf(byId.values());
     }
 
     /** Explicit providers win over ServiceLoader's of the same id (the builder's promise). */

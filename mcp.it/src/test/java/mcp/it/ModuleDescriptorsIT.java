@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 class ModuleDescriptorsIT {
 
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
-    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.cache", "mcp.config",
-            "mcp.manager", "mcp.host", "mcp.testkit");
+    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.transport.http",
+            "mcp.cache", "mcp.config", "mcp.manager", "mcp.host", "mcp.testkit");
 
     private static List<Path> pathEntries() {
         List<Path> entries = new ArrayList<>();
@@ -139,7 +139,10 @@ class ModuleDescriptorsIT {
                 .resolveAndBind(finder, ModuleFinder.of(), Set.of("mcp.manager"));
         ModuleLayer layer = ModuleLayer.boot().defineModulesWithOneLoader(configuration,
                 ClassLoader.getPlatformClassLoader());
-        assertEquals(List.of("stdio"), providerIds(layer, "mcp.api.spi.TransportProvider"));
+        List<String> transports = providerIds(layer, "mcp.api.spi.TransportProvider");
+        assertEquals(Set.of("stdio", "http", "sse"), Set.copyOf(transports), transports.toString());
+        assertEquals(3, transports.size(), transports.toString());
+        assertEquals(List.of("values"), providerIds(layer, "mcp.api.spi.AuthResolver"));
         assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.ToolCacheProvider"));
         assertEquals(List.of("native", "claude", "codex", "gemini", "cursor", "windsurf", "vscode", "mcp-json"),
                 providerIds(layer, "mcp.api.spi.CapabilitySource"));

@@ -22,10 +22,17 @@ import java.util.Optional;
  *     declares {@code elicitation}
  * @param listener session events
  * @param maxListPages the most pages a paginated list follows (default 1,000)
+ * @param directCompletion where responses complete their futures. {@code false} (the default): on a
+ *     worker thread, so that code chained on a future with the non-async methods may block, even on
+ *     another request of the same session. {@code true}: on the transport's reader thread, which
+ *     saves a thread hand-off per response (about half the client's cost per call under load, see
+ *     BENCHMARKS.md); chained code then runs on the reader thread and must not block (chain with the
+ *     {@code ...Async} methods and an executor for work that may), or the session stalls until the
+ *     blocked request times out. Timeouts, failures and server requests use worker threads either way.
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
-        ClientListener listener, int maxListPages) {
+        ClientListener listener, int maxListPages, boolean directCompletion) {
 
     /** The handler method that declares the {@code sampling} capability. */
     public static final String SAMPLING_METHOD = "sampling/createMessage";
@@ -67,6 +74,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private ClientListener listener = new ClientListener() {
         };
         private int maxListPages = 1000;
+        private boolean directCompletion;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -115,10 +123,16 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /** @return this; {@code true} completes futures on the transport's reader thread (see {@link ClientOptions}) */
+        public Builder directCompletion(boolean value) {
+            this.directCompletion = value;
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
-                    Optional.ofNullable(roots), handlers, listener, maxListPages);
+                    Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion);
         }
     }
 }

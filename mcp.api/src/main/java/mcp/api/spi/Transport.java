@@ -1,12 +1,17 @@
 package mcp.api.spi;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import mcp.api.McpException;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcMessage;
 
 /**
  * A bidirectional channel of JSON-RPC messages to one server. A transport moves messages and
- * reports its own end; it knows nothing of MCP methods (the client protocol lives above it).
+ * reports its own end; it knows nothing of MCP methods (the client protocol lives above it), except
+ * where its own protocol is defined by them: an HTTP transport recognises {@code initialize} (the
+ * session starts with its reply) and {@code notifications/initialized}, and asks the listener to
+ * initialize again when the server forgets the session ({@link Listener#onSessionExpired}).
  *
  * <p>Life cycle: {@link TransportProvider#open} returns a transport, the client calls
  * {@link #start(Listener)} once, then {@link #send} any number of times from any thread, and finally
@@ -75,5 +80,28 @@ public interface Transport extends AutoCloseable {
          * @param reason why (exit code and stderr tail, HTTP status, "closed by client", ...)
          */
         void onClose(TransportClosedException reason);
+
+        /**
+         * The server has forgotten the session this transport was in (Streamable HTTP: HTTP 404 to a
+         * request that carried the session id), and the transport can start a new one. It has dropped
+         * the old session and holds back every message except an {@code initialize} request and
+         * {@code notifications/initialized}. The listener runs the initialize handshake again over this
+         * same transport and completes the returned stage once {@code notifications/initialized} has
+         * been sent; the transport then re-sends the requests the server refused (they were not
+         * processed) and releases the held messages. If the stage fails, the transport closes with
+         * the reason.
+         *
+         * <p>A transport calls this at most once per lost session, from one of its own threads,
+         * without holding back deliveries (the handshake's reply must get through); it must return
+         * quickly. Transports without sessions (stdio) never call it.
+         *
+         * <p>The default cannot initialize again: it returns a failed stage, so the transport closes.
+         *
+         * @param reason what happened, e.g. {@code the server ended the session (POST <url> answered HTTP 404 ...)}
+         * @return completes when the new session is initialized
+         */
+        default CompletionStage<Void> onSessionExpired(String reason) {
+            return CompletableFuture.failedFuture(new McpException(reason + "; this client cannot initialize a new session"));
+        }
     }
 }

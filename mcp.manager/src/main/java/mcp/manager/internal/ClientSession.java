@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -49,8 +50,10 @@ import tools.jackson.databind.node.ObjectNode;
  * The MCP client protocol over one transport.
  *
  * <p>Threads: the transport's reader calls {@link #onMessage} and {@link #onClose}; they never run
- * user code. Futures are completed and server requests answered on {@link ClientThreads#WORKERS};
- * listener events and progress run in order on {@link #events}.
+ * user code, except that with {@link ClientOptions#directCompletion()} a successful response completes
+ * its future right there. Otherwise responses complete their futures on {@link #completions} (workers of
+ * {@link ClientThreads#WORKERS}, see {@link ClientThreads.Completions}), and server requests are
+ * answered on {@link ClientThreads#WORKERS}; listener events and progress run in order on {@link #events}.
  *
  * <p>State: {@link #pending} holds every request sent and not yet settled, keyed by id. A request
  * leaves it exactly once, by whoever removes it first: its response, its timeout, its cancellation,
@@ -66,6 +69,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicLong nextId = new AtomicLong(1);
     private final ConcurrentHashMap<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+    private final ClientThreads.Completions completions = new ClientThreads.Completions(LOG);
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile TransportClosedException closeReason;
     private volatile InitializeResult initializeResult;
@@ -122,7 +126,12 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return params;
     }
 
-    private void accept(JsonNode result) {
+    /**
+     * Takes the server's answer to {@code initialize} and sends {@code notifications/initialized}.
+     *
+     * @return completes when the transport has sent {@code notifications/initialized}
+     */
+    private CompletableFuture<Void> accept(JsonNode result) {
         String version = result.path("protocolVersion").asString("");
         if (!SUPPORTED_PROTOCOL_VERSIONS.contains(version)) {
             throw new McpException("the server answered protocol version \"" + version + "\" to mcp-host's \""
@@ -135,9 +144,25 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 info.path("version").asString(""), capabilities,
                 instructions != null && instructions.isString() ? Optional.of(instructions.asString()) : Optional.empty());
         transport.protocolVersion(version);
-        notify("notifications/initialized", null);
+        CompletableFuture<Void> initialized = notify("notifications/initialized", null);
         LOG.debug("MCP server \"{}\" initialized: {} {} (protocol {})", options.serverName(),
                 initializeResult.serverName(), initializeResult.serverVersion(), version);
+        return initialized;
+    }
+
+    /**
+     * The server forgot the session (an HTTP transport saw 404): run the handshake again over the same
+     * transport, with the same capabilities. The transport holds other messages back meanwhile and
+     * re-sends the requests the server refused once this completes.
+     */
+    @Override
+    public CompletionStage<Void> onSessionExpired(String reason) {
+        if (closeReason != null) {
+            return CompletableFuture.failedFuture(closeReason);
+        }
+        LOG.debug("MCP server \"{}\": {}; initializing a new session", options.serverName(), reason);
+        CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
+        return request("initialize", initializeParams(), initOptions).thenCompose(this::accept);
     }
 
     private McpException connectFailure(Throwable cause) {
@@ -331,11 +356,16 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         entry.disarmTimer();
         if (response instanceof JsonRpcSuccess success) {
-            ClientThreads.WORKERS.execute(() -> entry.future.complete(success.result()));
+            if (options.directCompletion()) {
+                // Chained code runs here, on the reader thread: the caller asked for it and promised not to block.
+                entry.future.complete(success.result());
+            } else {
+                completions.execute(() -> entry.future.complete(success.result()));
+            }
         } else {
             JsonRpcError error = (JsonRpcError) response;
             McpProtocolException failure = new McpProtocolException(error.code(), error.message(), error.data());
-            ClientThreads.WORKERS.execute(() -> entry.future.completeExceptionally(failure));
+            completions.execute(() -> entry.future.completeExceptionally(failure));
         }
     }
 

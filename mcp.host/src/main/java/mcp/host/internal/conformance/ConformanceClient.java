@@ -1,0 +1,136 @@
+package mcp.host.internal.conformance;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mcp.api.HttpServerConfig;
+import mcp.api.McpException;
+import mcp.api.McpJson;
+import mcp.api.ToolDefinition;
+import mcp.api.ToolResult;
+import mcp.api.spi.Providers;
+import mcp.api.spi.TransportProvider;
+import mcp.api.spi.TransportRequest;
+import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandlers;
+import mcp.manager.McpClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The conformance suite's client: {@code ConformanceClient <server url>}, with the scenario in
+ * {@code MCP_CONFORMANCE_SCENARIO}. The suite runs it as {@code <command> <url>} and judges what the
+ * server saw, so the client does what a host does with any server: connect over Streamable HTTP
+ * (initialize, initialized), list the tools, call each one with arguments made from its input
+ * schema, and close (DELETE). It declares the {@code elicitation} capability and answers with the
+ * requested schema's defaults (SEP-1034).
+ *
+ * <p>Exit code 0 when everything worked, 1 when something failed (the reason on stderr), 2 on a usage
+ * error. Every wait is bounded ({@link #TIMEOUT}), well inside the suite's own 30 s.
+ */
+public final class ConformanceClient {
+
+    /** The bound of the connect and of every request. */
+    static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private ConformanceClient() {
+    }
+
+    /**
+     * Runs one scenario and exits.
+     *
+     * @param args the server URL, last
+     */
+    public static void main(String[] args) {
+        System.setProperty("tinylog.writer", "console");
+        System.setProperty("tinylog.writer.stream", "err");
+        System.setProperty("tinylog.writer.level", System.getenv().containsKey("MCP_CONFORMANCE_DEBUG") ? "debug" : "info");
+        System.setProperty("tinylog.writer.format", "{date:HH:mm:ss.SSS} {level} [{thread}] {message}");
+        PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
+                StandardCharsets.UTF_8);
+        int code = run(args, System.getenv(), err);
+        err.flush();
+        System.exit(code);
+    }
+
+    /**
+     * @param args the command line; the server URL is the last argument
+     * @param env the environment ({@code MCP_CONFORMANCE_SCENARIO})
+     * @param err where the progress and the failure go
+     * @return the exit code
+     */
+    static int run(String[] args, Map<String, String> env, PrintStream err) {
+        if (args.length == 0) {
+            err.println("usage: conformance-client <server url>   (scenario in MCP_CONFORMANCE_SCENARIO)");
+            return 2;
+        }
+        String url = args[args.length - 1];
+        String scenario = env.getOrDefault("MCP_CONFORMANCE_SCENARIO", "(none)");
+        err.println("conformance client: scenario " + scenario + ", server " + url);
+        try {
+            TransportProvider http = Providers.require(TransportProvider.class,
+                    Providers.byId(TransportProvider.class, Providers.load(TransportProvider.class,
+                            ConformanceClient.class.getClassLoader()), TransportProvider::id), "http");
+            HttpServerConfig config = new HttpServerConfig(url, Map.of(), TIMEOUT, true, Optional.empty(),
+                    Optional.empty(), List.of());
+            ClientOptions options = ClientOptions.builder("conformance")
+                    .initializeTimeout(TIMEOUT)
+                    .requestTimeout(TIMEOUT)
+                    .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.acceptDefaults())
+                    .build();
+            try (McpClient client = McpClient.connectBlocking(
+                    http.open(TransportRequest.of("conformance", config, Path.of("").toAbsolutePath())), options)) {
+                err.println("conformance client: connected to " + client.initializeResult().serverName() + " (protocol "
+                        + client.initializeResult().protocolVersion() + ")");
+                List<ToolDefinition> tools = client.listToolsBlocking();
+                err.println("conformance client: " + tools.size() + " tools");
+                for (ToolDefinition tool : tools) {
+                    ToolResult result = client.callToolBlocking(tool.name(), arguments(tool.inputSchema()));
+                    err.println("conformance client: " + tool.name() + " -> " + (result.isError() ? "error " : "ok ")
+                            + result.content().size() + " content items");
+                }
+            }
+            return 0;
+        } catch (McpException e) {
+            err.println("conformance client: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /**
+     * Arguments for a tool from its input schema: every property gets a plain value of its type
+     * (numbers 1, 2, ...; strings "test"; booleans true; the first enum member or the default when given).
+     */
+    static ObjectNode arguments(JsonNode schema) {
+        ObjectNode arguments = McpJson.object();
+        JsonNode properties = schema == null ? null : schema.get("properties");
+        if (properties == null || !properties.isObject()) {
+            return arguments;
+        }
+        int number = 1;
+        for (Iterator<Map.Entry<String, JsonNode>> it = properties.properties().iterator(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> property = it.next();
+            JsonNode spec = property.getValue();
+            String name = property.getKey();
+            if (spec.has("default")) {
+                arguments.set(name, spec.get("default").deepCopy());
+            } else if (spec.path("enum").isArray() && !spec.path("enum").isEmpty()) {
+                arguments.set(name, spec.path("enum").get(0).deepCopy());
+            } else {
+                switch (spec.path("type").asString("string")) {
+                    case "number", "integer" -> arguments.put(name, number++);
+                    case "boolean" -> arguments.put(name, true);
+                    case "array" -> arguments.putArray(name);
+                    case "object" -> arguments.putObject(name);
+                    default -> arguments.put(name, "test");
+                }
+            }
+        }
+        return arguments;
+    }
+}

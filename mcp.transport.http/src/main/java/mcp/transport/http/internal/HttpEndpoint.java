@@ -1,0 +1,222 @@
+package mcp.transport.http.internal;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import mcp.api.McpException;
+import mcp.api.spi.TransportRequest;
+import mcp.transport.http.HttpTransports;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What both HTTP transports share for one server: the URL, the config headers (checked once), the
+ * limits, the {@link HttpClient} with its named daemon threads, and the wording of errors.
+ *
+ * <p>URLs in messages and logs are {@linkplain #redact(URI) redacted} (no user info, no query: some
+ * servers take API keys there); header values never appear anywhere.
+ */
+final class HttpEndpoint {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
+
+    /** Headers this transport sets itself; a config header of the same name is replaced. */
+    private static final java.util.Set<String> OWN_HEADERS = java.util.Set.of("accept", "content-type",
+            "mcp-session-id", "mcp-protocol-version", "last-event-id");
+
+    private static final Map<Integer, String> REASONS = Map.ofEntries(
+            Map.entry(400, "Bad Request"), Map.entry(401, "Unauthorized"), Map.entry(403, "Forbidden"),
+            Map.entry(404, "Not Found"), Map.entry(405, "Method Not Allowed"), Map.entry(406, "Not Acceptable"),
+            Map.entry(408, "Request Timeout"), Map.entry(409, "Conflict"), Map.entry(413, "Content Too Large"),
+            Map.entry(415, "Unsupported Media Type"), Map.entry(429, "Too Many Requests"),
+            Map.entry(500, "Internal Server Error"), Map.entry(502, "Bad Gateway"),
+            Map.entry(503, "Service Unavailable"), Map.entry(504, "Gateway Timeout"));
+
+    final String serverName;
+    final URI uri;
+    final Map<String, String> headers;
+    final Duration timeout;
+    final long maxMessageBytes;
+    final Duration closeStep;
+    final HttpClient client;
+    /**
+     * The client's executor. Callbacks on the client's futures run here ({@code whenCompleteAsync}): the
+     * JDK completes those futures on threads of its own (a new unnamed thread per task when the common
+     * pool is too small, as on two cores).
+     */
+    final ExecutorService executor;
+
+    private HttpEndpoint(String serverName, URI uri, Map<String, String> headers, Duration timeout, long maxMessageBytes,
+            Duration closeStep) {
+        this.serverName = serverName;
+        this.uri = uri;
+        this.headers = headers;
+        this.timeout = timeout;
+        this.maxMessageBytes = maxMessageBytes;
+        this.closeStep = closeStep;
+        this.executor = HttpThreads.pool(serverName);
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .executor(executor)
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NORMAL);
+        // Plain http: HTTP/1.1 (no h2c upgrade dance); https: HTTP/2 when the server offers it.
+        builder.version("https".equalsIgnoreCase(uri.getScheme()) ? HttpClient.Version.HTTP_2
+                : HttpClient.Version.HTTP_1_1);
+        this.client = builder.build();
+    }
+
+    /**
+     * Checks the URL and the headers of a config.
+     *
+     * @param request the transport request
+     * @param url the config's URL
+     * @param configHeaders the config's headers (resolved)
+     * @param timeout the config's timeout
+     * @return the endpoint
+     * @throws McpException if the URL is not an absolute http(s) URL
+     */
+    static HttpEndpoint of(TransportRequest request, String url, Map<String, String> configHeaders, Duration timeout) {
+        String name = request.serverName();
+        URI uri;
+        try {
+            uri = new URI(url.trim());
+        } catch (URISyntaxException e) {
+            throw new McpException("MCP server \"" + name + "\": the url is not a valid URL (" + e.getReason()
+                    + " at index " + e.getIndex() + ")", e);
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+            throw new McpException("MCP server \"" + name + "\": the url must be an absolute http:// or https:// URL, not "
+                    + redact(uri));
+        }
+        if (uri.getPath() == null || uri.getPath().isEmpty()) {
+            uri = uri.resolve("/");
+        }
+        Map<String, String> usable = new LinkedHashMap<>();
+        configHeaders.forEach((key, value) -> {
+            if (OWN_HEADERS.contains(key.toLowerCase(Locale.ROOT))) {
+                LOG.warn("MCP server \"{}\": header \"{}\" is set by the transport itself; the configured value is ignored",
+                        name, key);
+                return;
+            }
+            try {
+                HttpRequest.newBuilder().header(key, value);
+                usable.put(key, value);
+            } catch (IllegalArgumentException e) {
+                // Never the value (nor the JDK's message, which may quote it).
+                LOG.warn("MCP server \"{}\": header \"{}\" cannot be sent by the JDK's HTTP client (a restricted name or an "
+                        + "invalid character); it is left out", name, key);
+            }
+        });
+        Duration bounded = timeout.isZero() || timeout.isNegative() ? Duration.ofSeconds(30) : timeout;
+        return new HttpEndpoint(name, uri, Map.copyOf(usable), bounded, request.maxMessageBytes(),
+                request.closeStepTimeout());
+    }
+
+    /** @return a request builder for the URL with the config headers and a timeout for the response headers */
+    HttpRequest.Builder request(URI target, Duration responseTimeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(responseTimeout)
+                .setHeader("User-Agent", "mcp-host/" + HttpTransports.VERSION);
+        headers.forEach(builder::setHeader);
+        return builder;
+    }
+
+    /** @return the URL without user info, query or fragment: safe for messages and logs */
+    static String redact(URI uri) {
+        if (uri.getHost() == null) {
+            return "<" + uri.getScheme() + " URL>";
+        }
+        StringBuilder out = new StringBuilder();
+        out.append(uri.getScheme()).append("://").append(uri.getHost().contains(":") && !uri.getHost().startsWith("[")
+                ? "[" + uri.getHost() + "]" : uri.getHost());
+        if (uri.getPort() >= 0) {
+            out.append(':').append(uri.getPort());
+        }
+        out.append(uri.getRawPath() == null ? "" : uri.getRawPath());
+        if (uri.getRawQuery() != null) {
+            out.append("?...");
+        }
+        return out.toString();
+    }
+
+    /**
+     * The message for a response with an unexpected status:
+     * {@code <METHOD> <url> answered HTTP <status> <reason> (WWW-Authenticate: <challenge>); body: <first bytes>}.
+     */
+    String statusMessage(String method, URI target, HttpResponse<?> response, String excerpt) {
+        int status = response.statusCode();
+        StringBuilder out = new StringBuilder();
+        out.append(method).append(' ').append(redact(target)).append(" answered HTTP ").append(status);
+        String reason = REASONS.get(status);
+        if (reason != null) {
+            out.append(' ').append(reason);
+        }
+        response.headers().firstValue("WWW-Authenticate")
+                .ifPresent(challenge -> out.append(" (WWW-Authenticate: ").append(oneLine(challenge)).append(')'));
+        if (excerpt != null && !excerpt.isEmpty()) {
+            out.append("; body: ").append(excerpt);
+        }
+        if (status == 401 || status == 403) {
+            out.append("; the server wants credentials: set them in the server's \"headers\" (for example "
+                    + "\"Authorization\": \"Bearer ...\") or configure \"auth\"");
+        }
+        return out.toString();
+    }
+
+    /** The message for an exchange that failed without a response. */
+    String failureMessage(String method, URI target, Throwable error, Duration responseTimeout) {
+        Throwable cause = unwrap(error);
+        String what;
+        if (cause instanceof HttpConnectTimeoutException) {
+            what = "could not connect within " + timeout.toMillis() + " ms";
+        } else if (cause instanceof HttpTimeoutException) {
+            what = "no response within " + responseTimeout.toMillis() + " ms";
+        } else if (cause instanceof ConnectException) {
+            what = "could not connect (" + (cause.getMessage() == null ? "connection refused" : cause.getMessage()) + ")";
+        } else if (cause instanceof ClosedChannelException) {
+            what = "the connection was closed";
+        } else if (cause instanceof IOException) {
+            what = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        } else {
+            what = String.valueOf(cause);
+        }
+        return method + " " + redact(target) + " failed: " + what;
+    }
+
+    private static String oneLine(String text) {
+        String line = text.replace('\r', ' ').replace('\n', ' ');
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+    }
+
+    /** Strips the wrappers of asynchronous failures. */
+    static Throwable unwrap(Throwable error) {
+        Throwable current = Objects.requireNonNull(error, "error");
+        while ((current instanceof CompletionException || current instanceof ExecutionException
+                || current instanceof IOException && current.getCause() instanceof ReplyHandler.TooLargeException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /** @return whether the failure is our own cancellation */
+    static boolean isCancellation(Throwable error) {
+        return unwrap(error) instanceof CancellationException;
+    }
+}

@@ -1,0 +1,1040 @@
+package mcp.transport.http.internal;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import mcp.api.McpException;
+import mcp.api.TransportClosedException;
+import mcp.api.jsonrpc.JsonRpcCodec;
+import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.JsonRpcNotification;
+import mcp.api.jsonrpc.JsonRpcRequest;
+import mcp.api.jsonrpc.JsonRpcResponse;
+import mcp.api.jsonrpc.RequestId;
+import mcp.api.spi.Transport;
+import mcp.transport.http.HttpTransports;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The Streamable HTTP transport: every message is POSTed to one endpoint; a request's reply comes
+ * back as JSON or as an SSE stream (with the server's notifications and requests interleaved); an
+ * optional GET stream carries messages that belong to no request.
+ *
+ * <h2>What it does</h2>
+ * <ul>
+ *   <li><b>POST</b> with {@code Accept: application/json, text/event-stream}, the config headers, and
+ *       after {@code initialize} the {@code Mcp-Session-Id} the server gave and the
+ *       {@code MCP-Protocol-Version} from {@link #protocolVersion}. A notification or response is
+ *       sent when the server accepts it (202); a request's send future completes when its reply has
+ *       been delivered, and fails when the exchange fails (HTTP error, lost stream), which fails the
+ *       request in the client at once instead of after its timeout.</li>
+ *   <li><b>Ordering of the handshake.</b> After {@link #protocolVersion} the GET stream is opened and
+ *       {@code notifications/initialized} waits (at most {@link HttpTransports#GET_READY_WAIT}) for its
+ *       headers; every later message waits until {@code notifications/initialized} was accepted. So a
+ *       server's first notifications (say {@code tools/list_changed} right after initialized) have a
+ *       stream to go to, and no request overtakes initialized.</li>
+ *   <li><b>GET stream.</b> 405 (or any error on the first try) means the server offers none. A
+ *       stream that ends is reopened after the server's {@code retry} (else a backoff), with
+ *       {@code Last-Event-ID}; it gives up after {@link HttpTransports#MAX_RECONNECT_FAILURES}
+ *       failures in a row.</li>
+ *   <li><b>Resuming.</b> A request's stream that ends before the reply is resumed with a GET carrying
+ *       {@code Last-Event-ID}, after the server's {@code retry} (else a backoff); the reply may come on
+ *       the resumed stream. Without an event id, after too many failed attempts, or on 404/405 the
+ *       request fails with the reason.</li>
+ *   <li><b>Session expiry.</b> A 404 to a POST that carried the current session id means the server
+ *       forgot the session: the transport drops it, holds back every message but {@code initialize}
+ *       and {@code notifications/initialized}, and asks the listener to initialize again
+ *       ({@link Transport.Listener#onSessionExpired}); then it re-sends the requests the server refused
+ *       (they were not processed) and releases the held messages. A new session that is refused
+ *       again before anything succeeded on it closes the transport.</li>
+ *   <li><b>Fallback.</b> An {@code initialize} POST answered 400, 404 or 405 on a transport that never had
+ *       a session is retried over the legacy HTTP+SSE transport at the same URL (the spec's
+ *       backward-compatibility procedure); everything then goes through it.</li>
+ *   <li><b>Cancellation.</b> {@code notifications/cancelled} for a request in flight also abandons its
+ *       exchange (stream closed), so a request the client gave up on holds no connection.</li>
+ *   <li><b>Close.</b> Streams are closed, waiting sends fail, and the session is ended with DELETE
+ *       (bounded by the close step; 405 is fine); {@link Transport.Listener#onClose} once.</li>
+ * </ul>
+ *
+ * <h2>State</h2>
+ * {@code lock} guards {@code state}, the session id, the protocol version, {@code gate},
+ * {@code reinit}, {@code held}, {@code expiriesWithoutSuccess}, {@code fallback} and
+ * {@code serverStream}. {@code exchanges} (requests in flight) is a concurrent map: an exchange leaves
+ * it once, by whoever finishes it first (its reply, its failure, its cancellation, the close).
+ */
+final class StreamableHttpTransport implements Transport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
+
+    private static final String ACCEPT_BOTH = "application/json, text/event-stream";
+    private static final CompletableFuture<Void> OPEN_GATE = CompletableFuture.completedFuture(null);
+
+    private enum State { OPEN, CLOSED }
+
+    /** A message on its way, with the future its sender holds. */
+    private record Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future) {
+    }
+
+    private final HttpEndpoint http;
+    private final boolean fallbackAllowed;
+    private final Inbound inbound;
+    private final ConcurrentHashMap<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
+
+    private final Object lock = new Object();
+    private State state = State.OPEN;
+    private String sessionId;
+    private String protocolVersion;
+    private boolean initialized;
+    private CompletableFuture<Void> gate = OPEN_GATE;
+    private CompletableFuture<Void> reinit;
+    private final List<Outgoing> held = new ArrayList<>();
+    private int expiriesWithoutSuccess;
+    private LegacySseTransport fallback;
+    private ServerStream serverStream;
+    private volatile String closeReason;
+    private volatile String lastExchange = "nothing sent yet";
+
+    StreamableHttpTransport(HttpEndpoint http, boolean fallbackAllowed) {
+        this.http = http;
+        this.fallbackAllowed = fallbackAllowed;
+        this.inbound = new Inbound(http.serverName, http.closeStep);
+    }
+
+    @Override
+    public void start(Listener listener) {
+        inbound.start(listener);
+    }
+
+    // ------------------------------------------------------------------------------------------ sending
+
+    @Override
+    public CompletableFuture<Void> send(JsonRpcMessage message) {
+        Objects.requireNonNull(message, "message");
+        byte[] bytes;
+        try {
+            bytes = JsonRpcCodec.standard().encode(message);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new McpException(
+                    "Cannot encode a message for MCP server \"" + http.serverName + "\": " + e.getMessage(), e));
+        }
+        Outgoing out = new Outgoing(message, bytes, new CompletableFuture<>());
+        CompletableFuture<Void> wait;
+        LegacySseTransport legacy;
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                return CompletableFuture.failedFuture(closedException());
+            }
+            legacy = fallback;
+            if (legacy == null) {
+                boolean lifecycle = isInitialize(message) || isInitialized(message);
+                if (reinit != null && !lifecycle) {
+                    held.add(out);
+                    return out.future();
+                }
+                wait = isInitialize(message) ? OPEN_GATE : gate;
+                if (isInitialized(message)) {
+                    // Later messages wait until the server accepted initialized (bounded by the POST's timeout).
+                    gate = out.future().handle((v, e) -> null);
+                }
+            } else {
+                wait = null;
+            }
+        }
+        if (legacy != null) {
+            return legacy.send(message);
+        }
+        wait.whenComplete((v, e) -> post(out));
+        cancelledRequest(message).ifPresent(this::abandon);
+        return out.future();
+    }
+
+    private void post(Outgoing out) {
+        String session;
+        String version;
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                out.future().completeExceptionally(closedException());
+                return;
+            }
+            if (fallback != null) {
+                fallback.send(out.message()).whenComplete((v, e) -> complete(out.future(), e));
+                return;
+            }
+            boolean init = isInitialize(out.message());
+            if (reinit != null && !init && !isInitialized(out.message())) {
+                // It passed send() before the session was lost: it waits for the new session too.
+                held.add(out);
+                return;
+            }
+            session = init ? null : sessionId;
+            version = init ? null : protocolVersion;
+        }
+        boolean isRequest = out.message() instanceof JsonRpcRequest;
+        Duration responseTimeout = isRequest ? http.timeout.multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR)
+                : http.timeout;
+        HttpRequest.Builder builder = http.request(http.uri, responseTimeout)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(out.bytes()))
+                .setHeader("Accept", ACCEPT_BOTH)
+                .setHeader("Content-Type", "application/json");
+        sessionHeaders(builder, session, version);
+        Exchange exchange = null;
+        if (out.message() instanceof JsonRpcRequest request) {
+            exchange = new Exchange(out, request.id(), request.method(), session);
+            Exchange previous = exchanges.put(request.id(), exchange);
+            if (previous != null) {
+                previous.fail(new McpException("request id " + request.id() + " was sent again"));
+            }
+        }
+        Exchange ex = exchange;
+        String what = describe(out.message());
+        LOG.debug("MCP server \"{}\": POST {} ({})", http.serverName, HttpEndpoint.redact(http.uri), what);
+        lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + what + ") sent, no response yet";
+        CompletableFuture<HttpResponse<Reply>> response;
+        // The session id must be known before the initialize reply is delivered: the client answers it
+        // with notifications/initialized at once, which must carry the id.
+        ReplyHandler handler = new ReplyHandler(isRequest, http.maxMessageBytes, ex,
+                isInitialize(out.message()) ? this::initializeHeaders : null);
+        try {
+            response = http.client.sendAsync(builder.build(), handler);
+        } catch (RuntimeException e) {
+            failOutgoing(out, ex, new McpException(prefix() + "cannot send POST " + HttpEndpoint.redact(http.uri) + ": "
+                    + e.getMessage(), e));
+            return;
+        }
+        if (ex != null) {
+            ex.pending = response;
+        }
+        response.whenCompleteAsync((reply, error) -> onPostResponse(out, ex, session, responseTimeout, reply, error),
+                http.executor);
+    }
+
+    private void onPostResponse(Outgoing out, Exchange ex, String sentSession, Duration responseTimeout,
+            HttpResponse<Reply> response, Throwable error) {
+        if (error != null) {
+            Throwable cause = HttpEndpoint.unwrap(error);
+            lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") failed";
+            if (cause instanceof ReplyHandler.TooLargeException tooLarge) {
+                failOutgoing(out, ex, new McpException(prefix() + tooLarge.getMessage()));
+                closeFromPeer(tooLarge.getMessage(), null);
+            } else if (HttpEndpoint.isCancellation(cause) || ex != null && ex.finished.get()) {
+                failOutgoing(out, ex, new McpException(prefix() + "request abandoned"));
+            } else {
+                failOutgoing(out, ex, isOpen() ? new McpException(prefix()
+                        + http.failureMessage("POST", http.uri, cause, responseTimeout), cause) : closedException());
+            }
+            return;
+        }
+        int status = response.statusCode();
+        Reply reply = response.body();
+        lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") answered HTTP "
+                + status + " " + ReplyHandler.contentType(response.headers());
+        LOG.debug("MCP server \"{}\": POST {} ({}) answered HTTP {}", http.serverName, HttpEndpoint.redact(http.uri),
+                describe(out.message()), status);
+        if (status >= 200 && status <= 299) {
+            accepted(out, ex, sentSession, response, reply);
+            return;
+        }
+        String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+        if (status == 404 && sentSession != null) {
+            sessionExpired(out, ex, sentSession, http.statusMessage("POST", http.uri, response, excerpt));
+            return;
+        }
+        if (isInitialize(out.message()) && (status == 400 || status == 404 || status == 405) && fallbackAllowed
+                && !everInitialized()) {
+            fallBack(out, ex, http.statusMessage("POST", http.uri, response, excerpt));
+            return;
+        }
+        failOutgoing(out, ex, new McpException(prefix() + http.statusMessage("POST", http.uri, response, excerpt)));
+    }
+
+    /** The headers of a 2xx answer to initialize: the session starts here. */
+    private void initializeHeaders(HttpResponse.ResponseInfo info) {
+        if (info.statusCode() < 200 || info.statusCode() > 299) {
+            return;
+        }
+        synchronized (lock) {
+            if (state == State.OPEN && fallback == null) {
+                sessionId = info.headers().firstValue("Mcp-Session-Id").filter(s -> !s.isBlank()).orElse(null);
+                initialized = true;
+            }
+        }
+    }
+
+    private void accepted(Outgoing out, Exchange ex, String sentSession, HttpResponse<Reply> response, Reply reply) {
+        synchronized (lock) {
+            if (sentSession != null && sentSession.equals(sessionId)) {
+                expiriesWithoutSuccess = 0;
+            }
+        }
+        if (ex == null) {
+            out.future().complete(null);
+            return;
+        }
+        if (reply instanceof Reply.Stream stream) {
+            ex.attach(stream.stream());
+        } else if (reply instanceof Reply.Json json) {
+            afterDelivery(inbound.deliverJson(json.body()));
+            if (!ex.finished.get()) {
+                ex.fail(new McpException(prefix() + "POST " + HttpEndpoint.redact(http.uri)
+                        + " answered with JSON that holds no response to request " + ex.id));
+            }
+        } else if (reply instanceof Reply.Failure failure) {
+            ex.fail(new McpException(prefix() + "POST " + HttpEndpoint.redact(http.uri) + " answered HTTP "
+                    + response.statusCode() + " with content type \"" + ReplyHandler.contentType(response.headers())
+                    + "\", neither JSON nor an SSE stream; body: " + failure.excerpt()));
+        } else {
+            // 202 to a request: the reply will come on the GET stream.
+            ex.acceptedWithoutReply();
+        }
+    }
+
+    private void failOutgoing(Outgoing out, Exchange ex, McpException error) {
+        if (ex != null) {
+            ex.fail(error);
+        } else {
+            out.future().completeExceptionally(error);
+        }
+    }
+
+    /** Marks the exchanges of the responses just delivered as finished. */
+    private void afterDelivery(List<JsonRpcMessage> delivered) {
+        for (JsonRpcMessage message : delivered) {
+            if (message instanceof JsonRpcResponse response && response.id() != null) {
+                Exchange ex = exchanges.get(response.id());
+                if (ex != null) {
+                    ex.finish();
+                }
+            }
+        }
+    }
+
+    /** The client gave up on a request: close its exchange. */
+    private void abandon(RequestId id) {
+        Exchange ex = exchanges.get(id);
+        if (ex != null) {
+            LOG.debug("MCP server \"{}\": request {} cancelled; closing its exchange", http.serverName, id);
+            ex.fail(new McpException(prefix() + "request " + id + " cancelled"));
+        }
+    }
+
+    private static void sessionHeaders(HttpRequest.Builder builder, String session, String version) {
+        if (session != null) {
+            builder.setHeader("Mcp-Session-Id", session);
+        }
+        if (version != null) {
+            builder.setHeader("MCP-Protocol-Version", version);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ session expiry
+
+    private void sessionExpired(Outgoing out, Exchange ex, String sentSession, String what) {
+        boolean start = false;
+        boolean giveUp = false;
+        boolean resendNow = false;
+        boolean isRequest = out.message() instanceof JsonRpcRequest;
+        ServerStream oldStream = null;
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                failOutgoing(out, ex, closedException());
+                return;
+            }
+            if (sentSession.equals(sessionId)) {
+                expiriesWithoutSuccess++;
+                if (expiriesWithoutSuccess > 1) {
+                    giveUp = true;
+                } else {
+                    start = true;
+                    sessionId = null;
+                    protocolVersion = null;
+                    reinit = new CompletableFuture<>();
+                    gate = OPEN_GATE;
+                    oldStream = serverStream;
+                    serverStream = null;
+                }
+            }
+            if (!giveUp && isRequest) {
+                if (ex != null) {
+                    exchanges.remove(ex.id, ex);
+                }
+                if (reinit != null) {
+                    held.add(out);
+                } else {
+                    resendNow = true;
+                }
+            }
+        }
+        if (oldStream != null) {
+            oldStream.stop();
+        }
+        if (giveUp) {
+            String reason = "the server ended the new session at once, right after mcp-host initialized it (" + what + ")";
+            failOutgoing(out, ex, new TransportClosedException(reason));
+            closeFromPeer(reason, null);
+            return;
+        }
+        if (!isRequest) {
+            out.future().completeExceptionally(new McpException(prefix() + "the server ended the session (" + what
+                    + "); a " + describe(out.message()) + " of the old session is not sent again"));
+        } else if (resendNow) {
+            post(out);
+        }
+        if (start) {
+            String reason = "the server ended the session (" + what + ")";
+            LOG.debug("MCP server \"{}\": {}; asking the client to initialize a new session", http.serverName, reason);
+            Listener listener = inbound.listener();
+            CompletionStage<Void> done;
+            try {
+                done = listener == null ? CompletableFuture.failedFuture(new McpException("transport not started"))
+                        : listener.onSessionExpired(reason);
+            } catch (RuntimeException e) {
+                done = CompletableFuture.failedFuture(e);
+            }
+            done.whenComplete((v, error) -> reinitialized(reason, error));
+        }
+    }
+
+    private void reinitialized(String reason, Throwable error) {
+        List<Outgoing> release;
+        synchronized (lock) {
+            reinit = null;
+            release = new ArrayList<>(held);
+            held.clear();
+        }
+        if (error != null) {
+            Throwable cause = HttpEndpoint.unwrap(error);
+            String why = reason + ", and initializing a new session failed: " + cause.getMessage();
+            TransportClosedException closed = new TransportClosedException(why, cause);
+            release.forEach(o -> o.future().completeExceptionally(closed));
+            closeFromPeer(why, cause);
+            return;
+        }
+        LOG.debug("MCP server \"{}\": new session initialized; sending {} held messages", http.serverName,
+                release.size());
+        for (Outgoing out : release) {
+            CompletableFuture<Void> wait;
+            synchronized (lock) {
+                wait = gate;
+            }
+            wait.whenComplete((v, e) -> post(out));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ fallback
+
+    private boolean everInitialized() {
+        synchronized (lock) {
+            return initialized;
+        }
+    }
+
+    private void fallBack(Outgoing init, Exchange ex, String what) {
+        if (ex != null) {
+            exchanges.remove(ex.id, ex);
+        }
+        String context = what + ", so mcp-host tried the legacy HTTP+SSE transport";
+        LegacySseTransport legacy;
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                init.future().completeExceptionally(closedException());
+                return;
+            }
+            legacy = new LegacySseTransport(http, context);
+            fallback = legacy;
+        }
+        LOG.debug("MCP server \"{}\": {} at the same URL (it does not speak Streamable HTTP)", http.serverName, context);
+        legacy.start(new Listener() {
+            @Override
+            public void onMessage(JsonRpcMessage message) {
+                inbound.deliver(message);
+            }
+
+            @Override
+            public void onClose(TransportClosedException reason) {
+                closeFromPeer(reason.reason(), reason.getCause());
+            }
+        });
+        legacy.send(init.message()).whenComplete((v, e) -> complete(init.future(), e));
+    }
+
+    // ------------------------------------------------------------------------------------------ protocol version and GET stream
+
+    @Override
+    public void protocolVersion(String version) {
+        Objects.requireNonNull(version, "version");
+        LegacySseTransport legacy;
+        ServerStream stream = null;
+        ServerStream old = null;
+        synchronized (lock) {
+            legacy = fallback;
+            if (legacy == null && state == State.OPEN) {
+                protocolVersion = version;
+                old = serverStream;
+                stream = new ServerStream(sessionId, version);
+                serverStream = stream;
+                CompletableFuture<Void> ready = stream.ready;
+                HttpThreads.TIMER.schedule(() -> ready.complete(null),
+                        Math.min(HttpTransports.GET_READY_WAIT.toMillis(), http.timeout.toMillis()), TimeUnit.MILLISECONDS);
+                gate = ready;
+            }
+        }
+        if (legacy != null) {
+            legacy.protocolVersion(version);
+            return;
+        }
+        if (old != null) {
+            old.stop();
+        }
+        if (stream != null) {
+            stream.open();
+        }
+    }
+
+    /** The GET stream: messages that belong to no request. */
+    private final class ServerStream implements SseStream.Listener {
+        final String session;
+        final String version;
+        final CompletableFuture<Void> ready = new CompletableFuture<>();
+        final AtomicInteger failures = new AtomicInteger();
+        volatile SseStream current;
+        volatile String lastEventId;
+        volatile long retryMillis = -1;
+        volatile boolean stopped;
+        volatile boolean everOpen;
+
+        ServerStream(String session, String version) {
+            this.session = session;
+            this.version = version;
+        }
+
+        private boolean active() {
+            synchronized (lock) {
+                return !stopped && state == State.OPEN && serverStream == this;
+            }
+        }
+
+        void open() {
+            if (!active()) {
+                ready.complete(null);
+                return;
+            }
+            HttpRequest.Builder builder = http.request(http.uri, http.timeout).GET().setHeader("Accept", "text/event-stream");
+            sessionHeaders(builder, session, version);
+            if (lastEventId != null) {
+                builder.setHeader("Last-Event-ID", lastEventId);
+            }
+            try {
+                http.client.sendAsync(builder.build(), new ReplyHandler(true, http.maxMessageBytes, this))
+                        .whenCompleteAsync(this::onResponse, http.executor);
+            } catch (RuntimeException e) {
+                failed("GET " + HttpEndpoint.redact(http.uri) + " failed: " + e.getMessage());
+            }
+        }
+
+        private void onResponse(HttpResponse<Reply> response, Throwable error) {
+            if (!active()) {
+                if (response != null && response.body() instanceof Reply.Stream stream) {
+                    stream.stream().cancel();
+                }
+                ready.complete(null);
+                return;
+            }
+            if (error != null) {
+                Throwable cause = HttpEndpoint.unwrap(error);
+                if (cause instanceof ReplyHandler.TooLargeException tooLarge) {
+                    closeFromPeer(tooLarge.getMessage(), null);
+                    return;
+                }
+                failed(http.failureMessage("GET", http.uri, cause, http.timeout));
+                return;
+            }
+            int status = response.statusCode();
+            Reply reply = response.body();
+            if (reply instanceof Reply.Stream stream) {
+                LOG.debug("MCP server \"{}\": GET stream open", http.serverName);
+                everOpen = true;
+                current = stream.stream();
+                ready.complete(null);
+                return;
+            }
+            if (reply instanceof Reply.Json json) {
+                // Not a stream: take what it holds, and do not poll for more.
+                afterDelivery(inbound.deliverJson(json.body()));
+                LOG.debug("MCP server \"{}\" answered the GET with JSON, not a stream; no GET stream", http.serverName);
+                stop();
+                return;
+            }
+            String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+            if (status == 405) {
+                LOG.debug("MCP server \"{}\" offers no GET stream (HTTP 405)", http.serverName);
+                stop();
+                return;
+            }
+            failed(status >= 200 && status <= 299
+                    ? "GET " + HttpEndpoint.redact(http.uri) + " answered HTTP " + status + " without an SSE stream"
+                    : http.statusMessage("GET", http.uri, response, excerpt));
+        }
+
+        private void failed(String why) {
+            ready.complete(null);
+            if (!everOpen) {
+                LOG.debug("MCP server \"{}\": no GET stream: {}", http.serverName, why);
+                stop();
+                return;
+            }
+            LOG.debug("MCP server \"{}\": reopening the GET stream failed: {}", http.serverName, why);
+            reconnectLater(false);
+        }
+
+        private void reconnectLater(boolean progress) {
+            int failed = progress ? 0 : failures.incrementAndGet();
+            if (progress) {
+                failures.set(0);
+            }
+            if (failed > HttpTransports.MAX_RECONNECT_FAILURES) {
+                LOG.warn("MCP server \"{}\": the GET stream failed {} times in a row; messages the server sends outside "
+                        + "requests will be missed", http.serverName, failed);
+                stop();
+                return;
+            }
+            long delay = retryMillis >= 0 ? Math.max(MIN_RETRY_MILLIS, retryMillis) : backoff(failed);
+            HttpThreads.TIMER.schedule(this::open, delay, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void onEvent(SseStream stream, SseEvent event) {
+            if (!"message".equals(event.type())) {
+                LOG.debug("MCP server \"{}\": ignoring an SSE event of type \"{}\"", http.serverName, event.type());
+                return;
+            }
+            afterDelivery(inbound.deliverJson(event.data()));
+        }
+
+        @Override
+        public void onEnd(SseStream stream, Throwable error) {
+            if (stream.lastEventId() != null) {
+                lastEventId = stream.lastEventId();
+            }
+            if (stream.retryMillis() >= 0) {
+                retryMillis = stream.retryMillis();
+            }
+            if (!active() || stream.isCancelled()) {
+                return;
+            }
+            if (error instanceof SseParser.TooLargeException tooLarge) {
+                closeFromPeer(tooLarge.getMessage(), null);
+                return;
+            }
+            LOG.debug("MCP server \"{}\": the GET stream ended{}; reconnecting", http.serverName,
+                    error == null ? "" : " (" + error + ")");
+            reconnectLater(stream.sawEvent());
+        }
+
+        void stop() {
+            stopped = true;
+            ready.complete(null);
+            SseStream stream = current;
+            if (stream != null) {
+                stream.cancel();
+            }
+        }
+    }
+
+    /** A server's {@code retry} below this is raised to it, so that {@code retry: 0} cannot make a busy loop. */
+    private static final long MIN_RETRY_MILLIS = 50;
+
+    /** 1 s, 2 s, 4 s, ... at most 10 s. */
+    private static long backoff(int attempt) {
+        return Math.min(10_000L, 1000L << Math.max(0, Math.min(attempt - 1, 4)));
+    }
+
+    // ------------------------------------------------------------------------------------------ requests in flight
+
+    /** One request in flight: its POST, then its SSE stream, then any resumed streams. */
+    private final class Exchange implements SseStream.Listener {
+        final Outgoing out;
+        final RequestId id;
+        final String method;
+        final String session;
+        final long deadlineNanos;
+        final AtomicBoolean finished = new AtomicBoolean();
+        final AtomicInteger failedResumes = new AtomicInteger();
+        volatile CompletableFuture<HttpResponse<Reply>> pending;
+        volatile SseStream stream;
+        volatile String lastEventId;
+        volatile long retryMillis = -1;
+
+        Exchange(Outgoing out, RequestId id, String method, String session) {
+            this.out = out;
+            this.id = id;
+            this.method = method;
+            this.session = session;
+            this.deadlineNanos = System.nanoTime() + http.timeout
+                    .multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR).toNanos();
+        }
+
+        void attach(SseStream value) {
+            stream = value;
+            if (finished.get()) {
+                value.cancel();
+            }
+        }
+
+        /** The reply was delivered. */
+        void finish() {
+            if (finished.compareAndSet(false, true)) {
+                exchanges.remove(id, this);
+                out.future().complete(null);
+                closeStreams();
+            }
+        }
+
+        /** 202 to a request: nothing more to do here. */
+        void acceptedWithoutReply() {
+            if (finished.compareAndSet(false, true)) {
+                exchanges.remove(id, this);
+                out.future().complete(null);
+            }
+        }
+
+        void fail(McpException error) {
+            if (finished.compareAndSet(false, true)) {
+                exchanges.remove(id, this);
+                out.future().completeExceptionally(error);
+                closeStreams();
+            }
+        }
+
+        private void closeStreams() {
+            SseStream s = stream;
+            if (s != null) {
+                s.cancel();
+            }
+            CompletableFuture<HttpResponse<Reply>> pendingResponse = pending;
+            if (pendingResponse != null && !pendingResponse.isDone()) {
+                pendingResponse.cancel(true);
+            }
+        }
+
+        @Override
+        public void onEvent(SseStream source, SseEvent event) {
+            stream = source;
+            if (!"message".equals(event.type())) {
+                LOG.debug("MCP server \"{}\": ignoring an SSE event of type \"{}\"", serverName(), event.type());
+                return;
+            }
+            afterDelivery(inbound.deliverJson(event.data()));
+        }
+
+        @Override
+        public void onEnd(SseStream source, Throwable error) {
+            if (source.lastEventId() != null) {
+                lastEventId = source.lastEventId();
+            }
+            if (source.retryMillis() >= 0) {
+                retryMillis = source.retryMillis();
+            }
+            if (finished.get() || source.isCancelled()) {
+                return;
+            }
+            if (!isOpen()) {
+                fail(closedException());
+                return;
+            }
+            if (error instanceof SseParser.TooLargeException tooLarge) {
+                fail(new McpException(prefix() + tooLarge.getMessage()));
+                closeFromPeer(tooLarge.getMessage(), null);
+                return;
+            }
+            if (source.sawEvent()) {
+                failedResumes.set(0);
+            }
+            String why = error == null ? "the server closed the SSE stream of request " + id + " (" + method
+                    + ") before answering" : "the SSE stream of request " + id + " (" + method + ") broke before the answer: "
+                    + failureText(error);
+            resumeLater(why, !source.sawEvent());
+        }
+
+        private String failureText(Throwable error) {
+            Throwable cause = HttpEndpoint.unwrap(error);
+            return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        }
+
+        private void resumeLater(String why, boolean countAsFailure) {
+            if (lastEventId == null) {
+                fail(new McpException(prefix() + why + ", and sent no event id to resume from"));
+                return;
+            }
+            int failed = countAsFailure ? failedResumes.incrementAndGet() : failedResumes.get();
+            if (failed > HttpTransports.MAX_RECONNECT_FAILURES) {
+                fail(new McpException(prefix() + why + "; resuming failed " + (failed - 1) + " times in a row"));
+                return;
+            }
+            if (System.nanoTime() - deadlineNanos > 0) {
+                fail(new McpException(prefix() + why + "; no answer within " + http.timeout
+                        .multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR).toMillis() + " ms"));
+                return;
+            }
+            long delay = retryMillis >= 0 ? Math.max(MIN_RETRY_MILLIS, retryMillis) : backoff(Math.max(1, failed));
+            LOG.debug("MCP server \"{}\": {}; resuming with Last-Event-ID in {} ms", serverName(), why, delay);
+            HttpThreads.TIMER.schedule(this::resume, delay, TimeUnit.MILLISECONDS);
+        }
+
+        private void resume() {
+            if (finished.get()) {
+                return;
+            }
+            String current;
+            String version;
+            synchronized (lock) {
+                if (state != State.OPEN) {
+                    fail(closedException());
+                    return;
+                }
+                current = sessionId;
+                version = protocolVersion;
+            }
+            if (!Objects.equals(current, session)) {
+                fail(new McpException(prefix() + "the session ended while request " + id + " (" + method
+                        + ") was in flight"));
+                return;
+            }
+            HttpEndpoint endpoint = http;
+            HttpRequest.Builder builder = endpoint.request(endpoint.uri, endpoint.timeout).GET()
+                    .setHeader("Accept", "text/event-stream")
+                    .setHeader("Last-Event-ID", lastEventId);
+            sessionHeaders(builder, session, version);
+            CompletableFuture<HttpResponse<Reply>> response;
+            try {
+                response = endpoint.client.sendAsync(builder.build(), new ReplyHandler(true, endpoint.maxMessageBytes,
+                        this));
+            } catch (RuntimeException e) {
+                fail(new McpException(prefix() + "cannot resume the SSE stream of request " + id + ": " + e.getMessage(),
+                        e));
+                return;
+            }
+            pending = response;
+            response.whenCompleteAsync(this::onResumed, endpoint.executor);
+        }
+
+        private void onResumed(HttpResponse<Reply> response, Throwable error) {
+            HttpEndpoint endpoint = http;
+            if (finished.get()) {
+                if (response != null && response.body() instanceof Reply.Stream s) {
+                    s.stream().cancel();
+                }
+                return;
+            }
+            if (error != null) {
+                Throwable cause = HttpEndpoint.unwrap(error);
+                if (cause instanceof ReplyHandler.TooLargeException tooLarge) {
+                    fail(new McpException(prefix() + tooLarge.getMessage()));
+                    closeFromPeer(tooLarge.getMessage(), null);
+                    return;
+                }
+                resumeLater("resuming the SSE stream of request " + id + " failed: "
+                        + endpoint.failureMessage("GET", endpoint.uri, cause, endpoint.timeout), true);
+                return;
+            }
+            int status = response.statusCode();
+            Reply reply = response.body();
+            LOG.debug("MCP server \"{}\": resuming request {}: GET answered HTTP {}", serverName(), id, status);
+            if (reply instanceof Reply.Stream s) {
+                attach(s.stream());
+                return;
+            }
+            if (reply instanceof Reply.Json json) {
+                afterDelivery(inbound.deliverJson(json.body()));
+                if (!finished.get()) {
+                    resumeLater("the resumed stream of request " + id + " ended before the answer", true);
+                }
+                return;
+            }
+            String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+            String what = endpoint.statusMessage("GET", endpoint.uri, response, excerpt);
+            if (status == 405 || status == 404 || status >= 200 && status <= 299) {
+                fail(new McpException(prefix() + "the SSE stream of request " + id + " (" + method
+                        + ") ended before the answer and cannot be resumed: " + what));
+                return;
+            }
+            resumeLater("resuming the SSE stream of request " + id + " failed: " + what, true);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ closing
+
+    @Override
+    public void close() {
+        closeWith("closed by client", null);
+    }
+
+    /** A close the server caused; the teardown runs on a thread of its own. */
+    private void closeFromPeer(String reason, Throwable cause) {
+        if (isOpen()) {
+            HttpThreads.run(http.serverName, "close", () -> closeWith(reason, cause));
+        }
+    }
+
+    private void closeWith(String reason, Throwable cause) {
+        String session;
+        String version;
+        List<Outgoing> waiting;
+        LegacySseTransport legacy;
+        ServerStream stream;
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                return;
+            }
+            state = State.CLOSED;
+            closeReason = reason;
+            session = sessionId;
+            version = protocolVersion;
+            waiting = new ArrayList<>(held);
+            held.clear();
+            legacy = fallback;
+            stream = serverStream;
+            serverStream = null;
+        }
+        inbound.stopDeliveries();
+        LOG.debug("MCP server \"{}\": closing the HTTP transport: {}", http.serverName, reason);
+        TransportClosedException closed = new TransportClosedException(reason, cause);
+        if (stream != null) {
+            stream.stop();
+        }
+        waiting.forEach(o -> o.future().completeExceptionally(closed));
+        for (Exchange ex : new ArrayList<>(exchanges.values())) {
+            ex.fail(closed);
+        }
+        if (legacy != null) {
+            legacy.close();
+        }
+        if (session != null && legacy == null) {
+            deleteSession(session, version);
+        }
+        inbound.closed(closed);
+    }
+
+    /** Ends the session on the server: DELETE, bounded by the close step; 405 means the server does not allow it. */
+    private void deleteSession(String session, String version) {
+        HttpRequest.Builder builder = http.request(http.uri, http.closeStep).DELETE();
+        sessionHeaders(builder, session, version);
+        CompletableFuture<HttpResponse<Reply>> response = null;
+        try {
+            response = http.client.sendAsync(builder.build(), new ReplyHandler(false, 1, null));
+            int status = response.get(http.closeStep.toMillis() + 250, TimeUnit.MILLISECONDS).statusCode();
+            LOG.debug("MCP server \"{}\": DELETE of the session answered HTTP {}", http.serverName, status);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            response.cancel(true);
+        } catch (Exception e) {
+            LOG.debug("MCP server \"{}\": DELETE of the session failed: {}", http.serverName,
+                    HttpEndpoint.unwrap(e).toString());
+            if (response != null) {
+                response.cancel(true);
+            }
+        }
+    }
+
+    private boolean isOpen() {
+        synchronized (lock) {
+            return state == State.OPEN;
+        }
+    }
+
+    private TransportClosedException closedException() {
+        String reason = closeReason;
+        return new TransportClosedException(reason != null ? reason : "transport is closing");
+    }
+
+    @Override
+    public String diagnostics() {
+        LegacySseTransport legacy;
+        synchronized (lock) {
+            legacy = fallback;
+        }
+        if (legacy != null) {
+            String inner = legacy.diagnostics();
+            return "legacy HTTP+SSE fallback" + (inner.isEmpty() ? "" : "; " + inner);
+        }
+        return "last HTTP exchange: " + lastExchange;
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private String serverName() {
+        return http.serverName;
+    }
+
+    private String prefix() {
+        return "MCP server \"" + http.serverName + "\": ";
+    }
+
+    private static void complete(CompletableFuture<Void> future, Throwable error) {
+        if (error == null) {
+            future.complete(null);
+        } else {
+            future.completeExceptionally(HttpEndpoint.unwrap(error));
+        }
+    }
+
+    static boolean isInitialize(JsonRpcMessage message) {
+        return message instanceof JsonRpcRequest request && request.method().equals("initialize");
+    }
+
+    static boolean isInitialized(JsonRpcMessage message) {
+        return message instanceof JsonRpcNotification notification
+                && notification.method().equals("notifications/initialized");
+    }
+
+    /** @return the request a {@code notifications/cancelled} is about */
+    static java.util.Optional<RequestId> cancelledRequest(JsonRpcMessage message) {
+        if (message instanceof JsonRpcNotification notification && notification.method().equals("notifications/cancelled")
+                && notification.params() != null) {
+            JsonNode id = notification.params().get("requestId");
+            if (id != null && id.isIntegralNumber()) {
+                return java.util.Optional.of(RequestId.of(id.asLong()));
+            }
+            if (id != null && id.isString()) {
+                return java.util.Optional.of(RequestId.of(id.asString()));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static String describe(JsonRpcMessage message) {
+        if (message instanceof JsonRpcRequest request) {
+            return "request " + request.id() + " " + request.method();
+        }
+        if (message instanceof JsonRpcNotification notification) {
+            return "notification " + notification.method();
+        }
+        return "response " + ((JsonRpcResponse) message).id();
+    }
+
+    @Override
+    public String toString() {
+        return "StreamableHttpTransport[server=" + http.serverName + ", url=" + HttpEndpoint.redact(http.uri) + "]";
+    }
+
+    /** For tests: how many requests are in flight. */
+    int exchangesInFlight() {
+        return exchanges.size();
+    }
+
+    /** For tests: the URL. */
+    URI uri() {
+        return http.uri;
+    }
+}

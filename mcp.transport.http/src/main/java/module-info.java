@@ -1,0 +1,27 @@
+/**
+ * The HTTP transports of mcp-host, on {@code java.net.http}: Streamable HTTP (provider {@code http})
+ * and the legacy HTTP+SSE transport (provider {@code sse}), plus the value-substitution auth resolver
+ * (id {@code values}) that turns {@code !command} and environment-variable references in header and
+ * env values into concrete values just before connect.
+ *
+ * <p>The exported package {@code mcp.transport.http} holds only {@link mcp.transport.http.HttpTransports}
+ * (the ids, the fixed limits, and factories for embedders that switch service discovery off); the
+ * implementation lives in {@code mcp.transport.http.internal}.
+ *
+ * @provides mcp.api.spi.TransportProvider the {@code http} (Streamable HTTP) and {@code sse} (legacy HTTP+SSE)
+ *     transport providers
+ * @provides mcp.api.spi.AuthResolver the {@code values} resolver ({@code !command} values, environment-variable names)
+ */
+module mcp.transport.http {
+    // Transitive: HttpTransports' factories return mcp.api types.
+    requires transitive mcp.api;
+    requires java.net.http;
+    requires org.slf4j;
+
+    exports mcp.transport.http;
+
+    provides mcp.api.spi.TransportProvider with
+            mcp.transport.http.internal.StreamableHttpTransportProvider,
+            mcp.transport.http.internal.LegacySseTransportProvider;
+    provides mcp.api.spi.AuthResolver with mcp.transport.http.internal.ValuesAuthResolver;
+}
