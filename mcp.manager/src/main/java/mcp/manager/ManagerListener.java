@@ -20,7 +20,8 @@ public interface ManagerListener {
     /**
      * The manager's tool set changed (a server connected, listed new tools, or went away).
      *
-     * @param serverName the server whose tools changed
+     * @param serverName the server whose tools changed, or {@code *} when several changed at once
+     *     ({@link McpManager#disconnectAll()}, cached tools of several slow servers at the startup gate)
      * @param tools every tool of the manager now
      */
     default void onToolsChanged(String serverName, List<BridgedTool> tools) {

@@ -133,7 +133,8 @@ public final class McpManager implements AutoCloseable {
     /**
      * Connects every server that is not connected or connecting yet, in parallel, and returns once
      * the startup gate closes: live tools of the servers that finished, deferred tools of slow
-     * servers whose tools the cache holds, and the errors of the servers that failed. A slow server
+     * servers whose tools the cache holds, and the errors of the servers that failed. (Cached tools
+     * are in the tool set as deferred tools from the start; a server's own list replaces them.) A slow server
      * without a cache entry is waited for (bounded by its timeouts): correctness beats speed when
      * nothing is known of its tools. Servers still connecting finish in the background, replace
      * their own slice, and log a failure as a warning.
@@ -172,13 +173,24 @@ public final class McpManager implements AutoCloseable {
             }
             if (server != null) {
                 started.add(server);
-                launch(server);
             }
+        }
+        // The cached tools become deferred tools before the servers start, so that at the gate nothing is
+        // left to do but return: once many server processes start, they take the CPU (a JVM or Node server
+        // needs a few hundred ms of it), and work done after that takes many times longer (50 servers on two
+        // cores: seconds). A server that finishes within the gate replaces its slice with its live tools.
+        Map<Server, List<ToolDefinition>> cached = readCache(started);
+        offerDeferredTools(started, cached);
+        // Each server is launched on a worker of its own, and one worker hands them out: starting a thread
+        // waits until the new thread runs, which takes long once the first servers hold the CPU, and the
+        // gate must not wait for fifty of those.
+        if (!started.isEmpty()) {
+            ClientThreads.WORKERS.execute(() -> started.forEach(this::launch));
         }
         awaitGate(started, start);
         List<Server> unknown = new ArrayList<>();
         for (Server server : started) {
-            if (!server.settled.isDone() && !offerDeferredTools(server)) {
+            if (!server.settled.isDone() && !cached.containsKey(server)) {
                 unknown.add(server);
             }
         }
@@ -231,25 +243,46 @@ public final class McpManager implements AutoCloseable {
         }
     }
 
-    /** Puts a slow server's cached tools in its slice. @return whether the cache had them */
-    private boolean offerDeferredTools(Server server) {
+    /** @return the cached tools of each server that has a valid cache entry */
+    private Map<Server, List<ToolDefinition>> readCache(List<Server> servers) {
+        Map<Server, List<ToolDefinition>> cached = new LinkedHashMap<>();
         if (cache.isEmpty()) {
-            return false;
+            return cached;
         }
-        Optional<List<ToolDefinition>> cached = cache.get().read(server.name, ConfigHash.of(server.config));
-        if (cached.isEmpty()) {
-            return false;
-        }
-        synchronized (lock) {
-            boolean pending = pendingConnections.get(server.name) == server || pendingToolLoads.get(server.name) == server;
-            if (pending && !slices.containsKey(server.name)) {
-                slices.put(server.name, new Slice(true, exposed(server.config, cached.get())));
-                rebuildView(server.name);
-                LOG.debug("MCP server \"{}\" is still connecting: {} deferred tools from the cache", server.name,
-                        cached.get().size());
+        for (Server server : servers) {
+            if (!server.settled.isDone()) {
+                cache.get().read(server.name, ConfigHash.of(server.config))
+                        .ifPresent(tools -> cached.put(server, tools));
             }
         }
-        return true;
+        return cached;
+    }
+
+    /**
+     * Puts the cached tools of every server still connecting into its slice, as deferred tools, and
+     * rebuilds the view once for all of them.
+     */
+    private void offerDeferredTools(List<Server> started, Map<Server, List<ToolDefinition>> cached) {
+        List<String> offered = new ArrayList<>();
+        synchronized (lock) {
+            for (Server server : started) {
+                List<ToolDefinition> tools = cached.get(server);
+                if (tools == null || server.settled.isDone()) {
+                    continue;
+                }
+                boolean pending = pendingConnections.get(server.name) == server
+                        || pendingToolLoads.get(server.name) == server;
+                if (pending && !slices.containsKey(server.name)) {
+                    slices.put(server.name, new Slice(true, exposed(server.config, tools)));
+                    offered.add(server.name);
+                    LOG.debug("MCP server \"{}\" is still connecting: {} deferred tools from the cache", server.name,
+                            tools.size());
+                }
+            }
+            if (!offered.isEmpty()) {
+                rebuildView(offered.size() == 1 ? offered.get(0) : "*");
+            }
+        }
     }
 
     /** Waits for a server the agent cannot do without; bounded by the server's own timeouts. */

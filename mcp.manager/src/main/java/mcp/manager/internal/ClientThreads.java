@@ -24,9 +24,21 @@ public final class ClientThreads {
     /** Fires request timeouts. */
     public static final ScheduledThreadPoolExecutor TIMERS;
 
+    /**
+     * The period of a no-op task that always sits at the head of {@link #TIMERS}' queue. Why: the
+     * executor wakes its thread whenever a newly scheduled task becomes the queue's head, which for
+     * one request at a time is every request (its timer is armed into an empty queue and cancelled
+     * when the response comes): a context switch per call for nothing. With a task due within this
+     * period always queued, a request timer (30 s by default) is never the head, so arming and
+     * cancelling it wakes nobody; the cost is one wake-up per period. Timers shorter than the
+     * period still become the head and fire on time.
+     */
+    static final long HEARTBEAT_MILLIS = 1_000;
+
     static {
         TIMERS = new ScheduledThreadPoolExecutor(1, daemonFactory("mcp-client-timer-"));
         TIMERS.setRemoveOnCancelPolicy(true);
+        TIMERS.scheduleAtFixedRate(() -> { }, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private ClientThreads() {
@@ -39,6 +51,93 @@ public final class ClientThreads {
             thread.setDaemon(true);
             return thread;
         };
+    }
+
+    /**
+     * Where one session's responses complete their futures: a queue drained by one worker of
+     * {@link #WORKERS} at a time, with a second worker started whenever the current one is blocked
+     * or has been busy with one task for more than {@link #STUCK_NANOS}.
+     *
+     * <p>Why not one {@code WORKERS.execute} per response: that wakes (or creates) a thread for every
+     * response, and with many calls in flight those wake-ups cost more than everything else the
+     * client does (see BENCHMARKS.md). A drainer that is already running takes the next response
+     * without a wake-up. Why the second worker: code chained on a future may block, even on another
+     * request of the same session, whose response then needs a thread that is not blocked.
+     *
+     * <p>State: {@code tasks} is a concurrent queue; {@code active} counts drainers that may still
+     * take tasks. A drainer leaves only after it has seen the queue empty with {@code active}
+     * decremented, re-checking afterwards, so a task is never left without a drainer.
+     */
+    public static final class Completions implements Executor {
+        /** A drainer busy with one task for longer than this counts as stuck. */
+        static final long STUCK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+        private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> tasks =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
+        private final java.util.concurrent.atomic.AtomicInteger active = new java.util.concurrent.atomic.AtomicInteger();
+        /** The drainer that started a task last, and when; for the stuck check. */
+        private volatile Thread current;
+        private volatile long taskStart;
+        private final org.slf4j.Logger log;
+
+        public Completions(org.slf4j.Logger log) {
+            this.log = log;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+            int running = active.get();
+            if (running == 0 || stuck()) {
+                active.incrementAndGet();
+                WORKERS.execute(this::drain);
+            }
+        }
+
+        private boolean stuck() {
+            Thread thread = current;
+            if (thread == null) {
+                return false;
+            }
+            Thread.State state = thread.getState();
+            return state == Thread.State.BLOCKED || state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING
+                    || System.nanoTime() - taskStart > STUCK_NANOS;
+        }
+
+        private void drain() {
+            while (true) {
+                Runnable task = tasks.poll();
+                if (task == null) {
+                    active.decrementAndGet();
+                    // A task added after the poll may have seen this drainer as active: take it on.
+                    if (tasks.isEmpty() || !claim()) {
+                        return;
+                    }
+                    continue;
+                }
+                current = Thread.currentThread();
+                taskStart = System.nanoTime();
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    log.warn("Completing an MCP response failed: {}", e.toString(), e);
+                } finally {
+                    current = null;
+                }
+            }
+        }
+
+        /** Becomes a drainer again unless another one is running. */
+        private boolean claim() {
+            int running;
+            do {
+                running = active.get();
+                if (running > 0) {
+                    return false;
+                }
+            } while (!active.compareAndSet(running, running + 1));
+            return true;
+        }
     }
 
     /**

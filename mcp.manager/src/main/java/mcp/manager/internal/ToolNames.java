@@ -5,7 +5,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The naming rule of bridged tools (SPEC §9): {@code mcp_<server>_<tool>}, each part lower-cased,
@@ -20,9 +19,6 @@ public final class ToolNames {
     /** The longest name: what the strictest model APIs accept. */
     public static final int MAX_LENGTH = 64;
 
-    private static final Pattern OUTSIDE = Pattern.compile("[^a-z0-9_]+");
-    private static final Pattern UNDERSCORES = Pattern.compile("_{2,}");
-
     private ToolNames() {
     }
 
@@ -35,17 +31,26 @@ public final class ToolNames {
      * @return the part under the rule, possibly empty
      */
     static String sanitize(String part) {
+        // One pass instead of two regular expressions (every tool of every server is named again on each
+        // registry rebuild): keep [a-z0-9] runs, and join them with one '_' wherever anything else stood
+        // between them; nothing else at either end. Lower-casing first, as before, because a non-ASCII
+        // letter may lower-case to ASCII (the Kelvin sign to 'k').
         String lower = part.toLowerCase(Locale.ROOT);
-        String replaced = UNDERSCORES.matcher(OUTSIDE.matcher(lower).replaceAll("_")).replaceAll("_");
-        int start = 0;
-        int end = replaced.length();
-        while (start < end && replaced.charAt(start) == '_') {
-            start++;
+        StringBuilder out = new StringBuilder(lower.length());
+        boolean separator = false;
+        for (int i = 0; i < lower.length(); i++) {
+            char c = lower.charAt(i);
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+                if (separator && out.length() > 0) {
+                    out.append('_');
+                }
+                separator = false;
+                out.append(c);
+            } else {
+                separator = true;
+            }
         }
-        while (end > start && replaced.charAt(end - 1) == '_') {
-            end--;
-        }
-        return replaced.substring(start, end);
+        return out.toString();
     }
 
     /**

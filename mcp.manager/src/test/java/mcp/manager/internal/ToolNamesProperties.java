@@ -30,6 +30,14 @@ class ToolNamesProperties {
         assertEquals(names, ToolNames.assign(distinct));
     }
 
+    /** The one-pass sanitizer is the rule as two regular expressions say it (the first implementation). */
+    @Property(tries = 2000)
+    void sanitizeFollowsTheRegexRule(@ForAll("names") String part) {
+        String lower = part.toLowerCase(java.util.Locale.ROOT);
+        String expected = lower.replaceAll("[^a-z0-9_]+", "_").replaceAll("_{2,}", "_").replaceAll("^_+|_+$", "");
+        assertEquals(expected, ToolNames.sanitize(part));
+    }
+
     @Provide
     Arbitrary<String> names() {
         return Arbitraries.oneOf(

@@ -1,6 +1,7 @@
 package mcp.transport.stdio.internal;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Started lazily with the first transport: one shutdown hook ({@code mcp-stdio-shutdown}) that
  * kills the trees still open, and one daemon thread ({@code mcp-stdio-snapshots}) that records each
- * open transport's descendants every {@link #SNAPSHOT_INTERVAL_MILLIS} ms. The snapshots matter when
+ * open transport's descendants every {@link #SNAPSHOT_INTERVAL_MILLIS} ms, from one scan of the
+ * process table for all of them. The snapshots matter when
  * a server dies on its own: its children are reparented at that moment and can no longer be found
  * from it, but they are still in the last snapshot and get ended with the rest of the tree.
  *
@@ -74,9 +76,21 @@ final class LiveTransports {
     private static void snapshotLoop() {
         while (true) {
             Waits.sleep(SNAPSHOT_INTERVAL_MILLIS);
-            for (StdioTransport transport : List.copyOf(LIVE)) {
+            List<StdioTransport> live = List.copyOf(LIVE);
+            if (live.isEmpty()) {
+                continue;
+            }
+            // One scan of the process table for every transport, not one per transport.
+            Map<Long, List<ProcessHandle>> children;
+            try {
+                children = ProcessTree.childrenByParent();
+            } catch (RuntimeException e) {
+                LOG.debug("process table scan failed", e);
+                continue;
+            }
+            for (StdioTransport transport : live) {
                 try {
-                    transport.snapshotTree();
+                    transport.snapshotTree(children);
                 } catch (RuntimeException e) {
                     LOG.debug("process snapshot failed", e);
                 }

@@ -5,8 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +49,52 @@ final class ProcessTree {
     void snapshot() {
         known.removeIf(h -> !isRunning(h));
         addDescendantsOf(root.toHandle());
+    }
+
+    /**
+     * Like {@link #snapshot()}, but from a table of the process tree read once for every transport
+     * (see {@link #childrenByParent()}): the periodic snapshots of many servers then cost one scan of
+     * the process table per period instead of one per server.
+     *
+     * @param children every process's children by parent pid, read just before
+     */
+    void snapshot(Map<Long, List<ProcessHandle>> children) {
+        known.removeIf(h -> !isRunning(h));
+        ProcessHandle rootHandle = root.toHandle();
+        if (!rootHandle.isAlive()) {
+            return;
+        }
+        Deque<Long> parents = new ArrayDeque<>();
+        parents.add(rootHandle.pid());
+        Set<Long> seen = new HashSet<>();
+        while (!parents.isEmpty()) {
+            long parent = parents.poll();
+            if (!seen.add(parent)) {
+                continue;
+            }
+            for (ProcessHandle child : children.getOrDefault(parent, List.of())) {
+                known.add(child);
+                parents.add(child.pid());
+            }
+        }
+    }
+
+    /**
+     * Reads the process table once.
+     *
+     * @return every live process's children, by parent pid
+     */
+    static Map<Long, List<ProcessHandle>> childrenByParent() {
+        Map<Long, List<ProcessHandle>> children = new HashMap<>();
+        ProcessHandle.allProcesses().forEach(process -> {
+            try {
+                process.parent().ifPresent(parent ->
+                        children.computeIfAbsent(parent.pid(), pid -> new ArrayList<>()).add(process));
+            } catch (RuntimeException e) {
+                // a process that went away meanwhile has no parent to report
+            }
+        });
+        return children;
     }
 
     /**

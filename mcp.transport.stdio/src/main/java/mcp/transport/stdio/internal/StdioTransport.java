@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -14,13 +15,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import mcp.api.McpException;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.JsonRpcRequest;
+import mcp.api.jsonrpc.JsonRpcResponse;
+import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.api.spi.TransportRequest;
 import mcp.transport.stdio.StdioTransports;
@@ -46,6 +53,18 @@ import org.slf4j.LoggerFactory;
  * message enters the queue and the writer can fail whatever is left. Deliveries to the listener
  * happen under {@code deliveryLock} and only while OPEN: the closer takes that lock once (bounded)
  * so that no message is delivered after the close has started.
+ *
+ * <p>Writing on the caller's thread: handing every message to the {@code stdin} thread costs a
+ * thread wake-up per message, the largest part of a call's latency after the server itself. So
+ * {@link #send} writes a small message itself when it can do so without blocking and without
+ * reordering: when it gets {@code writeLock} at once, no accepted message is still unwritten
+ * ({@code queued} is zero), and the pipe provably has room. The proof: a server reads its stdin in
+ * order, so a response to request <i>k</i> shows that every byte up to the end of <i>k</i> was read;
+ * the bytes written minus the bytes so proven read ({@code writtenBytes - consumedBytes}) bound what
+ * the pipe holds, and a direct write keeps that under {@link #DIRECT_WRITE_BUDGET}, far below the
+ * 64 KiB of a Linux pipe. Otherwise the message is queued for the {@code stdin} thread as before,
+ * which alone may block on a full pipe. Every write to the stream, and its close, happens under
+ * {@code writeLock}.
  */
 public final class StdioTransport implements Transport {
 
@@ -59,11 +78,20 @@ public final class StdioTransport implements Transport {
     private static final Duration STDERR_END_WAIT = Duration.ofMillis(500);
 
     /** Tells the writer to close stdin; always the last element ever queued. */
-    private static final Outgoing STOP = new Outgoing(new byte[0], null);
+    private static final Outgoing STOP = new Outgoing(new byte[0], null, null);
+
+    /**
+     * The most bytes the pipe may provably hold after a write on the caller's thread (see the class
+     * comment); larger messages, or a pipe that may be fuller, go through the {@code stdin} thread.
+     */
+    static final int DIRECT_WRITE_BUDGET = 8 * 1024;
+
+    /** Requests whose end offset is remembered; beyond it the record starts over (a proof is only lost). */
+    private static final int MAX_TRACKED_REQUESTS = 4096;
 
     private enum State { OPEN, CLOSING, CLOSED }
 
-    private record Outgoing(byte[] bytes, CompletableFuture<Void> written) {
+    private record Outgoing(byte[] bytes, RequestId requestId, CompletableFuture<Void> written) {
     }
 
     private final String serverName;
@@ -75,6 +103,17 @@ public final class StdioTransport implements Transport {
             StdioTransports.STDERR_LINE_MAX_CHARS, StdioTransports.STDERR_TAIL_MAX_CHARS);
     private final MessageReader reader;
     private final BlockingQueue<Outgoing> outbox = new LinkedBlockingQueue<>();
+
+    /** Held for every write to stdin and for its close, by the {@code stdin} thread or a direct sender. */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Messages accepted into {@code outbox} and not yet written; a direct write needs zero. */
+    private final AtomicInteger queued = new AtomicInteger();
+    /** Bytes written to stdin so far; guarded by {@code writeLock}. */
+    private long writtenBytes;
+    /** Bytes of stdin the server has provably read (see the class comment). */
+    private final AtomicLong consumedBytes = new AtomicLong();
+    /** Stream offset just after each request written and not yet answered. */
+    private final ConcurrentHashMap<RequestId, Long> requestEnds = new ConcurrentHashMap<>();
 
     private final Thread stdoutThread;
     private final Thread stderrThread;
@@ -147,14 +186,47 @@ public final class StdioTransport implements Transport {
             return CompletableFuture.failedFuture(
                     new McpException("Cannot encode a message for MCP server \"" + serverName + "\": " + e.getMessage(), e));
         }
-        Outgoing outgoing = new Outgoing(bytes, new CompletableFuture<>());
+        RequestId requestId = message instanceof JsonRpcRequest request ? request.id() : null;
+        if (bytes.length < DIRECT_WRITE_BUDGET && writeLock.tryLock()) {
+            try {
+                if (state == State.OPEN && queued.get() == 0
+                        && writtenBytes - consumedBytes.get() + bytes.length + 1 <= DIRECT_WRITE_BUDGET) {
+                    OutputStream out = process.getOutputStream();
+                    written(requestId, bytes.length + 1);
+                    out.write(bytes);
+                    out.write('\n');
+                    out.flush();
+                    return CompletableFuture.completedFuture(null);
+                }
+            } catch (IOException e) {
+                String detail = String.valueOf(e.getMessage());
+                closeFromPeer(() -> peerEndReason("writing to the server's stdin failed: " + detail));
+                return CompletableFuture.failedFuture(
+                        new TransportClosedException("writing to the server's stdin failed: " + detail, e));
+            } finally {
+                writeLock.unlock();
+            }
+        }
+        Outgoing outgoing = new Outgoing(bytes, requestId, new CompletableFuture<>());
         synchronized (lock) {
             if (state != State.OPEN) {
                 return CompletableFuture.failedFuture(closedException(null));
             }
+            queued.incrementAndGet();
             outbox.add(outgoing);
         }
         return outgoing.written();
+    }
+
+    /** Counts bytes about to be written and remembers where a request ends; under {@code writeLock}. */
+    private void written(RequestId requestId, int length) {
+        writtenBytes += length;
+        if (requestId != null) {
+            if (requestEnds.size() >= MAX_TRACKED_REQUESTS) {
+                requestEnds.clear();
+            }
+            requestEnds.put(requestId, writtenBytes);
+        }
     }
 
     @Override
@@ -202,10 +274,21 @@ public final class StdioTransport implements Transport {
         return tree.liveDescendantPids();
     }
 
-    /** Records the current descendants; called periodically by {@link LiveTransports}. */
+    /** Records the current descendants now, from a scan of the process table for this transport alone. */
     void snapshotTree() {
         if (state == State.OPEN) {
             tree.snapshot();
+        }
+    }
+
+    /**
+     * Records the current descendants; called periodically by {@link LiveTransports}.
+     *
+     * @param children the process table read once for every transport
+     */
+    void snapshotTree(Map<Long, List<ProcessHandle>> children) {
+        if (state == State.OPEN) {
+            tree.snapshot(children);
         }
     }
 
@@ -241,6 +324,13 @@ public final class StdioTransport implements Transport {
     }
 
     private void deliver(JsonRpcMessage message) {
+        if (message instanceof JsonRpcResponse response && response.id() != null) {
+            // The server read the request it answers, and so everything written before it.
+            Long end = requestEnds.remove(response.id());
+            if (end != null) {
+                consumedBytes.accumulateAndGet(end, Math::max);
+            }
+        }
         deliveryLock.lock();
         try {
             if (state == State.OPEN) {
@@ -271,9 +361,9 @@ public final class StdioTransport implements Transport {
     private void writeLoop() {
         OutputStream out = process.getOutputStream();
         List<Outgoing> batch = new ArrayList<>();
-        int batchBytes = 0;
         try {
-            while (true) {
+            boolean stop = false;
+            while (!stop) {
                 // Bounded poll rather than take(): STOP always arrives, but the loop also ends on its own
                 // once the transport is closed.
                 Outgoing next = outbox.poll(1, TimeUnit.SECONDS);
@@ -283,22 +373,31 @@ public final class StdioTransport implements Transport {
                     }
                     continue;
                 }
-                if (next == STOP) {
-                    break;
-                }
-                out.write(next.bytes());
-                out.write('\n');
-                batch.add(next);
-                batchBytes += next.bytes().length + 1;
-                if (outbox.isEmpty() || batch.size() >= MAX_BATCH_MESSAGES || batchBytes >= MAX_BATCH_BYTES) {
+                int batchBytes = 0;
+                writeLock.lock();
+                try {
+                    // Write what is queued, flushing when the queue runs empty or the batch is full.
+                    while (next != null) {
+                        if (next == STOP) {
+                            stop = true;
+                            break;
+                        }
+                        // In the batch before the write: if the write fails, its future fails with the rest.
+                        batch.add(next);
+                        queued.decrementAndGet();
+                        written(next.requestId(), next.bytes().length + 1);
+                        out.write(next.bytes());
+                        out.write('\n');
+                        batchBytes += next.bytes().length + 1;
+                        if (batch.size() >= MAX_BATCH_MESSAGES || batchBytes >= MAX_BATCH_BYTES) {
+                            break;
+                        }
+                        next = outbox.poll();
+                    }
                     out.flush();
-                    batch.forEach(o -> o.written().complete(null));
-                    batch.clear();
-                    batchBytes = 0;
+                } finally {
+                    writeLock.unlock();
                 }
-            }
-            if (!batch.isEmpty()) {
-                out.flush();
                 batch.forEach(o -> o.written().complete(null));
                 batch.clear();
             }
@@ -315,7 +414,12 @@ public final class StdioTransport implements Transport {
             TransportClosedException failure = closedException(e);
             batch.forEach(o -> o.written().completeExceptionally(failure));
         } finally {
-            closeQuietly(out);
+            writeLock.lock();
+            try {
+                closeQuietly(out);
+            } finally {
+                writeLock.unlock();
+            }
             Outgoing left;
             while ((left = outbox.poll()) != null) {
                 if (left != STOP) {
@@ -330,8 +434,13 @@ public final class StdioTransport implements Transport {
         outbox.add(STOP);
         if (Thread.currentThread() == stdinThread || !stdinThread.isAlive()) {
             // Either the writer itself is closing (from a callback of a write future) or there is no
-            // writer any more: nobody else touches the stream, so close it here rather than wait for STOP.
-            closeQuietly(process.getOutputStream());
+            // writer any more: close the stream here (under the write lock) rather than wait for STOP.
+            writeLock.lock();
+            try {
+                closeQuietly(process.getOutputStream());
+            } finally {
+                writeLock.unlock();
+            }
         }
     }
 

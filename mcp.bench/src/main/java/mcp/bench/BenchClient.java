@@ -1,0 +1,38 @@
+package mcp.bench;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One MCP client under test, speaking to one stdio server that it starts itself. Implementations
+ * wrap mcp-host's client, the official Java SDK's client, or the floor client.
+ */
+public interface BenchClient extends AutoCloseable {
+
+    /**
+     * Starts the server process and completes the handshake ({@code initialize}, then
+     * {@code notifications/initialized}).
+     *
+     * @throws Exception if the server does not come up
+     */
+    void connect() throws Exception;
+
+    /**
+     * Lists every tool, following {@code nextCursor} to the end.
+     *
+     * @return how many tools the server listed
+     * @throws Exception if the listing fails
+     */
+    int listTools() throws Exception;
+
+    /**
+     * Calls the {@code echo} tool.
+     *
+     * @param message the {@code message} argument
+     * @return the text of the first content item of the result; fails if the call fails
+     */
+    CompletableFuture<String> echo(String message);
+
+    /** Closes the session and ends the server process. */
+    @Override
+    void close();
+}

@@ -1,0 +1,78 @@
+package mcp.bench.internal;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import mcp.api.McpJson;
+import mcp.api.StdioServerConfig;
+import mcp.api.ToolResult;
+import mcp.api.Content;
+import mcp.api.spi.Providers;
+import mcp.api.spi.Transport;
+import mcp.api.spi.TransportProvider;
+import mcp.api.spi.TransportRequest;
+import mcp.bench.BenchClient;
+import mcp.bench.ClientRun;
+import mcp.manager.ClientOptions;
+import mcp.manager.McpClient;
+
+/**
+ * mcp-host's client: {@link McpClient} over the {@code stdio} transport, found through
+ * {@link Providers} and {@link java.util.ServiceLoader} as the host finds it. With the system property
+ * {@code mcp.bench.direct=true} the session uses {@link ClientOptions#directCompletion()}.
+ */
+public final class HostClient implements BenchClient {
+
+    private final List<String> command;
+    private McpClient client;
+
+    HostClient(List<String> command) {
+        this.command = List.copyOf(command);
+    }
+
+    /**
+     * Runs the client workload; see {@link ClientRun}.
+     *
+     * @param args options, {@code --}, the server command
+     */
+    public static void main(String[] args) {
+        ClientRun.main(args, DIRECT ? "mcp-host-direct" : "mcp-host", HostClient::new);
+    }
+
+    private static final boolean DIRECT = Boolean.getBoolean("mcp.bench.direct");
+
+    /** @return the stdio transport provider, looked up like the host does */
+    static TransportProvider stdio() {
+        List<TransportProvider> found = Providers.load(TransportProvider.class, HostClient.class.getClassLoader());
+        return Providers.require(TransportProvider.class,
+                Providers.byId(TransportProvider.class, found, TransportProvider::id), "stdio");
+    }
+
+    @Override
+    public void connect() {
+        StdioServerConfig config = StdioServerConfig.of(command.get(0), command.subList(1, command.size()));
+        Transport transport = stdio().open(TransportRequest.of("bench", config, Path.of("").toAbsolutePath()));
+        client = McpClient.connectBlocking(transport, ClientOptions.builder("bench").directCompletion(DIRECT).build());
+    }
+
+    @Override
+    public int listTools() {
+        return client.listToolsBlocking().size();
+    }
+
+    @Override
+    public CompletableFuture<String> echo(String message) {
+        return client.callTool("echo", McpJson.object().put("message", message)).thenApply(HostClient::text);
+    }
+
+    private static String text(ToolResult result) {
+        return !result.content().isEmpty() && result.content().get(0) instanceof Content.Text text ? text.text() : null;
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+}

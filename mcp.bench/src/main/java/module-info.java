@@ -1,0 +1,29 @@
+/**
+ * Benchmarks of mcp-host next to the official MCP SDKs and a floor client (issue 7). Not part of
+ * the runtime image.
+ *
+ * <p>The exported package {@code mcp.bench} holds the client workload that every Java client process
+ * runs ({@link mcp.bench.BenchClient}, {@link mcp.bench.ClientRun}), so that all of them are measured
+ * by the same code; {@code mcp.bench.internal} holds the mcp-host and floor clients, the startup and
+ * CLI measurements, and the runner that alternates the client processes and writes the report.
+ *
+ * <p>The official Java SDK client and the JMH benchmarks are not in this module: the SDK has no module
+ * descriptor, so they are compiled from {@code src/classpath/java} into their own class-path
+ * directory and always run in processes of their own, on the class path.
+ *
+ * @uses mcp.api.spi.TransportProvider
+ * @uses mcp.api.spi.ToolCacheProvider
+ */
+module mcp.bench {
+    requires mcp.manager;
+    requires mcp.testkit;
+    requires tools.jackson.databind;
+    // Providers found by ServiceLoader, as the host finds them.
+    requires mcp.transport.stdio;
+    requires mcp.cache;
+
+    exports mcp.bench;
+
+    uses mcp.api.spi.TransportProvider;
+    uses mcp.api.spi.ToolCacheProvider;
+}
