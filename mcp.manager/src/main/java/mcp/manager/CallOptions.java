@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * @param maxTotalTimeout the bound that progress cannot extend, when {@code resetTimeoutOnProgress}
  *     is set; absent: ten times the timeout
  * @param onProgress receives progress notifications; when set, the request carries a
- *     {@code progressToken}. Called in order on the session's event thread
+ *     {@code progressToken}. Called in order on the session's event thread, each update before the result completes
  */
 public record CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProgress,
         Optional<Duration> maxTotalTimeout, Optional<Consumer<ProgressUpdate>> onProgress) {

@@ -51,9 +51,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Threads: the transport's reader calls {@link #onMessage} and {@link #onClose}; they never run
  * user code, except that with {@link ClientOptions#directCompletion()} a successful response completes
- * its future right there. Otherwise responses complete their futures on {@link #completions} (workers of
- * {@link ClientThreads#WORKERS}, see {@link ClientThreads.Completions}), and server requests are
- * answered on {@link ClientThreads#WORKERS}; listener events and progress run in order on {@link #events}.
+ * its future right there. Otherwise futures are completed and server requests answered on
+ * {@link ClientThreads#WORKERS}; listener events and progress run in order on {@link #events}.
  *
  * <p>State: {@link #pending} holds every request sent and not yet settled, keyed by id. A request
  * leaves it exactly once, by whoever removes it first: its response, its timeout, its cancellation,
@@ -69,7 +68,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicLong nextId = new AtomicLong(1);
     private final ConcurrentHashMap<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
-    private final ClientThreads.Completions completions = new ClientThreads.Completions(LOG);
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile TransportClosedException closeReason;
     private volatile InitializeResult initializeResult;
@@ -355,18 +353,29 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return;
         }
         entry.disarmTimer();
+        if (entry.callOptions.onProgress().isPresent()) {
+            // Progress updates run on `events`: the result comes after the last of them, not racing it.
+            Runnable complete = response instanceof JsonRpcSuccess success
+                    ? () -> entry.future.complete(success.result())
+                    : () -> entry.future.completeExceptionally(protocolFailure((JsonRpcError) response));
+            events.execute(() -> ClientThreads.WORKERS.execute(complete));
+            return;
+        }
         if (response instanceof JsonRpcSuccess success) {
             if (options.directCompletion()) {
                 // Chained code runs here, on the reader thread: the caller asked for it and promised not to block.
                 entry.future.complete(success.result());
             } else {
-                completions.execute(() -> entry.future.complete(success.result()));
+                ClientThreads.WORKERS.execute(() -> entry.future.complete(success.result()));
             }
         } else {
-            JsonRpcError error = (JsonRpcError) response;
-            McpProtocolException failure = new McpProtocolException(error.code(), error.message(), error.data());
-            completions.execute(() -> entry.future.completeExceptionally(failure));
+            McpProtocolException failure = protocolFailure((JsonRpcError) response);
+            ClientThreads.WORKERS.execute(() -> entry.future.completeExceptionally(failure));
         }
+    }
+
+    private static McpProtocolException protocolFailure(JsonRpcError error) {
+        return new McpProtocolException(error.code(), error.message(), error.data());
     }
 
     private void onNotification(JsonRpcNotification notification) {
