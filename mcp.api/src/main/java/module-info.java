@@ -11,6 +11,8 @@
  * @uses mcp.api.spi.TransportProvider
  * @uses mcp.api.spi.AuthResolver
  * @uses mcp.api.spi.ToolCacheProvider
+ * @uses mcp.api.spi.AuthStorage
+ * @uses mcp.api.spi.AuthorizationUi
  */
 module mcp.api {
     requires transitive tools.jackson.databind;
@@ -25,4 +27,6 @@ module mcp.api {
     uses mcp.api.spi.TransportProvider;
     uses mcp.api.spi.AuthResolver;
     uses mcp.api.spi.ToolCacheProvider;
+    uses mcp.api.spi.AuthStorage;
+    uses mcp.api.spi.AuthorizationUi;
 }

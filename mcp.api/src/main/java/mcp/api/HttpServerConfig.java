@@ -55,6 +55,11 @@ public record HttpServerConfig(
         return new HttpServerConfig(url, newHeaders, timeout, enabled, auth, enabledTools, disabledTools);
     }
 
+    /** @return a copy with this auth setting */
+    public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
+        return new HttpServerConfig(url, headers, timeout, enabled, newAuth, enabledTools, disabledTools);
+    }
+
     @Override
     public String toString() {
         // Header values may be secrets: show names only.

@@ -42,16 +42,43 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
     List<String> disabledTools();
 
     /**
-     * A reference to a credential held by the auth storage.
+     * How a server is authenticated: a reference to a credential held by the auth storage, and the
+     * settings of the OAuth client that obtains it.
      *
      * @param type {@code oauth} or {@code apikey}
      * @param credentialId the storage key of the credential
+     * @param options OAuth client settings, as written (values may be {@code !command} or
+     *     environment-variable references, resolved like header values): {@code clientId},
+     *     {@code clientSecret} (a pre-registered client), {@code scope} (space-separated),
+     *     {@code grant} ({@code authorization_code}, the default, or {@code client_credentials}),
+     *     {@code privateKey} (PEM, for {@code private_key_jwt}), {@code signingAlgorithm}
+     *     ({@code ES256}), {@code callbackPort} (the loopback redirect port); unknown keys are kept
      */
-    record AuthRef(String type, String credentialId) {
-        /** Checks that both parts are present. */
+    record AuthRef(String type, String credentialId, java.util.Map<String, String> options) {
+        /** Checks that both parts are present and copies the options. */
         public AuthRef {
             java.util.Objects.requireNonNull(type, "type");
             java.util.Objects.requireNonNull(credentialId, "credentialId");
+            options = java.util.Map.copyOf(options);
+        }
+
+        /**
+         * @param type {@code oauth} or {@code apikey}
+         * @param credentialId the storage key of the credential
+         */
+        public AuthRef(String type, String credentialId) {
+            this(type, credentialId, java.util.Map.of());
+        }
+
+        /** @return a copy with these options */
+        public AuthRef withOptions(java.util.Map<String, String> newOptions) {
+            return new AuthRef(type, credentialId, newOptions);
+        }
+
+        @Override
+        public String toString() {
+            // Option values may be secrets (clientSecret, privateKey): names only.
+            return "AuthRef[type=" + type + ", credentialId=" + credentialId + ", options=" + options.keySet() + "]";
         }
     }
 

@@ -1,6 +1,7 @@
 package mcp.api.spi;
 
 import java.util.Map;
+import java.util.Optional;
 import mcp.api.ServerConfig;
 
 /**
@@ -28,5 +29,10 @@ public interface AuthResolver {
     interface Context {
         /** @return the host's environment variables */
         Map<String, String> environment();
+
+        /** @return where stored credentials are kept, when the host has a store */
+        default Optional<AuthStorage> authStorage() {
+            return Optional.empty();
+        }
     }
 }

@@ -3,6 +3,7 @@ package mcp.api.spi;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import mcp.api.ServerConfig;
 
 /**
@@ -16,13 +17,16 @@ import mcp.api.ServerConfig;
  *     with an error. Default {@link #DEFAULT_MAX_MESSAGE_BYTES}
  * @param closeStepTimeout the bound of each step of a close (for stdio: wait after closing stdin,
  *     wait after terminate, wait after kill). Default {@link #DEFAULT_CLOSE_STEP_TIMEOUT}
+ * @param auth what a transport may use to obtain credentials itself (the HTTP transport's OAuth
+ *     client); empty by default: a server that asks for authorization then fails with a clear error
  */
 public record TransportRequest(
         String serverName,
         ServerConfig config,
         Path workingDirectory,
         long maxMessageBytes,
-        Duration closeStepTimeout) {
+        Duration closeStepTimeout,
+        Optional<AuthServices> auth) {
 
     /** 16 MiB. */
     public static final long DEFAULT_MAX_MESSAGE_BYTES = 16L * 1024 * 1024;
@@ -36,9 +40,16 @@ public record TransportRequest(
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(workingDirectory, "workingDirectory");
         Objects.requireNonNull(closeStepTimeout, "closeStepTimeout");
+        Objects.requireNonNull(auth, "auth");
         if (maxMessageBytes <= 0) {
             throw new IllegalArgumentException("maxMessageBytes must be positive");
         }
+    }
+
+    /** The request without {@link #auth()}. */
+    public TransportRequest(String serverName, ServerConfig config, Path workingDirectory, long maxMessageBytes,
+            Duration closeStepTimeout) {
+        this(serverName, config, workingDirectory, maxMessageBytes, closeStepTimeout, Optional.empty());
     }
 
     /**
@@ -54,11 +65,17 @@ public record TransportRequest(
 
     /** @return a copy with this message size limit */
     public TransportRequest withMaxMessageBytes(long bytes) {
-        return new TransportRequest(serverName, config, workingDirectory, bytes, closeStepTimeout);
+        return new TransportRequest(serverName, config, workingDirectory, bytes, closeStepTimeout, auth);
     }
 
     /** @return a copy with this close step bound */
     public TransportRequest withCloseStepTimeout(Duration timeout) {
-        return new TransportRequest(serverName, config, workingDirectory, maxMessageBytes, timeout);
+        return new TransportRequest(serverName, config, workingDirectory, maxMessageBytes, timeout, auth);
+    }
+
+    /** @return a copy with these auth services */
+    public TransportRequest withAuth(AuthServices services) {
+        return new TransportRequest(serverName, config, workingDirectory, maxMessageBytes, closeStepTimeout,
+                Optional.of(services));
     }
 }

@@ -13,8 +13,13 @@
  *   <li>{@link mcp.api.spi.AuthResolver}: turns secret references into concrete values just before
  *       connect;</li>
  *   <li>{@link mcp.api.spi.ToolCacheProvider} and {@link mcp.api.spi.ToolCache}: remember a server's
- *       tools between runs.</li>
+ *       tools between runs;</li>
+ *   <li>{@link mcp.api.spi.AuthStorage}: keeps OAuth credentials between runs;</li>
+ *   <li>{@link mcp.api.spi.AuthorizationUi}: lets the user authorize a client in the browser.</li>
  * </ul>
+ *
+ * <p>{@link mcp.api.spi.AuthServices} bundles the last two for a transport that obtains credentials
+ * itself ({@link mcp.api.spi.TransportRequest#auth()}).
  *
  * <p>Providers must be thread-safe: the host calls them from several threads at once.
  */
