@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the mcp-host runtime image with jlink: the host, its providers (named explicitly, no
-# --bind-services), tinylog, and the test server of `mcp-host demo`. Then adds class-data sharing
+# --bind-services), tinylog, the EC provider (jdk.crypto.ec: ES256 client assertions of OAuth), and the
+# test server of `mcp-host demo`. Then adds class-data sharing
 # archives so that the command starts fast: the JDK's default archive (-Xshare:dump) and an
 # application archive recorded from a `tools` run on the image's test server.
 # Usage: build-image.sh <java.home> <module path> <output dir>
@@ -12,7 +13,7 @@ image=$3
 rm -rf "$image"
 "$java_home/bin/jlink" \
   --module-path "$module_path" \
-  --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl \
+  --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl,jdk.crypto.ec \
   --strip-debug --no-header-files --no-man-pages --compress=2 \
   --output "$image"
 

@@ -11,11 +11,15 @@
  * @provides mcp.api.spi.TransportProvider the {@code http} (Streamable HTTP) and {@code sse} (legacy HTTP+SSE)
  *     transport providers
  * @provides mcp.api.spi.AuthResolver the {@code values} resolver ({@code !command} values, environment-variable names)
+ * @provides mcp.api.spi.AuthorizationUi the {@code browser} (system browser, redirect received on 127.0.0.1) and
+ *     {@code headless} (follows an immediate redirect itself) authorization UIs
  */
 module mcp.transport.http {
     // Transitive: HttpTransports' factories return mcp.api types.
     requires transitive mcp.api;
     requires java.net.http;
+    // The loopback receiver of the OAuth redirect.
+    requires jdk.httpserver;
     requires org.slf4j;
 
     exports mcp.transport.http;
@@ -24,4 +28,7 @@ module mcp.transport.http {
             mcp.transport.http.internal.StreamableHttpTransportProvider,
             mcp.transport.http.internal.LegacySseTransportProvider;
     provides mcp.api.spi.AuthResolver with mcp.transport.http.internal.ValuesAuthResolver;
+    provides mcp.api.spi.AuthorizationUi with
+            mcp.transport.http.internal.oauth.BrowserAuthorizationUi,
+            mcp.transport.http.internal.oauth.HeadlessAuthorizationUi;
 }

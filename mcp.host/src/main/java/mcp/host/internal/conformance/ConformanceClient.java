@@ -12,7 +12,10 @@ import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ToolDefinition;
+import mcp.api.ServerConfig;
 import mcp.api.ToolResult;
+import mcp.api.spi.AuthServices;
+import mcp.api.spi.AuthorizationUi;
 import mcp.api.spi.Providers;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
@@ -29,6 +32,11 @@ import tools.jackson.databind.node.ObjectNode;
  * (initialize, initialized), list the tools, call each one with arguments made from its input
  * schema, and close (DELETE). It declares the {@code elicitation} capability and answers with the
  * requested schema's defaults (SEP-1034).
+ *
+ * <p>Authorization scenarios: the transport's own OAuth client does the work, with an in-memory
+ * credential store and the {@code headless} authorization UI (the suite's authorization servers
+ * redirect at once). What the suite passes in {@code MCP_CONFORMANCE_CONTEXT} becomes the server's
+ * {@code auth} options, as a user would write them in a config ({@link #authOptions}).
  *
  * <p>Exit code 0 when everything worked, 1 when something failed (the reason on stderr), 2 on a usage
  * error. Every wait is bounded ({@link #TIMEOUT}), well inside the suite's own 30 s.
@@ -76,15 +84,21 @@ public final class ConformanceClient {
             TransportProvider http = Providers.require(TransportProvider.class,
                     Providers.byId(TransportProvider.class, Providers.load(TransportProvider.class,
                             ConformanceClient.class.getClassLoader()), TransportProvider::id), "http");
-            HttpServerConfig config = new HttpServerConfig(url, Map.of(), TIMEOUT, true, Optional.empty(),
-                    Optional.empty(), List.of());
+            Map<String, String> authOptions = authOptions(scenario, env.get("MCP_CONFORMANCE_CONTEXT"));
+            HttpServerConfig config = new HttpServerConfig(url, Map.of(), TIMEOUT, true,
+                    Optional.of(new ServerConfig.AuthRef("oauth", "conformance", authOptions)), Optional.empty(), List.of());
+            AuthorizationUi ui = Providers.require(AuthorizationUi.class, Providers.byId(AuthorizationUi.class,
+                    Providers.load(AuthorizationUi.class, ConformanceClient.class.getClassLoader()), AuthorizationUi::id),
+                    "headless");
+            AuthServices auth = new AuthServices(new MemoryAuthStorage(), Optional.of(ui));
             ClientOptions options = ClientOptions.builder("conformance")
                     .initializeTimeout(TIMEOUT)
                     .requestTimeout(TIMEOUT)
                     .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.acceptDefaults())
                     .build();
             try (McpClient client = McpClient.connectBlocking(
-                    http.open(TransportRequest.of("conformance", config, Path.of("").toAbsolutePath())), options)) {
+                    http.open(TransportRequest.of("conformance", config, Path.of("").toAbsolutePath()).withAuth(auth)),
+                    options)) {
                 err.println("conformance client: connected to " + client.initializeResult().serverName() + " (protocol "
                         + client.initializeResult().protocolVersion() + ")");
                 List<ToolDefinition> tools = client.listToolsBlocking();
@@ -99,6 +113,48 @@ public final class ConformanceClient {
         } catch (McpException e) {
             err.println("conformance client: " + e.getMessage());
             return 1;
+        }
+    }
+
+    /** The URL of the client metadata document the suite's authorization servers expect (SEP-991). */
+    static final String CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+    /**
+     * The {@code auth} options for a scenario: what the suite's context gives, in the config's terms.
+     * A pre-registered client ({@code client_id}, {@code client_secret}) uses the authorization code
+     * grant, unless the scenario is about the client credentials grant (then a {@code private_key_pem}
+     * means {@code private_key_jwt}); an IdP ID token means cross-app access.
+     *
+     * @param scenario the scenario's name
+     * @param contextJson {@code MCP_CONFORMANCE_CONTEXT}, or null
+     * @return the options
+     */
+    static Map<String, String> authOptions(String scenario, String contextJson) {
+        Map<String, String> options = new java.util.LinkedHashMap<>();
+        options.put("clientMetadataUrl", CLIENT_METADATA_URL);
+        if (contextJson == null || contextJson.isBlank()) {
+            return options;
+        }
+        JsonNode context = McpJson.mapper().readTree(contextJson);
+        copy(context, "client_id", options, "clientId");
+        copy(context, "client_secret", options, "clientSecret");
+        if (context.hasNonNull("idp_id_token")) {
+            options.put("grant", "cross_app_access");
+            copy(context, "idp_id_token", options, "idToken");
+            copy(context, "idp_client_id", options, "idpClientId");
+            copy(context, "idp_token_endpoint", options, "idpTokenEndpoint");
+        } else if (scenario.startsWith("auth/client-credentials")) {
+            options.put("grant", "client_credentials");
+            copy(context, "private_key_pem", options, "privateKey");
+            copy(context, "signing_algorithm", options, "signingAlgorithm");
+        }
+        return options;
+    }
+
+    private static void copy(JsonNode context, String from, Map<String, String> options, String to) {
+        JsonNode value = context.get(from);
+        if (value != null && value.isString()) {
+            options.put(to, value.stringValue());
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import mcp.api.McpException;
 import mcp.api.spi.TransportRequest;
 import mcp.transport.http.HttpTransports;
+import mcp.transport.http.internal.oauth.OAuthClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,11 @@ final class HttpEndpoint {
      * pool is too small, as on two cores).
      */
     final ExecutorService executor;
+    /**
+     * The OAuth client when the transport obtains credentials itself (set once, right after
+     * construction): its token goes into every request.
+     */
+    volatile OAuthClient oauth;
 
     private HttpEndpoint(String serverName, URI uri, Map<String, String> headers, Duration timeout, long maxMessageBytes,
             Duration closeStep) {
@@ -134,6 +140,10 @@ final class HttpEndpoint {
         HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(responseTimeout)
                 .setHeader("User-Agent", "mcp-host/" + HttpTransports.VERSION);
         headers.forEach(builder::setHeader);
+        OAuthClient client = oauth;
+        if (client != null) {
+            client.authorization().ifPresent(value -> builder.setHeader("Authorization", value));
+        }
         return builder;
     }
 
@@ -160,6 +170,11 @@ final class HttpEndpoint {
      * {@code <METHOD> <url> answered HTTP <status> <reason> (WWW-Authenticate: <challenge>); body: <first bytes>}.
      */
     String statusMessage(String method, URI target, HttpResponse<?> response, String excerpt) {
+        return statusMessage(method, target, response, excerpt, oauth == null);
+    }
+
+    /** As above; {@code credentialsHint}: whether a 401 or 403 says how to configure credentials. */
+    String statusMessage(String method, URI target, HttpResponse<?> response, String excerpt, boolean credentialsHint) {
         int status = response.statusCode();
         StringBuilder out = new StringBuilder();
         out.append(method).append(' ').append(redact(target)).append(" answered HTTP ").append(status);
@@ -172,7 +187,7 @@ final class HttpEndpoint {
         if (excerpt != null && !excerpt.isEmpty()) {
             out.append("; body: ").append(excerpt);
         }
-        if (status == 401 || status == 403) {
+        if (credentialsHint && (status == 401 || status == 403)) {
             out.append("; the server wants credentials: set them in the server's \"headers\" (for example "
                     + "\"Authorization\": \"Bearer ...\") or configure \"auth\"");
         }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,7 @@ import mcp.api.jsonrpc.JsonRpcResponse;
 import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.transport.http.HttpTransports;
+import mcp.transport.http.internal.oauth.OAuthClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -84,7 +86,11 @@ final class StreamableHttpTransport implements Transport {
     private enum State { OPEN, CLOSED }
 
     /** A message on its way, with the future its sender holds. */
-    private record Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future) {
+    private record Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future,
+            AtomicInteger authorizations) {
+        Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future) {
+            this(message, bytes, future, new AtomicInteger());
+        }
     }
 
     private final HttpEndpoint http;
@@ -161,6 +167,15 @@ final class StreamableHttpTransport implements Transport {
     }
 
     private void post(Outgoing out) {
+        OAuthClient oauth = http.oauth;
+        if (oauth != null) {
+            // A token about to expire is renewed first.
+            CompletableFuture<Void> ready = oauth.ready();
+            if (!ready.isDone()) {
+                ready.whenCompleteAsync((v, e) -> post(out), http.executor);
+                return;
+            }
+        }
         String session;
         String version;
         synchronized (lock) {
@@ -189,6 +204,8 @@ final class StreamableHttpTransport implements Transport {
                 .setHeader("Accept", ACCEPT_BOTH)
                 .setHeader("Content-Type", "application/json");
         sessionHeaders(builder, session, version);
+        Optional<String> sentAuthorization = oauth == null ? Optional.empty() : oauth.authorization();
+        sentAuthorization.ifPresent(value -> builder.setHeader("Authorization", value));
         Exchange exchange = null;
         if (out.message() instanceof JsonRpcRequest request) {
             exchange = new Exchange(out, request.id(), request.method(), session);
@@ -216,12 +233,12 @@ final class StreamableHttpTransport implements Transport {
         if (ex != null) {
             ex.pending = response;
         }
-        response.whenCompleteAsync((reply, error) -> onPostResponse(out, ex, session, responseTimeout, reply, error),
-                http.executor);
+        response.whenCompleteAsync((reply, error) -> onPostResponse(out, ex, session, responseTimeout, sentAuthorization,
+                reply, error), http.executor);
     }
 
     private void onPostResponse(Outgoing out, Exchange ex, String sentSession, Duration responseTimeout,
-            HttpResponse<Reply> response, Throwable error) {
+            Optional<String> sentAuthorization, HttpResponse<Reply> response, Throwable error) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") failed";
@@ -247,6 +264,13 @@ final class StreamableHttpTransport implements Transport {
             return;
         }
         String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+        OAuthClient oauth = http.oauth;
+        List<String> challenges = response.headers().allValues("WWW-Authenticate");
+        if (oauth != null && (status == 401 || status == 403 && isInsufficientScope(challenges))) {
+            authorizeAndRetry(oauth, out, ex, sentAuthorization, status, challenges,
+                    http.statusMessage("POST", http.uri, response, excerpt, false));
+            return;
+        }
         if (status == 404 && sentSession != null) {
             sessionExpired(out, ex, sentSession, http.statusMessage("POST", http.uri, response, excerpt));
             return;
@@ -257,6 +281,39 @@ final class StreamableHttpTransport implements Transport {
             return;
         }
         failOutgoing(out, ex, new McpException(prefix() + http.statusMessage("POST", http.uri, response, excerpt)));
+    }
+
+    private static boolean isInsufficientScope(List<String> challenges) {
+        return challenges.stream().anyMatch(value -> value.toLowerCase(java.util.Locale.ROOT).contains("insufficient_scope"));
+    }
+
+    /**
+     * A 401, or a 403 for missing scopes: the OAuth client obtains a better credential (refresh,
+     * step-up, or a new authorization), then the same message goes out again; at most
+     * {@link OAuthClient#MAX_ATTEMPTS} times per message.
+     */
+    private void authorizeAndRetry(OAuthClient oauth, Outgoing out, Exchange ex, Optional<String> sentAuthorization,
+            int status, List<String> challenges, String statusMessage) {
+        if (ex != null) {
+            // The retry registers a new exchange under the same id.
+            exchanges.remove(ex.id, ex);
+        }
+        int attempt = out.authorizations().incrementAndGet();
+        LOG.debug("MCP server \"{}\": {} (authorization attempt {})", http.serverName, statusMessage, attempt);
+        oauth.challenged(status, challenges, sentAuthorization, attempt, statusMessage).whenCompleteAsync((v, e) -> {
+            if (e == null && isOpen()) {
+                post(out);
+                return;
+            }
+            Throwable cause = e == null ? closedException() : HttpEndpoint.unwrap(e);
+            McpException error = cause instanceof TransportClosedException closed ? closed
+                    : new McpException(prefix() + "authorization failed: " + cause.getMessage(), cause);
+            if (ex != null) {
+                ex.fail(error);
+            } else {
+                out.future().completeExceptionally(error);
+            }
+        }, http.executor);
     }
 
     /** The headers of a 2xx answer to initialize: the session starts here. */
