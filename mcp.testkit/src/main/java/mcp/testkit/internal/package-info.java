@@ -1,2 +1,2 @@
-/** Helpers of the test server; not exported. */
+/** Helpers of the test servers (command-line options, OAuth wire encodings); not exported. */
 package mcp.testkit.internal;

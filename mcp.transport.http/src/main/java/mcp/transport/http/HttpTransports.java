@@ -1,19 +1,22 @@
 package mcp.transport.http;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import mcp.api.spi.AuthResolver;
+import mcp.api.spi.AuthStorage;
 import mcp.api.spi.TransportProvider;
 import mcp.transport.http.internal.LegacySseTransportProvider;
 import mcp.transport.http.internal.StreamableHttpTransportProvider;
 import mcp.transport.http.internal.ValuesAuthResolver;
+import mcp.transport.http.internal.oauth.FileAuthStorage;
 
 /**
- * The ids, fixed limits and factories of the HTTP transports and of the value-substitution auth
- * resolver.
+ * The ids, fixed limits and factories of the HTTP transports, of the value-substitution auth
+ * resolver and of the file auth storage.
  *
  * <p>The host normally finds them with {@link java.util.ServiceLoader}; an embedder that switches
- * discovery off passes {@link #httpProvider()}, {@link #sseProvider()} and {@link #valuesResolver()}
- * to the host builder instead.
+ * discovery off passes {@link #httpProvider()}, {@link #sseProvider()}, {@link #valuesResolver()} and
+ * {@link #defaultAuthStorage()} to the host builder instead.
  *
  * <h2>{@code http}: Streamable HTTP</h2>
  * <ul>
@@ -60,7 +63,18 @@ import mcp.transport.http.internal.ValuesAuthResolver;
  * Env values (stdio) and header values (http, sse): {@code !command} runs through {@code /bin/sh -c}
  * (at most {@link #COMMAND_TIMEOUT}, trimmed stdout, result kept for the JVM, concurrent runs of one
  * command shared; failure or empty output removes the key with a warning naming the key); a value
- * naming a non-empty environment variable takes its value.
+ * naming a non-empty environment variable takes its value. The values of a config's {@code auth.options}
+ * (http) are resolved the same way. A config with {@code auth} ({@code oauth} or {@code apikey}) whose
+ * {@code credentialId} has a credential in the auth storage gets {@code Authorization: Bearer <token>}
+ * (http, sse; unless the config sets an {@code Authorization} header) or {@code OAUTH_ACCESS_TOKEN}
+ * (stdio; unless the config sets it). A missing credential is no error there: the HTTP transport's
+ * OAuth client may obtain one.
+ *
+ * <h2>{@code file}: the auth storage</h2>
+ * One owner-only JSON file per credential in {@code $MCP_HOST_CREDENTIALS_DIR}, else
+ * {@code $XDG_CONFIG_HOME/mcp-host/credentials}, else {@code ~/.config/mcp-host/credentials}; written
+ * atomically; a file others may read or write, or a corrupt one, is refused with a message that names
+ * the file and the fix but never its content.
  */
 public final class HttpTransports {
 
@@ -72,6 +86,9 @@ public final class HttpTransports {
 
     /** The id of the value-substitution auth resolver. */
     public static final String VALUES_RESOLVER_ID = "values";
+
+    /** The id of the file auth storage. */
+    public static final String FILE_STORAGE_ID = "file";
 
     /** Sent in the {@code User-Agent} header as {@code mcp-host/<version>}. */
     public static final String VERSION = "0.1.0";
@@ -104,5 +121,21 @@ public final class HttpTransports {
     /** @return the value-substitution resolver (id {@value #VALUES_RESOLVER_ID}), the one ServiceLoader finds */
     public static AuthResolver valuesResolver() {
         return new ValuesAuthResolver();
+    }
+
+    /**
+     * @param directory the directory of the credential files; created owner-only on the first save
+     * @return a file auth storage (id {@value #FILE_STORAGE_ID}) in that directory
+     */
+    public static AuthStorage fileAuthStorage(Path directory) {
+        return new FileAuthStorage(directory);
+    }
+
+    /**
+     * @return the file auth storage (id {@value #FILE_STORAGE_ID}) in the default directory, read from
+     *     the JVM's environment: the one ServiceLoader finds
+     */
+    public static AuthStorage defaultAuthStorage() {
+        return new FileAuthStorage();
     }
 }

@@ -13,6 +13,8 @@ import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
+import mcp.api.spi.AuthStorage;
+import mcp.api.spi.Providers;
 import mcp.config.DiscoveryProblem;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
@@ -27,6 +29,9 @@ import tools.jackson.databind.JsonNode;
  * starting new servers.
  */
 final class CliContext {
+
+    /** The id of the credential store the CLI uses. */
+    static final String FILE_AUTH_STORAGE = "file";
 
     private final CliIo io;
     private final McpHostCommand options;
@@ -199,6 +204,27 @@ final class CliContext {
             host.close();
             throw e;
         }
+    }
+
+    /**
+     * @return where credentials are kept: the one the command line was given (tests), else the
+     *     {@code file} store found by ServiceLoader
+     * @throws CliException (usage) when no {@code file} store is installed
+     */
+    AuthStorage authStorage() {
+        if (options.authStorage != null) {
+            return options.authStorage;
+        }
+        Map<String, AuthStorage> byId = Providers.byId(AuthStorage.class,
+                Providers.load(AuthStorage.class, CliContext.class.getClassLoader()), AuthStorage::id);
+        AuthStorage file = byId.get(FILE_AUTH_STORAGE);
+        if (file == null) {
+            // Not Providers.require: its hint for the id "file" names the tool cache's module.
+            throw CliException.usage("No credential store with id \"" + FILE_AUTH_STORAGE + "\"; found: "
+                    + (byId.isEmpty() ? "none" : String.join(", ", byId.keySet())) + ". Add the module "
+                    + "mcp.transport.http (module path entry; --add-modules mcp.transport.http in a jlink image).");
+        }
+        return file;
     }
 
     /** Prints the one JSON document of this command. */

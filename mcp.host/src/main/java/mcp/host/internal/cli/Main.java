@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.api.spi.AuthStorage;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -59,8 +60,21 @@ public final class Main {
      */
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env, Path cwd, Path home,
             InputStream in) {
-        CliIo io = new CliIo(out, err, env, cwd, home, in, System.console() != null);
-        return execute(new McpHostCommand(io, null), args);
+        return run(args, new CliIo(out, err, env, cwd, home, in, System.console() != null), null);
+    }
+
+    /**
+     * Runs {@code mcp-host} in this JVM with these streams and, for tests, this credential store.
+     *
+     * @param args the command line
+     * @param io the streams and the environment
+     * @param authStorage where {@code auth} keeps credentials, or {@code null} for the {@code file} store
+     * @return the exit code
+     */
+    static int run(String[] args, CliIo io, AuthStorage authStorage) {
+        McpHostCommand root = new McpHostCommand(io, null);
+        root.authStorage = authStorage;
+        return execute(root, args);
     }
 
     /** Parses and runs one command line against this root (the shell runs each of its lines this way). */

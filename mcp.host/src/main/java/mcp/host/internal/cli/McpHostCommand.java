@@ -3,6 +3,7 @@ package mcp.host.internal.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import mcp.api.spi.AuthStorage;
 import mcp.manager.McpClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success (per-server errors of tools/status are reported, not fatal)",
-            "1:a tool call returned an error or failed; test could not connect",
+            "1:a tool call returned an error or failed; test could not connect; auth login failed",
             "2:usage or configuration error (unknown option, tool or server; bad JSON; invalid or unreadable"
                     + " config file)"},
         subcommands = {
@@ -39,6 +40,7 @@ import picocli.CommandLine.Spec;
             RemoveCommand.class,
             EnableCommand.class,
             DisableCommand.class,
+            AuthCommand.class,
             ShellCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class})
@@ -80,6 +82,9 @@ final class McpHostCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where {@code auth} keeps credentials; {@code null}: the {@code file} store found by ServiceLoader. Tests set it. */
+    AuthStorage authStorage;
+
     private final CliIo io;
     private final ShellState shell;
 
@@ -102,6 +107,7 @@ final class McpHostCommand implements Callable<Integer> {
         verbose = base.verbose;
         directory = base.directory;
         gateMillis = base.gateMillis;
+        authStorage = base.authStorage;
         return this;
     }
 

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import mcp.api.McpJson;
+import mcp.api.spi.AuthStorage;
 import tools.jackson.databind.JsonNode;
 
 /** Runs {@link Main#run} in this JVM with a fixture home and project, capturing both streams. */
@@ -43,6 +44,7 @@ final class CliRunner {
     private final Path cwd;
     private final Path home;
     private final Map<String, String> env = new HashMap<>();
+    private AuthStorage authStorage;
 
     CliRunner(Path cwd, Path home) {
         this.cwd = cwd;
@@ -60,6 +62,12 @@ final class CliRunner {
         return this;
     }
 
+    /** Uses this credential store instead of the {@code file} store found by ServiceLoader. */
+    CliRunner authStorage(AuthStorage storage) {
+        this.authStorage = storage;
+        return this;
+    }
+
     Result run(String... args) {
         return runWithInput("", args);
     }
@@ -70,8 +78,8 @@ final class CliRunner {
         int exitCode;
         try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
                 PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exitCode = Main.run(args, outStream, errStream, env, cwd, home,
-                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+            exitCode = Main.run(args, new CliIo(outStream, errStream, env, cwd, home,
+                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), false), authStorage);
         }
         return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

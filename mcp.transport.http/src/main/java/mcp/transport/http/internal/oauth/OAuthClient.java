@@ -59,7 +59,10 @@ public final class OAuthClient {
     /** How long the user has to authorize in the browser. */
     static final Duration USER_TIMEOUT = Duration.ofMinutes(5);
 
-    /** A token that expires within this margin is renewed before use. */
+    /**
+     * A token that expires within this margin is renewed before use (a tenth of its lifetime for
+     * short-lived tokens).
+     */
     static final Duration EXPIRY_MARGIN = Duration.ofSeconds(60);
 
     static final String GRANT_AUTHORIZATION_CODE = "authorization_code";
@@ -83,6 +86,7 @@ public final class OAuthClient {
     private final Object lock = new Object();
     private StoredCredential current;
     private boolean loaded;
+    private String unusable;
     private CompletableFuture<Void> flow;
 
     OAuthClient(String serverName, URI server, Optional<HttpServerConfig.AuthRef> auth, AuthServices services,
@@ -133,7 +137,7 @@ public final class OAuthClient {
     public CompletableFuture<Void> ready() {
         StoredCredential credential = credential();
         if (credential == null || credential.refreshToken().isEmpty()
-                || !credential.expiredAt(clock.instant(), EXPIRY_MARGIN)) {
+                || !credential.expiredAt(clock.instant(), margin(credential))) {
             return CompletableFuture.completedFuture(null);
         }
         synchronized (lock) {
@@ -257,8 +261,12 @@ public final class OAuthClient {
 
     private StoredCredential authorizationCode(Discovery.AuthServer as, String resource, Optional<String> scope,
             StoredCredential previous, String statusMessage) {
+        String why;
+        synchronized (lock) {
+            why = unusable == null ? "" : " (the stored credential cannot be used: " + unusable + ")";
+        }
         AuthorizationUi ui = services.ui().orElseThrow(() -> new McpException(statusMessage
-                + "; the server needs authorization: run \"mcp-host auth login " + serverName + "\""));
+                + "; the server needs authorization" + why + ": run \"mcp-host auth login " + serverName + "\""));
         if (as.codeChallengeMethods().isPresent() && !as.codeChallengeMethods().get().contains("S256")) {
             throw new McpException("the authorization server " + as.issuer() + " does not support PKCE with S256 "
                     + "(code_challenge_methods_supported: " + as.codeChallengeMethods().get() + "); refusing to authorize");
@@ -509,6 +517,7 @@ public final class OAuthClient {
                     current = services.storage().load(credentialId).filter(this::forThisServer).orElse(null);
                 } catch (McpException e) {
                     // Corrupt or unsafe: never used; the message names the file and the fix.
+                    unusable = e.getMessage();
                     LOG.warn("MCP server \"{}\": the stored credential cannot be used: {}", serverName, e.getMessage());
                 }
             }
@@ -539,6 +548,11 @@ public final class OAuthClient {
     }
 
     // ------------------------------------------------------------------------------------------ helpers
+
+    private static Duration margin(StoredCredential credential) {
+        return credential.expiresAt().map(expiry -> Duration.between(credential.obtainedAt(), expiry).dividedBy(10))
+                .filter(tenth -> tenth.compareTo(EXPIRY_MARGIN) < 0).orElse(EXPIRY_MARGIN);
+    }
 
     private static String header(StoredCredential credential) {
         return "Bearer " + credential.accessToken();

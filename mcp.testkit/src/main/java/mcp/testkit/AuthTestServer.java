@@ -1,0 +1,1140 @@
+package mcp.testkit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import mcp.testkit.internal.OAuthWire;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A local OAuth 2.1 authorization server and an OAuth-protected MCP server over Streamable HTTP, in
+ * one JDK {@code HttpServer} on 127.0.0.1 (a free port), for tests of an MCP client's authorization
+ * as the MCP authorization spec 2025-11-25 describes it.
+ *
+ * <p>Endpoints, with {@code ISSUER} = {@link #issuer()} (the base URL plus {@link Builder#issuerPath}):
+ * <ul>
+ *   <li>{@code POST /mcp} (JSON-RPC: {@code initialize}, {@code ping}, {@code tools/list}, {@code tools/call}
+ *       of the one tool {@code echo}; notifications get 202), {@code DELETE /mcp} (204), {@code GET /mcp}
+ *       (405: no server-sent stream). Every request needs a valid {@code Authorization: Bearer} token, or
+ *       gets 401 with {@code WWW-Authenticate: Bearer resource_metadata="..."}.</li>
+ *   <li>{@code GET /.well-known/oauth-protected-resource/mcp} (and without {@code /mcp}): the Protected
+ *       Resource Metadata (RFC 9728).</li>
+ *   <li>{@code GET /.well-known/oauth-authorization-server} + issuer path: the authorization server
+ *       metadata (RFC 8414); or, with {@link Builder#openIdConfigurationOnly}, only the OpenID
+ *       configuration at {@code /.well-known/openid-configuration} + issuer path and at
+ *       {@code ISSUER/.well-known/openid-configuration}.</li>
+ *   <li>{@code POST ISSUER/register} (Dynamic Client Registration, RFC 7591), {@code GET ISSUER/authorize}
+ *       (answers at once with a 302 to the client's redirect URI: no user, no page) and
+ *       {@code POST ISSUER/token} ({@code authorization_code} with PKCE S256 and {@code refresh_token}
+ *       grants, RFC 8707 {@code resource} checked).</li>
+ * </ul>
+ *
+ * <p>Everything it sees is recorded for assertions: requests and responses per {@link Endpoint},
+ * token requests per grant type, the last authorization and token request parameters, the client
+ * mistakes it refused ({@link #errors()}), and every secret it issued ({@link #issuedSecrets()}), so
+ * that a test can prove that none of them leaked into logs or output. Secrets are 43 random base64url
+ * characters after a prefix: {@code mcpat_} (access token), {@code mcprt_} (refresh token),
+ * {@code mcpac_} (authorization code) and {@code mcpcs_} (client secret).
+ *
+ * <pre>{@code
+ * try (AuthTestServer server = AuthTestServer.builder().scopesSupported(List.of("mcp:tools")).start()) {
+ *     // connect the client under test to server.mcpUrl(), then:
+ *     assertEquals(1, server.tokenRequests("authorization_code"));
+ *     assertEquals(List.of(), server.errors());
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: requests are served concurrently on a pool of daemon threads, and the switches that
+ * can change while it runs ({@link #failRefresh(boolean)}, {@link #tamperState(boolean)},
+ * {@link #alwaysInsufficientScope(boolean)}, {@link #revokeAll()}) may be used from any thread.
+ *
+ * <p>Loading this class sets the system property {@code sun.net.httpserver.nodelay} to {@code true}
+ * unless it is set already: without it, every response of the JDK server waits some 40 ms for a
+ * delayed ACK. It takes effect only if no {@code HttpServer} was started in the JVM before.
+ */
+public final class AuthTestServer implements AutoCloseable {
+
+    /** The endpoints whose requests and responses are counted. */
+    public enum Endpoint {
+        /** {@code /.well-known/oauth-protected-resource[/mcp]}. */
+        PROTECTED_RESOURCE_METADATA,
+        /** {@code /.well-known/oauth-authorization-server...} or {@code .../openid-configuration}. */
+        AUTHORIZATION_SERVER_METADATA,
+        /** {@code ISSUER/register}. */
+        REGISTRATION,
+        /** {@code ISSUER/authorize}. */
+        AUTHORIZATION,
+        /** {@code ISSUER/token}. */
+        TOKEN,
+        /** {@code /mcp}. */
+        MCP,
+        /** Any other path (answered 404). */
+        OTHER
+    }
+
+    /** The protocol version that {@code initialize} answers. */
+    public static final String PROTOCOL_VERSION = "2025-11-25";
+
+    /** Token endpoint client authentication methods, all advertised by default. */
+    public static final List<String> AUTH_METHODS = List.of("none", "client_secret_basic", "client_secret_post");
+
+    private static final String MCP_PATH = "/mcp";
+    private static final String PRM_PATH = "/.well-known/oauth-protected-resource";
+    private static final String OAUTH_METADATA_PATH = "/.well-known/oauth-authorization-server";
+    private static final String OPENID_PATH = "/.well-known/openid-configuration";
+    private static final Duration CODE_LIFETIME = Duration.ofMinutes(2);
+
+    // ---- settings: fixed at start, except the volatile switches ----
+    private final List<String> scopesSupported;
+    private final List<String> requiredScopes;
+    private final List<String> toolCallScopes;
+    private final Duration accessTokenLifetime;
+    private final boolean refreshTokens;
+    private final boolean rotateRefreshTokens;
+    private final List<String> authMethods;
+    private final boolean initializeWithoutAuth;
+    private final boolean resourceMetadataInChallenge;
+    private final boolean requireResource;
+    private final boolean openIdConfigurationOnly;
+    private final String issuerPath;
+    private final String prmResource;
+    private volatile boolean failRefresh;
+    private volatile boolean tamperState;
+    private volatile boolean alwaysInsufficientScope;
+
+    private final JsonMapper mapper = JsonMapper.builder().build();
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final String baseUrl;
+
+    // ---- grants: concurrent maps, each the only owner of its values. A code or a rotated refresh token is
+    // used up by removing it (remove(key, value)), so two racing requests can never both redeem it. ----
+    private final Map<String, Client> clients = new ConcurrentHashMap<>();
+    private final Map<String, Code> codes = new ConcurrentHashMap<>();
+    private final Map<String, Grant> accessTokens = new ConcurrentHashMap<>();
+    private final Map<String, Grant> refreshGrants = new ConcurrentHashMap<>();
+    /** Every secret ever issued; only grows (revocation removes grants, never these). */
+    private final Set<String> issuedSecrets = ConcurrentHashMap.newKeySet();
+
+    // ---- recording ----
+    private final Map<Endpoint, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final Map<StatusKey, AtomicInteger> responses = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> tokenRequests = new ConcurrentHashMap<>();
+    private final AtomicReference<Map<String, String>> lastAuthorization = new AtomicReference<>();
+    private final AtomicReference<Map<String, String>> lastTokenRequest = new AtomicReference<>();
+    private final List<String> errors = new CopyOnWriteArrayList<>();
+
+    private record Client(String id, String secret, String authMethod, List<String> redirectUris) {
+    }
+
+    private record Code(String clientId, String redirectUri, String challenge, String resource, List<String> scopes,
+                        Instant expires) {
+    }
+
+    /** What an access token (with an expiry) or a refresh token (expires = null) allows. */
+    private record Grant(String clientId, List<String> scopes, String resource, Instant expires) {
+    }
+
+    private record StatusKey(Endpoint endpoint, int status) {
+    }
+
+    /** A refusal as OAuth words it: the {@code error} code and a description for people. */
+    private record Refusal(String error, String description) {
+    }
+
+    static {
+        // The JDK server writes a response's headers and body in two small writes; with Nagle's algorithm on,
+        // the body then waits for the client's delayed ACK, some 40 ms per request, which makes a whole OAuth
+        // flow take seconds. The property is read once, when the first HttpServer of the JVM starts, so it only
+        // helps if no other one started before; a value set on the command line is kept.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
+    private AuthTestServer(Builder b) throws IOException {
+        scopesSupported = b.scopesSupported;
+        requiredScopes = scopes(b.requiredScope);
+        toolCallScopes = scopes(b.toolCallScope);
+        accessTokenLifetime = b.accessTokenLifetime;
+        refreshTokens = b.refreshTokens;
+        rotateRefreshTokens = b.rotateRefreshTokens;
+        authMethods = b.tokenEndpointAuthMethods;
+        initializeWithoutAuth = b.initializeWithoutAuth;
+        resourceMetadataInChallenge = b.resourceMetadataInChallenge;
+        requireResource = b.requireResource;
+        openIdConfigurationOnly = b.openIdConfigurationOnly;
+        issuerPath = b.issuerPath;
+        failRefresh = b.failRefresh;
+        tamperState = b.tamperState;
+        alwaysInsufficientScope = b.alwaysInsufficientScope;
+        AtomicInteger threads = new AtomicInteger();
+        executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mcp-testkit-auth-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        server.setExecutor(executor);
+        server.createContext("/", this::dispatch);
+        baseUrl = "http://127.0.0.1:" + server.getAddress().getPort();
+        prmResource = b.prmResource != null ? b.prmResource : mcpUrl();
+        server.start();
+    }
+
+    /**
+     * A builder with every switch off: no scopes, one-hour access tokens, rotated refresh tokens, all
+     * three client authentication methods, {@code resource} required.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---- URLs ----
+
+    /** @return the MCP endpoint, {@code http://127.0.0.1:PORT/mcp} */
+    public String mcpUrl() {
+        return baseUrl + MCP_PATH;
+    }
+
+    /** @return the issuer: {@code http://127.0.0.1:PORT} plus the issuer path, without a trailing slash */
+    public String issuer() {
+        return baseUrl + issuerPath;
+    }
+
+    /** @return the Protected Resource Metadata URL named in the challenge, {@code .../oauth-protected-resource/mcp} */
+    public String resourceMetadataUrl() {
+        return baseUrl + PRM_PATH + MCP_PATH;
+    }
+
+    /** @return where the authorization server metadata is served (RFC 8414, or OpenID when asked for) */
+    public String authorizationServerMetadataUrl() {
+        return baseUrl + (openIdConfigurationOnly ? OPENID_PATH : OAUTH_METADATA_PATH) + issuerPath;
+    }
+
+    // ---- switches that may change while running ----
+
+    /**
+     * Makes every {@code refresh_token} grant fail with 400 {@code invalid_grant} (on) or work again (off).
+     *
+     * @param on the new state
+     */
+    public void failRefresh(boolean on) {
+        failRefresh = on;
+    }
+
+    /**
+     * Makes the authorization endpoint redirect with a {@code state} other than the one it was given.
+     *
+     * @param on the new state
+     */
+    public void tamperState(boolean on) {
+        tamperState = on;
+    }
+
+    /**
+     * Makes every MCP request other than {@code initialize} and {@code notifications/initialized} that
+     * carries a valid token get 403 with {@code error="insufficient_scope"}, whatever the token's scopes.
+     *
+     * @param on the new state
+     */
+    public void alwaysInsufficientScope(boolean on) {
+        alwaysInsufficientScope = on;
+    }
+
+    /** Invalidates every access token issued so far; the MCP endpoint answers them 401. Refresh tokens stay valid. */
+    public void revokeAll() {
+        accessTokens.clear();
+    }
+
+    /** Invalidates every refresh token issued so far (the {@code refresh_token} grant answers {@code invalid_grant}). */
+    public void revokeRefreshTokens() {
+        refreshGrants.clear();
+    }
+
+    // ---- recording ----
+
+    /**
+     * @param endpoint an endpoint
+     * @return how many requests it received, whatever their method or outcome
+     */
+    public int requests(Endpoint endpoint) {
+        AtomicInteger n = requests.get(endpoint);
+        return n == null ? 0 : n.get();
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @param status an HTTP status such as 200, 401 or 403
+     * @return how many of its responses had this status
+     */
+    public int responses(Endpoint endpoint, int status) {
+        AtomicInteger n = responses.get(new StatusKey(endpoint, status));
+        return n == null ? 0 : n.get();
+    }
+
+    /**
+     * @param grantType {@code authorization_code}, {@code refresh_token}, or any other value sent
+     * @return how many token requests had this {@code grant_type}
+     */
+    public int tokenRequests(String grantType) {
+        AtomicInteger n = tokenRequests.get(grantType);
+        return n == null ? 0 : n.get();
+    }
+
+    /** @return the query parameters of the last authorization request, or empty before the first one */
+    public Optional<Map<String, String>> lastAuthorizationRequest() {
+        return Optional.ofNullable(lastAuthorization.get());
+    }
+
+    /** @return the form parameters of the last token request, or empty before the first one */
+    public Optional<Map<String, String>> lastTokenRequest() {
+        return Optional.ofNullable(lastTokenRequest.get());
+    }
+
+    /**
+     * The client mistakes refused so far at the registration, authorization and token endpoints (a
+     * wrong PKCE verifier, a missing {@code resource}, an unknown redirect URI, a missing {@code state},
+     * a used code...), in order. Refusals asked for by a switch ({@code failRefresh}) are not listed.
+     * The descriptions never contain a secret.
+     *
+     * @return a snapshot, empty when the client did everything right
+     */
+    public List<String> errors() {
+        return List.copyOf(errors);
+    }
+
+    /** @return every access token, refresh token, authorization code and client secret issued so far (a snapshot) */
+    public Set<String> issuedSecrets() {
+        return Set.copyOf(issuedSecrets);
+    }
+
+    /** Stops the server at once, without waiting for exchanges in progress, and its threads. Idempotent. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    // ---- dispatch ----
+
+    private void dispatch(HttpExchange http) throws IOException {
+        String path = http.getRequestURI().getPath();
+        Endpoint endpoint = endpoint(path);
+        requests.computeIfAbsent(endpoint, e -> new AtomicInteger()).incrementAndGet();
+        Call call = new Call(http, endpoint);
+        try {
+            switch (endpoint) {
+                case MCP: mcp(call); break;
+                case PROTECTED_RESOURCE_METADATA: resourceMetadata(call); break;
+                case AUTHORIZATION_SERVER_METADATA: serverMetadata(call); break;
+                case REGISTRATION: register(call); break;
+                case AUTHORIZATION: authorize(call); break;
+                case TOKEN: token(call); break;
+                default: call.send(404, "text/plain", "not found: " + path, Map.of());
+            }
+        } catch (IOException e) {
+            // The client went away: nothing to answer.
+        } catch (RuntimeException e) {
+            errors.add("server failure on " + path + ": " + e);
+            if (!call.sent) {
+                call.send(500, "text/plain", "internal error: " + e, Map.of());
+            }
+        } finally {
+            http.close();
+        }
+    }
+
+    private Endpoint endpoint(String path) {
+        if (path.equals(MCP_PATH)) {
+            return Endpoint.MCP;
+        } else if (path.equals(PRM_PATH + MCP_PATH) || path.equals(PRM_PATH)) {
+            return Endpoint.PROTECTED_RESOURCE_METADATA;
+        } else if (openIdConfigurationOnly
+                ? path.equals(OPENID_PATH + issuerPath) || path.equals(issuerPath + OPENID_PATH)
+                : path.equals(OAUTH_METADATA_PATH + issuerPath)) {
+            return Endpoint.AUTHORIZATION_SERVER_METADATA;
+        } else if (path.equals(issuerPath + "/register")) {
+            return Endpoint.REGISTRATION;
+        } else if (path.equals(issuerPath + "/authorize")) {
+            return Endpoint.AUTHORIZATION;
+        } else if (path.equals(issuerPath + "/token")) {
+            return Endpoint.TOKEN;
+        }
+        return Endpoint.OTHER;
+    }
+
+    // ---- the MCP endpoint ----
+
+    private void mcp(Call call) throws IOException {
+        String method = call.http.getRequestMethod();
+        JsonNode message = null;
+        if (method.equals("POST")) {
+            try {
+                message = mapper.readTree(call.body());
+            } catch (JacksonException e) {
+                message = null;
+            }
+            if (message == null || !message.isObject()) {
+                call.json(400, rpcError(mapper.nullNode(), -32700, "Parse error: one JSON-RPC object expected"), Map.of());
+                return;
+            }
+        }
+        String rpcMethod = message == null ? null : text(message.path("method"), null);
+        boolean opening = "initialize".equals(rpcMethod) || "notifications/initialized".equals(rpcMethod);
+        if (!(opening && initializeWithoutAuth) && !authorized(call, rpcMethod, opening)) {
+            return;
+        }
+        switch (method) {
+            case "POST": rpc(call, message); break;
+            case "DELETE": call.send(204, null, "", Map.of()); break;
+            case "GET": call.send(405, "text/plain", "no server-sent event stream here", Map.of("Allow", "POST, DELETE"));
+                break;
+            default: call.send(405, "text/plain", "method not allowed", Map.of("Allow", "POST, DELETE"));
+        }
+    }
+
+    /** Checks the bearer token; when it does not do, answers 401 or 403 with a challenge and returns false. */
+    private boolean authorized(Call call, String rpcMethod, boolean opening) throws IOException {
+        List<String> needed = new ArrayList<>(requiredScopes);
+        if ("tools/call".equals(rpcMethod)) {
+            needed.addAll(toolCallScopes);
+        }
+        Optional<String> token = OAuthWire.bearerToken(call.header("Authorization"));
+        Grant grant = token.map(accessTokens::get).orElse(null);
+        if (grant != null && Instant.now().isAfter(grant.expires())) {
+            accessTokens.remove(token.get(), grant);
+            grant = null;
+        }
+        if (grant == null) {
+            String error = token.isPresent() ? "invalid_token" : null;
+            challenge(call, 401, error, needed, token.isPresent() ? "the access token is unknown, expired or revoked"
+                    : "an access token is required");
+            return false;
+        }
+        if (alwaysInsufficientScope && !opening) {
+            challenge(call, 403, "insufficient_scope", union(grant.scopes(), needed, scopesSupported),
+                    "insufficient scope (alwaysInsufficientScope)");
+            return false;
+        }
+        if (!grant.scopes().containsAll(needed)) {
+            challenge(call, 403, "insufficient_scope", union(grant.scopes(), needed), "the token lacks a needed scope");
+            return false;
+        }
+        return true;
+    }
+
+    private void challenge(Call call, int status, String error, List<String> scopes, String description)
+            throws IOException {
+        List<String> params = new ArrayList<>();
+        if (resourceMetadataInChallenge) {
+            params.add("resource_metadata=\"" + resourceMetadataUrl() + "\"");
+        }
+        if (!scopes.isEmpty()) {
+            params.add("scope=\"" + String.join(" ", scopes) + "\"");
+        }
+        if (error != null) {
+            params.add("error=\"" + error + "\"");
+            params.add("error_description=\"" + description + "\"");
+        }
+        String header = params.isEmpty() ? "Bearer" : "Bearer " + String.join(", ", params);
+        // RFC 6750: a request without credentials gets no error code, only the challenge.
+        ObjectNode body = mapper.createObjectNode();
+        if (error != null) {
+            body.put("error", error);
+        }
+        body.put("error_description", description);
+        call.json(status, body, Map.of("WWW-Authenticate", header));
+    }
+
+    private void rpc(Call call, JsonNode message) throws IOException {
+        JsonNode id = message.get("id");
+        String method = text(message.path("method"), null);
+        if (method == null || id == null || id.isNull()) {
+            call.send(202, null, "", Map.of()); // a notification or a response: accepted, nothing to answer
+            return;
+        }
+        JsonNode params = message.path("params");
+        Map<String, String> headers = Map.of();
+        ObjectNode result = mapper.createObjectNode();
+        switch (method) {
+            case "initialize":
+                result.put("protocolVersion", PROTOCOL_VERSION);
+                result.putObject("capabilities").putObject("tools");
+                result.putObject("serverInfo").put("name", "mcp-testkit-auth").put("version", "1.0");
+                headers = Map.of("Mcp-Session-Id", UUID.randomUUID().toString());
+                break;
+            case "ping":
+                break;
+            case "tools/list": {
+                ObjectNode tool = result.putArray("tools").addObject().put("name", "echo")
+                        .put("description", "Echoes the text back.");
+                ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
+                schema.putObject("properties").putObject("text").put("type", "string");
+                schema.putArray("required").add("text");
+                break;
+            }
+            case "tools/call": {
+                if (!"echo".equals(text(params.path("name"), null))) {
+                    call.json(200, rpcError(id, -32602, "Unknown tool: " + params.path("name")), Map.of());
+                    return;
+                }
+                JsonNode text = params.path("arguments").path("text");
+                ArrayNode content = result.putArray("content");
+                if (text.isString()) {
+                    content.addObject().put("type", "text").put("text", text.stringValue());
+                } else {
+                    content.addObject().put("type", "text").put("text", "argument 'text' must be a string");
+                    result.put("isError", true);
+                }
+                break;
+            }
+            default:
+                call.json(200, rpcError(id, -32601, "Method not found: " + method), Map.of());
+                return;
+        }
+        ObjectNode response = mapper.createObjectNode().put("jsonrpc", "2.0");
+        response.set("id", id);
+        response.set("result", result);
+        call.json(200, response, headers);
+    }
+
+    private ObjectNode rpcError(JsonNode id, int code, String text) {
+        ObjectNode response = mapper.createObjectNode().put("jsonrpc", "2.0");
+        response.set("id", id);
+        response.putObject("error").put("code", code).put("message", text);
+        return response;
+    }
+
+    // ---- metadata ----
+
+    private void resourceMetadata(Call call) throws IOException {
+        if (!call.expect("GET")) {
+            return;
+        }
+        ObjectNode body = mapper.createObjectNode().put("resource", prmResource);
+        body.putArray("authorization_servers").add(issuer());
+        putList(body, "scopes_supported", scopesSupported);
+        body.putArray("bearer_methods_supported").add("header");
+        body.put("resource_name", "mcp-testkit-auth");
+        call.json(200, body, Map.of());
+    }
+
+    private void serverMetadata(Call call) throws IOException {
+        if (!call.expect("GET")) {
+            return;
+        }
+        ObjectNode body = mapper.createObjectNode()
+                .put("issuer", issuer())
+                .put("authorization_endpoint", issuer() + "/authorize")
+                .put("token_endpoint", issuer() + "/token")
+                .put("registration_endpoint", issuer() + "/register");
+        body.putArray("response_types_supported").add("code");
+        ArrayNode grants = body.putArray("grant_types_supported").add("authorization_code");
+        if (refreshTokens) {
+            grants.add("refresh_token");
+        }
+        body.putArray("code_challenge_methods_supported").add("S256");
+        putList(body, "token_endpoint_auth_methods_supported", authMethods);
+        putList(body, "scopes_supported", scopesSupported);
+        call.json(200, body, Map.of());
+    }
+
+    // ---- dynamic client registration ----
+
+    private void register(Call call) throws IOException {
+        if (!call.expect("POST")) {
+            return;
+        }
+        JsonNode request;
+        try {
+            request = mapper.readTree(call.body());
+        } catch (JacksonException e) {
+            request = null;
+        }
+        if (request == null || !request.isObject()) {
+            refuse(call, 400, new Refusal("invalid_client_metadata", "registration: the body must be a JSON object"));
+            return;
+        }
+        List<String> redirectUris = new ArrayList<>();
+        request.path("redirect_uris").forEach(uri -> redirectUris.add(text(uri, "")));
+        if (redirectUris.isEmpty() || redirectUris.contains("")) {
+            refuse(call, 400, new Refusal("invalid_redirect_uri", "registration: redirect_uris must be a non-empty "
+                    + "array of URIs"));
+            return;
+        }
+        // RFC 7591: a client that names no method gets client_secret_basic.
+        String method = text(request.path("token_endpoint_auth_method"), "client_secret_basic");
+        if (!authMethods.contains(method)) {
+            refuse(call, 400, new Refusal("invalid_client_metadata", "registration: token_endpoint_auth_method "
+                    + method + " is not supported; supported: " + authMethods));
+            return;
+        }
+        String id = "mcp-client-" + UUID.randomUUID();
+        String secret = method.equals("none") ? null : issue("mcpcs_");
+        clients.put(id, new Client(id, secret, method, List.copyOf(redirectUris)));
+        ObjectNode answer = ((ObjectNode) request).deepCopy();
+        answer.put("client_id", id).put("client_id_issued_at", Instant.now().getEpochSecond())
+                .put("token_endpoint_auth_method", method);
+        if (!answer.has("grant_types")) {
+            answer.putArray("grant_types").add("authorization_code").add("refresh_token");
+        }
+        if (!answer.has("response_types")) {
+            answer.putArray("response_types").add("code");
+        }
+        if (secret != null) {
+            answer.put("client_secret", secret).put("client_secret_expires_at", 0);
+        }
+        call.json(201, answer, Map.of("Cache-Control", "no-store"));
+    }
+
+    // ---- authorization endpoint: no user, a redirect at once ----
+
+    private void authorize(Call call) throws IOException {
+        if (!call.expect("GET")) {
+            return;
+        }
+        Map<String, String> query = OAuthWire.parseForm(call.http.getRequestURI().getRawQuery());
+        lastAuthorization.set(query);
+        Client client = clients.get(query.getOrDefault("client_id", ""));
+        String redirectUri = query.get("redirect_uri");
+        // Without a known client and a registered redirect URI there is nowhere safe to redirect: answer here.
+        if (client == null) {
+            refuse(call, 400, new Refusal("invalid_request", "authorization: unknown client_id"));
+            return;
+        }
+        if (redirectUri == null || client.redirectUris().stream().noneMatch(r -> OAuthWire.sameRedirect(r, redirectUri))) {
+            refuse(call, 400, new Refusal("invalid_request", "authorization: redirect_uri missing or not registered"));
+            return;
+        }
+        String state = query.get("state");
+        if (state == null) {
+            errors.add("authorization: no state parameter");
+        }
+        List<String> scopes = scopes(query.get("scope"));
+        Refusal refusal = null;
+        if (!"code".equals(query.get("response_type"))) {
+            refusal = new Refusal("unsupported_response_type", "authorization: response_type must be code");
+        } else if (query.get("code_challenge") == null) {
+            refusal = new Refusal("invalid_request", "authorization: code_challenge missing (PKCE is required)");
+        } else if (!"S256".equals(query.get("code_challenge_method"))) {
+            refusal = new Refusal("invalid_request", "authorization: code_challenge_method must be S256");
+        } else if (!scopesSupported.isEmpty() && !scopesSupported.containsAll(scopes)) {
+            refusal = new Refusal("invalid_scope", "authorization: scope " + scopes + " not within " + scopesSupported);
+        } else {
+            refusal = resourceRefusal("authorization", query.get("resource"), null);
+        }
+        Map<String, String> answer = new LinkedHashMap<>();
+        if (refusal != null) {
+            errors.add(refusal.description());
+            answer.put("error", refusal.error());
+            answer.put("error_description", refusal.description());
+        } else {
+            String code = issue("mcpac_");
+            codes.put(code, new Code(client.id(), redirectUri, query.get("code_challenge"), query.get("resource"),
+                    scopes, Instant.now().plus(CODE_LIFETIME)));
+            answer.put("code", code);
+        }
+        if (state != null) {
+            answer.put("state", tamperState ? "tampered-" + UUID.randomUUID() : state);
+        }
+        call.send(302, null, "", Map.of("Location", OAuthWire.withQuery(redirectUri, answer), "Cache-Control", "no-store"));
+    }
+
+    // ---- token endpoint ----
+
+    private void token(Call call) throws IOException {
+        if (!call.expect("POST")) {
+            return;
+        }
+        Map<String, String> form = OAuthWire.parseForm(new String(call.body(), UTF_8));
+        lastTokenRequest.set(form);
+        String grantType = form.getOrDefault("grant_type", "");
+        tokenRequests.computeIfAbsent(grantType, g -> new AtomicInteger()).incrementAndGet();
+        Client client = authenticate(call, form);
+        if (client == null) {
+            return;
+        }
+        switch (grantType) {
+            case "authorization_code": codeGrant(call, client, form); break;
+            case "refresh_token": refreshGrant(call, client, form); break;
+            default: refuse(call, 400, new Refusal("unsupported_grant_type", "token: grant_type '" + grantType
+                    + "' is not supported"));
+        }
+    }
+
+    /** Authenticates the client as it registered; on failure answers 401 invalid_client and returns null. */
+    private Client authenticate(Call call, Map<String, String> form) throws IOException {
+        Optional<List<String>> basic = OAuthWire.basicCredentials(call.header("Authorization"));
+        String id = basic.map(c -> c.get(0)).orElse(form.get("client_id"));
+        String secret = basic.map(c -> c.get(1)).orElse(form.get("client_secret"));
+        String used = basic.isPresent() ? "client_secret_basic" : secret != null ? "client_secret_post" : "none";
+        Client client = id == null ? null : clients.get(id);
+        String problem = null;
+        if (client == null) {
+            problem = "token: unknown or missing client_id";
+        } else if (basic.isPresent() && form.containsKey("client_id") && !form.get("client_id").equals(id)) {
+            problem = "token: client_id in the form differs from the Basic credentials";
+        } else if (!used.equals(client.authMethod())) {
+            problem = "token: client registered for " + client.authMethod() + " authenticated with " + used;
+        } else if (secret != null && !secret.equals(client.secret())) {
+            problem = "token: wrong client secret";
+        }
+        if (problem == null) {
+            return client;
+        }
+        errors.add(problem);
+        ObjectNode body = mapper.createObjectNode().put("error", "invalid_client").put("error_description", problem);
+        call.json(401, body, basic.isPresent() ? Map.of("WWW-Authenticate", "Basic realm=\"mcp-testkit\"") : Map.of());
+        return null;
+    }
+
+    private void codeGrant(Call call, Client client, Map<String, String> form) throws IOException {
+        String value = form.get("code");
+        // Used up by the first attempt, whatever its outcome: a code is never redeemed twice.
+        Code code = value == null ? null : codes.remove(value);
+        String verifier = form.get("code_verifier");
+        Refusal refusal;
+        if (code == null) {
+            refusal = new Refusal("invalid_grant", "token: authorization code missing, unknown or already used");
+        } else if (!code.clientId().equals(client.id())) {
+            refusal = new Refusal("invalid_grant", "token: authorization code issued to another client");
+        } else if (Instant.now().isAfter(code.expires())) {
+            refusal = new Refusal("invalid_grant", "token: authorization code expired");
+        } else if (form.get("redirect_uri") != null && !form.get("redirect_uri").equals(code.redirectUri())) {
+            refusal = new Refusal("invalid_grant", "token: redirect_uri differs from the authorization request's");
+        } else if (verifier == null) {
+            refusal = new Refusal("invalid_request", "token: code_verifier missing (PKCE)");
+        } else if (!OAuthWire.s256(verifier).equals(code.challenge())) {
+            refusal = new Refusal("invalid_grant", "token: PKCE verification failed (code_verifier does not match "
+                    + "the S256 code_challenge)");
+        } else {
+            refusal = resourceRefusal("token", form.get("resource"), code.resource());
+        }
+        if (refusal != null) {
+            refuse(call, 400, refusal);
+            return;
+        }
+        grantTokens(call, client.id(), code.scopes(), code.resource(), true);
+    }
+
+    private void refreshGrant(Call call, Client client, Map<String, String> form) throws IOException {
+        if (failRefresh) {
+            ObjectNode body = mapper.createObjectNode().put("error", "invalid_grant")
+                    .put("error_description", "refresh refused on purpose (failRefresh)");
+            call.json(400, body, Map.of("Cache-Control", "no-store"));
+            return;
+        }
+        String value = form.getOrDefault("refresh_token", "");
+        Grant grant = refreshGrants.get(value);
+        List<String> asked = form.containsKey("scope") ? scopes(form.get("scope")) : null;
+        Refusal refusal;
+        if (grant == null) {
+            refusal = new Refusal("invalid_grant", "token: refresh token unknown, rotated or revoked");
+        } else if (!grant.clientId().equals(client.id())) {
+            refusal = new Refusal("invalid_grant", "token: refresh token issued to another client");
+        } else if (asked != null && !grant.scopes().containsAll(asked)) {
+            refusal = new Refusal("invalid_scope", "token: refresh asks for more scope than was granted");
+        } else {
+            refusal = resourceRefusal("token", form.get("resource"), grant.resource());
+        }
+        // A rotated refresh token is used up by exactly one request, even when two race.
+        if (refusal == null && rotateRefreshTokens && !refreshGrants.remove(value, grant)) {
+            refusal = new Refusal("invalid_grant", "token: refresh token used twice at once");
+        }
+        if (refusal != null) {
+            refuse(call, 400, refusal);
+            return;
+        }
+        grantTokens(call, client.id(), asked != null ? asked : grant.scopes(), grant.resource(), rotateRefreshTokens);
+    }
+
+    private void grantTokens(Call call, String clientId, List<String> scopes, String resource, boolean newRefreshToken)
+            throws IOException {
+        String access = issue("mcpat_");
+        accessTokens.put(access, new Grant(clientId, scopes, resource, Instant.now().plus(accessTokenLifetime)));
+        ObjectNode body = mapper.createObjectNode().put("access_token", access).put("token_type", "Bearer")
+                .put("expires_in", accessTokenLifetime.toSeconds());
+        if (!scopes.isEmpty()) {
+            body.put("scope", String.join(" ", scopes));
+        }
+        if (refreshTokens && newRefreshToken) {
+            String refresh = issue("mcprt_");
+            refreshGrants.put(refresh, new Grant(clientId, scopes, resource, null));
+            body.put("refresh_token", refresh);
+        }
+        call.json(200, body, Map.of("Cache-Control", "no-store", "Pragma", "no-cache"));
+    }
+
+    /**
+     * Checks an RFC 8707 {@code resource}: present (unless not required), and the granted one, or (at the
+     * authorization endpoint, {@code granted == null}) this server's MCP URL or its advertised resource.
+     */
+    private Refusal resourceRefusal(String where, String resource, String granted) {
+        if (resource == null) {
+            return requireResource ? new Refusal("invalid_request", where + ": resource parameter missing (RFC 8707)")
+                    : null;
+        }
+        boolean known = granted != null ? resource.equals(granted)
+                : resource.equals(mcpUrl()) || resource.equals(prmResource);
+        return known ? null : new Refusal("invalid_target", where + ": resource " + resource + " is not "
+                + (granted != null ? "the one authorized" : "this server's"));
+    }
+
+    private void refuse(Call call, int status, Refusal refusal) throws IOException {
+        errors.add(refusal.description());
+        ObjectNode body = mapper.createObjectNode().put("error", refusal.error())
+                .put("error_description", refusal.description());
+        call.json(status, body, Map.of("Cache-Control", "no-store"));
+    }
+
+    // ---- small helpers ----
+
+    private String issue(String prefix) {
+        String secret = OAuthWire.randomSecret(prefix);
+        issuedSecrets.add(secret);
+        return secret;
+    }
+
+    private static List<String> scopes(String spaceSeparated) {
+        if (spaceSeparated == null || spaceSeparated.isBlank()) {
+            return List.of();
+        }
+        return List.copyOf(new LinkedHashSet<>(Arrays.asList(spaceSeparated.strip().split("\\s+"))));
+    }
+
+    @SafeVarargs
+    private static List<String> union(List<String>... lists) {
+        Set<String> all = new LinkedHashSet<>();
+        for (List<String> list : lists) {
+            all.addAll(list);
+        }
+        return List.copyOf(all);
+    }
+
+    private static void putList(ObjectNode node, String name, List<String> values) {
+        if (!values.isEmpty()) {
+            ArrayNode array = node.putArray(name);
+            values.forEach(array::add);
+        }
+    }
+
+    private static String text(JsonNode node, String fallback) {
+        return node.isString() ? node.stringValue() : fallback;
+    }
+
+    /** One exchange being answered, and the endpoint whose responses it counts. */
+    private final class Call {
+        final HttpExchange http;
+        final Endpoint endpoint;
+        boolean sent;
+
+        Call(HttpExchange http, Endpoint endpoint) {
+            this.http = http;
+            this.endpoint = endpoint;
+        }
+
+        String header(String name) {
+            return http.getRequestHeaders().getFirst(name);
+        }
+
+        byte[] body() throws IOException {
+            return http.getRequestBody().readAllBytes();
+        }
+
+        /** True when the request has this method; otherwise answers 405 and returns false. */
+        boolean expect(String method) throws IOException {
+            if (http.getRequestMethod().equals(method)) {
+                return true;
+            }
+            send(405, "text/plain", "method not allowed", Map.of("Allow", method));
+            return false;
+        }
+
+        void json(int status, JsonNode body, Map<String, String> headers) throws IOException {
+            send(status, "application/json", mapper.writeValueAsString(body), headers);
+        }
+
+        void send(int status, String contentType, String body, Map<String, String> headers) throws IOException {
+            sent = true;
+            responses.computeIfAbsent(new StatusKey(endpoint, status), k -> new AtomicInteger()).incrementAndGet();
+            byte[] bytes = body.getBytes(UTF_8);
+            headers.forEach(http.getResponseHeaders()::set);
+            if (contentType != null) {
+                http.getResponseHeaders().set("Content-Type", contentType);
+            }
+            http.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+            if (bytes.length > 0) {
+                try (OutputStream out = http.getResponseBody()) {
+                    out.write(bytes);
+                }
+            }
+        }
+    }
+
+    /**
+     * The switches of an {@link AuthTestServer}, all off by default. Not thread-safe; {@link #start()}
+     * takes a snapshot, so reusing the builder never changes a running server.
+     */
+    public static final class Builder {
+        private List<String> scopesSupported = List.of();
+        private String requiredScope;
+        private String toolCallScope;
+        private Duration accessTokenLifetime = Duration.ofHours(1);
+        private boolean refreshTokens = true;
+        private boolean rotateRefreshTokens = true;
+        private boolean failRefresh;
+        private boolean tamperState;
+        private boolean alwaysInsufficientScope;
+        private List<String> tokenEndpointAuthMethods = AUTH_METHODS;
+        private boolean initializeWithoutAuth;
+        private boolean resourceMetadataInChallenge = true;
+        private boolean requireResource = true;
+        private boolean openIdConfigurationOnly;
+        private String issuerPath = "";
+        private String prmResource;
+
+        private Builder() {
+        }
+
+        /**
+         * The scopes advertised in both metadata documents; when not empty, an authorization request for
+         * any other scope is refused with {@code invalid_scope}. Default: none (not advertised, any accepted).
+         *
+         * @param scopes scope names
+         * @return this builder
+         */
+        public Builder scopesSupported(List<String> scopes) {
+            this.scopesSupported = List.copyOf(scopes);
+            return this;
+        }
+
+        /**
+         * Scopes every MCP request's token must carry (space-separated), named in the {@code scope} of the
+         * 401 challenge; a token without them gets 403 {@code insufficient_scope}. Default: none.
+         *
+         * @param scope one scope or several, space-separated
+         * @return this builder
+         */
+        public Builder requiredScope(String scope) {
+            this.requiredScope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        /**
+         * Scopes that {@code tools/call} needs in addition to the required ones, for step-up authorization
+         * tests: a token without them gets 403 {@code insufficient_scope} with a {@code scope} naming the
+         * token's scopes and these. Default: none.
+         *
+         * @param scope one scope or several, space-separated
+         * @return this builder
+         */
+        public Builder toolCallScope(String scope) {
+            this.toolCallScope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        /**
+         * See {@link AuthTestServer#alwaysInsufficientScope(boolean)}. Default: off.
+         *
+         * @param on whether the switch starts on
+         * @return this builder
+         */
+        public Builder alwaysInsufficientScope(boolean on) {
+            this.alwaysInsufficientScope = on;
+            return this;
+        }
+
+        /**
+         * How long access tokens are valid. The server enforces it to the millisecond; {@code expires_in}
+         * says it in whole seconds, rounded down. Default: one hour.
+         *
+         * @param lifetime a positive duration
+         * @return this builder
+         */
+        public Builder accessTokenLifetime(Duration lifetime) {
+            if (lifetime.isNegative() || lifetime.isZero()) {
+                throw new IllegalArgumentException("accessTokenLifetime must be positive: " + lifetime);
+            }
+            this.accessTokenLifetime = lifetime;
+            return this;
+        }
+
+        /**
+         * Whether token responses include a refresh token (and the metadata the {@code refresh_token} grant).
+         * Default: on.
+         *
+         * @param on whether refresh tokens are issued
+         * @return this builder
+         */
+        public Builder refreshTokens(boolean on) {
+            this.refreshTokens = on;
+            return this;
+        }
+
+        /**
+         * Whether a refresh replaces the refresh token (the old one stops working), as OAuth 2.1 asks for
+         * public clients; when off, the refresh response has no new refresh token. Default: on.
+         *
+         * @param on whether refresh tokens rotate
+         * @return this builder
+         */
+        public Builder rotateRefreshTokens(boolean on) {
+            this.rotateRefreshTokens = on;
+            return this;
+        }
+
+        /**
+         * See {@link AuthTestServer#failRefresh(boolean)}. Default: off.
+         *
+         * @param on whether the switch starts on
+         * @return this builder
+         */
+        public Builder failRefresh(boolean on) {
+            this.failRefresh = on;
+            return this;
+        }
+
+        /**
+         * See {@link AuthTestServer#tamperState(boolean)}. Default: off.
+         *
+         * @param on whether the switch starts on
+         * @return this builder
+         */
+        public Builder tamperState(boolean on) {
+            this.tamperState = on;
+            return this;
+        }
+
+        /**
+         * The token endpoint authentication methods advertised and accepted at registration, a non-empty
+         * subset of {@link AuthTestServer#AUTH_METHODS}. Default: all three.
+         *
+         * @param methods {@code none}, {@code client_secret_basic}, {@code client_secret_post}
+         * @return this builder
+         */
+        public Builder tokenEndpointAuthMethods(List<String> methods) {
+            if (methods.isEmpty() || !AUTH_METHODS.containsAll(methods)) {
+                throw new IllegalArgumentException("tokenEndpointAuthMethods must be a non-empty subset of "
+                        + AUTH_METHODS + ": " + methods);
+            }
+            this.tokenEndpointAuthMethods = List.copyOf(methods);
+            return this;
+        }
+
+        /**
+         * Lets {@code initialize} and {@code notifications/initialized} through without a token (every
+         * other request still needs one), for step-up tests. Default: off.
+         *
+         * @param on whether the opening of a session is public
+         * @return this builder
+         */
+        public Builder initializeWithoutAuth(boolean on) {
+            this.initializeWithoutAuth = on;
+            return this;
+        }
+
+        /**
+         * Whether the challenge names {@code resource_metadata}; when off, a client must find the
+         * metadata at its well-known URL. Default: on.
+         *
+         * @param on whether the challenge has the parameter
+         * @return this builder
+         */
+        public Builder resourceMetadataInChallenge(boolean on) {
+            this.resourceMetadataInChallenge = on;
+            return this;
+        }
+
+        /**
+         * Whether authorization and token requests without a {@code resource} parameter are refused
+         * ({@code invalid_request}). Default: on, as the MCP spec requires the parameter.
+         *
+         * @param on whether the parameter is required
+         * @return this builder
+         */
+        public Builder requireResource(boolean on) {
+            this.requireResource = on;
+            return this;
+        }
+
+        /**
+         * Serves the authorization server metadata only as an OpenID configuration (both the path-inserted
+         * and the path-appended URLs), not at the RFC 8414 URL. Default: off (RFC 8414 only).
+         *
+         * @param on whether only the OpenID configuration is served
+         * @return this builder
+         */
+        public Builder openIdConfigurationOnly(boolean on) {
+            this.openIdConfigurationOnly = on;
+            return this;
+        }
+
+        /**
+         * A path for the issuer, e.g. {@code /tenant1}: the endpoints move under it and the metadata URL
+         * gets it appended. Default: none (the issuer is the base URL).
+         *
+         * @param path empty, or starting with {@code /} and not ending with one
+         * @return this builder
+         */
+        public Builder issuerPath(String path) {
+            if (!path.isEmpty() && (!path.startsWith("/") || path.endsWith("/"))) {
+                throw new IllegalArgumentException("issuerPath must be empty or like /tenant1: " + path);
+            }
+            this.issuerPath = path;
+            return this;
+        }
+
+        /**
+         * Overrides the {@code resource} of the Protected Resource Metadata (normally {@link AuthTestServer#mcpUrl()}),
+         * for tests where it does not match the server the client connected to. Default: the MCP URL.
+         *
+         * @param resource the resource identifier to advertise
+         * @return this builder
+         */
+        public Builder prmResource(String resource) {
+            this.prmResource = Objects.requireNonNull(resource, "resource");
+            return this;
+        }
+
+        /**
+         * Starts a server with these switches on 127.0.0.1 and a free port.
+         *
+         * @return the running server; close it
+         * @throws IOException when the port cannot be bound
+         */
+        public AuthTestServer start() throws IOException {
+            return new AuthTestServer(this);
+        }
+    }
+}
