@@ -4,8 +4,9 @@
  * the application's own, reloads them live and serves subagents. The {@code mcp-host} command is
  * built on the same API.
  *
- * <p>Providers (transports, the tool cache, capability sources, config filters) are found with
- * {@link java.util.ServiceLoader} through {@link mcp.api.spi.Providers}, or passed to the builder.
+ * <p>Providers (transports, the tool cache, the auth storage, capability sources, config filters)
+ * are found with {@link java.util.ServiceLoader} through {@link mcp.api.spi.Providers}, or passed to
+ * the builder.
  */
 module mcp.host {
     requires transitive mcp.manager;

@@ -11,6 +11,9 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import mcp.api.McpException;
 import mcp.api.spi.AuthResolver;
+import mcp.api.spi.AuthServices;
+import mcp.api.spi.AuthStorage;
+import mcp.api.spi.AuthorizationUi;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
 import mcp.api.spi.Providers;
@@ -47,6 +50,9 @@ public final class McpHost implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpHost.class);
 
+    /** The id of the auth storage found by ServiceLoader when the builder names none. */
+    private static final String DEFAULT_AUTH_STORAGE = "file";
+
     private final Builder settings;
     private final McpManager manager;
 
@@ -64,7 +70,27 @@ public final class McpHost implements AutoCloseable {
         }
         managerBuilder.transportProviders(distinctById(transports));
         openCache(builder).ifPresent(managerBuilder::toolCache);
+        authStorage(builder).ifPresent(storage -> managerBuilder.authServices(
+                new AuthServices(storage, Optional.ofNullable(builder.authorizationUi))));
         this.manager = managerBuilder.build();
+    }
+
+    /** The builder's store, else ServiceLoader's {@code file} store, else none. */
+    private static Optional<AuthStorage> authStorage(Builder builder) {
+        if (builder.authStorage != null) {
+            return Optional.of(builder.authStorage);
+        }
+        if (!builder.serviceLoader) {
+            return Optional.empty();
+        }
+        List<AuthStorage> found = Providers.load(AuthStorage.class, McpHost.class.getClassLoader());
+        Optional<AuthStorage> file = Optional.ofNullable(
+                Providers.byId(AuthStorage.class, found, AuthStorage::id).get(DEFAULT_AUTH_STORAGE));
+        if (file.isEmpty()) {
+            LOG.debug("No \"{}\" auth storage found (module mcp.transport.http); stored credentials are not used",
+                    DEFAULT_AUTH_STORAGE);
+        }
+        return file;
     }
 
     /** The builder's resolvers, then ServiceLoader's (such as {@code values}) of other ids, in that order. */
@@ -215,6 +241,8 @@ public final class McpHost implements AutoCloseable {
         private final List<ConfigFilter> configFilters = new ArrayList<>();
         private final List<AuthResolver> authResolvers = new ArrayList<>();
         private ToolCacheProvider toolCacheProvider;
+        private AuthStorage authStorage;
+        private AuthorizationUi authorizationUi;
         private Consumer<ClientOptions.Builder> clientSettings = options -> { };
 
         private Builder() {
@@ -316,6 +344,28 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param storage where stored credentials are read from (by the auth resolvers: bearer tokens
+         *     of {@code auth} configs) and where the HTTP transport's OAuth client keeps what it obtains
+         * @return this (default: the {@code file} store found by ServiceLoader, in
+         *     {@code ~/.config/mcp-host/credentials} or where the JVM's environment says; none when
+         *     ServiceLoader is off or finds none)
+         */
+        public Builder authStorage(AuthStorage storage) {
+            this.authStorage = Objects.requireNonNull(storage, "storage");
+            return this;
+        }
+
+        /**
+         * @param ui how to let the user authorize a server that needs a new OAuth login (a browser)
+         * @return this (default: none, so a load never opens a browser: a server that needs a new
+         *     authorization fails with a message that says how to log in). Used only with an auth storage.
+         */
+        public Builder authorizationUi(AuthorizationUi ui) {
+            this.authorizationUi = Objects.requireNonNull(ui, "ui");
+            return this;
+        }
+
         /** @return this, adjusting every client's options (roots, sampling/elicitation handlers, ...) */
         public Builder clientSettings(Consumer<ClientOptions.Builder> settings) {
             this.clientSettings = Objects.requireNonNull(settings, "settings");
@@ -349,6 +399,8 @@ public final class McpHost implements AutoCloseable {
             copy.configFilters.addAll(configFilters);
             copy.authResolvers.addAll(authResolvers);
             copy.toolCacheProvider = toolCacheProvider;
+            copy.authStorage = authStorage;
+            copy.authorizationUi = authorizationUi;
             copy.clientSettings = clientSettings;
             return copy;
         }

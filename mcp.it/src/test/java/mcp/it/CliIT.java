@@ -6,22 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import mcp.api.McpJson;
+import mcp.it.Cli.Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,10 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class CliIT {
 
-    private static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.host/target/image"))
-            .toAbsolutePath().normalize();
+    private static final Path IMAGE = Cli.IMAGE;
     private static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath();
-    private static final long TIMEOUT_SECONDS = 120;
 
     @TempDir
     Path temp;
@@ -48,22 +42,6 @@ class CliIT {
     private Path config;
     /** On every server command line of this test, to find leftover processes after the CLI has exited. */
     private String marker;
-
-    /** What one run of the CLI gave. */
-    record Run(int exitCode, String out, String err) {
-        JsonNode json() {
-            try {
-                return McpJson.mapper().readTree(out);
-            } catch (RuntimeException e) {
-                throw new AssertionError("stdout is not one JSON document: " + e.getMessage() + "\n" + this, e);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "exit " + exitCode + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
-        }
-    }
 
     @BeforeEach
     void fixture() throws IOException {
@@ -111,50 +89,7 @@ class CliIT {
     }
 
     private Run cli(Map<String, String> extraEnv, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(IMAGE.resolve("bin/mcp-host").toString());
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
-        Map<String, String> env = builder.environment();
-        // The fixture home, and none of the machine's own mcp-host or XDG settings.
-        env.keySet().removeIf(name -> name.startsWith("XDG_"));
-        env.put("HOME", home.toString());
-        env.putAll(extraEnv);
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        CompletableFuture<String> out = drain(process.getInputStream());
-        CompletableFuture<String> err = drain(process.getErrorStream());
-        try {
-            process.getOutputStream().close();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-                fail("mcp-host " + String.join(" ", args) + " did not finish within " + TIMEOUT_SECONDS + " s");
-            }
-            return new Run(process.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
-        } catch (Exception e) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            throw new AssertionError("mcp-host " + String.join(" ", args) + " failed: " + e, e);
-        }
-    }
-
-    private static CompletableFuture<String> drain(InputStream stream) {
-        CompletableFuture<String> text = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (stream) {
-                text.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                text.completeExceptionally(e);
-            }
-        }, "cli-it-drain");
-        reader.setDaemon(true);
-        reader.start();
-        return text;
+        return Cli.run(home, project, extraEnv, args);
     }
 
     @Test

@@ -144,6 +144,8 @@ class ModuleDescriptorsIT {
         assertEquals(3, transports.size(), transports.toString());
         assertEquals(List.of("values"), providerIds(layer, "mcp.api.spi.AuthResolver"));
         assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.ToolCacheProvider"));
+        assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.AuthStorage"));
+        assertEquals(Set.of("browser", "headless"), Set.copyOf(providerIds(layer, "mcp.api.spi.AuthorizationUi")));
         assertEquals(List.of("native", "claude", "codex", "gemini", "cursor", "windsurf", "vscode", "mcp-json"),
                 providerIds(layer, "mcp.api.spi.CapabilitySource"));
         assertEquals(List.of("enabled", "project", "exa"), providerIds(layer, "mcp.api.spi.ConfigFilter"));

@@ -25,6 +25,8 @@ import mcp.api.StdioServerConfig;
 import mcp.api.ToolDefinition;
 import mcp.api.TransportClosedException;
 import mcp.api.spi.AuthResolver;
+import mcp.api.spi.AuthServices;
+import mcp.api.spi.AuthStorage;
 import mcp.api.spi.Providers;
 import mcp.api.spi.ToolCache;
 import mcp.api.spi.Transport;
@@ -56,6 +58,8 @@ public final class McpManager implements AutoCloseable {
 
     private final Map<String, TransportProvider> transports;
     private final List<AuthResolver> authResolvers;
+    private final Optional<AuthServices> authServices;
+    private final AuthResolver.Context resolverContext;
     private final Optional<ToolCache> cache;
     private final Duration startupGate;
     private final Duration debounce;
@@ -90,11 +94,13 @@ public final class McpManager implements AutoCloseable {
                 : Providers.load(TransportProvider.class, McpManager.class.getClassLoader());
         this.transports = Providers.byId(TransportProvider.class, providers, TransportProvider::id);
         this.authResolvers = List.copyOf(builder.authResolvers);
+        this.authServices = Optional.ofNullable(builder.authServices);
         this.cache = Optional.ofNullable(builder.toolCache);
         this.startupGate = builder.startupGate;
         this.debounce = builder.debounce;
         this.workingDirectory = builder.workingDirectory;
         this.environment = Map.copyOf(builder.environment);
+        this.resolverContext = new ResolverContext(environment, authServices.map(AuthServices::storage));
         this.clientSettings = builder.clientSettings;
         this.listeners.addAll(builder.listeners);
     }
@@ -306,10 +312,14 @@ public final class McpManager implements AutoCloseable {
             try {
                 ServerConfig resolved = server.config;
                 for (AuthResolver resolver : authResolvers) {
-                    resolved = resolver.resolve(server.name, resolved, () -> environment);
+                    resolved = resolver.resolve(server.name, resolved, resolverContext);
                 }
                 TransportProvider provider = Providers.require(TransportProvider.class, transports, server.config.type());
-                Transport transport = provider.open(TransportRequest.of(server.name, resolved, workingDirectory));
+                TransportRequest request = TransportRequest.of(server.name, resolved, workingDirectory);
+                if (authServices.isPresent()) {
+                    request = request.withAuth(authServices.get());
+                }
+                Transport transport = provider.open(request);
                 server.transport = transport;
                 if (server.cancelled) {
                     transport.close();
@@ -752,10 +762,32 @@ public final class McpManager implements AutoCloseable {
         return current;
     }
 
+    /** What the auth resolvers may consult: the manager's environment and the auth storage, if any. */
+    private static final class ResolverContext implements AuthResolver.Context {
+        private final Map<String, String> environment;
+        private final Optional<AuthStorage> storage;
+
+        ResolverContext(Map<String, String> environment, Optional<AuthStorage> storage) {
+            this.environment = environment;
+            this.storage = storage;
+        }
+
+        @Override
+        public Map<String, String> environment() {
+            return environment;
+        }
+
+        @Override
+        public Optional<AuthStorage> authStorage() {
+            return storage;
+        }
+    }
+
     /** Builds a {@link McpManager}. */
     public static final class Builder {
         private List<TransportProvider> transportProviders;
         private List<AuthResolver> authResolvers = List.of();
+        private AuthServices authServices;
         private ToolCache toolCache;
         private Duration startupGate = DEFAULT_STARTUP_GATE;
         private Duration debounce = DEFAULT_LIST_CHANGED_DEBOUNCE;
@@ -780,6 +812,16 @@ public final class McpManager implements AutoCloseable {
         /** @return this, resolving secrets with these resolvers in order (default: none) */
         public Builder authResolvers(List<AuthResolver> resolvers) {
             this.authResolvers = List.copyOf(resolvers);
+            return this;
+        }
+
+        /**
+         * @param services the auth storage the resolvers read stored credentials from, and what a
+         *     transport may use to obtain credentials itself (the HTTP transport's OAuth client)
+         * @return this (default: none, so no stored credential is used and no transport obtains one)
+         */
+        public Builder authServices(AuthServices services) {
+            this.authServices = Objects.requireNonNull(services, "services");
             return this;
         }
 

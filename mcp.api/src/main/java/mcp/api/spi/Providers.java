@@ -23,7 +23,12 @@ public final class Providers {
             "stdio", "mcp.transport.stdio",
             "http", "mcp.transport.http",
             "sse", "mcp.transport.http",
-            "file", "mcp.cache");
+            "file", "mcp.cache",
+            "browser", "mcp.transport.http",
+            "headless", "mcp.transport.http");
+
+    /** Built-in ids that more than one service uses, by service: the {@code file} auth storage. */
+    private static final Map<String, String> BUILT_IN_AUTH_STORAGE = Map.of("file", "mcp.transport.http");
 
     private Providers() {
     }
@@ -92,7 +97,7 @@ public final class Providers {
         if (provider != null) {
             return provider;
         }
-        String module = BUILT_IN_MODULES.get(id);
+        String module = service == AuthStorage.class ? BUILT_IN_AUTH_STORAGE.get(id) : BUILT_IN_MODULES.get(id);
         String hint = module == null
                 ? "Add a module that provides it, or pass a provider instance explicitly."
                 : "Add the module " + module + " (module path entry; --add-modules " + module

@@ -43,8 +43,14 @@ public final class ConfigHash {
         }
         json.put("timeout", config.timeout().toMillis());
         json.put("enabled", config.enabled());
-        config.auth().ifPresent(auth -> json.put("auth",
-                new TreeMap<>(Map.of("type", auth.type(), "credentialId", auth.credentialId()))));
+        config.auth().ifPresent(auth -> {
+            // Option values as written (references, not resolved secrets), so that a changed client counts.
+            Map<String, Object> ref = new TreeMap<>(Map.of("type", auth.type(), "credentialId", auth.credentialId()));
+            if (!auth.options().isEmpty()) {
+                ref.put("options", new TreeMap<>(auth.options()));
+            }
+            json.put("auth", ref);
+        });
         config.enabledTools().ifPresent(tools -> json.put("enabledTools", tools));
         putIfNotEmpty(json, "disabledTools", config.disabledTools());
         return McpJson.mapper().writeValueAsString(json);

@@ -169,7 +169,11 @@ final class ServerEntry {
         return Optional.of(value.booleanValue());
     }
 
-    /** {@code {type, credentialId}}, both strings. */
+    /**
+     * {@code {type, credentialId, ...options}}: {@code type} and {@code credentialId} strings, every
+     * other key an OAuth client option ({@link AuthRef#options()}) whose value is a string, or a number
+     * or boolean that counts as its text ({@code "callbackPort": 8123}).
+     */
     Optional<AuthRef> auth(String key) {
         JsonNode value = value(key);
         if (value == null) {
@@ -195,7 +199,22 @@ final class ServerEntry {
             }
             parts[i] = variables.translate(part.stringValue(), Pointers.child(at, names[i]));
         }
-        return Optional.of(new AuthRef(parts[0], parts[1]));
+        Map<String, String> options = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : value.properties()) {
+            String option = e.getKey();
+            if (option.equals(names[0]) || option.equals(names[1]) || e.getValue().isNull()) {
+                continue;
+            }
+            String optionPointer = Pointers.child(at, option);
+            Optional<String> text = text(e.getValue(), true, optionPointer);
+            if (text.isEmpty()) {
+                error(optionPointer, quote(key) + " options must be strings, numbers or booleans, got "
+                        + describe(e.getValue()) + " for " + quote(option));
+                return Optional.empty();
+            }
+            options.put(option, text.get());
+        }
+        return Optional.of(new AuthRef(parts[0], parts[1], options));
     }
 
     private Optional<Long> number(String key, String expected, long scale) {

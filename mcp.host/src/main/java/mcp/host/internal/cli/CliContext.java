@@ -116,6 +116,9 @@ final class CliContext {
         if (options.cacheDir != null) {
             builder.cacheDirectory(workingDirectory().resolve(options.cacheDir));
         }
+        if (options.authStorage != null) {
+            builder.authStorage(options.authStorage);
+        }
         configFile().ifPresent(file -> {
             // Discovery is silent about missing files; one named on the command line is a mistake.
             if (!Files.isRegularFile(file)) {
@@ -217,12 +220,11 @@ final class CliContext {
         }
         Map<String, AuthStorage> byId = Providers.byId(AuthStorage.class,
                 Providers.load(AuthStorage.class, CliContext.class.getClassLoader()), AuthStorage::id);
-        AuthStorage file = byId.get(FILE_AUTH_STORAGE);
-        if (file == null) {
-            // Not Providers.require: its hint for the id "file" names the tool cache's module.
-            throw CliException.usage("No credential store with id \"" + FILE_AUTH_STORAGE + "\"; found: "
-                    + (byId.isEmpty() ? "none" : String.join(", ", byId.keySet())) + ". Add the module "
-                    + "mcp.transport.http (module path entry; --add-modules mcp.transport.http in a jlink image).");
+        AuthStorage file;
+        try {
+            file = Providers.require(AuthStorage.class, byId, FILE_AUTH_STORAGE);
+        } catch (McpException e) {
+            throw CliException.usage(e.getMessage());
         }
         return file;
     }

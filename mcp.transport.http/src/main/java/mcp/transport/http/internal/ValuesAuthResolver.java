@@ -1,8 +1,12 @@
 package mcp.transport.http.internal;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -10,16 +14,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import mcp.api.HttpServerConfig;
 import mcp.api.ServerConfig;
+import mcp.api.ServerConfig.AuthRef;
 import mcp.api.SseServerConfig;
 import mcp.api.StdioServerConfig;
+import mcp.api.StoredCredential;
 import mcp.api.spi.AuthResolver;
+import mcp.api.spi.AuthStorage;
 import mcp.transport.http.HttpTransports;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code values} auth resolver: resolves the env values of a stdio server and the header values
- * of an http or sse server, on a copy of the config.
+ * The {@code values} auth resolver: resolves the env values of a stdio server, the header values of
+ * an http or sse server and the {@code auth.options} values of an http server, on a copy of the
+ * config, and adds the stored credential of a config's {@code auth}.
  *
  * <ul>
  *   <li>A value starting with {@code !} is a shell command ({@code /bin/sh -c}, with the host's
@@ -30,6 +38,13 @@ import org.slf4j.LoggerFactory;
  *   <li>A value that is the name of an environment variable ({@code [A-Za-z_][A-Za-z0-9_]*}) set to a
  *       non-empty value takes that value.</li>
  *   <li>Anything else is kept as written.</li>
+ *   <li>Stored bearer credentials: a config with {@code auth} of type {@code oauth} or {@code apikey}
+ *       whose {@code credentialId} (else the server name) has an unexpired credential in the
+ *       {@linkplain Context#authStorage() auth storage} gets {@code Authorization: Bearer <token>}
+ *       (http, sse) unless it sets an {@code Authorization} header itself, or the env variable
+ *       {@value #TOKEN_VARIABLE} (stdio) unless it sets that itself. No credential, or an expired one,
+ *       is no error: the HTTP transport's OAuth client may obtain or refresh one. A store that cannot
+ *       be read (a corrupt file, one others may read) fails the resolve with the store's message.</li>
  * </ul>
  * Resolved values are never logged. Public with a public no-argument constructor for
  * {@link java.util.ServiceLoader}; thread-safe.
@@ -39,6 +54,12 @@ public final class ValuesAuthResolver implements AuthResolver {
     private static final Logger LOG = LoggerFactory.getLogger(ValuesAuthResolver.class);
 
     private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /** The env variable a stdio server gets its stored access token in. */
+    static final String TOKEN_VARIABLE = "OAUTH_ACCESS_TOKEN";
+
+    /** The header an http or sse server gets its stored access token in. */
+    private static final String AUTHORIZATION = "Authorization";
 
     private final CommandRunner runner;
 
@@ -60,19 +81,96 @@ public final class ValuesAuthResolver implements AuthResolver {
     public ServerConfig resolve(String serverName, ServerConfig config, Context context) {
         Objects.requireNonNull(config, "config");
         Map<String, String> environment = context == null ? Map.of() : context.environment();
+        Optional<AuthStorage> storage = context == null ? Optional.empty() : context.authStorage();
         if (config instanceof StdioServerConfig stdio) {
             Map<String, String> env = resolveAll(serverName, "env variable", stdio.env(), environment);
+            Map<String, String> withToken = withStoredToken(serverName, stdio, stdio.env(),
+                    env == null ? stdio.env() : env, storage, TOKEN_VARIABLE, "");
+            if (withToken != null) {
+                env = withToken;
+            }
             return env == null ? config : stdio.withEnv(env);
         }
         if (config instanceof HttpServerConfig http) {
+            HttpServerConfig result = http;
             Map<String, String> headers = resolveAll(serverName, "header", http.headers(), environment);
-            return headers == null ? config : http.withHeaders(headers);
+            Map<String, String> withToken = withStoredToken(serverName, http, http.headers(),
+                    headers == null ? http.headers() : headers, storage, AUTHORIZATION, "Bearer ");
+            if (withToken != null) {
+                headers = withToken;
+            }
+            if (headers != null) {
+                result = result.withHeaders(headers);
+            }
+            if (http.auth().isPresent()) {
+                AuthRef auth = http.auth().get();
+                Map<String, String> options = resolveAll(serverName, "auth option", auth.options(), environment);
+                if (options != null) {
+                    result = result.withAuth(Optional.of(auth.withOptions(options)));
+                }
+            }
+            return result == http ? config : result;
         }
         if (config instanceof SseServerConfig sse) {
             Map<String, String> headers = resolveAll(serverName, "header", sse.headers(), environment);
+            Map<String, String> withToken = withStoredToken(serverName, sse, sse.headers(),
+                    headers == null ? sse.headers() : headers, storage, AUTHORIZATION, "Bearer ");
+            if (withToken != null) {
+                headers = withToken;
+            }
             return headers == null ? config : sse.withHeaders(headers);
         }
         return config;
+    }
+
+    /**
+     * @param written the env or headers as the config has them
+     * @param values the env or headers as resolved so far
+     * @param key where the token goes
+     * @param prefix what goes before the token
+     * @return the values with the stored token added, or {@code null} when there is none to add
+     */
+    private static Map<String, String> withStoredToken(String serverName, ServerConfig config,
+            Map<String, String> written, Map<String, String> values, Optional<AuthStorage> storage, String key,
+            String prefix) {
+        if (config.auth().isEmpty() || storage.isEmpty()) {
+            return null;
+        }
+        AuthRef auth = config.auth().get();
+        String type = auth.type().toLowerCase(Locale.ROOT);
+        if (!type.equals("oauth") && !type.equals("apikey")) {
+            return null;
+        }
+        // Header names are case-insensitive; env names are not. What the config sets itself wins, even
+        // when its command failed: the user chose that source of the credential.
+        boolean header = !prefix.isEmpty();
+        if (header ? written.keySet().stream().anyMatch(key::equalsIgnoreCase) : written.containsKey(key)) {
+            LOG.debug("MCP server \"{}\": its config sets {} itself; the stored credential is not used", serverName,
+                    key);
+            return null;
+        }
+        String credentialId = auth.credentialId().isBlank() ? serverName : auth.credentialId();
+        Optional<StoredCredential> stored = storage.get().load(credentialId);
+        if (stored.isEmpty()) {
+            LOG.debug("MCP server \"{}\": no stored credential \"{}\" in the {} auth storage", serverName,
+                    credentialId, storage.get().id());
+            return null;
+        }
+        StoredCredential credential = stored.get();
+        if (credential.expiredAt(Instant.now(), Duration.ZERO)) {
+            if (header) {
+                LOG.debug("MCP server \"{}\": the stored credential \"{}\" expired at {}; the OAuth client may "
+                        + "refresh it", serverName, credentialId, credential.expiresAt().get());
+            } else {
+                LOG.warn("MCP server \"{}\": the stored credential \"{}\" expired at {}; {} is not set. Log in "
+                        + "again.", serverName, credentialId, credential.expiresAt().get(), key);
+            }
+            return null;
+        }
+        Map<String, String> result = new LinkedHashMap<>(values);
+        result.put(key, prefix + credential.accessToken());
+        LOG.debug("MCP server \"{}\": {} set from the stored credential \"{}\"", serverName, key, credentialId);
+        return result;
     }
 
     /** @return the resolved map, or {@code null} when nothing changed */

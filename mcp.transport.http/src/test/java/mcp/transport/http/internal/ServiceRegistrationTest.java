@@ -14,11 +14,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import mcp.api.spi.AuthResolver;
+import mcp.api.spi.AuthStorage;
 import mcp.api.spi.TransportProvider;
 import mcp.transport.http.HttpTransports;
+import mcp.transport.http.internal.oauth.FileAuthStorage;
 import org.junit.jupiter.api.Test;
 
-/** The providers are found by ServiceLoader, and the descriptor and the services files agree. */
+/**
+ * The providers (transports, resolver, auth storage) are found by ServiceLoader, and the descriptor
+ * and the services files agree.
+ */
 class ServiceRegistrationTest {
 
     private static final Path DESCRIPTOR_SOURCE = Path.of("src/main/java/module-info.java");
@@ -30,6 +35,7 @@ class ServiceRegistrationTest {
             // Tests are patched into the module, which provides the services but does not use them.
             self.addUses(TransportProvider.class);
             self.addUses(AuthResolver.class);
+            self.addUses(AuthStorage.class);
         }
         List<String> transports = ServiceLoader.load(TransportProvider.class).stream().map(ServiceLoader.Provider::get)
                 .map(TransportProvider::id).collect(Collectors.toList());
@@ -38,6 +44,9 @@ class ServiceRegistrationTest {
         List<String> resolvers = ServiceLoader.load(AuthResolver.class).stream().map(ServiceLoader.Provider::get)
                 .map(AuthResolver::id).collect(Collectors.toList());
         assertEquals(List.of("values"), resolvers);
+        List<String> storages = ServiceLoader.load(AuthStorage.class).stream().map(ServiceLoader.Provider::get)
+                .map(AuthStorage::id).collect(Collectors.toList());
+        assertEquals(List.of("file"), storages);
     }
 
     @Test
@@ -48,6 +57,8 @@ class ServiceRegistrationTest {
         assertEquals("http", HttpTransports.httpProvider().id());
         assertEquals("sse", HttpTransports.sseProvider().id());
         assertEquals("values", HttpTransports.valuesResolver().id());
+        assertEquals(FileAuthStorage.class, HttpTransports.defaultAuthStorage().getClass());
+        assertEquals("file", HttpTransports.defaultAuthStorage().id());
     }
 
     @Test
@@ -55,6 +66,7 @@ class ServiceRegistrationTest {
         check(TransportProvider.class, Set.of(StreamableHttpTransportProvider.class.getName(),
                 LegacySseTransportProvider.class.getName()));
         check(AuthResolver.class, Set.of(ValuesAuthResolver.class.getName()));
+        check(AuthStorage.class, Set.of(FileAuthStorage.class.getName()));
         Module module = ValuesAuthResolver.class.getModule();
         if (module.isNamed()) {
             assertEquals(Set.of("mcp.transport.http"), module.getDescriptor().exports().stream()

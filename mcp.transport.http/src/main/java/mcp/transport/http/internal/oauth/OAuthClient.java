@@ -173,8 +173,8 @@ public final class OAuthClient {
         }
         synchronized (lock) {
             if (flow != null && !flow.isDone()) {
-                // Another request is already obtaining a credential: wait for it, then try again.
-                return flow.handle((v, e) -> null);
+                // Another request is already obtaining a credential: its outcome is this request's too.
+                return flow.exceptionallyCompose(error -> CompletableFuture.failedFuture(unwrap(error)));
             }
             if (status == 401 && !sentAuthorization.equals(authorization())) {
                 // The credential changed since the request went out.
