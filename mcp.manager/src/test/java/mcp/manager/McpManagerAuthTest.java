@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import mcp.api.McpException;
 import mcp.api.ServerConfig;
 import mcp.api.StdioServerConfig;
-import mcp.api.StoredCredential;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
 import mcp.api.spi.AuthStorage;
@@ -22,36 +21,6 @@ import org.junit.jupiter.api.Test;
 
 /** The manager hands its auth services to the resolvers (the storage) and to the transports. */
 class McpManagerAuthTest {
-
-    /** An in-memory store; only its identity matters here. */
-    private static final class MemoryStorage implements AuthStorage {
-        private final Map<String, StoredCredential> credentials = new ConcurrentHashMap<>();
-
-        @Override
-        public String id() {
-            return "memory";
-        }
-
-        @Override
-        public Optional<StoredCredential> load(String credentialId) {
-            return Optional.ofNullable(credentials.get(credentialId));
-        }
-
-        @Override
-        public void save(String credentialId, StoredCredential credential) {
-            credentials.put(credentialId, credential);
-        }
-
-        @Override
-        public boolean delete(String credentialId) {
-            return credentials.remove(credentialId) != null;
-        }
-
-        @Override
-        public List<String> credentialIds() {
-            return credentials.keySet().stream().sorted().toList();
-        }
-    }
 
     /** Records what it is given and refuses to open, so that no process is started. */
     private static final class Recording implements TransportProvider, AuthResolver {
@@ -90,7 +59,7 @@ class McpManagerAuthTest {
 
     @Test
     void theAuthServicesReachTheResolversAndTheTransport() {
-        MemoryStorage storage = new MemoryStorage();
+        AuthStorage storage = AuthStorage.inMemory();
         AuthServices services = AuthServices.storedOnly(storage);
         Recording recording = run(McpManager.builder().authServices(services), new Recording());
         assertEquals(Optional.of(services), recording.requests.get("srv").auth());

@@ -44,4 +44,12 @@ public interface AuthStorage {
 
     /** @return the keys of the stored credentials, sorted */
     List<String> credentialIds();
+
+    /**
+     * @return a store that keeps credentials in this process only (id {@code memory}): for a session
+     *     that must leave nothing on disk, and for tests
+     */
+    static AuthStorage inMemory() {
+        return new MemoryAuthStorage();
+    }
 }

@@ -470,10 +470,17 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 failed.add(entry);
             }
         }
-        if (!failed.isEmpty()) {
-            ClientThreads.WORKERS.execute(() -> failed.forEach(entry -> entry.future.completeExceptionally(reason)));
-        }
-        events.execute(() -> options.listener().onClose(reason));
+        // The listener first: whoever sees a call fail with this reason then also sees the server as
+        // closed in its owner's state (the manager's status, its tool view).
+        events.execute(() -> {
+            try {
+                options.listener().onClose(reason);
+            } finally {
+                if (!failed.isEmpty()) {
+                    ClientThreads.WORKERS.execute(() -> failed.forEach(entry -> entry.future.completeExceptionally(reason)));
+                }
+            }
+        });
     }
 
     @Override

@@ -15,6 +15,7 @@ import mcp.api.ToolDefinition;
 import mcp.api.ServerConfig;
 import mcp.api.ToolResult;
 import mcp.api.spi.AuthServices;
+import mcp.api.spi.AuthStorage;
 import mcp.api.spi.AuthorizationUi;
 import mcp.api.spi.Providers;
 import mcp.api.spi.TransportProvider;
@@ -90,7 +91,7 @@ public final class ConformanceClient {
             AuthorizationUi ui = Providers.require(AuthorizationUi.class, Providers.byId(AuthorizationUi.class,
                     Providers.load(AuthorizationUi.class, ConformanceClient.class.getClassLoader()), AuthorizationUi::id),
                     "headless");
-            AuthServices auth = new AuthServices(new MemoryAuthStorage(), Optional.of(ui));
+            AuthServices auth = new AuthServices(AuthStorage.inMemory(), Optional.of(ui));
             ClientOptions options = ClientOptions.builder("conformance")
                     .initializeTimeout(TIMEOUT)
                     .requestTimeout(TIMEOUT)

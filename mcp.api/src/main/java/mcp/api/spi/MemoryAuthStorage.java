@@ -1,12 +1,12 @@
-package mcp.host.internal.conformance;
+package mcp.api.spi;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import mcp.api.StoredCredential;
-import mcp.api.spi.AuthStorage;
 
-/** Credentials for one conformance run: in memory, gone when the process ends. */
+/** {@link AuthStorage#inMemory()}. */
 final class MemoryAuthStorage implements AuthStorage {
 
     private final ConcurrentHashMap<String, StoredCredential> credentials = new ConcurrentHashMap<>();
@@ -18,21 +18,27 @@ final class MemoryAuthStorage implements AuthStorage {
 
     @Override
     public Optional<StoredCredential> load(String credentialId) {
-        return Optional.ofNullable(credentials.get(credentialId));
+        return Optional.ofNullable(credentials.get(Objects.requireNonNull(credentialId, "credentialId")));
     }
 
     @Override
     public void save(String credentialId, StoredCredential credential) {
-        credentials.put(credentialId, credential);
+        credentials.put(Objects.requireNonNull(credentialId, "credentialId"),
+                Objects.requireNonNull(credential, "credential"));
     }
 
     @Override
     public boolean delete(String credentialId) {
-        return credentials.remove(credentialId) != null;
+        return credentials.remove(Objects.requireNonNull(credentialId, "credentialId")) != null;
     }
 
     @Override
     public List<String> credentialIds() {
         return credentials.keySet().stream().sorted().toList();
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryAuthStorage" + credentialIds();
     }
 }
