@@ -149,20 +149,7 @@ final class HttpEndpoint {
 
     /** @return the URL without user info, query or fragment: safe for messages and logs */
     static String redact(URI uri) {
-        if (uri.getHost() == null) {
-            return "<" + uri.getScheme() + " URL>";
-        }
-        StringBuilder out = new StringBuilder();
-        out.append(uri.getScheme()).append("://").append(uri.getHost().contains(":") && !uri.getHost().startsWith("[")
-                ? "[" + uri.getHost() + "]" : uri.getHost());
-        if (uri.getPort() >= 0) {
-            out.append(':').append(uri.getPort());
-        }
-        out.append(uri.getRawPath() == null ? "" : uri.getRawPath());
-        if (uri.getRawQuery() != null) {
-            out.append("?...");
-        }
-        return out.toString();
+        return Urls.redact(uri);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import mcp.api.McpException;
+import mcp.transport.http.internal.Urls;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -69,8 +70,8 @@ final class Discovery {
             JsonNode json = document.get();
             Optional<String> resource = text(json, "resource");
             if (resource.isPresent() && !resourceMatches(resource.get(), server)) {
-                throw new McpException("the protected resource metadata at " + OAuthHttp.redact(candidate)
-                        + " is for the resource " + resource.get() + ", not for this server (" + OAuthHttp.redact(server)
+                throw new McpException("the protected resource metadata at " + Urls.redact(candidate)
+                        + " is for the resource " + resource.get() + ", not for this server (" + Urls.redact(server)
                         + "); refusing to authorize");
             }
             return Optional.of(new ResourceMetadata(candidate, resource, strings(json, "authorization_servers")
@@ -101,8 +102,8 @@ final class Discovery {
                 return fromMetadata(document.get(), issuer, candidate);
             }
         }
-        throw new McpException("the authorization server " + OAuthHttp.redact(uri) + " publishes no metadata (tried "
-                + candidates.stream().map(OAuthHttp::redact).toList() + ")");
+        throw new McpException("the authorization server " + Urls.redact(uri) + " publishes no metadata (tried "
+                + candidates.stream().map(Urls::redact).toList() + ")");
     }
 
     /**
@@ -137,7 +138,7 @@ final class Discovery {
         Optional<String> value = text(json, name);
         if (value.isEmpty()) {
             if (required) {
-                throw new McpException("the authorization server metadata at " + OAuthHttp.redact(location) + " has no \""
+                throw new McpException("the authorization server metadata at " + Urls.redact(location) + " has no \""
                         + name + "\"");
             }
             return null;
@@ -145,7 +146,7 @@ final class Discovery {
         URI uri = location.resolve(value.get());
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !scheme.equals("http")) {
-            throw new McpException("the authorization server metadata at " + OAuthHttp.redact(location) + " gives \""
+            throw new McpException("the authorization server metadata at " + Urls.redact(location) + " gives \""
                     + name + "\" with an unusable scheme");
         }
         return uri;

@@ -27,6 +27,7 @@ import mcp.api.McpJson;
 import mcp.api.StoredCredential;
 import mcp.api.spi.AuthServices;
 import mcp.api.spi.AuthorizationUi;
+import mcp.transport.http.internal.Urls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -72,6 +73,10 @@ public final class OAuthClient {
 
     /** The attribute with the resource indicator sent to the authorization server (the PRM's resource). */
     static final String RESOURCE_INDICATOR = "resource_indicator";
+
+    /** The token request fields that hold a secret. */
+    private static final List<String> SECRET_FIELDS = List.of("code", "code_verifier", "refresh_token", "client_secret",
+            "client_assertion", "assertion", "subject_token");
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -206,7 +211,7 @@ public final class OAuthClient {
         if (prm.isPresent()) {
             List<String> servers = prm.get().authorizationServers();
             if (servers.isEmpty()) {
-                throw new McpException("the protected resource metadata at " + OAuthHttp.redact(prm.get().location())
+                throw new McpException("the protected resource metadata at " + Urls.redact(prm.get().location())
                         + " names no authorization server");
             }
             as = Discovery.authServer(http, servers.get(0));
@@ -291,7 +296,7 @@ public final class OAuthClient {
             URI authorizationUrl = URI.create(endpoint + (endpoint.getRawQuery() == null ? "?" : "&")
                     + OAuthHttp.form(query));
             LOG.info("MCP server \"{}\": asking the user to authorize at {}", serverName,
-                    OAuthHttp.redact(as.authorizationEndpoint()));
+                    Urls.redact(as.authorizationEndpoint()));
             Map<String, String> answer = receiver.await(authorizationUrl, USER_TIMEOUT);
             if (answer.containsKey("error")) {
                 throw new McpException("the authorization server refused the authorization: " + answer.get("error")
@@ -341,15 +346,14 @@ public final class OAuthClient {
         String clientSecret = required("clientSecret", "cross-app access");
         URI idpTokenEndpoint = URI.create(required("idpTokenEndpoint", "cross-app access"));
         String idToken = required("idToken", "cross-app access");
-        String idJag = CrossAppAccess.requestIdJag(http.client(), idpTokenEndpoint, option("idpClientSecret")
-                .map(secret -> CrossAppAccess.Client.of(required("idpClientId", "cross-app access"), secret))
-                .orElseGet(() -> CrossAppAccess.Client.of(required("idpClientId", "cross-app access"))),
-                idToken, as.issuer(), resource, scope, http.timeout());
-        CrossAppAccess.TokenResponse answer = CrossAppAccess.requestAccessToken(http.client(), as.tokenEndpoint(),
-                CrossAppAccess.Client.of(clientId, clientSecret), idJag, scope, http.timeout());
-        TokenResponse token = new TokenResponse(answer.accessToken(), answer.tokenType(), answer.refreshToken(),
-                answer.expiresIn().map(java.time.Duration::toSeconds), answer.scope());
+        String idJag = CrossAppAccess.requestIdJag(http, idpTokenEndpoint, required("idpClientId", "cross-app access"),
+                option("idpClientSecret"), idToken, as.issuer(), resource, scope);
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", GRANT_JWT_BEARER);
+        form.put("assertion", idJag);
+        scope.ifPresent(value -> form.put("scope", value));
         Client client = new Client(clientId, Optional.of(clientSecret), "client_secret_basic", "");
+        TokenResponse token = token(as.tokenEndpoint(), form, client);
         return token.toCredential(clock.instant(), scope, Optional.empty(),
                 attributes(as, resource, client, GRANT_CROSS_APP));
     }
@@ -420,16 +424,16 @@ public final class OAuthClient {
         body.put("token_endpoint_auth_method", wanted);
         OAuthHttp.Answer answer = http.postJson(endpoint, body);
         if (!answer.ok()) {
-            throw new McpException("registering mcp-host at " + OAuthHttp.redact(endpoint) + " failed: "
+            throw new McpException("registering mcp-host at " + Urls.redact(endpoint) + " failed: "
                     + OAuthHttp.oauthError(answer));
         }
-        JsonNode json = OAuthHttp.parse(answer.body(), "the client registration at " + OAuthHttp.redact(endpoint));
+        JsonNode json = OAuthHttp.parse(answer.body(), "the client registration at " + Urls.redact(endpoint));
         String clientId = Discovery.text(json, "client_id").orElseThrow(() -> new McpException(
-                "the client registration at " + OAuthHttp.redact(endpoint) + " returned no client_id"));
+                "the client registration at " + Urls.redact(endpoint) + " returned no client_id"));
         Optional<String> secret = Discovery.text(json, "client_secret");
         String method = Discovery.text(json, "token_endpoint_auth_method")
                 .orElseGet(() -> secret.isPresent() ? method(as, true) : "none");
-        LOG.info("MCP server \"{}\": registered mcp-host at {}", serverName, OAuthHttp.redact(endpoint));
+        LOG.info("MCP server \"{}\": registered mcp-host at {}", serverName, Urls.redact(endpoint));
         return new Client(clientId, secret, method, redirectUri);
     }
 
@@ -470,16 +474,22 @@ public final class OAuthClient {
         }
         OAuthHttp.Answer answer = http.postForm(endpoint, fields, authorization);
         if (!answer.ok()) {
-            throw new McpException("the token request (" + form.get("grant_type") + ") at " + OAuthHttp.redact(endpoint)
-                    + " failed: " + OAuthHttp.oauthError(answer));
+            // A server may echo what it was sent: none of it may reach the message.
+            List<String> secrets = new ArrayList<>();
+            for (String name : SECRET_FIELDS) {
+                Optional.ofNullable(fields.get(name)).ifPresent(secrets::add);
+            }
+            client.secret().ifPresent(secrets::add);
+            throw new McpException("the token request (" + form.get("grant_type") + ") at " + Urls.redact(endpoint)
+                    + " failed: " + OAuthHttp.oauthError(answer, secrets));
         }
         return parseToken(answer, endpoint);
     }
 
     static TokenResponse parseToken(OAuthHttp.Answer answer, URI endpoint) {
-        JsonNode json = OAuthHttp.parse(answer.body(), "the token endpoint " + OAuthHttp.redact(endpoint));
+        JsonNode json = OAuthHttp.parse(answer.body(), "the token endpoint " + Urls.redact(endpoint));
         String accessToken = Discovery.text(json, "access_token").orElseThrow(() -> new McpException(
-                "the token endpoint " + OAuthHttp.redact(endpoint) + " returned no access_token"));
+                "the token endpoint " + Urls.redact(endpoint) + " returned no access_token"));
         String type = Discovery.text(json, "token_type").orElse("Bearer");
         JsonNode expires = json.get("expires_in");
         Optional<Long> expiresIn = expires != null && expires.isNumber() ? Optional.of(expires.asLong())

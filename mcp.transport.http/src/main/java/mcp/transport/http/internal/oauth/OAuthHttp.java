@@ -1,49 +1,64 @@
 package mcp.transport.http.internal.oauth;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.transport.http.internal.Urls;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The HTTP exchanges of the OAuth client: metadata GETs and form POSTs to token and registration
- * endpoints, with bounded bodies and errors that never quote a secret.
+ * endpoints.
+ *
+ * <p>Every exchange is bounded twice: by the timeout as a whole (response headers and body together:
+ * a server that sends headers and then drips the body is cut off too) and by {@value #MAX_BODY} bytes
+ * of body. Messages name the method, the endpoint (without query), the HTTP status and the OAuth
+ * {@code error} / {@code error_description}; never a token or a secret, not even when a server echoes
+ * one back.
  */
 final class OAuthHttp {
 
-    /** The largest metadata or token response read. */
+    /** The largest metadata or token response read; a token response is a few kilobytes. */
     static final int MAX_BODY = 256 * 1024;
+
+    private static final String REDACTED = "<redacted>";
 
     private final HttpClient client;
     private final Duration timeout;
     private final String userAgent;
 
     OAuthHttp(HttpClient client, Duration timeout, String userAgent) {
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("the timeout must be positive");
+        }
         this.client = client;
         this.timeout = timeout;
         this.userAgent = userAgent;
-    }
-
-    /** @return the HTTP client */
-    HttpClient client() {
-        return client;
-    }
-
-    /** @return the bound of each exchange */
-    Duration timeout() {
-        return timeout;
     }
 
     /** An answer: status and body text (bounded). */
@@ -60,9 +75,10 @@ final class OAuthHttp {
             return Optional.empty();
         }
         if (!answer.ok()) {
-            throw new McpException("GET " + redact(uri) + " answered HTTP " + answer.status() + excerpt(answer.body()));
+            throw new McpException("GET " + Urls.redact(uri) + " answered HTTP " + answer.status()
+                    + excerpt(answer.body()));
         }
-        return Optional.of(parse(answer.body(), "GET " + redact(uri)));
+        return Optional.of(parse(answer.body(), "GET " + Urls.redact(uri)));
     }
 
     /** POSTs a JSON document (client registration). */
@@ -84,19 +100,48 @@ final class OAuthHttp {
     }
 
     private Answer exchange(HttpRequest.Builder builder, URI uri, String method) {
-        builder.timeout(timeout).setHeader("User-Agent", userAgent);
+        HttpRequest request = builder.timeout(timeout).setHeader("User-Agent", userAgent).build();
+        CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(request, info -> new LimitedBody());
+        HttpResponse<byte[]> response;
         try {
-            HttpResponse<byte[]> response = client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
-            byte[] bytes = response.body();
-            int length = Math.min(bytes.length, MAX_BODY);
-            return new Answer(response.statusCode(), new String(bytes, 0, length, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new McpException(method + " " + redact(uri) + " failed: " + (e.getMessage() == null
-                    ? e.getClass().getSimpleName() : e.getMessage()), e);
+            // The request's own timeout ends at the headers; this bound covers the body too.
+            response = sent.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
+            sent.cancel(true);
             Thread.currentThread().interrupt();
-            throw new McpException(method + " " + redact(uri) + " was interrupted", e);
+            throw new McpException(method + " " + Urls.redact(uri) + " was interrupted", e);
+        } catch (TimeoutException e) {
+            sent.cancel(true);
+            throw new McpException(method + " " + Urls.redact(uri) + " failed: no complete response within "
+                    + timeout.toMillis() + " ms");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            // The JDK may wrap the body subscriber's failure in an IOException of its own.
+            if (cause instanceof IOException && cause.getCause() instanceof LimitedBody.TooLargeException) {
+                cause = cause.getCause();
+            }
+            throw new McpException(method + " " + Urls.redact(uri) + " failed: " + describe(cause), cause);
         }
+        return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+    }
+
+    private String describe(Throwable cause) {
+        if (cause instanceof LimitedBody.TooLargeException) {
+            return "the response is larger than " + MAX_BODY + " bytes";
+        }
+        if (cause instanceof HttpConnectTimeoutException) {
+            return "could not connect within " + timeout.toMillis() + " ms";
+        }
+        if (cause instanceof HttpTimeoutException) {
+            return "no response within " + timeout.toMillis() + " ms";
+        }
+        if (cause instanceof ConnectException) {
+            return "could not connect (" + (cause.getMessage() == null ? "connection refused" : cause.getMessage()) + ")";
+        }
+        if (cause instanceof IOException) {
+            return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        }
+        return String.valueOf(cause);
     }
 
     /** Parses JSON; the error names the exchange and the position, never the content. */
@@ -114,28 +159,57 @@ final class OAuthHttp {
         }
     }
 
+    /** {@link #oauthError(Answer, Collection)} for an exchange that sent no secret. */
+    static String oauthError(Answer answer) {
+        return oauthError(answer, List.of());
+    }
+
     /**
      * The OAuth error of a failed token or registration answer, for messages: {@code error} and
-     * {@code error_description} only (they never hold secrets), else the status alone.
+     * {@code error_description} only, else the status alone. A server may echo what it was sent (a code,
+     * a token, the client secret): every one of {@code secrets} is cut out of what it says. A 401 or
+     * {@code invalid_client} adds a hint at the client's credentials.
+     *
+     * @param answer the answer
+     * @param secrets what the request carried that must not appear in a message
+     * @return {@code HTTP <status>[, error <error>][: <description>][; check ...]}
      */
-    static String oauthError(Answer answer) {
+    static String oauthError(Answer answer, Collection<String> secrets) {
         StringBuilder out = new StringBuilder("HTTP ").append(answer.status());
+        String error = "";
         try {
             JsonNode node = McpJson.mapper().readTree(answer.body());
             if (node != null && node.isObject()) {
-                String error = node.path("error").asString("");
+                error = node.path("error").asString("");
                 if (!error.isEmpty()) {
-                    out.append(", error ").append(oneLine(error));
+                    out.append(", error ").append(scrub(error, secrets));
                 }
                 String description = node.path("error_description").asString("");
                 if (!description.isEmpty()) {
-                    out.append(": ").append(oneLine(description));
+                    out.append(": ").append(scrub(description, secrets));
                 }
             }
         } catch (JacksonException e) {
             // Not JSON: the status says enough.
         }
+        if (answer.status() == 401 || error.equals("invalid_client")) {
+            out.append("; check the client id and secret registered for this server");
+        }
         return out.toString();
+    }
+
+    /**
+     * Makes server text safe for a message: one line, at most 200 characters, none of {@code secrets}
+     * (those of at least 4 characters, as sent and form-encoded) in it.
+     */
+    static String scrub(String text, Collection<String> secrets) {
+        String out = text;
+        for (String secret : secrets) {
+            if (secret != null && secret.length() >= 4) {
+                out = out.replace(secret, REDACTED).replace(encode(secret), REDACTED);
+            }
+        }
+        return oneLine(out);
     }
 
     private static String excerpt(String body) {
@@ -144,7 +218,7 @@ final class OAuthHttp {
     }
 
     private static String oneLine(String text) {
-        String line = text.replace('\r', ' ').replace('\n', ' ').trim();
+        String line = text.replaceAll("\\p{Cntrl}+", " ").strip();
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
@@ -159,18 +233,67 @@ final class OAuthHttp {
         return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 
-    /** {@code client_secret_basic} (RFC 6749 §2.3.1: both parts form-encoded first). */
+    /**
+     * {@code client_secret_basic}: {@code Basic base64(urlencode(id) ":" urlencode(secret))}, RFC 6749
+     * §2.3.1. A space becomes {@code %20} rather than {@code +}: servers that decode with a plain
+     * percent-decoder (JavaScript's {@code decodeURIComponent}) read both right.
+     */
     static String basic(String clientId, String clientSecret) {
-        String pair = encode(clientId) + ":" + encode(clientSecret);
+        String pair = encode(clientId).replace("+", "%20") + ":" + encode(clientSecret).replace("+", "%20");
         return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @return the URL without user info, query or fragment */
-    static String redact(URI uri) {
-        if (uri.getHost() == null) {
-            return "<" + uri.getScheme() + " URL>";
+    /** Collects a response body of at most {@link #MAX_BODY} bytes; cancels the stream beyond that. */
+    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private Flow.Subscription subscription;
+
+        /** The body went over the limit. */
+        static final class TooLargeException extends IOException {
+            private static final long serialVersionUID = 1L;
+
+            TooLargeException() {
+                super("response body larger than " + MAX_BODY + " bytes");
+            }
         }
-        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "")
-                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + (uri.getRawQuery() == null ? "" : "?...");
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription value) {
+            subscription = value;
+            value.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer item : items) {
+                if (bytes.size() + (long) item.remaining() > MAX_BODY) {
+                    subscription.cancel();
+                    result.completeExceptionally(new TooLargeException());
+                    return;
+                }
+                byte[] chunk = new byte[item.remaining()];
+                item.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            result.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toByteArray());
+        }
     }
 }
