@@ -32,6 +32,18 @@ public interface BenchClient extends AutoCloseable {
      */
     CompletableFuture<String> echo(String message);
 
+    /**
+     * Calls the {@code echo} tool and waits: how a sequential caller uses the client. By default
+     * {@code echo(message).get(...)}; a client with a blocking API of its own uses that.
+     *
+     * @param message the {@code message} argument
+     * @return the text of the first content item of the result
+     * @throws Exception if the call fails or takes more than 30 s
+     */
+    default String echoBlocking(String message) throws Exception {
+        return echo(message).get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     /** Closes the session and ends the server process. */
     @Override
     void close();

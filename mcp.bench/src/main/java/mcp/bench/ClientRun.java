@@ -132,7 +132,7 @@ public final class ClientRun {
             // Sequential calls: warm-up, then measured one by one.
             for (int i = 0; i < warmup; i++) {
                 String message = "w" + i;
-                String text = client.echo(message).get(30, TimeUnit.SECONDS);
+                String text = client.echoBlocking(message);
                 if (!(prefix + message).equals(text)) {
                     mismatches++;
                     firstProblem = firstProblem != null ? firstProblem : "echo " + message + " -> " + text;
@@ -145,7 +145,7 @@ public final class ClientRun {
                 long start = System.nanoTime();
                 String text;
                 try {
-                    text = client.echo(message).get(30, TimeUnit.SECONDS);
+                    text = client.echoBlocking(message);
                 } catch (Exception e) {
                     failures++;
                     firstProblem = firstProblem != null ? firstProblem : "call failed: " + e;

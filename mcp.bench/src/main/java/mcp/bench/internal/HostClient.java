@@ -65,6 +65,12 @@ public final class HostClient implements BenchClient {
         return client.callTool("echo", McpJson.object().put("message", message)).thenApply(HostClient::text);
     }
 
+    /** {@link McpClient#callToolBlocking}: the response completes the wait on the reader thread. */
+    @Override
+    public String echoBlocking(String message) {
+        return text(client.callToolBlocking("echo", McpJson.object().put("message", message)));
+    }
+
     private static String text(ToolResult result) {
         return !result.content().isEmpty() && result.content().get(0) instanceof Content.Text text ? text.text() : null;
     }

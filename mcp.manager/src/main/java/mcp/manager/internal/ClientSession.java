@@ -189,6 +189,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions) {
+        return request(method, params, callOptions, false);
+    }
+
+    /**
+     * @param direct whether the response completes the future on the reader thread: only for futures
+     *     that no user code can chain on (a blocking call's own), which saves the hand-off to a worker
+     */
+    private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
+            boolean direct) {
         CompletableFuture<JsonNode> future = new CompletableFuture<>();
         TransportClosedException reason = closeReason;
         if (reason != null) {
@@ -200,7 +209,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             params = withProgressToken(params, id);
         }
         Duration timeout = callOptions.timeout().orElse(options.requestTimeout());
-        Pending entry = new Pending(id, method, future, timeout, callOptions);
+        Pending entry = new Pending(id, method, future, timeout, callOptions, direct);
         pending.put(id, entry);
         reason = closeReason;
         if (reason != null && pending.remove(id, entry)) {
@@ -308,9 +317,23 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public CompletableFuture<ToolResult> callTool(String name, JsonNode arguments, CallOptions callOptions) {
+        return callTool(name, arguments, callOptions, false);
+    }
+
+    /**
+     * Waits for the call with one thread hand-off less: the result's future is this method's own, so
+     * the reader thread may complete it (and parse the result) and wake the caller directly.
+     */
+    @Override
+    public ToolResult callToolBlocking(String name, JsonNode arguments) {
+        return McpClient.await(callTool(name, arguments, CallOptions.DEFAULT, true));
+    }
+
+    private CompletableFuture<ToolResult> callTool(String name, JsonNode arguments, CallOptions callOptions,
+            boolean direct) {
         ObjectNode params = McpJson.object().put("name", name);
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
-        CompletableFuture<JsonNode> request = request("tools/call", params, callOptions);
+        CompletableFuture<JsonNode> request = request("tools/call", params, callOptions, direct);
         CompletableFuture<ToolResult> result = new CompletableFuture<>();
         result.whenComplete((value, error) -> {
             if (error instanceof CancellationException) {
@@ -361,16 +384,22 @@ public final class ClientSession implements McpClient, Transport.Listener {
             events.execute(() -> ClientThreads.WORKERS.execute(complete));
             return;
         }
+        // Chained code runs on the reader thread only when the caller asked for it and promised not to
+        // block (directCompletion), or when no user code can chain on the future (a blocking call's own).
+        boolean inPlace = options.directCompletion() || entry.direct;
         if (response instanceof JsonRpcSuccess success) {
-            if (options.directCompletion()) {
-                // Chained code runs here, on the reader thread: the caller asked for it and promised not to block.
+            if (inPlace) {
                 entry.future.complete(success.result());
             } else {
                 ClientThreads.WORKERS.execute(() -> entry.future.complete(success.result()));
             }
         } else {
             McpProtocolException failure = protocolFailure((JsonRpcError) response);
-            ClientThreads.WORKERS.execute(() -> entry.future.completeExceptionally(failure));
+            if (entry.direct) {
+                entry.future.completeExceptionally(failure);
+            } else {
+                ClientThreads.WORKERS.execute(() -> entry.future.completeExceptionally(failure));
+            }
         }
     }
 
@@ -521,12 +550,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
         final CompletableFuture<JsonNode> future;
         final Duration timeout;
         final CallOptions callOptions;
+        final boolean direct;
         final long deadlineNanos;
         private ScheduledFuture<?> timer;
 
         Pending(RequestId id, String method, CompletableFuture<JsonNode> future, Duration timeout,
-                CallOptions callOptions) {
+                CallOptions callOptions, boolean direct) {
             this.id = id;
+            this.direct = direct;
             this.method = method;
             this.future = future;
             this.timeout = timeout;
