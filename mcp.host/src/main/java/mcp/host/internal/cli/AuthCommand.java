@@ -159,15 +159,12 @@ final class AuthCommand implements Callable<Integer> {
         }
 
         private static AuthorizationUi ui(String id) {
-            Map<String, AuthorizationUi> byId = Providers.byId(AuthorizationUi.class,
-                    Providers.load(AuthorizationUi.class, AuthCommand.class.getClassLoader()), AuthorizationUi::id);
-            AuthorizationUi ui = byId.get(id);
-            if (ui == null) {
-                throw CliException.usage("No authorization UI with id \"" + id + "\"; found: "
-                        + (byId.isEmpty() ? "none" : String.join(", ", byId.keySet())) + ". Add the module "
-                        + "mcp.transport.http (module path entry; --add-modules mcp.transport.http in a jlink image).");
+            try {
+                return Providers.require(AuthorizationUi.class, Providers.byId(AuthorizationUi.class,
+                        Providers.load(AuthorizationUi.class, AuthCommand.class.getClassLoader()), AuthorizationUi::id), id);
+            } catch (McpException e) {
+                throw CliException.usage(e.getMessage());
             }
-            return ui;
         }
     }
 

@@ -31,6 +31,7 @@ import mcp.transport.http.internal.Urls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -415,7 +416,11 @@ public final class OAuthClient {
         ObjectNode body = McpJson.object();
         body.put("client_name", "mcp-host");
         body.putArray("redirect_uris").add(redirectUri);
-        body.putArray("grant_types").add("authorization_code").add("refresh_token");
+        ArrayNode grants = body.putArray("grant_types").add("authorization_code");
+        if (as.grantTypes().isEmpty() || as.supportsGrant("refresh_token")) {
+            // Asked for only where the server may issue it (a server that lists its grants without it does not).
+            grants.add("refresh_token");
+        }
         body.putArray("response_types").add("code");
         List<String> methods = as.tokenEndpointAuthMethods();
         String wanted = methods.isEmpty() || methods.contains("none") ? "none"
