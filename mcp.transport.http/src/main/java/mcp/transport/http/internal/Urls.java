@@ -2,7 +2,7 @@ package mcp.transport.http.internal;
 
 import java.net.URI;
 
-/** URLs as they may appear in messages and logs. */
+/** URLs as they may appear in messages and logs, and the canonical form of a server URL. */
 public final class Urls {
 
     private Urls() {
@@ -30,5 +30,21 @@ public final class Urls {
             out.append("?...");
         }
         return out.toString();
+    }
+
+    /**
+     * The canonical URI of an MCP server (the MCP authorization spec, RFC 8707 resource indicator):
+     * scheme and host in lower case, no query, no fragment, no trailing slash.
+     *
+     * @param uri the server URL
+     * @return its canonical form
+     */
+    public static String canonical(URI uri) {
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return uri.getScheme().toLowerCase(java.util.Locale.ROOT) + "://"
+                + uri.getRawAuthority().toLowerCase(java.util.Locale.ROOT) + path;
     }
 }

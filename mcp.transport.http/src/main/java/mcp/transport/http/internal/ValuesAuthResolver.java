@@ -123,6 +123,14 @@ public final class ValuesAuthResolver implements AuthResolver {
         return config;
     }
 
+    private static String canonical(String url) {
+        try {
+            return Urls.canonical(java.net.URI.create(url.trim()));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return url;
+        }
+    }
+
     /**
      * @param written the env or headers as the config has them
      * @param values the env or headers as resolved so far
@@ -157,6 +165,15 @@ public final class ValuesAuthResolver implements AuthResolver {
             return null;
         }
         StoredCredential credential = stored.get();
+        Optional<String> url = config instanceof HttpServerConfig http ? Optional.of(http.url())
+                : config instanceof SseServerConfig sse ? Optional.of(sse.url()) : Optional.empty();
+        Optional<String> resource = credential.attribute(StoredCredential.RESOURCE);
+        if (url.isPresent() && resource.isPresent() && !resource.get().equals(canonical(url.get()))) {
+            // A token goes only to the server it was obtained for, even when the config's URL changed.
+            LOG.info("MCP server \"{}\": the stored credential \"{}\" was obtained for another URL; it is not used",
+                    serverName, credentialId);
+            return null;
+        }
         if (credential.expiredAt(Instant.now(), Duration.ZERO)) {
             if (header) {
                 LOG.debug("MCP server \"{}\": the stored credential \"{}\" expired at {}; the OAuth client may "

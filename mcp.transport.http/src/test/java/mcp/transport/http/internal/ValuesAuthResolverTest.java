@@ -215,6 +215,21 @@ class ValuesAuthResolverTest {
     }
 
     @Test
+    void aCredentialObtainedForAnotherUrlIsNeverSent() {
+        ValuesAuthResolver resolver = new ValuesAuthResolver(new CommandRunner(Duration.ofSeconds(10)));
+        StoredCredential forOld = credential("stored-secret-2", Optional.of(Instant.now().plusSeconds(3600)))
+                .withAttributes(Map.of(StoredCredential.RESOURCE, "https://old.example.com/mcp"));
+        AuthResolver.Context withStorage = withStorage(storageWith("moved", forOld));
+        Optional<AuthRef> auth = Optional.of(new AuthRef("oauth", "moved"));
+        HttpServerConfig moved = HttpServerConfig.of("https://new.example.com/mcp").withAuth(auth);
+        assertEquals(Map.of(), ((HttpServerConfig) resolver.resolve("srv", moved, withStorage)).headers());
+        // The same server, written with another case and a trailing slash, still gets it.
+        HttpServerConfig same = HttpServerConfig.of("https://OLD.example.com/mcp/").withAuth(auth);
+        assertEquals(Map.of("Authorization", "Bearer stored-secret-2"),
+                ((HttpServerConfig) resolver.resolve("srv", same, withStorage)).headers());
+    }
+
+    @Test
     void whatTheConfigSetsItselfWinsOverTheStoredCredential() {
         ValuesAuthResolver resolver = new ValuesAuthResolver(new CommandRunner(Duration.ofSeconds(10)));
         AuthResolver.Context withStorage = withStorage(storageWith("cred", credential("stored-secret-2",

@@ -176,9 +176,7 @@ final class Discovery {
 
     /** The resource indicator for a server (RFC 8707; MCP "canonical server URI"): no fragment, no query. */
     static String canonical(URI server) {
-        String path = stripTrailingSlash(server.getRawPath() == null ? "" : server.getRawPath());
-        return server.getScheme().toLowerCase(Locale.ROOT) + "://" + server.getRawAuthority().toLowerCase(Locale.ROOT)
-                + path;
+        return Urls.canonical(server);
     }
 
     static URI origin(URI uri) {
