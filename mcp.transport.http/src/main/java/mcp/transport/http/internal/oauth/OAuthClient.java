@@ -552,7 +552,13 @@ public final class OAuthClient {
     }
 
     private void store(StoredCredential credential) {
-        services.storage().save(credentialId, credential);
+        try {
+            services.storage().save(credentialId, credential);
+        } catch (McpException e) {
+            // The session goes on with it; the next run will have to authorize again.
+            LOG.warn("MCP server \"{}\": the new credential is used but could not be stored: {}", serverName,
+                    e.getMessage());
+        }
         synchronized (lock) {
             current = credential;
             loaded = true;

@@ -26,6 +26,7 @@ import mcp.api.ServerConfig;
 import mcp.api.StoredCredential;
 import mcp.api.ToolResult;
 import mcp.api.spi.AuthServices;
+import mcp.api.spi.AuthStorage;
 import mcp.api.spi.TransportRequest;
 import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
@@ -266,6 +267,47 @@ class OAuthFlowTest {
         // The token in the unsafe file was never sent.
         assertEquals(1, server.requests(Endpoint.MCP) - mcpRequests);
         assertEquals(1, server.responses(Endpoint.MCP, 401) - 1);
+    }
+
+    @Test
+    void aCredentialThatCannotBeStoredStillServesTheSession() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        AuthStorage readOnly = new AuthStorage() {
+            @Override
+            public String id() {
+                return "read-only";
+            }
+
+            @Override
+            public Optional<StoredCredential> load(String credentialId) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void save(String credentialId, StoredCredential credential) {
+                throw new McpException("the disk is full");
+            }
+
+            @Override
+            public boolean delete(String credentialId) {
+                return false;
+            }
+
+            @Override
+            public List<String> credentialIds() {
+                return List.of();
+            }
+        };
+        HttpServerConfig config = new HttpServerConfig(server.mcpUrl(), Map.of(), TIMEOUT, true, Optional.empty(),
+                Optional.empty(), List.of());
+        TransportRequest request = TransportRequest.of("remote", config, temp)
+                .withAuth(new AuthServices(readOnly, Optional.of(new HeadlessAuthorizationUi())));
+        try (McpClient client = McpClient.connectBlocking(HttpTransports.httpProvider().open(request),
+                ClientOptions.builder("oauth-test").initializeTimeout(TIMEOUT).requestTimeout(TIMEOUT).build())) {
+            assertTrue(echo(client, "kept in memory").contains("kept in memory"));
+        }
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("could not be stored: the disk is full"));
+        assertEquals(1, server.requests(Endpoint.AUTHORIZATION));
     }
 
     /** Writes to two streams. */
