@@ -1,7 +1,7 @@
 /**
  * The HTTP transports of mcp-host, on {@code java.net.http}: Streamable HTTP (provider {@code http})
- * with its own OAuth 2.1 client (the MCP authorization spec), and the legacy HTTP+SSE transport
- * (provider {@code sse}); the value-substitution auth resolver (id {@code values}) that turns
+ * and the legacy HTTP+SSE transport (provider {@code sse}), both with an OAuth 2.1 client (the MCP
+ * authorization spec); the value-substitution auth resolver (id {@code values}) that turns
  * {@code !command} and environment-variable references in header and env values, and stored bearer
  * credentials, into concrete values just before connect; the file auth storage (id {@code file}) that
  * keeps credentials between runs; and the authorization UIs.

@@ -20,10 +20,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -35,9 +38,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A local OAuth 2.1 authorization server and an OAuth-protected MCP server over Streamable HTTP, in
- * one JDK {@code HttpServer} on 127.0.0.1 (a free port), for tests of an MCP client's authorization
- * as the MCP authorization spec 2025-11-25 describes it.
+ * A local OAuth 2.1 authorization server and an OAuth-protected MCP server over Streamable HTTP and
+ * over the legacy HTTP+SSE transport, in one JDK {@code HttpServer} on 127.0.0.1 (a free port), for
+ * tests of an MCP client's authorization as the MCP authorization spec 2025-11-25 describes it.
  *
  * <p>Endpoints, with {@code ISSUER} = {@link #issuer()} (the base URL plus {@link Builder#issuerPath}):
  * <ul>
@@ -45,8 +48,15 @@ import tools.jackson.databind.node.ObjectNode;
  *       of the one tool {@code echo}; notifications get 202), {@code DELETE /mcp} (204), {@code GET /mcp}
  *       (405: no server-sent stream). Every request needs a valid {@code Authorization: Bearer} token, or
  *       gets 401 with {@code WWW-Authenticate: Bearer resource_metadata="..."}.</li>
- *   <li>{@code GET /.well-known/oauth-protected-resource/mcp} (and without {@code /mcp}): the Protected
- *       Resource Metadata (RFC 9728).</li>
+ *   <li>The HTTP+SSE transport of protocol 2024-11-05, always on, with the same token checks and the same
+ *       JSON-RPC answers: {@code GET /sse} ({@code Accept: text/event-stream}) opens a stream whose first
+ *       event is {@code endpoint} with data {@code /messages?sessionId=ID}, then one {@code message} event
+ *       per JSON-RPC response; {@code POST /messages?sessionId=ID} answers 202 at once (404 for an unknown
+ *       session) and puts the response on the session's stream. Its challenges name
+ *       {@link #sseResourceMetadataUrl()}, whose {@code resource} is {@link #sseUrl()}.</li>
+ *   <li>{@code GET /.well-known/oauth-protected-resource/mcp} (and without {@code /mcp}) and
+ *       {@code GET /.well-known/oauth-protected-resource/sse}: the Protected Resource Metadata (RFC 9728)
+ *       of each endpoint.</li>
  *   <li>{@code GET /.well-known/oauth-authorization-server} + issuer path: the authorization server
  *       metadata (RFC 8414); or, with {@link Builder#openIdConfigurationOnly}, only the OpenID
  *       configuration at {@code /.well-known/openid-configuration} + issuer path and at
@@ -84,7 +94,7 @@ public final class AuthTestServer implements AutoCloseable {
 
     /** The endpoints whose requests and responses are counted. */
     public enum Endpoint {
-        /** {@code /.well-known/oauth-protected-resource[/mcp]}. */
+        /** {@code /.well-known/oauth-protected-resource[/mcp]} and {@code .../oauth-protected-resource/sse}. */
         PROTECTED_RESOURCE_METADATA,
         /** {@code /.well-known/oauth-authorization-server...} or {@code .../openid-configuration}. */
         AUTHORIZATION_SERVER_METADATA,
@@ -96,6 +106,8 @@ public final class AuthTestServer implements AutoCloseable {
         TOKEN,
         /** {@code /mcp}. */
         MCP,
+        /** {@code /sse} and {@code /messages}: the HTTP+SSE transport (a stream counts once, as a 200). */
+        SSE,
         /** Any other path (answered 404). */
         OTHER
     }
@@ -103,14 +115,26 @@ public final class AuthTestServer implements AutoCloseable {
     /** The protocol version that {@code initialize} answers. */
     public static final String PROTOCOL_VERSION = "2025-11-25";
 
+    /**
+     * The protocol version of the HTTP+SSE transport: {@code initialize} over it answers this version when
+     * the client asks for it, otherwise {@link #PROTOCOL_VERSION}.
+     */
+    public static final String LEGACY_PROTOCOL_VERSION = "2024-11-05";
+
     /** Token endpoint client authentication methods, all advertised by default. */
     public static final List<String> AUTH_METHODS = List.of("none", "client_secret_basic", "client_secret_post");
 
     private static final String MCP_PATH = "/mcp";
+    private static final String SSE_PATH = "/sse";
+    private static final String MESSAGES_PATH = "/messages";
     private static final String PRM_PATH = "/.well-known/oauth-protected-resource";
     private static final String OAUTH_METADATA_PATH = "/.well-known/oauth-authorization-server";
     private static final String OPENID_PATH = "/.well-known/openid-configuration";
     private static final Duration CODE_LIFETIME = Duration.ofMinutes(2);
+    /** How long an idle SSE stream waits before a comment line, which is how a gone client is noticed. */
+    private static final Duration SSE_KEEPALIVE = Duration.ofSeconds(15);
+    /** Queued on an SSE session to end its stream; never a JSON-RPC message, which is never empty. */
+    private static final String END_OF_STREAM = "";
 
     // ---- settings: fixed at start, except the volatile switches ----
     private final List<String> scopesSupported;
@@ -125,6 +149,7 @@ public final class AuthTestServer implements AutoCloseable {
     private final boolean requireResource;
     private final boolean openIdConfigurationOnly;
     private final String issuerPath;
+    /** The {@code resource} of every Protected Resource Metadata document, or null for the endpoint's URL. */
     private final String prmResource;
     private volatile boolean failRefresh;
     private volatile boolean tamperState;
@@ -134,6 +159,7 @@ public final class AuthTestServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final String baseUrl;
+    private volatile boolean closed;
 
     // ---- grants: concurrent maps, each the only owner of its values. A code or a rotated refresh token is
     // used up by removing it (remove(key, value)), so two racing requests can never both redeem it. ----
@@ -143,6 +169,11 @@ public final class AuthTestServer implements AutoCloseable {
     private final Map<String, Grant> refreshGrants = new ConcurrentHashMap<>();
     /** Every secret ever issued; only grows (revocation removes grants, never these). */
     private final Set<String> issuedSecrets = ConcurrentHashMap.newKeySet();
+
+    // ---- HTTP+SSE sessions: an entry lives exactly as long as its stream's writer loop, which alone takes from
+    // the queue; POST /messages only adds. close() sets `closed` before ending the streams it finds, and a new
+    // stream checks `closed` after adding itself, so no stream outlives close(). ----
+    private final Map<String, SseSession> sseSessions = new ConcurrentHashMap<>();
 
     // ---- recording ----
     private final Map<Endpoint, AtomicInteger> requests = new ConcurrentHashMap<>();
@@ -164,6 +195,10 @@ public final class AuthTestServer implements AutoCloseable {
     }
 
     private record StatusKey(Endpoint endpoint, int status) {
+    }
+
+    /** One open SSE stream: the JSON-RPC messages waiting to be written on it, or {@link #END_OF_STREAM}. */
+    private record SseSession(String id, BlockingQueue<String> events) {
     }
 
     /** A refusal as OAuth words it: the {@code error} code and a description for people. */
@@ -206,7 +241,7 @@ public final class AuthTestServer implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/", this::dispatch);
         baseUrl = "http://127.0.0.1:" + server.getAddress().getPort();
-        prmResource = b.prmResource != null ? b.prmResource : mcpUrl();
+        prmResource = b.prmResource;
         server.start();
     }
 
@@ -227,6 +262,11 @@ public final class AuthTestServer implements AutoCloseable {
         return baseUrl + MCP_PATH;
     }
 
+    /** @return the HTTP+SSE endpoint (protocol 2024-11-05), {@code http://127.0.0.1:PORT/sse} */
+    public String sseUrl() {
+        return baseUrl + SSE_PATH;
+    }
+
     /** @return the issuer: {@code http://127.0.0.1:PORT} plus the issuer path, without a trailing slash */
     public String issuer() {
         return baseUrl + issuerPath;
@@ -235,6 +275,14 @@ public final class AuthTestServer implements AutoCloseable {
     /** @return the Protected Resource Metadata URL named in the challenge, {@code .../oauth-protected-resource/mcp} */
     public String resourceMetadataUrl() {
         return baseUrl + PRM_PATH + MCP_PATH;
+    }
+
+    /**
+     * @return the Protected Resource Metadata URL named in the challenges of {@code /sse} and {@code /messages},
+     *     {@code .../oauth-protected-resource/sse}
+     */
+    public String sseResourceMetadataUrl() {
+        return baseUrl + PRM_PATH + SSE_PATH;
     }
 
     /** @return where the authorization server metadata is served (RFC 8414, or OpenID when asked for) */
@@ -272,7 +320,10 @@ public final class AuthTestServer implements AutoCloseable {
         alwaysInsufficientScope = on;
     }
 
-    /** Invalidates every access token issued so far; the MCP endpoint answers them 401. Refresh tokens stay valid. */
+    /**
+     * Invalidates every access token issued so far; the MCP endpoints answer them 401 (SSE streams already open
+     * stay open). Refresh tokens stay valid.
+     */
     public void revokeAll() {
         accessTokens.clear();
     }
@@ -339,9 +390,14 @@ public final class AuthTestServer implements AutoCloseable {
         return Set.copyOf(issuedSecrets);
     }
 
-    /** Stops the server at once, without waiting for exchanges in progress, and its threads. Idempotent. */
+    /**
+     * Stops the server at once, without waiting for exchanges in progress, and its threads; open SSE streams
+     * end. Idempotent.
+     */
     @Override
     public void close() {
+        closed = true;
+        sseSessions.values().forEach(s -> s.events().offer(END_OF_STREAM));
         server.stop(0);
         executor.shutdownNow();
     }
@@ -356,6 +412,7 @@ public final class AuthTestServer implements AutoCloseable {
         try {
             switch (endpoint) {
                 case MCP: mcp(call); break;
+                case SSE: sse(call); break;
                 case PROTECTED_RESOURCE_METADATA: resourceMetadata(call); break;
                 case AUTHORIZATION_SERVER_METADATA: serverMetadata(call); break;
                 case REGISTRATION: register(call); break;
@@ -378,7 +435,9 @@ public final class AuthTestServer implements AutoCloseable {
     private Endpoint endpoint(String path) {
         if (path.equals(MCP_PATH)) {
             return Endpoint.MCP;
-        } else if (path.equals(PRM_PATH + MCP_PATH) || path.equals(PRM_PATH)) {
+        } else if (path.equals(SSE_PATH) || path.equals(MESSAGES_PATH)) {
+            return Endpoint.SSE;
+        } else if (path.equals(PRM_PATH + MCP_PATH) || path.equals(PRM_PATH) || path.equals(PRM_PATH + SSE_PATH)) {
             return Endpoint.PROTECTED_RESOURCE_METADATA;
         } else if (openIdConfigurationOnly
                 ? path.equals(OPENID_PATH + issuerPath) || path.equals(issuerPath + OPENID_PATH)
@@ -416,7 +475,16 @@ public final class AuthTestServer implements AutoCloseable {
             return;
         }
         switch (method) {
-            case "POST": rpc(call, message); break;
+            case "POST": {
+                ObjectNode reply = reply(message, false);
+                if (reply == null) {
+                    call.send(202, null, "", Map.of()); // a notification or a response: accepted, nothing to answer
+                } else {
+                    boolean opened = "initialize".equals(rpcMethod) && reply.has("result");
+                    call.json(200, reply, opened ? Map.of("Mcp-Session-Id", UUID.randomUUID().toString()) : Map.of());
+                }
+                break;
+            }
             case "DELETE": call.send(204, null, "", Map.of()); break;
             case "GET": call.send(405, "text/plain", "no server-sent event stream here", Map.of("Allow", "POST, DELETE"));
                 break;
@@ -458,7 +526,8 @@ public final class AuthTestServer implements AutoCloseable {
             throws IOException {
         List<String> params = new ArrayList<>();
         if (resourceMetadataInChallenge) {
-            params.add("resource_metadata=\"" + resourceMetadataUrl() + "\"");
+            String metadata = call.endpoint == Endpoint.SSE ? sseResourceMetadataUrl() : resourceMetadataUrl();
+            params.add("resource_metadata=\"" + metadata + "\"");
         }
         if (!scopes.isEmpty()) {
             params.add("scope=\"" + String.join(" ", scopes) + "\"");
@@ -477,23 +546,27 @@ public final class AuthTestServer implements AutoCloseable {
         call.json(status, body, Map.of("WWW-Authenticate", header));
     }
 
-    private void rpc(Call call, JsonNode message) throws IOException {
+    /**
+     * The JSON-RPC answer to one message, the same on both transports, or null when there is none (a
+     * notification or a response). Over HTTP+SSE ({@code legacy}), {@code initialize} answers
+     * {@link #LEGACY_PROTOCOL_VERSION} to a client that asks for it.
+     */
+    private ObjectNode reply(JsonNode message, boolean legacy) {
         JsonNode id = message.get("id");
         String method = text(message.path("method"), null);
         if (method == null || id == null || id.isNull()) {
-            call.send(202, null, "", Map.of()); // a notification or a response: accepted, nothing to answer
-            return;
+            return null;
         }
         JsonNode params = message.path("params");
-        Map<String, String> headers = Map.of();
         ObjectNode result = mapper.createObjectNode();
         switch (method) {
-            case "initialize":
-                result.put("protocolVersion", PROTOCOL_VERSION);
+            case "initialize": {
+                boolean asksLegacy = LEGACY_PROTOCOL_VERSION.equals(text(params.path("protocolVersion"), null));
+                result.put("protocolVersion", legacy && asksLegacy ? LEGACY_PROTOCOL_VERSION : PROTOCOL_VERSION);
                 result.putObject("capabilities").putObject("tools");
                 result.putObject("serverInfo").put("name", "mcp-testkit-auth").put("version", "1.0");
-                headers = Map.of("Mcp-Session-Id", UUID.randomUUID().toString());
                 break;
+            }
             case "ping":
                 break;
             case "tools/list": {
@@ -506,8 +579,7 @@ public final class AuthTestServer implements AutoCloseable {
             }
             case "tools/call": {
                 if (!"echo".equals(text(params.path("name"), null))) {
-                    call.json(200, rpcError(id, -32602, "Unknown tool: " + params.path("name")), Map.of());
-                    return;
+                    return rpcError(id, -32602, "Unknown tool: " + params.path("name"));
                 }
                 JsonNode text = params.path("arguments").path("text");
                 ArrayNode content = result.putArray("content");
@@ -520,13 +592,12 @@ public final class AuthTestServer implements AutoCloseable {
                 break;
             }
             default:
-                call.json(200, rpcError(id, -32601, "Method not found: " + method), Map.of());
-                return;
+                return rpcError(id, -32601, "Method not found: " + method);
         }
         ObjectNode response = mapper.createObjectNode().put("jsonrpc", "2.0");
         response.set("id", id);
         response.set("result", result);
-        call.json(200, response, headers);
+        return response;
     }
 
     private ObjectNode rpcError(JsonNode id, int code, String text) {
@@ -536,13 +607,91 @@ public final class AuthTestServer implements AutoCloseable {
         return response;
     }
 
+    // ---- the HTTP+SSE endpoints (protocol 2024-11-05) ----
+
+    private void sse(Call call) throws IOException {
+        if (call.http.getRequestURI().getPath().equals(MESSAGES_PATH)) {
+            messages(call);
+            return;
+        }
+        // Opening the stream counts as opening a session: public with initializeWithoutAuth, and not refused
+        // by alwaysInsufficientScope, as initialize is on /mcp.
+        if (!call.expect("GET") || !(initializeWithoutAuth || authorized(call, null, true))) {
+            return;
+        }
+        String accept = call.header("Accept");
+        if (accept != null && !accept.contains("text/event-stream") && !accept.contains("*/*")) {
+            call.send(406, "text/plain", "GET /sse needs Accept: text/event-stream", Map.of());
+            return;
+        }
+        SseSession session = new SseSession(UUID.randomUUID().toString(), new LinkedBlockingQueue<>());
+        sseSessions.put(session.id(), session);
+        try (OutputStream out = call.stream("text/event-stream", Map.of("Cache-Control", "no-cache"))) {
+            writeEvent(out, "endpoint", MESSAGES_PATH + "?sessionId=" + session.id());
+            while (!closed) {
+                String data = session.events().poll(SSE_KEEPALIVE.toMillis(), TimeUnit.MILLISECONDS);
+                if (data == null) {
+                    out.write(": keepalive\n\n".getBytes(UTF_8)); // fails once the client has gone
+                    out.flush();
+                } else if (data.equals(END_OF_STREAM)) {
+                    break;
+                } else {
+                    writeEvent(out, "message", data);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // close(): the pool is shutting down
+        } finally {
+            sseSessions.remove(session.id(), session);
+        }
+    }
+
+    private void messages(Call call) throws IOException {
+        if (!call.expect("POST")) {
+            return;
+        }
+        JsonNode message;
+        try {
+            message = mapper.readTree(call.body());
+        } catch (JacksonException e) {
+            message = null;
+        }
+        if (message == null || !message.isObject()) {
+            call.json(400, rpcError(mapper.nullNode(), -32700, "Parse error: one JSON-RPC object expected"), Map.of());
+            return;
+        }
+        String rpcMethod = text(message.path("method"), null);
+        boolean opening = "initialize".equals(rpcMethod) || "notifications/initialized".equals(rpcMethod);
+        if (!(opening && initializeWithoutAuth) && !authorized(call, rpcMethod, opening)) {
+            return;
+        }
+        String sessionId = OAuthWire.parseForm(call.http.getRequestURI().getRawQuery()).get("sessionId");
+        SseSession session = sessionId == null ? null : sseSessions.get(sessionId);
+        if (session == null) {
+            call.send(404, "text/plain", "no open SSE session " + sessionId, Map.of());
+            return;
+        }
+        ObjectNode reply = reply(message, true);
+        call.send(202, null, "", Map.of());
+        if (reply != null) {
+            session.events().offer(mapper.writeValueAsString(reply));
+        }
+    }
+
+    /** Writes one event; {@code data} is one line (compact JSON or a URI), so one {@code data:} field. */
+    private static void writeEvent(OutputStream out, String event, String data) throws IOException {
+        out.write(("event: " + event + "\ndata: " + data + "\n\n").getBytes(UTF_8));
+        out.flush();
+    }
+
     // ---- metadata ----
 
     private void resourceMetadata(Call call) throws IOException {
         if (!call.expect("GET")) {
             return;
         }
-        ObjectNode body = mapper.createObjectNode().put("resource", prmResource);
+        String resource = call.http.getRequestURI().getPath().equals(PRM_PATH + SSE_PATH) ? sseUrl() : mcpUrl();
+        ObjectNode body = mapper.createObjectNode().put("resource", prmResource != null ? prmResource : resource);
         body.putArray("authorization_servers").add(issuer());
         putList(body, "scopes_supported", scopesSupported);
         body.putArray("bearer_methods_supported").add("header");
@@ -798,7 +947,7 @@ public final class AuthTestServer implements AutoCloseable {
 
     /**
      * Checks an RFC 8707 {@code resource}: present (unless not required), and the granted one, or (at the
-     * authorization endpoint, {@code granted == null}) this server's MCP URL or its advertised resource.
+     * authorization endpoint, {@code granted == null}) this server's MCP or SSE URL or its advertised resource.
      */
     private Refusal resourceRefusal(String where, String resource, String granted) {
         if (resource == null) {
@@ -806,7 +955,7 @@ public final class AuthTestServer implements AutoCloseable {
                     : null;
         }
         boolean known = granted != null ? resource.equals(granted)
-                : resource.equals(mcpUrl()) || resource.equals(prmResource);
+                : resource.equals(mcpUrl()) || resource.equals(sseUrl()) || resource.equals(prmResource);
         return known ? null : new Refusal("invalid_target", where + ": resource " + resource + " is not "
                 + (granted != null ? "the one authorized" : "this server's"));
     }
@@ -883,6 +1032,16 @@ public final class AuthTestServer implements AutoCloseable {
 
         void json(int status, JsonNode body, Map<String, String> headers) throws IOException {
             send(status, "application/json", mapper.writeValueAsString(body), headers);
+        }
+
+        /** Answers 200 with a body of unknown length (chunked), to be written and closed by the caller. */
+        OutputStream stream(String contentType, Map<String, String> headers) throws IOException {
+            sent = true;
+            responses.computeIfAbsent(new StatusKey(endpoint, 200), k -> new AtomicInteger()).incrementAndGet();
+            headers.forEach(http.getResponseHeaders()::set);
+            http.getResponseHeaders().set("Content-Type", contentType);
+            http.sendResponseHeaders(200, 0);
+            return http.getResponseBody();
         }
 
         void send(int status, String contentType, String body, Map<String, String> headers) throws IOException {
@@ -1116,8 +1275,9 @@ public final class AuthTestServer implements AutoCloseable {
         }
 
         /**
-         * Overrides the {@code resource} of the Protected Resource Metadata (normally {@link AuthTestServer#mcpUrl()}),
-         * for tests where it does not match the server the client connected to. Default: the MCP URL.
+         * Overrides the {@code resource} of the Protected Resource Metadata (normally {@link AuthTestServer#mcpUrl()},
+         * or {@link AuthTestServer#sseUrl()} for {@code .../oauth-protected-resource/sse}), for tests where it does
+         * not match the server the client connected to. Default: the URL of the endpoint the metadata is for.
          *
          * @param resource the resource identifier to advertise
          * @return this builder

@@ -4,11 +4,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +27,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import mcp.testkit.AuthTestServer.Endpoint;
@@ -434,6 +442,106 @@ class AuthTestServerTest {
                 .statusCode());
     }
 
+    // ---- the HTTP+SSE transport ----
+
+    @Test
+    void sseTransportByHand() throws Exception {
+        AuthTestServer server = start(AuthTestServer.builder().requiredScope("mcp:tools"));
+        assertTrue(server.sseUrl().matches("http://127\\.0\\.0\\.1:\\d+/sse"), server.sseUrl());
+
+        // No token: the /mcp challenge, naming the SSE resource's metadata, whose resource is the SSE URL.
+        HttpResponse<String> denied = HTTP.send(sseRequest(server, null).build(), BodyHandlers.ofString());
+        assertEquals(401, denied.statusCode());
+        assertEquals("Bearer resource_metadata=\"" + server.sseResourceMetadataUrl() + "\", scope=\"mcp:tools\"",
+                denied.headers().firstValue("WWW-Authenticate").orElseThrow());
+        assertEquals(server.sseUrl().replace("/sse", "/.well-known/oauth-protected-resource/sse"),
+                server.sseResourceMetadataUrl());
+        assertEquals(server.sseUrl(), json(get(server.sseResourceMetadataUrl())).path("resource").stringValue());
+        assertEquals(server.mcpUrl(), json(get(server.resourceMetadataUrl())).path("resource").stringValue());
+
+        // A token for the SSE resource (RFC 8707), then the stream: an endpoint event first.
+        String clientId = register(server, "none").path("client_id").stringValue();
+        String access = tokens(server, clientId, "mcp:tools", server.sseUrl());
+        HttpResponse<String> notAcceptable = HTTP.send(sseRequest(server, access).setHeader("Accept", "application/json")
+                .build(), BodyHandlers.ofString());
+        assertEquals(406, notAcceptable.statusCode());
+        try (SseStream stream = SseStream.open(server, access)) {
+            SseEvent endpoint = stream.next();
+            assertEquals("endpoint", endpoint.event());
+            assertTrue(endpoint.data().matches("/messages\\?sessionId=[-0-9a-f]{36}"), endpoint.data());
+            String messages = URI.create(server.sseUrl()).resolve(endpoint.data()).toString();
+
+            // Every POST is accepted at once; its response comes on the stream.
+            assertEquals(202, post(messages, access, rpc("initialize", "{\"protocolVersion\":\"2024-11-05\"}"))
+                    .statusCode());
+            JsonNode init = stream.nextMessage();
+            assertEquals(ids.get(), init.path("id").intValue());
+            assertEquals("2024-11-05", init.path("result").path("protocolVersion").stringValue());
+            assertEquals("{}", init.path("result").path("capabilities").path("tools").toString());
+            assertEquals(202, post(messages, access, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+                    .statusCode());
+            // The notification put nothing on the stream: the next message answers tools/list.
+            assertEquals(202, post(messages, access, rpc("tools/list", "{}")).statusCode());
+            assertEquals("echo", stream.nextMessage().path("result").path("tools").path(0).path("name").stringValue());
+            assertEquals(202, post(messages, access, rpc("tools/call", "{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}"))
+                    .statusCode());
+            assertEquals("hi", stream.nextMessage().path("result").path("content").path(0).path("text").stringValue());
+            // A newer version asked for over SSE gets the server's.
+            post(messages, access, rpc("initialize", "{\"protocolVersion\":\"2025-06-18\"}"));
+            assertEquals(AuthTestServer.PROTOCOL_VERSION,
+                    stream.nextMessage().path("result").path("protocolVersion").stringValue());
+
+            HttpResponse<String> unknown = post(messages.replaceAll("sessionId=.*", "sessionId=nope"), access,
+                    rpc("ping", "{}"));
+            assertEquals(404, unknown.statusCode());
+            assertEquals(405, get(messages).statusCode());
+
+            // The same scope and revocation checks as /mcp, on the POST.
+            String narrow = tokens(server, clientId, null, server.sseUrl());
+            HttpResponse<String> lacking = post(messages, narrow, rpc("tools/list", "{}"));
+            assertEquals(403, lacking.statusCode());
+            assertTrue(lacking.headers().firstValue("WWW-Authenticate").orElseThrow()
+                    .contains("scope=\"mcp:tools\", error=\"insufficient_scope\""));
+            server.revokeAll();
+            HttpResponse<String> revoked = post(messages, access, rpc("tools/list", "{}"));
+            assertEquals(401, revoked.statusCode());
+            assertEquals("Bearer resource_metadata=\"" + server.sseResourceMetadataUrl() + "\", scope=\"mcp:tools\", "
+                            + "error=\"invalid_token\", error_description=\"the access token is unknown, expired or revoked\"",
+                    revoked.headers().firstValue("WWW-Authenticate").orElseThrow());
+        }
+
+        // Recorded under Endpoint.SSE, not MCP; the open stream counts as one 200.
+        assertEquals(0, server.requests(Endpoint.MCP));
+        assertEquals(1, server.responses(Endpoint.SSE, 200));
+        assertEquals(5, server.responses(Endpoint.SSE, 202));
+        assertEquals(2, server.responses(Endpoint.SSE, 401));
+        assertEquals(1, server.responses(Endpoint.SSE, 403));
+        assertEquals(1, server.responses(Endpoint.SSE, 404));
+        assertEquals(List.of(), server.errors());
+    }
+
+    @Test
+    void theSseStreamOpensWithoutATokenWhenInitializeIsPublic() throws Exception {
+        AuthTestServer server = start(AuthTestServer.builder().initializeWithoutAuth(true));
+        try (SseStream stream = SseStream.open(server, null)) {
+            String messages = URI.create(server.sseUrl()).resolve(stream.next().data()).toString();
+            assertEquals(202, post(messages, null, rpc("initialize", "{\"protocolVersion\":\"2024-11-05\"}")).statusCode());
+            assertEquals("2024-11-05", stream.nextMessage().path("result").path("protocolVersion").stringValue());
+            assertEquals(401, post(messages, null, rpc("tools/list", "{}")).statusCode());
+        }
+    }
+
+    @Test
+    void closeEndsAnOpenSseStreamPromptly() throws Exception {
+        AuthTestServer server = start(AuthTestServer.builder());
+        String access = tokens(server, register(server, "none").path("client_id").stringValue(), null, server.sseUrl());
+        try (SseStream stream = SseStream.open(server, access)) {
+            assertEquals("endpoint", stream.next().event());
+            assertTimeoutPreemptively(Duration.ofSeconds(10), server::close);
+            assertEquals(SseStream.END, stream.next());
+        }
+    }
+
     // ---- client registration and authentication ----
 
     @Test
@@ -520,6 +628,18 @@ class AuthTestServerTest {
         return json(response);
     }
 
+    /** Authorizes a public client for another resource (RFC 8707) and returns the access token. */
+    private String tokens(AuthTestServer server, String clientId, String scope, String resource) throws Exception {
+        Map<String, String> params = authorizationParams(server, clientId, "s", scope);
+        params.put("resource", resource);
+        Map<String, String> form = codeForm(server, clientId,
+                authorize(server.issuer() + "/authorize", params).get("code"), VERIFIER);
+        form.put("resource", resource);
+        HttpResponse<String> response = postForm(server.issuer() + "/token", form);
+        assertEquals(200, response.statusCode(), response.body());
+        return json(response).path("access_token").stringValue();
+    }
+
     private String code(AuthTestServer server, String clientId, String scope) throws Exception {
         Map<String, String> redirect = authorize(server.issuer() + "/authorize",
                 authorizationParams(server, clientId, "s", scope));
@@ -575,8 +695,13 @@ class AuthTestServerTest {
     }
 
     private HttpResponse<String> mcp(AuthTestServer server, String token, String method, String params) throws Exception {
-        return send(server, token, "POST", "{\"jsonrpc\":\"2.0\",\"id\":" + ids.incrementAndGet()
-                + ",\"method\":\"" + method + "\",\"params\":" + params + "}");
+        return send(server, token, "POST", rpc(method, params));
+    }
+
+    /** A JSON-RPC request with the next id. */
+    private String rpc(String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + ids.incrementAndGet() + ",\"method\":\"" + method
+                + "\",\"params\":" + params + "}";
     }
 
     private static HttpResponse<String> send(AuthTestServer server, String token, String method, String body)
@@ -588,6 +713,25 @@ class AuthTestServerTest {
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder sseRequest(AuthTestServer server, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.sseUrl())).timeout(Duration.ofSeconds(5))
+                .header("Accept", "text/event-stream");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return request;
+    }
+
+    /** POSTs a JSON-RPC message to an SSE session's message endpoint. */
+    private static HttpResponse<String> post(String url, String token, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/json").POST(BodyPublishers.ofString(json));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
@@ -620,5 +764,77 @@ class AuthTestServerTest {
         assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
                 response.statusCode() + " " + response.body());
         return JSON.readTree(response.body());
+    }
+
+    private record SseEvent(String event, String data) {
+    }
+
+    /** The client's end of an SSE stream: a daemon thread parses the events into a queue, then {@link #END}. */
+    private static final class SseStream implements AutoCloseable {
+        static final SseEvent END = new SseEvent("(end of stream)", "");
+
+        private final InputStream body;
+        private final BlockingQueue<SseEvent> events = new LinkedBlockingQueue<>();
+
+        private SseStream(InputStream body) {
+            this.body = body;
+            Thread reader = new Thread(this::read, "sse-test-reader");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static SseStream open(AuthTestServer server, String token) throws Exception {
+            HttpResponse<InputStream> response = HTTP.send(sseRequest(server, token).build(),
+                    BodyHandlers.ofInputStream());
+            if (response.statusCode() != 200) {
+                response.body().close();
+            }
+            assertEquals(200, response.statusCode());
+            assertEquals("text/event-stream", response.headers().firstValue("Content-Type").orElse(""));
+            return new SseStream(response.body());
+        }
+
+        /** The next event, waiting at most 5 s for it. */
+        SseEvent next() throws InterruptedException {
+            SseEvent event = events.poll(5, TimeUnit.SECONDS);
+            assertNotNull(event, "no SSE event within 5 s");
+            return event;
+        }
+
+        /** The JSON of the next event, which must be a {@code message}. */
+        JsonNode nextMessage() throws InterruptedException {
+            SseEvent event = next();
+            assertEquals("message", event.event(), event.toString());
+            return JSON.readTree(event.data());
+        }
+
+        private void read() {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, UTF_8))) {
+                String event = "message";
+                List<String> data = new ArrayList<>();
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    if (line.isEmpty()) {
+                        if (!data.isEmpty()) {
+                            events.add(new SseEvent(event, String.join("\n", data)));
+                        }
+                        event = "message";
+                        data.clear();
+                    } else if (line.startsWith("event:")) {
+                        event = line.substring(6).strip();
+                    } else if (line.startsWith("data:")) {
+                        data.add(line.substring(5).strip());
+                    }
+                }
+            } catch (IOException e) {
+                // A broken stream ends like a closed one here.
+            } finally {
+                events.add(END);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            body.close();
+        }
     }
 }

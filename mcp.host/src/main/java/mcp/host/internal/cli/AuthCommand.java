@@ -11,6 +11,7 @@ import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
+import mcp.api.SseServerConfig;
 import mcp.api.StoredCredential;
 import mcp.api.ToolDefinition;
 import mcp.api.spi.AuthResolver;
@@ -89,9 +90,9 @@ final class AuthCommand implements Callable<Integer> {
         public Integer call() {
             CliContext context = auth.root.context();
             ServerConfig config = ServerLookup.find(context.discover(), name).getKey();
-            if (!(config instanceof HttpServerConfig)) {
+            if (!(config instanceof HttpServerConfig) && !(config instanceof SseServerConfig)) {
                 throw CliException.usage("MCP server \"" + name + "\" is a " + config.type() + " server; auth login"
-                        + " works with http servers (OAuth)");
+                        + " works with http and sse servers (OAuth)");
             }
             String credentialId = credentialId(name, config);
             AuthStorage storage = context.authStorage();

@@ -214,7 +214,7 @@ class AuthCommandTest {
 
         CliRunner.Result stdio = run("auth", "login", "kit");
         assertEquals(2, stdio.exitCode(), stdio::toString);
-        assertTrue(stdio.err().contains("is a stdio server; auth login works with http servers"), stdio::toString);
+        assertTrue(stdio.err().contains("is a stdio server; auth login works with http and sse servers"), stdio::toString);
     }
 
     @Test

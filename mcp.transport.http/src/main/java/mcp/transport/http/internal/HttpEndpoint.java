@@ -206,6 +206,25 @@ final class HttpEndpoint {
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
+    /** A 401, or a 403 whose challenge says {@code insufficient_scope}: the OAuth client's business. */
+    static boolean isAuthorizationChallenge(int status, java.util.List<String> challenges) {
+        return status == 401 || status == 403 && challenges.stream()
+                .anyMatch(value -> value.toLowerCase(Locale.ROOT).contains("insufficient_scope"));
+    }
+
+    /**
+     * Gives the endpoint its OAuth client when the request carries auth services and the config does
+     * not manage its credentials itself (an {@code Authorization} header and no {@code auth}).
+     */
+    void attachOAuth(TransportRequest request, java.util.Optional<mcp.api.ServerConfig.AuthRef> auth,
+            Map<String, String> configHeaders) {
+        if (request.auth().isPresent() && (auth.isPresent()
+                || configHeaders.keySet().stream().noneMatch("Authorization"::equalsIgnoreCase))) {
+            oauth = OAuthClient.create(serverName, uri, auth, request.auth().get(), client, timeout, executor,
+                    "mcp-host/" + HttpTransports.VERSION);
+        }
+    }
+
     /** Strips the wrappers of asynchronous failures. */
     static Throwable unwrap(Throwable error) {
         Throwable current = Objects.requireNonNull(error, "error");

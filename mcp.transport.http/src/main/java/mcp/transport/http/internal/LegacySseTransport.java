@@ -3,8 +3,10 @@ package mcp.transport.http.internal;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -69,10 +71,14 @@ final class LegacySseTransport implements Transport {
                 return;
             }
             started = true;
-            endpointDeadline = HttpThreads.TIMER.schedule(() -> closeFromPeer("no \"endpoint\" event on the SSE stream of GET "
-                    + HttpEndpoint.redact(http.uri) + " within " + http.timeout.toMillis() + " ms", null),
-                    http.timeout.toMillis(), TimeUnit.MILLISECONDS);
+            armEndpointDeadline();
         }
+        openStream(1);
+    }
+
+    /** GETs the SSE stream; {@code attempt} counts the authorizations it took (OAuth), from 1. */
+    private void openStream(int attempt) {
+        Optional<String> sentAuthorization = http.oauth == null ? Optional.empty() : http.oauth.authorization();
         HttpRequest request = http.request(http.uri, http.timeout).GET().setHeader("Accept", "text/event-stream").build();
         LOG.debug("MCP server \"{}\": GET {} (legacy SSE)", http.serverName, HttpEndpoint.redact(http.uri));
         try {
@@ -81,13 +87,15 @@ final class LegacySseTransport implements Transport {
             synchronized (lock) {
                 streamResponse = response;
             }
-            response.whenCompleteAsync(this::onStreamResponse, http.executor);
+            response.whenCompleteAsync((reply, error) -> onStreamResponse(reply, error, sentAuthorization, attempt),
+                    http.executor);
         } catch (RuntimeException e) {
             closeFromPeer("GET " + HttpEndpoint.redact(http.uri) + " failed: " + e.getMessage(), e);
         }
     }
 
-    private void onStreamResponse(HttpResponse<Reply> response, Throwable error) {
+    private void onStreamResponse(HttpResponse<Reply> response, Throwable error, Optional<String> sentAuthorization,
+            int attempt) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             closeFromPeer(cause instanceof ReplyHandler.TooLargeException ? cause.getMessage()
@@ -112,6 +120,30 @@ final class LegacySseTransport implements Transport {
             return;
         }
         String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+        List<String> challenges = response.headers().allValues("WWW-Authenticate");
+        if (http.oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
+            // The endpoint deadline waits while the user authorizes; it starts again with the new GET.
+            synchronized (lock) {
+                if (endpointDeadline != null) {
+                    endpointDeadline.cancel(false);
+                }
+            }
+            http.oauth.challenged(status, challenges, sentAuthorization, attempt,
+                    http.statusMessage("GET", http.uri, response, excerpt, false)).whenCompleteAsync((v, e) -> {
+                        if (e != null) {
+                            closeFromPeer("authorization failed: " + HttpEndpoint.unwrap(e).getMessage(), null);
+                            return;
+                        }
+                        synchronized (lock) {
+                            if (!open) {
+                                return;
+                            }
+                            armEndpointDeadline();
+                        }
+                        openStream(attempt + 1);
+                    }, http.executor);
+            return;
+        }
         if (status >= 200 && status <= 299) {
             closeFromPeer("GET " + HttpEndpoint.redact(http.uri) + " answered HTTP " + status + " with content type \""
                     + ReplyHandler.contentType(response.headers()) + "\", not an SSE stream"
@@ -119,6 +151,13 @@ final class LegacySseTransport implements Transport {
         } else {
             closeFromPeer(http.statusMessage("GET", http.uri, response, excerpt), null);
         }
+    }
+
+    /** Holding {@code lock}: the bound of the wait for the {@code endpoint} event. */
+    private void armEndpointDeadline() {
+        endpointDeadline = HttpThreads.TIMER.schedule(() -> closeFromPeer("no \"endpoint\" event on the SSE stream of GET "
+                + HttpEndpoint.redact(http.uri) + " within " + http.timeout.toMillis() + " ms", null),
+                http.timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The events of the one SSE stream. */
@@ -210,13 +249,14 @@ final class LegacySseTransport implements Transport {
             if (error != null) {
                 sent.completeExceptionally(HttpEndpoint.unwrap(error));
             } else {
-                post(target, bytes, sent);
+                post(target, bytes, sent, 1);
             }
         });
         return sent;
     }
 
-    private void post(URI target, byte[] bytes, CompletableFuture<Void> sent) {
+    /** POSTs one message; {@code attempt} counts the authorizations it took (OAuth), from 1. */
+    private void post(URI target, byte[] bytes, CompletableFuture<Void> sent, int attempt) {
         String version;
         synchronized (lock) {
             if (!open) {
@@ -231,16 +271,19 @@ final class LegacySseTransport implements Transport {
         if (version != null) {
             builder.setHeader("MCP-Protocol-Version", version);
         }
+        Optional<String> sentAuthorization = http.oauth == null ? Optional.empty() : http.oauth.authorization();
         try {
             http.client.sendAsync(builder.build(), new ReplyHandler(false, http.maxMessageBytes, null))
-                    .whenCompleteAsync((response, error) -> onPostResponse(target, response, error, sent), http.executor);
+                    .whenCompleteAsync((response, error) -> onPostResponse(target, bytes, response, error, sent,
+                            sentAuthorization, attempt), http.executor);
         } catch (RuntimeException e) {
             sent.completeExceptionally(new McpException(prefix() + "cannot send POST " + HttpEndpoint.redact(target)
                     + ": " + e.getMessage(), e));
         }
     }
 
-    private void onPostResponse(URI target, HttpResponse<Reply> response, Throwable error, CompletableFuture<Void> sent) {
+    private void onPostResponse(URI target, byte[] bytes, HttpResponse<Reply> response, Throwable error,
+            CompletableFuture<Void> sent, Optional<String> sentAuthorization, int attempt) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(target) + " failed";
@@ -255,6 +298,19 @@ final class LegacySseTransport implements Transport {
             return;
         }
         String excerpt = response.body() instanceof Reply.Failure failure ? failure.excerpt() : "";
+        List<String> challenges = response.headers().allValues("WWW-Authenticate");
+        if (http.oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
+            http.oauth.challenged(status, challenges, sentAuthorization, attempt,
+                    http.statusMessage("POST", target, response, excerpt, false)).whenCompleteAsync((v, e) -> {
+                        if (e == null) {
+                            post(target, bytes, sent, attempt + 1);
+                        } else {
+                            sent.completeExceptionally(new McpException(prefix() + "authorization failed: "
+                                    + HttpEndpoint.unwrap(e).getMessage(), HttpEndpoint.unwrap(e)));
+                        }
+                    }, http.executor);
+            return;
+        }
         String what = http.statusMessage("POST", target, response, excerpt);
         sent.completeExceptionally(new McpException(prefix() + what));
         if (status == 404) {

@@ -33,6 +33,8 @@ public final class LegacySseTransportProvider implements TransportProvider {
                     + request.config().getClass().getSimpleName() + "), and only SseServerConfig is supported; use "
                     + "the transport provider for that type");
         }
-        return new LegacySseTransport(HttpEndpoint.of(request, config.url(), config.headers(), config.timeout()), null);
+        HttpEndpoint endpoint = HttpEndpoint.of(request, config.url(), config.headers(), config.timeout());
+        endpoint.attachOAuth(request, config.auth(), config.headers());
+        return new LegacySseTransport(endpoint, null);
     }
 }

@@ -266,7 +266,7 @@ final class StreamableHttpTransport implements Transport {
         String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
         OAuthClient oauth = http.oauth;
         List<String> challenges = response.headers().allValues("WWW-Authenticate");
-        if (oauth != null && (status == 401 || status == 403 && isInsufficientScope(challenges))) {
+        if (oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
             authorizeAndRetry(oauth, out, ex, sentAuthorization, status, challenges,
                     http.statusMessage("POST", http.uri, response, excerpt, false));
             return;
@@ -281,10 +281,6 @@ final class StreamableHttpTransport implements Transport {
             return;
         }
         failOutgoing(out, ex, new McpException(prefix() + http.statusMessage("POST", http.uri, response, excerpt)));
-    }
-
-    private static boolean isInsufficientScope(List<String> challenges) {
-        return challenges.stream().anyMatch(value -> value.toLowerCase(java.util.Locale.ROOT).contains("insufficient_scope"));
     }
 
     /**

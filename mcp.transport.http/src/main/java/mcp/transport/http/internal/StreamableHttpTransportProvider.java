@@ -7,7 +7,6 @@ import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.transport.http.HttpTransports;
-import mcp.transport.http.internal.oauth.OAuthClient;
 
 /**
  * The {@code http} transport provider: Streamable HTTP, falling back to legacy HTTP+SSE when the
@@ -35,12 +34,7 @@ public final class StreamableHttpTransportProvider implements TransportProvider 
                     + "the transport provider for that type");
         }
         HttpEndpoint endpoint = HttpEndpoint.of(request, config.url(), config.headers(), config.timeout());
-        if (request.auth().isPresent() && (config.auth().isPresent() || config.headers().keySet().stream()
-                .noneMatch("Authorization"::equalsIgnoreCase))) {
-            // A server configured with its own Authorization header (and no "auth") manages its credentials itself.
-            endpoint.oauth = OAuthClient.create(request.serverName(), endpoint.uri, config, request.auth().get(),
-                    endpoint.client, endpoint.timeout, endpoint.executor, "mcp-host/" + HttpTransports.VERSION);
-        }
+        endpoint.attachOAuth(request, config.auth(), config.headers());
         return new StreamableHttpTransport(endpoint, true);
     }
 }

@@ -35,12 +35,12 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The OAuth 2.1 client of one Streamable HTTP server, following the MCP authorization specification
- * (2025-11-25, with the 2025-03-26 fallbacks). The transport asks it for the {@code Authorization}
- * header of every request ({@link #authorization()}), lets it renew a token about to expire before a
- * request ({@link #ready()}), and hands it every 401, and every 403 whose challenge says
- * {@code insufficient_scope} ({@link #challenged}); when that completes, the transport sends the
- * request again.
+ * The OAuth 2.1 client of one HTTP server (Streamable HTTP or legacy HTTP+SSE), following the MCP
+ * authorization specification (2025-11-25, with the 2025-03-26 fallbacks). The transport asks it for
+ * the {@code Authorization} header of every request ({@link #authorization()}), lets it renew a token
+ * about to expire before a request ({@link #ready()}), and hands it every 401, and every 403 whose
+ * challenge says {@code insufficient_scope} ({@link #challenged}); when that completes, the transport
+ * sends the request again.
  *
  * <p>On a challenge: refresh the token when there is a refresh token (not for a step-up); else
  * discover the authorization server, identify the client (pre-registered, Client ID Metadata
@@ -111,7 +111,7 @@ public final class OAuthClient {
     /**
      * @param serverName the server's name
      * @param server the server's URL
-     * @param config its config: {@code auth} gives the credential id and the client options
+     * @param auth the config's {@code auth}: the credential id and the client options
      * @param services the storage and the UI
      * @param client the transport's HTTP client
      * @param timeout the bound of each exchange with an authorization server
@@ -119,9 +119,9 @@ public final class OAuthClient {
      * @param userAgent the User-Agent header
      * @return the client of this server
      */
-    public static OAuthClient create(String serverName, URI server, HttpServerConfig config, AuthServices services,
-            HttpClient client, Duration timeout, Executor executor, String userAgent) {
-        return new OAuthClient(serverName, server, config.auth(), services, new OAuthHttp(client, timeout, userAgent),
+    public static OAuthClient create(String serverName, URI server, Optional<HttpServerConfig.AuthRef> auth,
+            AuthServices services, HttpClient client, Duration timeout, Executor executor, String userAgent) {
+        return new OAuthClient(serverName, server, auth, services, new OAuthHttp(client, timeout, userAgent),
                 executor, Clock.systemUTC());
     }
 

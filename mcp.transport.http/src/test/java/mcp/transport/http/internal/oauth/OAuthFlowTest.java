@@ -23,6 +23,7 @@ import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
+import mcp.api.SseServerConfig;
 import mcp.api.StoredCredential;
 import mcp.api.ToolResult;
 import mcp.api.spi.AuthServices;
@@ -308,6 +309,26 @@ class OAuthFlowTest {
         }
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("could not be stored: the disk is full"));
         assertEquals(1, server.requests(Endpoint.AUTHORIZATION));
+    }
+
+    @Test
+    void aLegacySseServerLogsInAndRenewsToo() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        SseServerConfig config = new SseServerConfig(server.sseUrl(), Map.of(), TIMEOUT, true,
+                Optional.of(new ServerConfig.AuthRef("oauth", "remote")), Optional.empty(), List.of());
+        TransportRequest request = TransportRequest.of("remote", config, temp)
+                .withAuth(new AuthServices(storage, Optional.of(new HeadlessAuthorizationUi())));
+        try (McpClient client = McpClient.connectBlocking(HttpTransports.sseProvider().open(request),
+                ClientOptions.builder("oauth-test").initializeTimeout(TIMEOUT).requestTimeout(TIMEOUT).build())) {
+            assertEquals(1, client.listToolsBlocking().size());
+            assertTrue(echo(client, "over sse").contains("over sse"));
+            server.revokeAll();
+            assertTrue(echo(client, "after revocation").contains("after revocation"));
+        }
+        assertEquals(server.sseUrl(), server.lastAuthorizationRequest().orElseThrow().get("resource"));
+        assertEquals(1, server.requests(Endpoint.AUTHORIZATION));
+        assertEquals(1, server.tokenRequests("refresh_token"));
+        assertEquals(server.sseUrl(), stored().attribute(StoredCredential.RESOURCE).orElseThrow());
     }
 
     /** Writes to two streams. */
