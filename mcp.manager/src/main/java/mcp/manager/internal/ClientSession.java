@@ -343,8 +343,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
         request.whenComplete((json, error) -> {
             if (error != null) {
                 result.completeExceptionally(unwrap(error));
-            } else {
+                return;
+            }
+            try {
                 result.complete(ToolResult.fromJson(json));
+            } catch (RuntimeException e) {
+                // Never a future left pending: a result that cannot be read fails the call.
+                result.completeExceptionally(new McpException("MCP server \"" + options.serverName()
+                        + "\" answered tools/call " + name + " with a result that cannot be read: " + e, e));
             }
         });
         return result;
