@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.McpException;
 import mcp.api.ServerConfig;
-import mcp.api.StoredCredential;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
 import mcp.api.spi.AuthStorage;
@@ -33,34 +32,6 @@ class McpHostAuthTest {
 
     @TempDir
     Path temp;
-
-    /** An in-memory store; only its identity matters here. */
-    private static final class MemoryStorage implements AuthStorage {
-        @Override
-        public String id() {
-            return "memory";
-        }
-
-        @Override
-        public Optional<StoredCredential> load(String credentialId) {
-            return Optional.empty();
-        }
-
-        @Override
-        public void save(String credentialId, StoredCredential credential) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean delete(String credentialId) {
-            return false;
-        }
-
-        @Override
-        public List<String> credentialIds() {
-            return List.of();
-        }
-    }
 
     /** A UI that is never used. */
     private static final class NoUi implements AuthorizationUi {
@@ -115,7 +86,7 @@ class McpHostAuthTest {
     @Test
     void theBuildersStorageAndUiReachTheTransportAndTheStorageTheResolvers() throws IOException {
         Recording recording = new Recording();
-        MemoryStorage storage = new MemoryStorage();
+        AuthStorage storage = AuthStorage.inMemory();
         NoUi ui = new NoUi();
         load(host(recording).authStorage(storage).authorizationUi(ui));
         assertEquals(Optional.of(new AuthServices(storage, Optional.of(ui))), recording.request.get().auth());
@@ -143,10 +114,10 @@ class McpHostAuthTest {
     @Test
     void aBuiltHostKeepsTheStorageItWasBuiltWith() throws IOException {
         Recording recording = new Recording();
-        MemoryStorage first = new MemoryStorage();
+        AuthStorage first = AuthStorage.inMemory();
         McpHost.Builder builder = host(recording).authStorage(first);
         try (McpHost host = builder.build()) {
-            builder.authStorage(new MemoryStorage()).authorizationUi(new NoUi());
+            builder.authStorage(AuthStorage.inMemory()).authorizationUi(new NoUi());
             host.load();
         }
         assertEquals(Optional.of(new AuthServices(first, Optional.empty())), recording.request.get().auth());
