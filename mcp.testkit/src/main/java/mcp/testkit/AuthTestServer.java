@@ -459,12 +459,8 @@ public final class AuthTestServer implements AutoCloseable {
         String method = call.http.getRequestMethod();
         JsonNode message = null;
         if (method.equals("POST")) {
-            try {
-                message = mapper.readTree(call.body());
-            } catch (JacksonException e) {
-                message = null;
-            }
-            if (message == null || !message.isObject()) {
+            message = jsonObject(call);
+            if (message == null) {
                 call.json(400, rpcError(mapper.nullNode(), -32700, "Parse error: one JSON-RPC object expected"), Map.of());
                 return;
             }
@@ -650,13 +646,8 @@ public final class AuthTestServer implements AutoCloseable {
         if (!call.expect("POST")) {
             return;
         }
-        JsonNode message;
-        try {
-            message = mapper.readTree(call.body());
-        } catch (JacksonException e) {
-            message = null;
-        }
-        if (message == null || !message.isObject()) {
+        JsonNode message = jsonObject(call);
+        if (message == null) {
             call.json(400, rpcError(mapper.nullNode(), -32700, "Parse error: one JSON-RPC object expected"), Map.of());
             return;
         }
@@ -719,19 +710,24 @@ public final class AuthTestServer implements AutoCloseable {
         call.json(200, body, Map.of());
     }
 
+    /** @return the request body as a JSON object, or null when it is not one */
+    private JsonNode jsonObject(Call call) throws IOException {
+        try {
+            JsonNode node = mapper.readTree(call.body());
+            return node != null && node.isObject() ? node : null;
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
     // ---- dynamic client registration ----
 
     private void register(Call call) throws IOException {
         if (!call.expect("POST")) {
             return;
         }
-        JsonNode request;
-        try {
-            request = mapper.readTree(call.body());
-        } catch (JacksonException e) {
-            request = null;
-        }
-        if (request == null || !request.isObject()) {
+        JsonNode request = jsonObject(call);
+        if (request == null) {
             refuse(call, 400, new Refusal("invalid_client_metadata", "registration: the body must be a JSON object"));
             return;
         }

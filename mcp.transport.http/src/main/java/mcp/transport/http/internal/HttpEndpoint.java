@@ -229,7 +229,7 @@ final class HttpEndpoint {
     static Throwable unwrap(Throwable error) {
         Throwable current = Objects.requireNonNull(error, "error");
         while ((current instanceof CompletionException || current instanceof ExecutionException
-                || current instanceof IOException && current.getCause() instanceof ReplyHandler.TooLargeException)
+                || current instanceof IOException && current.getCause() instanceof BoundedBody.TooLargeException)
                 && current.getCause() != null) {
             current = current.getCause();
         }

@@ -98,7 +98,7 @@ final class LegacySseTransport implements Transport {
             int attempt) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
-            closeFromPeer(cause instanceof ReplyHandler.TooLargeException ? cause.getMessage()
+            closeFromPeer(cause instanceof BoundedBody.TooLargeException ? cause.getMessage()
                     : http.failureMessage("GET", http.uri, cause, http.timeout), cause);
             return;
         }

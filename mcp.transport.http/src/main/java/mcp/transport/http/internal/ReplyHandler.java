@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  *       discarded ({@link Reply.Empty} at once);</li>
  *   <li>{@code text/event-stream}: an {@link SseStream} ({@link Reply.Stream} at once);</li>
  *   <li>{@code application/json}: the whole body up to the message limit ({@link Reply.Json}); a
- *       larger one fails the response with {@link TooLargeException};</li>
+ *       larger one fails the response with {@link BoundedBody.TooLargeException};</li>
  *   <li>an empty 2xx (202, 204, length 0): {@link Reply.Empty};</li>
  *   <li>any other 2xx content: an excerpt ({@link Reply.Failure}).</li>
  * </ul>
@@ -39,15 +39,6 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
 
     /** The limit on discarded bodies, after which the connection is dropped instead of drained. */
     private static final long DISCARD_LIMIT = 1024 * 1024;
-
-    /** A response body larger than the message limit. */
-    static final class TooLargeException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        TooLargeException(long limit) {
-            super("message from server exceeds the limit of " + limit + " bytes");
-        }
-    }
 
     private final boolean wantReply;
     private final long maxBytes;
@@ -97,9 +88,9 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         }
         if (type.equals("application/json") || type.endsWith("+json")) {
             if (length > maxBytes) {
-                return new Refused(new TooLargeException(maxBytes));
+                return new Refused(new BoundedBody.TooLargeException(maxBytes));
             }
-            return new BoundedBytes(maxBytes);
+            return HttpResponse.BodySubscribers.mapping(new BoundedBody(maxBytes), Reply.Json::new);
         }
         if (status == 202 || status == 204 || length == 0) {
             return new Discard();
@@ -112,56 +103,6 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         String value = headers.firstValue("Content-Type").orElse("");
         int semicolon = value.indexOf(';');
         return (semicolon < 0 ? value : value.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
-    }
-
-    /** Reads a whole JSON body, failing once it outgrows the limit. */
-    private static final class BoundedBytes implements HttpResponse.BodySubscriber<Reply> {
-        private final long limit;
-        private final CompletableFuture<Reply> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        BoundedBytes(long limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public CompletionStage<Reply> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-            s.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer buffer : buffers) {
-                if ((long) bytes.size() + buffer.remaining() > limit) {
-                    subscription.cancel();
-                    result.completeExceptionally(new TooLargeException(limit));
-                    return;
-                }
-                byte[] chunk = new byte[buffer.remaining()];
-                buffer.get(chunk);
-                bytes.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            result.completeExceptionally(throwable);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(new Reply.Json(bytes.toByteArray()));
-        }
     }
 
     /** Fails at once (a Content-Length over the limit). */

@@ -242,7 +242,7 @@ final class StreamableHttpTransport implements Transport {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") failed";
-            if (cause instanceof ReplyHandler.TooLargeException tooLarge) {
+            if (cause instanceof BoundedBody.TooLargeException tooLarge) {
                 failOutgoing(out, ex, new McpException(prefix() + tooLarge.getMessage()));
                 closeFromPeer(tooLarge.getMessage(), null);
             } else if (HttpEndpoint.isCancellation(cause) || ex != null && ex.finished.get()) {
@@ -606,7 +606,7 @@ final class StreamableHttpTransport implements Transport {
             }
             if (error != null) {
                 Throwable cause = HttpEndpoint.unwrap(error);
-                if (cause instanceof ReplyHandler.TooLargeException tooLarge) {
+                if (cause instanceof BoundedBody.TooLargeException tooLarge) {
                     closeFromPeer(tooLarge.getMessage(), null);
                     return;
                 }
@@ -892,7 +892,7 @@ final class StreamableHttpTransport implements Transport {
             }
             if (error != null) {
                 Throwable cause = HttpEndpoint.unwrap(error);
-                if (cause instanceof ReplyHandler.TooLargeException tooLarge) {
+                if (cause instanceof BoundedBody.TooLargeException tooLarge) {
                     fail(new McpException(prefix() + tooLarge.getMessage()));
                     closeFromPeer(tooLarge.getMessage(), null);
                     return;

@@ -1,6 +1,5 @@
 package mcp.transport.http.internal.oauth;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -10,7 +9,6 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -20,13 +18,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.transport.http.internal.BoundedBody;
 import mcp.transport.http.internal.Urls;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -101,7 +98,7 @@ final class OAuthHttp {
 
     private Answer exchange(HttpRequest.Builder builder, URI uri, String method) {
         HttpRequest request = builder.timeout(timeout).setHeader("User-Agent", userAgent).build();
-        CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(request, info -> new LimitedBody());
+        CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(request, info -> new BoundedBody(MAX_BODY));
         HttpResponse<byte[]> response;
         try {
             // The request's own timeout ends at the headers; this bound covers the body too.
@@ -117,7 +114,7 @@ final class OAuthHttp {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             // The JDK may wrap the body subscriber's failure in an IOException of its own.
-            if (cause instanceof IOException && cause.getCause() instanceof LimitedBody.TooLargeException) {
+            if (cause instanceof IOException && cause.getCause() instanceof BoundedBody.TooLargeException) {
                 cause = cause.getCause();
             }
             throw new McpException(method + " " + Urls.redact(uri) + " failed: " + describe(cause), cause);
@@ -126,7 +123,7 @@ final class OAuthHttp {
     }
 
     private String describe(Throwable cause) {
-        if (cause instanceof LimitedBody.TooLargeException) {
+        if (cause instanceof BoundedBody.TooLargeException) {
             return "the response is larger than " + MAX_BODY + " bytes";
         }
         if (cause instanceof HttpConnectTimeoutException) {
@@ -241,59 +238,5 @@ final class OAuthHttp {
     static String basic(String clientId, String clientSecret) {
         String pair = encode(clientId).replace("+", "%20") + ":" + encode(clientSecret).replace("+", "%20");
         return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Collects a response body of at most {@link #MAX_BODY} bytes; cancels the stream beyond that. */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        /** The body went over the limit. */
-        static final class TooLargeException extends IOException {
-            private static final long serialVersionUID = 1L;
-
-            TooLargeException() {
-                super("response body larger than " + MAX_BODY + " bytes");
-            }
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription value) {
-            subscription = value;
-            value.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer item : items) {
-                if (bytes.size() + (long) item.remaining() > MAX_BODY) {
-                    subscription.cancel();
-                    result.completeExceptionally(new TooLargeException());
-                    return;
-                }
-                byte[] chunk = new byte[item.remaining()];
-                item.get(chunk);
-                bytes.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            result.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(bytes.toByteArray());
-        }
     }
 }
