@@ -22,13 +22,17 @@ import java.util.Optional;
  *     declares {@code elicitation}
  * @param listener session events
  * @param maxListPages the most pages a paginated list follows (default 1,000)
- * @param directCompletion where responses complete their futures. {@code false} (the default): on a
- *     worker thread, so that code chained on a future with the non-async methods may block, even on
- *     another request of the same session. {@code true}: on the transport's reader thread, which
- *     saves a thread hand-off per response (about half the client's cost per call under load, see
- *     BENCHMARKS.md); chained code then runs on the reader thread and must not block (chain with the
- *     {@code ...Async} methods and an executor for work that may), or the session stalls until the
- *     blocked request times out. Timeouts, failures and server requests use worker threads either way.
+ * @param directCompletion where responses complete their futures when the transport cannot deliver
+ *     past a blocked listener ({@link mcp.api.spi.Transport#listenerMayBlock()} false: the HTTP
+ *     transports). {@code false} (the default): on a worker thread, so that code chained on a future
+ *     with the non-async methods may block, even on another request of the same session. {@code true}:
+ *     on the transport's delivering thread, which saves a thread hand-off per response; chained code
+ *     then must not block (chain with the {@code ...Async} methods and an executor for work that may),
+ *     or the session stalls until the blocked request times out. Over a transport whose listener may
+ *     block ({@code stdio}) responses always complete on the delivering thread, whatever this says:
+ *     chained code may block there, and holds up that server's other responses for 10 to 20 ms, once,
+ *     until the transport reads on on a new thread (see BENCHMARKS.md for what the hand-off costs).
+ *     Timeouts, closes and server requests use worker threads either way.
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,

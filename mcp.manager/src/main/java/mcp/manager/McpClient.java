@@ -135,6 +135,11 @@ public interface McpClient extends AutoCloseable {
      */
     static <T> T await(CompletableFuture<T> future) {
         try {
+            if (!future.isDone()) {
+                // Code chained on a response may run on the thread that reads the server's messages:
+                // have its transport read on elsewhere first, at once.
+                ClientSession.blockingHere();
+            }
             return future.get();
         } catch (ExecutionException | CompletionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();

@@ -228,6 +228,32 @@ class McpClientTest {
         }
     }
 
+    /**
+     * Over stdio a response completes its future on the delivering thread (no hand-off), yet code
+     * chained there may block, even on another call to the same server: the transport reads on.
+     */
+    @Test
+    void chainedCodeMayBlockOnTheSameServerWithoutStallingIt() throws Exception {
+        McpClient client = track(connect("nested"));
+        List<String> threads = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<String>> chains = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String message = "outer" + i;
+            chains.add(client.callTool("echo", args("{\"message\":\"" + message + "\"}")).thenApply(outer -> {
+                threads.add(Thread.currentThread().getName());
+                ToolResult inner = client.callToolBlocking("echo", args("{\"message\":\"inner\"}"));
+                return text(outer) + "+" + text(inner);
+            }));
+        }
+        for (int i = 0; i < 20; i++) {
+            assertEquals("outer" + i + "+inner", chains.get(i).get(30, TimeUnit.SECONDS));
+        }
+        // Every continuation ran where the response was read, not on a worker.
+        assertEquals(20, threads.size());
+        assertTrue(threads.stream().allMatch(name -> name.equals("mcp-stdio-nested-stdout")), threads.toString());
+        assertEquals("still", text(client.callToolBlocking("echo", args("{\"message\":\"still\"}"))));
+    }
+
     // ------------------------------------------------------------------ faults
 
     @Test

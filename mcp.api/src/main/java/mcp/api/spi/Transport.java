@@ -24,7 +24,7 @@ public interface Transport extends AutoCloseable {
      * Starts delivering inbound messages. Called once, before the first {@link #send}.
      *
      * @param listener receives messages and the close event; called from the transport's own
-     *     thread(s), so it must not block for long
+     *     thread(s), so it must not block for long unless {@link #listenerMayBlock()}
      */
     void start(Listener listener);
 
@@ -45,6 +45,29 @@ public interface Transport extends AutoCloseable {
      * @param version the negotiated MCP protocol version
      */
     default void protocolVersion(String version) {
+    }
+
+    /**
+     * Whether {@link Listener#onMessage} may block without holding up this transport for more than a
+     * moment. A transport that says so keeps reading and delivering while a listener call blocks (the
+     * {@code stdio} transport moves its reading to a new thread after 10 to 20 ms; deliveries then
+     * overlap, each still starting in the order received). Its listener may then run code that can
+     * block, such as a future's continuations, right on the delivering thread, which saves a thread
+     * hand-off per message. The default is {@code false}: listener calls must return quickly.
+     *
+     * @return whether the listener may block in {@link Listener#onMessage}
+     */
+    default boolean listenerMayBlock() {
+        return false;
+    }
+
+    /**
+     * Says that the listener, called by this transport on the calling thread, is about to block there
+     * (it waits for another response, say): a transport whose listener may block reads on on another
+     * thread at once instead of after its usual delay. Does nothing when called from any other thread,
+     * and by default.
+     */
+    default void listenerBlocking() {
     }
 
     /**

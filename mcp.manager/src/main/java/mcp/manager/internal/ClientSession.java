@@ -49,9 +49,11 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The MCP client protocol over one transport.
  *
- * <p>Threads: the transport's reader calls {@link #onMessage} and {@link #onClose}; they never run
- * user code, except that with {@link ClientOptions#directCompletion()} a successful response completes
- * its future right there. Otherwise futures are completed and server requests answered on
+ * <p>Threads: the transport's reader calls {@link #onMessage} and {@link #onClose}. A response
+ * completes its future right there, running the code chained on it, when the transport delivers past a
+ * blocked listener ({@link Transport#listenerMayBlock()}: stdio), when the caller asked for it
+ * ({@link ClientOptions#directCompletion()}), or when no user code can chain on the future (a blocking
+ * call's own); otherwise on {@link ClientThreads#WORKERS}. Server requests are answered on
  * {@link ClientThreads#WORKERS}; listener events and progress run in order on {@link #events}.
  *
  * <p>State: {@link #pending} holds every request sent and not yet settled, keyed by id. A request
@@ -65,6 +67,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     private final Transport transport;
     private final ClientOptions options;
+    /** Whether responses complete their futures on the delivering thread (see the class comment). */
+    private final boolean completeInPlace;
     private final AtomicLong nextId = new AtomicLong(1);
     private final ConcurrentHashMap<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
@@ -75,6 +79,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
         this.options = options;
+        this.completeInPlace = transport.listenerMayBlock() || options.directCompletion();
     }
 
     /**
@@ -390,22 +395,57 @@ public final class ClientSession implements McpClient, Transport.Listener {
             events.execute(() -> ClientThreads.WORKERS.execute(complete));
             return;
         }
-        // Chained code runs on the reader thread only when the caller asked for it and promised not to
-        // block (directCompletion), or when no user code can chain on the future (a blocking call's own).
-        boolean inPlace = options.directCompletion() || entry.direct;
+        // Chained code runs on the reader thread only when it may block there (the transport reads on
+        // past it), when the caller asked for it and promised not to block (directCompletion), or when no
+        // user code can chain on the future (a blocking call's own).
+        boolean inPlace = completeInPlace || entry.direct;
         if (response instanceof JsonRpcSuccess success) {
             if (inPlace) {
-                entry.future.complete(success.result());
+                completeHere(entry.future, success.result(), null);
             } else {
                 ClientThreads.WORKERS.execute(() -> entry.future.complete(success.result()));
             }
         } else {
             McpProtocolException failure = protocolFailure((JsonRpcError) response);
-            if (entry.direct) {
-                entry.future.completeExceptionally(failure);
+            if (inPlace) {
+                completeHere(entry.future, null, failure);
             } else {
                 ClientThreads.WORKERS.execute(() -> entry.future.completeExceptionally(failure));
             }
+        }
+    }
+
+    /**
+     * Completes a future on the delivering thread, noting on the thread whose delivery it is, so that
+     * code chained on it that waits through {@link McpClient#await} can tell the transport first
+     * ({@link #blockingHere()}).
+     */
+    private void completeHere(CompletableFuture<JsonNode> future, JsonNode result, Throwable failure) {
+        ClientSession outer = COMPLETING.get();
+        COMPLETING.set(this);
+        try {
+            if (failure == null) {
+                future.complete(result);
+            } else {
+                future.completeExceptionally(failure);
+            }
+        } finally {
+            COMPLETING.set(outer);
+        }
+    }
+
+    /** The session whose response the current thread is completing in place, if any. */
+    private static final ThreadLocal<ClientSession> COMPLETING = new ThreadLocal<>();
+
+    /**
+     * Called just before a wait for a future that is not done: if the current thread is completing a
+     * response of a session in place, that session's transport reads on on another thread now rather
+     * than after its watchdog's delay (the wait may be for a response only that transport can read).
+     */
+    public static void blockingHere() {
+        ClientSession session = COMPLETING.get();
+        if (session != null) {
+            session.transport.listenerBlocking();
         }
     }
 

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.transport.stdio.StdioTransports;
@@ -23,8 +22,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory is bounded by the limit: the line buffer grows by doubling up to {@code limit + 1}
  * bytes (the extra byte is a possible {@code \r} before the {@code \n}) and reading stops as soon
- * as a line crosses it. Not thread-safe: one reader thread owns it; {@link #skippedLines()} may be
- * read from any thread.
+ * as a line crosses it. Not thread-safe: one thread at a time reads; another may take over while the
+ * sink runs, once the sink has told the first to stop (see {@link End#HANDED_OFF}); the hand-over must
+ * be a happens-before edge. {@link #skippedLines()} may be read from any thread.
  */
 final class MessageReader {
 
@@ -33,8 +33,27 @@ final class MessageReader {
         /** The stream ended. */
         EOF,
         /** A line was longer than the limit; the rest of the stream was not read. */
-        TOO_LARGE
+        TOO_LARGE,
+        /**
+         * The sink returned {@code false}: the calling thread stops reading, and another thread goes on
+         * with {@link #read()} (from the next line; nothing is lost or delivered twice).
+         */
+        HANDED_OFF
     }
+
+    /**
+     * Receives the decoded messages.
+     */
+    @FunctionalInterface
+    interface Sink {
+        /**
+         * @param message the next message
+         * @return whether the calling thread goes on reading; {@code false} hands reading over (see
+         *     {@link End#HANDED_OFF})
+         */
+        boolean accept(JsonRpcMessage message);
+    }
+
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageReader.class);
 
@@ -55,11 +74,14 @@ final class MessageReader {
     private final String serverName;
     private final InputStream in;
     private final int limit;
-    private final Consumer<JsonRpcMessage> sink;
+    private final Sink sink;
     private final JsonRpcCodec codec = JsonRpcCodec.standard();
     private final AtomicLong skipped = new AtomicLong();
 
     private final byte[] chunk = new byte[CHUNK_BYTES];
+    /** The next byte of {@code chunk} to look at, and the end of what the last read put there. */
+    private int position;
+    private int filled;
     /** Bytes of the current line not yet ended by {@code \n}; {@code null} until needed. */
     private byte[] line;
     private int lineLength;
@@ -70,9 +92,10 @@ final class MessageReader {
      * @param serverName for log messages
      * @param in the server's stdout
      * @param maxMessageBytes the largest message accepted, in bytes (without the line terminator)
-     * @param sink receives every decoded message, in order, on the reading thread
+     * @param sink receives every decoded message, in order, on the reading thread, and says whether
+     *     that thread goes on reading
      */
-    MessageReader(String serverName, InputStream in, long maxMessageBytes, Consumer<JsonRpcMessage> sink) {
+    MessageReader(String serverName, InputStream in, long maxMessageBytes, Sink sink) {
         this.serverName = Objects.requireNonNull(serverName, "serverName");
         this.in = Objects.requireNonNull(in, "in");
         this.sink = Objects.requireNonNull(sink, "sink");
@@ -89,36 +112,59 @@ final class MessageReader {
      * @throws IOException if the stream fails
      */
     End read() throws IOException {
-        int n;
-        while ((n = in.read(chunk, 0, chunk.length)) != -1) {
-            int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (chunk[i] != '\n') {
-                    continue;
+        while (true) {
+            if (position == filled) {
+                int n = in.read(chunk, 0, chunk.length);
+                if (n == -1) {
+                    break;
                 }
-                boolean fits;
-                if (lineLength == 0) {
-                    // The whole line is in the chunk: decode it in place.
-                    fits = completeLine(chunk, start, i - start);
-                } else {
-                    fits = append(start, i - start) && completeLine(line, 0, lineLength);
-                    endBufferedLine();
-                }
+                position = 0;
+                filled = n;
+            }
+            int newline = position;
+            while (newline < filled && chunk[newline] != '\n') {
+                newline++;
+            }
+            if (newline == filled) {
+                // No line ends in the rest of the chunk: keep it for the next read.
+                boolean fits = append(position, filled - position);
+                position = filled;
                 if (!fits) {
                     return End.TOO_LARGE;
                 }
-                start = i + 1;
+                continue;
             }
-            if (start < n && !append(start, n - start)) {
-                return End.TOO_LARGE;
+            int start = position;
+            // Everything this thread knows of the stream is in the fields before the sink runs, so that
+            // another thread can go on reading while it does (the sink tells this one to stop).
+            position = newline + 1;
+            JsonRpcMessage message;
+            if (lineLength == 0) {
+                // The whole line is in the chunk: decode it in place.
+                if (withoutCr(chunk, start, newline - start) > limit) {
+                    return End.TOO_LARGE;
+                }
+                message = decodeLine(chunk, start, newline - start);
+            } else {
+                if (!append(start, newline - start) || withoutCr(line, 0, lineLength) > limit) {
+                    return End.TOO_LARGE;
+                }
+                message = decodeLine(line, 0, lineLength);
+                endBufferedLine();
+            }
+            if (message != null && !sink.accept(message)) {
+                return End.HANDED_OFF;
             }
         }
         // A last line without a terminator still counts: a server may exit right after writing it.
         if (lineLength > 0) {
-            boolean fits = completeLine(line, 0, lineLength);
-            endBufferedLine();
-            if (!fits) {
+            if (withoutCr(line, 0, lineLength) > limit) {
                 return End.TOO_LARGE;
+            }
+            JsonRpcMessage message = decodeLine(line, 0, lineLength);
+            endBufferedLine();
+            if (message != null && !sink.accept(message)) {
+                return End.HANDED_OFF;
             }
         }
         return End.EOF;
@@ -153,7 +199,7 @@ final class MessageReader {
 
     /** Adds bytes of the chunk to the pending line; false once the line can no longer fit the limit. */
     private boolean append(int offset, int length) {
-        // limit + 1 leaves room for a '\r' that completeLine strips.
+        // limit + 1 leaves room for a '\r' that decodeLine strips.
         long needed = (long) lineLength + length;
         if (needed > (long) limit + 1) {
             lineLength = 0;
@@ -184,27 +230,28 @@ final class MessageReader {
         }
     }
 
-    /** Handles one line without its {@code \n}; false if it is larger than the limit. */
-    private boolean completeLine(byte[] buf, int offset, int length) {
-        if (length > 0 && buf[offset + length - 1] == '\r') {
-            length--;
-        }
-        if (length > limit) {
-            return false;
-        }
+    /** @return the length of a line without its {@code \n}, less a final {@code \r} */
+    private static int withoutCr(byte[] buf, int offset, int length) {
+        return length > 0 && buf[offset + length - 1] == '\r' ? length - 1 : length;
+    }
+
+    /**
+     * Decodes one line without its {@code \n}, of at most the limit once a final {@code \r} is taken off.
+     *
+     * @return the message, or {@code null} for a blank or skipped line
+     */
+    private JsonRpcMessage decodeLine(byte[] buf, int offset, int length) {
+        length = withoutCr(buf, offset, length);
         if (isBlank(buf, offset, length)) {
-            return true;
+            return null;
         }
-        JsonRpcMessage message;
         try {
-            message = codec.decode(buf, offset, length);
+            return codec.decode(buf, offset, length);
         } catch (RuntimeException e) {
             // Not only JsonRpcCodecException: whatever the bytes are, the line is skipped, never fatal.
             skip(buf, offset, length, e);
-            return true;
+            return null;
         }
-        sink.accept(message);
-        return true;
     }
 
     private void skip(byte[] buf, int offset, int length, RuntimeException error) {

@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads, all daemons named {@code mcp-stdio-<server>-<role>}:
  * <ul>
- *   <li>{@code stdout} (from {@link #start}): reads messages and hands them to the listener;</li>
+ *   <li>{@code stdout} (from {@link #start}): reads messages and hands them to the listener; when a
+ *       delivery has been in the listener for a while ({@link DeliveryWatchdog}), a new {@code stdout}
+ *       thread takes over the reading, and the old one ends once its delivery returns;</li>
  *   <li>{@code stderr} (from creation): drains stderr into the tail and the DEBUG log;</li>
  *   <li>{@code stdin} (from creation): writes queued messages, flushing when the queue runs empty, and
  *       closes stdin when a close asks for it;</li>
@@ -51,8 +53,15 @@ import org.slf4j.LoggerFactory;
  * moves it to CLOSING owns the close (computes the reason, ends the process tree, calls
  * {@link Listener#onClose} once). Messages are queued under the same lock, so once CLOSING is set no
  * message enters the queue and the writer can fail whatever is left. Deliveries to the listener
- * happen under {@code deliveryLock} and only while OPEN: the closer takes that lock once (bounded)
- * so that no message is delivered after the close has started.
+ * happen only while OPEN and are counted in {@code deliveries}: the closer waits (bounded) until
+ * none but its own is in progress, so that no message is delivered after the close has started.
+ *
+ * <p>A listener may block: {@code delivery} is even while the reading thread reads and odd while it
+ * delivers, and moves on by one at each change. Only the reading thread makes it odd; it makes it
+ * even again with a compare-and-set after the listener returns. The watchdog, seeing the same odd
+ * value twice a tick apart, makes it even itself (the same compare-and-set, so exactly one of the two
+ * wins) and starts a new reading thread, which goes on from the next line; the old thread sees its
+ * compare-and-set fail and stops reading. Deliveries then overlap, but each starts in stream order.
  *
  * <p>Writing on the caller's thread: handing every message to the {@code stdin} thread costs a
  * thread wake-up per message, the largest part of a call's latency after the server itself. So
@@ -115,7 +124,8 @@ public final class StdioTransport implements Transport {
     /** Stream offset just after each request written and not yet answered. */
     private final ConcurrentHashMap<RequestId, Long> requestEnds = new ConcurrentHashMap<>();
 
-    private final Thread stdoutThread;
+    /** The thread reading stdout now; another takes over when a delivery blocks. */
+    private volatile ReaderThread stdoutThread;
     private final Thread stderrThread;
     private final Thread stdinThread;
     private final CountDownLatch stdoutDone = new CountDownLatch(1);
@@ -126,7 +136,14 @@ public final class StdioTransport implements Transport {
     private volatile State state = State.OPEN;
     private boolean started;
 
-    private final ReentrantLock deliveryLock = new ReentrantLock();
+    /** Even while the reading thread reads, odd while it delivers (see the class comment). */
+    private final AtomicLong delivery = new AtomicLong();
+    /** The value of {@code delivery} at the watchdog's last look; the watchdog's alone. */
+    private long deliveryLastSeen;
+    /** Deliveries in the listener now, on any thread (more than one once a blocked one was left behind). */
+    private final AtomicInteger deliveries = new AtomicInteger();
+    /** Notified when a delivery ends after the close has begun. */
+    private final Object deliveriesDone = new Object();
     private volatile Listener listener;
     /** The reason, once the closer knows it; sends that fail meanwhile say "closing". */
     private volatile String closeReason;
@@ -151,7 +168,7 @@ public final class StdioTransport implements Transport {
         this.maxMessageBytes = request.maxMessageBytes();
         this.closeStep = request.closeStepTimeout();
         this.reader = new MessageReader(serverName, process.getInputStream(), maxMessageBytes, this::deliver);
-        this.stdoutThread = newThread("stdout", this::readLoop);
+        this.stdoutThread = new ReaderThread();
         this.stderrThread = newThread("stderr", this::drainStderr);
         this.stdinThread = newThread("stdin", this::writeLoop);
         stderrThread.start();
@@ -229,6 +246,20 @@ public final class StdioTransport implements Transport {
         }
     }
 
+    /** A delivery that blocks is left behind by a new reading thread ({@link DeliveryWatchdog}). */
+    @Override
+    public boolean listenerMayBlock() {
+        return true;
+    }
+
+    /** A delivery about to block, on this transport's reading thread: a new one reads on now. */
+    @Override
+    public void listenerBlocking() {
+        if (Thread.currentThread() instanceof ReaderThread thread && thread.owner() == this && thread.delivering) {
+            handOver(thread.delivery, "the listener is about to block");
+        }
+    }
+
     @Override
     public String diagnostics() {
         String tail = stderr.tail();
@@ -252,6 +283,11 @@ public final class StdioTransport implements Transport {
     /** @return the pid of the server process */
     public long pid() {
         return process.pid();
+    }
+
+    /** @return the thread reading stdout now, for tests */
+    Thread readingThread() {
+        return stdoutThread;
     }
 
     /** @return the server process, for tests */
@@ -301,8 +337,12 @@ public final class StdioTransport implements Transport {
     // ---- inbound ----
 
     private void readLoop() {
+        MessageReader.End end = null;
         try {
-            MessageReader.End end = reader.read();
+            end = reader.read();
+            if (end == MessageReader.End.HANDED_OFF) {
+                return;
+            }
             if (end == MessageReader.End.TOO_LARGE) {
                 closeFromPeer(() -> "message from server exceeds the limit of " + maxMessageBytes + " bytes");
                 // Keep the pipe moving so that a server blocked writing the rest can notice stdin closing.
@@ -319,11 +359,19 @@ public final class StdioTransport implements Transport {
             LOG.error("MCP server \"{}\": the stdout reader failed", serverName, e);
             closeFromPeer(() -> withStderr("the stdout reader failed: " + e));
         } finally {
-            stdoutDone.countDown();
+            if (end != MessageReader.End.HANDED_OFF) {
+                stdoutDone.countDown();
+            }
         }
     }
 
-    private void deliver(JsonRpcMessage message) {
+    /**
+     * Hands one message to the listener, on the reading thread.
+     *
+     * @return whether this thread goes on reading: false when the watchdog gave the reading to a new
+     *     thread meanwhile
+     */
+    private boolean deliver(JsonRpcMessage message) {
         if (message instanceof JsonRpcResponse response && response.id() != null) {
             // The server read the request it answers, and so everything written before it.
             Long end = requestEnds.remove(response.id());
@@ -331,7 +379,15 @@ public final class StdioTransport implements Transport {
                 consumedBytes.accumulateAndGet(end, Math::max);
             }
         }
-        deliveryLock.lock();
+        // Only the reading thread makes it odd, so a plain increment is enough; the watchdog only ever
+        // moves an odd value on.
+        long started = delivery.incrementAndGet();
+        DeliveryWatchdog.deliveryStarted();
+        ReaderThread self = (ReaderThread) Thread.currentThread();
+        self.delivery = started;
+        self.delivering = true;
+        deliveries.incrementAndGet();
+        boolean stillReading;
         try {
             if (state == State.OPEN) {
                 listener.onMessage(message);
@@ -340,8 +396,50 @@ public final class StdioTransport implements Transport {
             // A listener bug must not stop the reader: later messages (and the close) still arrive.
             LOG.warn("MCP server \"{}\": the transport listener failed on a message", serverName, e);
         } finally {
-            deliveryLock.unlock();
+            self.delivering = false;
+            if (deliveries.decrementAndGet() <= 1 && state != State.OPEN) {
+                synchronized (deliveriesDone) {
+                    deliveriesDone.notifyAll();
+                }
+            }
+            // Also when an Error leaves the listener: then the reader fails as before, and no new one starts.
+            stillReading = delivery.compareAndSet(started, started + 1);
         }
+        return stillReading;
+    }
+
+    /**
+     * The watchdog's look at this transport: a delivery that was already in the listener at the last
+     * look, and still is, has the reading go on on a new thread.
+     *
+     * @return whether the transport delivered anything since the last look
+     */
+    boolean checkDelivery() {
+        long now = delivery.get();
+        long last = deliveryLastSeen;
+        deliveryLastSeen = now;
+        if (now != last || (now & 1) == 0) {
+            return now != last;
+        }
+        if (handOver(now, "a message has been in the listener for over " + DeliveryWatchdog.TICK_MILLIS + " ms")) {
+            deliveryLastSeen = now + 1;
+        }
+        return true;
+    }
+
+    /**
+     * Starts a new reading thread if the delivery {@code started} is still the one in progress (the
+     * compare-and-set of the class comment); the delivering thread then stops reading when it returns.
+     */
+    private boolean handOver(long started, String why) {
+        if (!delivery.compareAndSet(started, started + 1)) {
+            return false;
+        }
+        LOG.debug("MCP server \"{}\": {}; reading on a new thread", serverName, why);
+        ReaderThread next = new ReaderThread();
+        stdoutThread = next;
+        next.start();
+        return true;
     }
 
     private void drainStderr() {
@@ -512,22 +610,37 @@ public final class StdioTransport implements Transport {
         }
     }
 
-    /** Waits (bounded) for a delivery in progress on the reader thread, so none starts after CLOSING. */
+    /**
+     * Waits (bounded) for the deliveries in progress, but the calling thread's own (a listener that
+     * closes), so that none is in the listener once the close goes on; none starts after CLOSING.
+     */
     private void awaitDeliveriesStopped() {
+        int own = isDeliveringThread() ? 1 : 0;
+        long deadline = System.nanoTime() + closeStep.toNanos();
         boolean interrupted = false;
-        try {
-            if (deliveryLock.tryLock(closeStep.toNanos(), TimeUnit.NANOSECONDS)) {
-                deliveryLock.unlock();
-            } else {
-                LOG.warn("MCP server \"{}\": the transport listener is still busy with a message after {} ms; closing anyway",
-                        serverName, closeStep.toMillis());
+        synchronized (deliveriesDone) {
+            while (deliveries.get() > own) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.warn("MCP server \"{}\": the transport listener is still busy with a message after {} ms; "
+                            + "closing anyway", serverName, closeStep.toMillis());
+                    break;
+                }
+                try {
+                    deliveriesDone.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        } catch (InterruptedException e) {
-            interrupted = true;
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** @return whether the calling thread is one of this transport's, inside a delivery to the listener */
+    private boolean isDeliveringThread() {
+        return Thread.currentThread() instanceof ReaderThread thread && thread.owner() == this && thread.delivering;
     }
 
     private void deliverCloseIfReady() {
@@ -549,8 +662,8 @@ public final class StdioTransport implements Transport {
      */
     private void awaitTermination() {
         Thread current = Thread.currentThread();
-        if (current == closer || current == stdoutThread || current == stderrThread || current == stdinThread
-                || deliveryLock.isHeldByCurrentThread()) {
+        if (current == closer || current == stderrThread || current == stdinThread
+                || current instanceof ReaderThread reading && reading.owner() == this) {
             return;
         }
         Duration bound = closeStep.multipliedBy(4).plus(StdioTransports.EXIT_CODE_WAIT).plus(STDERR_END_WAIT)
@@ -588,6 +701,29 @@ public final class StdioTransport implements Transport {
         TransportClosedException closed = closedBy;
         String reason = closed != null ? closed.reason() : closeReason;
         return new TransportClosedException(reason != null ? reason : "transport is closing", cause);
+    }
+
+    /**
+     * A thread that reads stdout. Its fields are its own: {@code delivering} is set while it is in the
+     * listener, {@code delivery} is the value of the transport's {@code delivery} it started then.
+     */
+    private final class ReaderThread extends Thread {
+        boolean delivering;
+        long delivery;
+
+        ReaderThread() {
+            super("mcp-stdio-" + serverName + "-stdout");
+            setDaemon(true);
+        }
+
+        StdioTransport owner() {
+            return StdioTransport.this;
+        }
+
+        @Override
+        public void run() {
+            readLoop();
+        }
     }
 
     private Thread newThread(String role, Runnable body) {

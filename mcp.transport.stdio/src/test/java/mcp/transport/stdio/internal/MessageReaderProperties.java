@@ -79,6 +79,44 @@ class MessageReaderProperties {
         assertEquals(true, reader.largestLineBuffer() <= Math.max(limit + 1, 8 * 1024));
     }
 
+    /**
+     * A sink that hands the reading over (as the stdio transport does when a delivery blocks) loses and
+     * repeats nothing: the next {@code read()}, on another thread, goes on from the next line, even
+     * when the line handed over at was buffered across reads or the read ended mid-line.
+     */
+    @Property(tries = 500)
+    void handingTheReadingOverAtAnyMessageLosesAndRepeatsNothing(
+            @ForAll("lines") @Size(max = 40) List<Line> lines,
+            @ForAll("readSizes") List<Integer> readSizes,
+            @ForAll boolean finalNewline,
+            @ForAll("handOffs") List<Boolean> handOffs) throws Exception {
+        List<JsonRpcMessage> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        MessageReader reader = new MessageReader("prop", new ChoppyStream(join(lines, finalNewline), readSizes),
+                16L * 1024 * 1024, message -> {
+                    delivered.add(message);
+                    int n = count.getAndIncrement();
+                    return n >= handOffs.size() || !handOffs.get(n);
+                });
+
+        int readers = 0;
+        MessageReader.End end;
+        do {
+            // Each read on a thread of its own: the hand-over must not depend on thread-local state.
+            java.util.concurrent.FutureTask<MessageReader.End> read = new java.util.concurrent.FutureTask<>(reader::read);
+            Thread thread = new Thread(read, "reader-" + readers++);
+            thread.start();
+            end = read.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } while (end == MessageReader.End.HANDED_OFF);
+
+        Expected expected = expected(lines, Integer.MAX_VALUE);
+        assertEquals(MessageReader.End.EOF, end);
+        assertEquals(expected.messages(), delivered);
+        assertEquals(expected.skipped(), reader.skippedLines());
+        long handedOver = handOffs.stream().limit(expected.messages().size()).filter(b -> b).count();
+        assertEquals(handedOver + 1, readers, "one more read per hand-over");
+    }
+
     // ---- the oracle: the framing rules, restated plainly ----
 
     private static Expected expected(List<Line> lines, int limit) {
@@ -133,6 +171,11 @@ class MessageReaderProperties {
                 Tuple.of(2, nearMisses()),
                 Tuple.of(1, Arbitraries.of("", " ", "\t", "\r", " \r").map(MessageReaderProperties::garbage)));
         return line.list();
+    }
+
+    @Provide
+    Arbitrary<List<Boolean>> handOffs() {
+        return Arbitraries.of(true, false, false).list().ofMaxSize(40);
     }
 
     @Provide

@@ -525,6 +525,139 @@ class StdioTransportTest {
     }
 
     @Test
+    void aListenerThatBlocksDoesNotHoldUpTheMessagesAfterIt() throws Exception {
+        // Message 1's delivery waits for message 2's: only a new reading thread can deliver that one.
+        // Later, every 25th delivery sleeps past the watchdog's tick. All arrive, once, starting in order.
+        int total = 200;
+        CountDownLatch secondDelivered = new CountDownLatch(1);
+        CompletableFuture<Boolean> firstSawSecond = new CompletableFuture<>();
+        List<Long> entered = java.util.Collections.synchronizedList(new ArrayList<>());
+        Set<Thread> delivering = concurrentSet();
+        Recorder recorder = new Recorder() {
+            @Override
+            public void onMessage(JsonRpcMessage message) {
+                long id = ((RequestId.NumberId) ((JsonRpcRequest) message).id()).value();
+                entered.add(id);
+                delivering.add(Thread.currentThread());
+                if (id == 1) {
+                    try {
+                        firstSawSecond.complete(secondDelivered.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                    } catch (InterruptedException e) {
+                        firstSawSecond.completeExceptionally(e);
+                    }
+                } else if (id == 2) {
+                    secondDelivered.countDown();
+                } else if (id % 25 == 0) {
+                    Waits.sleep(3 * DeliveryWatchdog.TICK_MILLIS);
+                }
+                super.onMessage(message);
+            }
+        };
+        StdioTransport transport = open("blocking", StdioServerConfig.of("cat", List.of()));
+        assertTrue(transport.listenerMayBlock());
+        transport.start(recorder);
+        for (int i = 1; i <= total; i++) {
+            transport.send(request(i, "m" + i));
+        }
+
+        List<JsonRpcMessage> received = recorder.take(total, WAIT);
+        assertTrue(firstSawSecond.get(WAIT.toMillis(), TimeUnit.MILLISECONDS), "message 2 was held up behind message 1");
+        assertEquals(total, new HashSet<>(received).size());
+        assertEquals(java.util.stream.LongStream.rangeClosed(1, total).boxed().toList(), entered,
+                "deliveries start in stream order");
+        assertTrue(delivering.size() >= 2, "a new reading thread took over: " + delivering);
+        assertTrue(transport.isOpen());
+        // The threads left behind end once their delivery returns: one reads on.
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (readingThreads("blocking") > 1 && System.nanoTime() < deadline) {
+            Waits.sleep(10);
+        }
+        assertEquals(1, readingThreads("blocking"), "threads reading stdout");
+        transport.send(request(total + 1, "after"));
+        assertEquals(total + 1, ((RequestId.NumberId) ((JsonRpcRequest) recorder.next(WAIT)).id()).value());
+    }
+
+    @Test
+    void aListenerThatSaysItWillBlockHasTheReadingMoveOnAtOnce() throws Exception {
+        CompletableFuture<String> seen = new CompletableFuture<>();
+        AtomicReference<StdioTransport> self = new AtomicReference<>();
+        Recorder recorder = new Recorder() {
+            @Override
+            public void onMessage(JsonRpcMessage message) {
+                super.onMessage(message);
+                if (seen.isDone()) {
+                    return;
+                }
+                StdioTransport transport = self.get();
+                Thread before = transport.readingThread();
+                transport.listenerBlocking();
+                Thread after = transport.readingThread();
+                // Synchronous: the new thread is there when the call returns, long before a watchdog tick.
+                seen.complete((before == Thread.currentThread()) + " " + (after != Thread.currentThread()));
+            }
+        };
+        StdioTransport transport = open("hint", StdioServerConfig.of("cat", List.of()));
+        self.set(transport);
+        transport.start(recorder);
+        // From a thread that is not delivering, the hint does nothing.
+        transport.listenerBlocking();
+        transport.send(request(1, "one"));
+        assertEquals("true true", seen.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        transport.send(request(2, "two"));
+        assertEquals(2, recorder.take(2, WAIT).size());
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (readingThreads("hint") > 1 && System.nanoTime() < deadline) {
+            Waits.sleep(10);
+        }
+        assertEquals(1, readingThreads("hint"));
+    }
+
+    private static long readingThreads(String server) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().equals("mcp-stdio-" + server + "-stdout")).count();
+    }
+
+    @Test
+    void aDeliveryStuckForeverDelaysTheCloseOnlyByOneStep() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch stuck = new CountDownLatch(1);
+        Recorder recorder = new Recorder() {
+            @Override
+            public void onMessage(JsonRpcMessage message) {
+                super.onMessage(message);
+                stuck.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        StdioTransport transport = open("stuck", StdioServerConfig.of("cat", List.of()));
+        transport.start(recorder);
+        try {
+            transport.send(request(1, "blocks"));
+            assertTrue(stuck.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            // Reading has moved on to another thread (the next message arrives), the stuck one still waits.
+            transport.send(request(2, "next"));
+            recorder.take(2, WAIT);
+
+            long start = System.nanoTime();
+            transport.close();
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals("closed by client", recorder.awaitClose(WAIT).reason());
+            assertFalse(ProcessHandle.of(transport.pid()).map(ProcessHandle::isAlive).orElse(false));
+            // One step waiting for the stuck deliveries (both block), then cat ends on stdin EOF; a bound
+            // that catches a close waiting for the listener, not a slow machine.
+            assertTrue(tookMillis < 4 * STEP.toMillis() + 1_000, "close took " + tookMillis + " ms");
+        } finally {
+            release.countDown();
+        }
+        assertEquals(1, recorder.closeCalls.get());
+        assertEquals(0, recorder.messagesAfterClose.get());
+    }
+
+    @Test
     void stderrIsDrainedSoAChattyServerNeverBlocks() throws Exception {
         // 1.4 MB on stderr would fill the pipe many times over if nobody read it.
         StdioTransport transport = open("chatty", bash(
