@@ -18,8 +18,7 @@ import mcp.manager.McpClient;
 
 /**
  * mcp-host's client: {@link McpClient} over the {@code stdio} transport, found through
- * {@link Providers} and {@link java.util.ServiceLoader} as the host finds it. With the system property
- * {@code mcp.bench.direct=true} the session uses {@link ClientOptions#directCompletion()}.
+ * {@link Providers} and {@link java.util.ServiceLoader} as the host finds it, with default options.
  */
 public final class HostClient implements BenchClient {
 
@@ -36,10 +35,8 @@ public final class HostClient implements BenchClient {
      * @param args options, {@code --}, the server command
      */
     public static void main(String[] args) {
-        ClientRun.main(args, DIRECT ? "mcp-host-direct" : "mcp-host", HostClient::new);
+        ClientRun.main(args, "mcp-host", HostClient::new);
     }
-
-    private static final boolean DIRECT = Boolean.getBoolean("mcp.bench.direct");
 
     /** @return the stdio transport provider, looked up like the host does */
     static TransportProvider stdio() {
@@ -52,7 +49,7 @@ public final class HostClient implements BenchClient {
     public void connect() {
         StdioServerConfig config = StdioServerConfig.of(command.get(0), command.subList(1, command.size()));
         Transport transport = stdio().open(TransportRequest.of("bench", config, Path.of("").toAbsolutePath()));
-        client = McpClient.connectBlocking(transport, ClientOptions.builder("bench").directCompletion(DIRECT).build());
+        client = McpClient.connectBlocking(transport, ClientOptions.builder("bench").build());
     }
 
     @Override

@@ -32,9 +32,8 @@ final class Report {
             new Metric("heapMb", "client heap after GC", "MB", false, 1),
             new Metric("rssPeakMb", "client peak RSS", "MB", false, 0));
 
-    private static final List<String> CLIENTS = List.of("mcp-host", "mcp-host-direct", "java-sdk", "ts-sdk", "floor");
-    private static final List<String> CLIENT_LABELS =
-            List.of("mcp-host", "mcp-host, direct completion", "Java SDK 2.1.0", "TS SDK 1.32.2", "floor");
+    private static final List<String> CLIENTS = List.of("mcp-host", "java-sdk", "ts-sdk", "floor");
+    private static final List<String> CLIENT_LABELS = List.of("mcp-host", "Java SDK 2.1.0", "TS SDK 1.32.2", "floor");
 
     private Report() {
     }
@@ -144,61 +143,50 @@ final class Report {
             return;
         }
         md.append("### Targets of issue 7 (testkit server, ratios of medians from this run)\n\n");
-        md.append("| target | required | mcp-host | met | mcp-host, direct completion | met |\n|---|---|---:|---|---:|---|\n");
+        md.append("| target | required | mcp-host | met |\n|---|---|---:|---|\n");
         double floorP50 = median(values(runs.path("floor"), "p50Us"));
         double tsP50 = median(values(runs.path("ts-sdk"), "p50Us"));
         double floorTp = median(values(runs.path("floor"), "callsPerSec"));
         double tsTp = median(values(runs.path("ts-sdk"), "callsPerSec"));
         double sdkTp = median(values(runs.path("java-sdk"), "callsPerSec"));
         double tsLaunch = median(values(runs.path("ts-sdk"), "launchToInitMs"));
-        double[] p50 = new double[2];
-        double[] tp = new double[2];
-        double[] launch = new double[2];
-        long[] bad = new long[2];
-        String[] hosts = {"mcp-host", "mcp-host-direct"};
-        for (int i = 0; i < 2; i++) {
-            p50[i] = median(values(runs.path(hosts[i]), "p50Us"));
-            tp[i] = median(values(runs.path(hosts[i]), "callsPerSec"));
-            launch[i] = median(values(runs.path(hosts[i]), "launchToInitMs"));
-            for (JsonNode run : runs.path(hosts[i])) {
-                bad[i] += run.path("mismatches").asLong() + run.path("failures").asLong();
-            }
+        JsonNode host = runs.path("mcp-host");
+        double p50 = median(values(host, "p50Us"));
+        double tp = median(values(host, "callsPerSec"));
+        double launch = median(values(host, "launchToInitMs"));
+        long bad = 0;
+        for (JsonNode run : host) {
+            bad += run.path("mismatches").asLong() + run.path("failures").asLong();
         }
-        target(md, "sequential call p50 vs floor", "≤ 1.30×", p50[0] / floorP50, p50[1] / floorP50, r -> r <= 1.3);
-        target(md, "sequential call p50 vs TS SDK", "≤ 0.50×", p50[0] / tsP50, p50[1] / tsP50, r -> r <= 0.5);
-        target(md, "calls/s (16 in flight) vs floor", "≥ 0.85×", tp[0] / floorTp, tp[1] / floorTp, r -> r >= 0.85);
-        target(md, "calls/s (16 in flight) vs TS SDK", "≥ 1.20×", tp[0] / tsTp, tp[1] / tsTp, r -> r >= 1.2);
-        target(md, "calls/s (16 in flight) vs Java SDK", "about 9× (follows from the above)", tp[0] / sdkTp,
-                tp[1] / sdkTp, r -> r >= 9);
-        md.append("| failed or mismatched calls | 0 | ").append(bad[0]).append(" | ").append(bad[0] == 0 ? "yes" : "**no**")
-                .append(" | ").append(bad[1]).append(" | ").append(bad[1] == 0 ? "yes" : "**no**").append(" |\n");
-        target(md, "client launch → initialized vs TS SDK", "≤ 1.00×", launch[0] / tsLaunch, launch[1] / tsLaunch,
-                r -> r <= 1.0);
+        target(md, "sequential call p50 vs floor", "≤ 1.30×", p50 / floorP50, r -> r <= 1.3);
+        target(md, "sequential call p50 vs TS SDK", "≤ 0.50×", p50 / tsP50, r -> r <= 0.5);
+        target(md, "calls/s (16 in flight) vs floor", "≥ 0.85×", tp / floorTp, r -> r >= 0.85);
+        target(md, "calls/s (16 in flight) vs TS SDK", "≥ 1.20×", tp / tsTp, r -> r >= 1.2);
+        target(md, "calls/s (16 in flight) vs Java SDK", "about 9× (follows from the above)", tp / sdkTp, r -> r >= 9);
+        md.append("| failed or mismatched calls | 0 | ").append(bad).append(" | ").append(bad == 0 ? "yes" : "**no**")
+                .append(" |\n");
+        target(md, "client launch → initialized vs TS SDK", "≤ 1.00×", launch / tsLaunch, r -> r <= 1.0);
         JsonNode warm = results.path("scale").path("50-warm").path("runs").path("mcp-host");
         if (!warm.isMissingNode()) {
             double ms = median(values(warm, "toolsReadyMs"));
             md.append("| warm start, 50 servers (5 slow, cached): tools after | < gate + 100 ms = 350 ms | ")
-                    .append(format(ms, 0)).append(" ms | ").append(ms < 350 ? "yes" : "**no**").append(" | | |\n");
+                    .append(format(ms, 0)).append(" ms | ").append(ms < 350 ? "yes" : "**no**").append(" |\n");
         }
         JsonNode cli = results.path("cli").path("everything");
         if (!cli.isMissingNode()) {
             double ratio = median(array(cli.path("mcp-host"))) / median(array(cli.path("inspector")));
             md.append("| `mcp-host tools` vs inspector CLI, whole process (server-everything) | < 0.50× | ")
                     .append(Double.isFinite(ratio) ? format(ratio, 2) + "×" : "n/a").append(" | ")
-                    .append(ratio < 0.5 ? "yes" : "**no**").append(" | | |\n");
+                    .append(ratio < 0.5 ? "yes" : "**no**").append(" |\n");
         }
         md.append('\n');
     }
 
-    private static void target(StringBuilder md, String what, String required, double ratio, double directRatio,
+    private static void target(StringBuilder md, String what, String required, double ratio,
             java.util.function.DoublePredicate met) {
-        md.append("| ").append(what).append(" | ").append(required).append(" | ");
-        for (double r : new double[] {ratio, directRatio}) {
-            md.append(Double.isFinite(r) ? format(r, 2) + "×" : "n/a").append(" | ")
-                    .append(Double.isFinite(r) ? (met.test(r) ? "yes" : "**no**") : "n/a").append(" | ");
-        }
-        md.setLength(md.length() - 1);
-        md.append('\n');
+        md.append("| ").append(what).append(" | ").append(required).append(" | ")
+                .append(Double.isFinite(ratio) ? format(ratio, 2) + "×" : "n/a").append(" | ")
+                .append(Double.isFinite(ratio) ? (met.test(ratio) ? "yes" : "**no**") : "n/a").append(" |\n");
     }
 
     private static void scaleTable(StringBuilder md, JsonNode scale) {

@@ -47,7 +47,7 @@ public final class Runner {
     static final List<String> CLIENT_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xmx512m", "-Xlog:disable",
             "-Xlog:all=warning:stderr");
 
-    private static final List<String> CLIENTS = List.of("mcp-host", "mcp-host-direct", "java-sdk", "ts-sdk", "floor");
+    private static final List<String> CLIENTS = List.of("mcp-host", "java-sdk", "ts-sdk", "floor");
 
     /** How many tools the testkit server has besides the generated {@code tool_<n>}. */
     private static final int TESTKIT_OWN_TOOLS = 11;
@@ -253,13 +253,11 @@ public final class Runner {
             command.addAll(CLIENT_JVM_FLAGS);
             if (cdsFlag != null) {
                 command.add(cdsFlag);
-            } else if (Files.isRegularFile(cds.resolve(client.replace("-direct", "") + ".jsa"))) {
-                command.add("-XX:SharedArchiveFile=" + cds.resolve(client.replace("-direct", "") + ".jsa"));
+            } else if (Files.isRegularFile(cds.resolve(client + ".jsa"))) {
+                command.add("-XX:SharedArchiveFile=" + cds.resolve(client + ".jsa"));
             }
             switch (client) {
                 case "mcp-host" -> command.addAll(List.of("-p", modulePath, "-m", "mcp.bench/mcp.bench.internal.HostClient"));
-                case "mcp-host-direct" -> command.addAll(List.of("-Dmcp.bench.direct=true", "-p", modulePath, "-m",
-                        "mcp.bench/mcp.bench.internal.HostClient"));
                 case "floor" -> command.addAll(List.of("-p", modulePath, "-m", "mcp.bench/mcp.bench.internal.FloorClient"));
                 case "java-sdk" -> command.addAll(List.of("-cp", classPath, "mcp.bench.sdk.SdkClient"));
                 default -> throw new IllegalArgumentException(client);
