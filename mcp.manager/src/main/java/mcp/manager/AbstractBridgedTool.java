@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.manager.internal.CallFuture;
 import mcp.manager.internal.ResultRenderer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -81,7 +82,7 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
      */
     final CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
             CallOptions options) {
-        CompletableFuture<ToolOutput> output = new CompletableFuture<>();
+        CompletableFuture<ToolOutput> output = new CallFuture<>();
         AtomicReference<CompletableFuture<ToolResult>> call = new AtomicReference<>();
         client.whenComplete((connected, error) -> {
             if (error != null) {

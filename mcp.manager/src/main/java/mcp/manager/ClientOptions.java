@@ -30,8 +30,9 @@ import java.util.Optional;
  *     then must not block (chain with the {@code ...Async} methods and an executor for work that may),
  *     or the session stalls until the blocked request times out. Over a transport whose listener may
  *     block ({@code stdio}) responses always complete on the delivering thread, whatever this says:
- *     chained code may block there, and holds up that server's other responses for 10 to 20 ms, once,
- *     until the transport reads on on a new thread (see BENCHMARKS.md for what the hand-off costs).
+ *     chained code may block there; a wait on a future of this client's (or one chained on it) has the
+ *     transport read on on a new thread at once, any other block holds up that server's other responses
+ *     for 10 to 20 ms, once (see BENCHMARKS.md for what the hand-off costs).
  *     Timeouts, closes and server requests use worker threads either way.
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,

@@ -254,6 +254,74 @@ class McpClientTest {
         assertEquals("still", text(client.callToolBlocking("echo", args("{\"message\":\"still\"}"))));
     }
 
+    /**
+     * A continuation that waits with {@code join()} on another call's future (not through the client's
+     * blocking API) still tells the transport first, so that the reading moves on at once instead of
+     * after the watchdog's tick; a wait outside any continuation tells it nothing.
+     */
+    @Test
+    void aContinuationThatJoinsAnotherCallTellsTheTransportFirst() throws Exception {
+        HintCountingTransport transport = new HintCountingTransport(TestServerProcesses.open("joins"));
+        McpClient client = track(McpClient.connectBlocking(transport, ClientOptions.builder("joins").build()));
+        int count = 10;
+        List<CompletableFuture<String>> chains = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String message = "outer" + i;
+            chains.add(client.callTool("echo", args("{\"message\":\"" + message + "\"}")).thenApply(outer ->
+                    text(outer) + "+" + text(client.callTool("echo", args("{\"message\":\"inner\"}")).join())));
+        }
+        for (int i = 0; i < count; i++) {
+            assertEquals("outer" + i + "+inner", chains.get(i).get(30, TimeUnit.SECONDS));
+        }
+        // Each join found its inner call not yet answered (only another thread could read that answer), unless
+        // a watchdog hand-over beat it there on a very busy machine: so not necessarily all ten.
+        assertTrue(transport.hints.get() >= count / 2, "hints: " + transport.hints.get());
+        int before = transport.hints.get();
+        assertEquals("outside", text(client.callTool("echo", args("{\"message\":\"outside\"}")).join()));
+        assertEquals(before, transport.hints.get(), "a wait on the test's own thread is no listener blocking");
+    }
+
+    /** A real transport, with the listener's blocking hints counted. */
+    private static final class HintCountingTransport implements mcp.api.spi.Transport {
+        final mcp.api.spi.Transport delegate;
+        final java.util.concurrent.atomic.AtomicInteger hints = new java.util.concurrent.atomic.AtomicInteger();
+
+        HintCountingTransport(mcp.api.spi.Transport delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void start(Listener listener) {
+            delegate.start(listener);
+        }
+
+        @Override
+        public CompletableFuture<Void> send(mcp.api.jsonrpc.JsonRpcMessage message) {
+            return delegate.send(message);
+        }
+
+        @Override
+        public void protocolVersion(String version) {
+            delegate.protocolVersion(version);
+        }
+
+        @Override
+        public boolean listenerMayBlock() {
+            return delegate.listenerMayBlock();
+        }
+
+        @Override
+        public void listenerBlocking() {
+            hints.incrementAndGet();
+            delegate.listenerBlocking();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+
     // ------------------------------------------------------------------ faults
 
     @Test

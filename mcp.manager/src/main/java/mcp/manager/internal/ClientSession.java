@@ -203,7 +203,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
      */
     private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
             boolean direct) {
-        CompletableFuture<JsonNode> future = new CompletableFuture<>();
+        CompletableFuture<JsonNode> future = new CallFuture<>();
         TransportClosedException reason = closeReason;
         if (reason != null) {
             future.completeExceptionally(reason);
@@ -267,7 +267,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public CompletableFuture<List<ToolDefinition>> listTools() {
-        CompletableFuture<List<ToolDefinition>> result = new CompletableFuture<>();
+        CompletableFuture<List<ToolDefinition>> result = new CallFuture<>();
         listPage(null, new LinkedHashMap<>(), new HashSet<>(), 1, result);
         return result;
     }
@@ -339,7 +339,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         ObjectNode params = McpJson.object().put("name", name);
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
         CompletableFuture<JsonNode> request = request("tools/call", params, callOptions, direct);
-        CompletableFuture<ToolResult> result = new CompletableFuture<>();
+        CompletableFuture<ToolResult> result = new CallFuture<>();
         result.whenComplete((value, error) -> {
             if (error instanceof CancellationException) {
                 request.cancel(false);
@@ -417,8 +417,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /**
      * Completes a future on the delivering thread, noting on the thread whose delivery it is, so that
-     * code chained on it that waits through {@link McpClient#await} can tell the transport first
-     * ({@link #blockingHere()}).
+     * code chained on it that waits ({@link McpClient#await}, or {@code get}/{@code join} of a
+     * {@link CallFuture}) can tell the transport first ({@link #blockingHere()}).
      */
     private void completeHere(CompletableFuture<JsonNode> future, JsonNode result, Throwable failure) {
         ClientSession outer = COMPLETING.get();
