@@ -41,9 +41,7 @@ final class MessageReader {
         HANDED_OFF
     }
 
-    /**
-     * Receives the decoded messages.
-     */
+    /** Receives the decoded messages. */
     @FunctionalInterface
     interface Sink {
         /**
@@ -53,7 +51,6 @@ final class MessageReader {
          */
         boolean accept(JsonRpcMessage message);
     }
-
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageReader.class);
 
@@ -135,36 +132,23 @@ final class MessageReader {
                 continue;
             }
             int start = position;
-            // Everything this thread knows of the stream is in the fields before the sink runs, so that
-            // another thread can go on reading while it does (the sink tells this one to stop).
             position = newline + 1;
-            JsonRpcMessage message;
+            End stop;
             if (lineLength == 0) {
                 // The whole line is in the chunk: decode it in place.
-                if (withoutCr(chunk, start, newline - start) > limit) {
-                    return End.TOO_LARGE;
-                }
-                message = decodeLine(chunk, start, newline - start);
+                stop = completeLine(chunk, start, newline - start, false);
             } else {
-                if (!append(start, newline - start) || withoutCr(line, 0, lineLength) > limit) {
-                    return End.TOO_LARGE;
-                }
-                message = decodeLine(line, 0, lineLength);
-                endBufferedLine();
+                stop = append(start, newline - start) ? completeLine(line, 0, lineLength, true) : End.TOO_LARGE;
             }
-            if (message != null && !sink.accept(message)) {
-                return End.HANDED_OFF;
+            if (stop != null) {
+                return stop;
             }
         }
         // A last line without a terminator still counts: a server may exit right after writing it.
         if (lineLength > 0) {
-            if (withoutCr(line, 0, lineLength) > limit) {
-                return End.TOO_LARGE;
-            }
-            JsonRpcMessage message = decodeLine(line, 0, lineLength);
-            endBufferedLine();
-            if (message != null && !sink.accept(message)) {
-                return End.HANDED_OFF;
+            End stop = completeLine(line, 0, lineLength, true);
+            if (stop != null) {
+                return stop;
             }
         }
         return End.EOF;
@@ -199,7 +183,7 @@ final class MessageReader {
 
     /** Adds bytes of the chunk to the pending line; false once the line can no longer fit the limit. */
     private boolean append(int offset, int length) {
-        // limit + 1 leaves room for a '\r' that decodeLine strips.
+        // limit + 1 leaves room for a '\r' that completeLine strips.
         long needed = (long) lineLength + length;
         if (needed > (long) limit + 1) {
             lineLength = 0;
@@ -230,18 +214,33 @@ final class MessageReader {
         }
     }
 
-    /** @return the length of a line without its {@code \n}, less a final {@code \r} */
-    private static int withoutCr(byte[] buf, int offset, int length) {
-        return length > 0 && buf[offset + length - 1] == '\r' ? length - 1 : length;
+    /**
+     * Decodes one line without its {@code \n} and hands its message to the sink. Everything this thread
+     * knows of the stream is in the fields before the sink runs (the line buffer is released first when
+     * {@code buffered}), so that another thread can go on reading while it does.
+     *
+     * @return {@code null} to read on; else why reading stops ({@link End#TOO_LARGE}, {@link End#HANDED_OFF})
+     */
+    private End completeLine(byte[] buf, int offset, int length, boolean buffered) {
+        if (length > 0 && buf[offset + length - 1] == '\r') {
+            length--;
+        }
+        if (length > limit) {
+            return End.TOO_LARGE;
+        }
+        JsonRpcMessage message = decodeLine(buf, offset, length);
+        if (buffered) {
+            endBufferedLine();
+        }
+        return message == null || sink.accept(message) ? null : End.HANDED_OFF;
     }
 
     /**
-     * Decodes one line without its {@code \n}, of at most the limit once a final {@code \r} is taken off.
+     * Decodes one line without its line terminator.
      *
      * @return the message, or {@code null} for a blank or skipped line
      */
     private JsonRpcMessage decodeLine(byte[] buf, int offset, int length) {
-        length = withoutCr(buf, offset, length);
         if (isBlank(buf, offset, length)) {
             return null;
         }

@@ -255,7 +255,8 @@ public final class StdioTransport implements Transport {
     /** A delivery about to block, on this transport's reading thread: a new one reads on now. */
     @Override
     public void listenerBlocking() {
-        if (Thread.currentThread() instanceof ReaderThread thread && thread.owner() == this && thread.delivering) {
+        ReaderThread thread = deliveringThread();
+        if (thread != null) {
             handOver(thread.delivery, "the listener is about to block");
         }
     }
@@ -385,7 +386,6 @@ public final class StdioTransport implements Transport {
         DeliveryWatchdog.deliveryStarted();
         ReaderThread self = (ReaderThread) Thread.currentThread();
         self.delivery = started;
-        self.delivering = true;
         deliveries.incrementAndGet();
         boolean stillReading;
         try {
@@ -396,7 +396,7 @@ public final class StdioTransport implements Transport {
             // A listener bug must not stop the reader: later messages (and the close) still arrive.
             LOG.warn("MCP server \"{}\": the transport listener failed on a message", serverName, e);
         } finally {
-            self.delivering = false;
+            self.delivery = 0;
             if (deliveries.decrementAndGet() <= 1 && state != State.OPEN) {
                 synchronized (deliveriesDone) {
                     deliveriesDone.notifyAll();
@@ -415,15 +415,16 @@ public final class StdioTransport implements Transport {
      * @return whether the transport delivered anything since the last look
      */
     boolean checkDelivery() {
-        long now = delivery.get();
         long last = deliveryLastSeen;
+        long now = delivery.get();
         deliveryLastSeen = now;
-        if (now != last || (now & 1) == 0) {
-            return now != last;
+        if (now != last) {
+            return true;
         }
-        if (handOver(now, "a message has been in the listener for over " + DeliveryWatchdog.TICK_MILLIS + " ms")) {
-            deliveryLastSeen = now + 1;
+        if ((now & 1) == 0) {
+            return false;
         }
+        handOver(now, "a message has been in the listener for over " + DeliveryWatchdog.TICK_MILLIS + " ms");
         return true;
     }
 
@@ -431,15 +432,13 @@ public final class StdioTransport implements Transport {
      * Starts a new reading thread if the delivery {@code started} is still the one in progress (the
      * compare-and-set of the class comment); the delivering thread then stops reading when it returns.
      */
-    private boolean handOver(long started, String why) {
-        if (!delivery.compareAndSet(started, started + 1)) {
-            return false;
+    private void handOver(long started, String why) {
+        if (delivery.compareAndSet(started, started + 1)) {
+            LOG.debug("MCP server \"{}\": {}; reading on a new thread", serverName, why);
+            ReaderThread next = new ReaderThread();
+            stdoutThread = next;
+            next.start();
         }
-        LOG.debug("MCP server \"{}\": {}; reading on a new thread", serverName, why);
-        ReaderThread next = new ReaderThread();
-        stdoutThread = next;
-        next.start();
-        return true;
     }
 
     private void drainStderr() {
@@ -615,7 +614,7 @@ public final class StdioTransport implements Transport {
      * closes), so that none is in the listener once the close goes on; none starts after CLOSING.
      */
     private void awaitDeliveriesStopped() {
-        int own = isDeliveringThread() ? 1 : 0;
+        int own = deliveringThread() != null ? 1 : 0;
         long deadline = System.nanoTime() + closeStep.toNanos();
         boolean interrupted = false;
         synchronized (deliveriesDone) {
@@ -638,9 +637,10 @@ public final class StdioTransport implements Transport {
         }
     }
 
-    /** @return whether the calling thread is one of this transport's, inside a delivery to the listener */
-    private boolean isDeliveringThread() {
-        return Thread.currentThread() instanceof ReaderThread thread && thread.owner() == this && thread.delivering;
+    /** @return the calling thread if it is one of this transport's, inside a delivery to the listener, else null */
+    private ReaderThread deliveringThread() {
+        return Thread.currentThread() instanceof ReaderThread thread && thread.owner() == this && thread.delivery != 0
+                ? thread : null;
     }
 
     private void deliverCloseIfReady() {
@@ -704,11 +704,10 @@ public final class StdioTransport implements Transport {
     }
 
     /**
-     * A thread that reads stdout. Its fields are its own: {@code delivering} is set while it is in the
-     * listener, {@code delivery} is the value of the transport's {@code delivery} it started then.
+     * A thread that reads stdout. Its field is its own: while it is in the listener, {@code delivery} is
+     * the (odd, so non-zero) value of the transport's {@code delivery} it started; zero otherwise.
      */
     private final class ReaderThread extends Thread {
-        boolean delivering;
         long delivery;
 
         ReaderThread() {
