@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
@@ -20,12 +19,9 @@ import mcp.api.spi.ConfigFilter;
 import mcp.config.DiscoveryProblem.Severity;
 import mcp.config.Fixtures.FixedSource;
 import mcp.config.Fixtures.LambdaFilter;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import mcp.proptest.Cases;
+import mcp.proptest.Gen;
+import org.junit.jupiter.api.Test;
 
 /**
  * Generated sources with valid and broken entries (random fields, clashing names, unset variables,
@@ -80,9 +76,13 @@ class DiscoveryProperties {
         return spec.name().equals("drop-me") ? ConfigFilter.Decision.drop("policy") : ConfigFilter.Decision.keep(spec);
     });
 
-    @Property(tries = 300)
-    void discoveryNeverFailsAndLosesNothing(@ForAll("sourceSets") List<SourceDef> defs,
-            @ForAll boolean projectConfig, @ForAll boolean exaFilter) {
+    @Test
+    void discoveryNeverFailsAndLosesNothing() {
+        Cases.run(300, gen -> discoveryNeverFailsAndLosesNothing(sourceSet(gen), gen.bool(), gen.bool()));
+    }
+
+    private static void discoveryNeverFailsAndLosesNothing(List<SourceDef> defs, boolean projectConfig,
+            boolean exaFilter) {
         DiscoveryResult result = run(defs, projectConfig, exaFilter);
 
         assertFalse(result.hardFailed(), () -> result.problems().toString());
@@ -122,16 +122,18 @@ class DiscoveryProperties {
         }
     }
 
-    @Property(tries = 200)
-    void theOrderInWhichSourcesAreGivenDoesNotMatter(@ForAll("sourceSets") List<SourceDef> defs,
-            @ForAll Random random) {
-        List<SourceDef> shuffled = new ArrayList<>(defs);
-        Collections.shuffle(shuffled, random);
+    @Test
+    void theOrderInWhichSourcesAreGivenDoesNotMatter() {
+        Cases.run(200, gen -> {
+            List<SourceDef> defs = sourceSet(gen);
+            List<SourceDef> shuffled = new ArrayList<>(defs);
+            Collections.shuffle(shuffled, gen.random());
 
-        DiscoveryResult given = run(defs, true, true);
-        DiscoveryResult permuted = run(shuffled, true, true);
+            DiscoveryResult given = run(defs, true, true);
+            DiscoveryResult permuted = run(shuffled, true, true);
 
-        assertEquals(snapshot(given), snapshot(permuted));
+            assertEquals(snapshot(given), snapshot(permuted));
+        });
     }
 
     private static DiscoveryResult run(List<SourceDef> defs, boolean projectConfig, boolean exaFilter) {
@@ -152,60 +154,45 @@ class DiscoveryProperties {
                 result.exaApiKeys(), result.problems(), result.skipped());
     }
 
-    @Provide
-    Arbitrary<List<SourceDef>> sourceSets() {
-        Arbitrary<List<Integer>> priorities = Arbitraries.integers().between(-10, 200).list().uniqueElements()
-                .ofSize(5);
-        Arbitrary<List<SourceDef>> drafts = sourceDef().list().ofMaxSize(5);
-        return Combinators.combine(drafts, priorities).as((list, prios) -> {
-            List<SourceDef> defs = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) {
-                SourceDef d = list.get(i);
-                // Distinct ids and priorities: with equal priorities the given order decides, by design.
-                defs.add(new SourceDef("src" + i, prios.get(i), d.level(), d.throwing(), d.entries()));
-            }
-            return defs;
-        });
-    }
-
-    private static Arbitrary<SourceDef> sourceDef() {
-        return Combinators.combine(
-                Arbitraries.of(SourceMetadata.Level.class),
-                Arbitraries.of(true, false, false, false, false, false, false, false, false, false),
-                Arbitraries.oneOf(entryDef(), validEntryDef()).list().ofMaxSize(6))
-                .as((level, throwing, entries) -> new SourceDef("draft", 0, level, throwing, entries));
+    /** Up to five sources with distinct ids and priorities: with equal priorities the given order decides, by design. */
+    private static List<SourceDef> sourceSet(Gen gen) {
+        List<Integer> priorities = new ArrayList<>(gen.set(5, 5, () -> gen.ints(-10, 200)));
+        List<SourceDef> defs = new ArrayList<>();
+        for (int i = gen.ints(0, 5) - 1; i >= 0; i--) {
+            List<EntryDef> entries = gen.list(0, 6, () -> gen.bool() ? entryDef(gen) : validEntryDef(gen));
+            defs.add(new SourceDef("src" + defs.size(), priorities.get(defs.size()), gen.pick(SourceMetadata.Level.values()),
+                    gen.chance(0.1), entries));
+        }
+        return defs;
     }
 
     /** Valid entries with clashing names, so that merging has real work to do. */
-    private static Arbitrary<EntryDef> validEntryDef() {
-        Arbitrary<String> names = Arbitraries.of("git", "github", "fs", "db.main", "exa");
-        Arbitrary<Boolean> stdio = Arbitraries.of(true, false);
-        Arbitrary<String> target = Arbitraries.of("node", "https://example.com/mcp", "${HOME}/srv", "${NOPE:-x}");
-        Arbitrary<Optional<Boolean>> enabled = Arbitraries.of(true, false).optional(0.2);
-        return Combinators.combine(names, stdio, target, enabled).as((name, isStdio, value, on) -> new EntryDef(name,
-                Optional.empty(), isStdio ? Optional.of(value) : Optional.empty(), List.of(), Map.of(),
-                isStdio ? Optional.empty() : Optional.of(value), Map.of(), Optional.empty(), on, Optional.empty()));
+    private static EntryDef validEntryDef(Gen gen) {
+        String name = gen.pick("git", "github", "fs", "db.main", "exa");
+        boolean stdio = gen.bool();
+        String value = gen.pick("node", "https://example.com/mcp", "${HOME}/srv", "${NOPE:-x}");
+        Optional<Boolean> enabled = gen.optional(0.2, gen::bool);
+        return new EntryDef(name, Optional.empty(), stdio ? Optional.of(value) : Optional.empty(), List.of(), Map.of(),
+                stdio ? Optional.empty() : Optional.of(value), Map.of(), Optional.empty(), enabled, Optional.empty());
     }
 
-    private static Arbitrary<EntryDef> entryDef() {
-        Arbitrary<String> names = Arbitraries.oneOf(
-                Arbitraries.of("git", "github", "exa", "EXA", "fs", "drop-me", "boom", "db.main", "a_b-c"),
-                Arbitraries.of("", "bad name", "x".repeat(101), "${HOME}", "ünïcode"),
-                Arbitraries.strings().withChars("abcXYZ09_.-/ $").ofMaxLength(12));
-        Arbitrary<String> values = Arbitraries.oneOf(
-                Arbitraries.of("node", "npx", "", " ", "https://example.com/mcp", "https://mcp.exa.ai/mcp?exaApiKey=k1",
+    private static EntryDef entryDef(Gen gen) {
+        String name = switch (gen.weighted(1, 1, 1)) {
+            case 0 -> gen.pick("git", "github", "exa", "EXA", "fs", "drop-me", "boom", "db.main", "a_b-c");
+            case 1 -> gen.pick("", "bad name", "x".repeat(101), "${HOME}", "ünïcode");
+            default -> gen.string("abcXYZ09_.-/ $", 0, 12);
+        };
+        java.util.function.Supplier<String> values = () -> gen.bool()
+                ? gen.pick("node", "npx", "", " ", "https://example.com/mcp", "https://mcp.exa.ai/mcp?exaApiKey=k1",
                         "exaApiKey=k2", "${HOME}/bin", "${NOPE}", "${NOPE:-d}", "${EMPTY:-x}", "$TOKEN",
-                        "${input:key}", "${", "${TOKEN}", "}"),
-                Arbitraries.strings().withChars("ab${}:-_/.%?=&").ofMaxLength(16));
-        Arbitrary<Map<String, String>> maps = Arbitraries.maps(
-                Arbitraries.of("EXA_API_KEY", "TOKEN", "Authorization", "K"), values).ofMaxSize(3);
-        Arbitrary<Optional<String>> type = Arbitraries.of("stdio", "http", "sse", "HTTP", "ftp", "").optional(0.5);
-        Arbitrary<Optional<Long>> timeout = Arbitraries.of(-1L, 0L, 1L, 30_000L, Long.MAX_VALUE).optional(0.3);
-        Arbitrary<Optional<Boolean>> enabled = Arbitraries.of(true, false).optional(0.3);
-        return Combinators.combine(names, type, values.optional(0.6), values.list().ofMaxSize(3), maps,
-                values.optional(0.4), maps, timeout)
-                .flatAs((name, t, command, args, env, url, headers, time) ->
-                        Combinators.combine(enabled, values.optional(0.2)).as((on, cwd) ->
-                                new EntryDef(name, t, command, args, env, url, headers, time, on, cwd)));
+                        "${input:key}", "${", "${TOKEN}", "}")
+                : gen.string("ab${}:-_/.%?=&", 0, 16);
+        java.util.function.Supplier<Map<String, String>> maps = () -> gen.map(0, 3,
+                () -> gen.pick("EXA_API_KEY", "TOKEN", "Authorization", "K"), values);
+        return new EntryDef(name,
+                gen.optional(0.5, () -> gen.pick("stdio", "http", "sse", "HTTP", "ftp", "")),
+                gen.optional(0.6, values), gen.list(0, 3, values), maps.get(), gen.optional(0.4, values), maps.get(),
+                gen.optional(0.3, () -> gen.pick(-1L, 0L, 1L, 30_000L, Long.MAX_VALUE)),
+                gen.optional(0.3, gen::bool), gen.optional(0.2, values));
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,21 +16,16 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterTry;
-import net.jqwik.api.state.Action;
-import net.jqwik.api.state.ActionChain;
-import net.jqwik.api.state.Transformer;
+import mcp.proptest.Cases;
+import mcp.proptest.Gen;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random interleavings of connect, disconnect, reload, list_changed, server crash and tool call over
  * three testkit server processes. After every step: status agrees with the model, the tools are
  * exactly the union of the connected servers' tools, names are unique, and no child process
- * outlives its server.
+ * outlives its server. Each case runs {@value #STEPS} steps chosen among the actions whose precondition
+ * holds; a failure lists the steps so far (and the seed that replays them).
  */
 class McpManagerStateProperties {
 
@@ -98,121 +92,72 @@ class McpManagerStateProperties {
         }
     }
 
-    private Model current;
+    private static final int STEPS = 10;
 
-    @Property(tries = 6, shrinking = net.jqwik.api.ShrinkingMode.OFF)
-    void theManagerKeepsItsInvariants(@ForAll("chains") ActionChain<Model> chain) {
-        chain.withInvariant("registries agree", Model::check).run();
+    @Test
+    void theManagerKeepsItsInvariants() {
+        Cases.run(6, gen -> {
+            Model model = new Model();
+            try {
+                model.check();
+                for (int step = 0; step < STEPS; step++) {
+                    String action = step(gen, model);
+                    gen.note(action + " -> " + model);
+                    model.check();
+                }
+            } finally {
+                model.manager.close();
+            }
+            TestServerProcesses.assertNoChildProcessLeft();
+        });
     }
 
-    @AfterTry
-    void closeManager() throws InterruptedException {
-        if (current != null) {
-            current.manager.close();
-            current = null;
-        }
-        TestServerProcesses.assertNoChildProcessLeft();
-    }
-
-    @Provide
-    Arbitrary<ActionChain<Model>> chains() {
-        return ActionChain.<Model>startWith(() -> {
-            current = new Model();
-            return current;
-        })
-                .withAction(new Connect())
-                .withAction(new Disconnect())
-                .withAction(new Reload())
-                .withAction(new ListChanged())
-                .withAction(new Crash())
-                .withAction(new Call())
-                .withMaxTransformations(10);
-    }
-
-    private static Arbitrary<String> names() {
-        return Arbitraries.of(NAMES);
-    }
-
-    static final class Connect implements Action.Independent<Model> {
-        @Override
-        public Arbitrary<Transformer<Model>> transformer() {
-            return names().set().ofMinSize(1).map(names -> Transformer.mutate("connect " + new TreeSet<>(names),
-                    model -> model.connect(names)));
-        }
-    }
-
-    static final class Disconnect implements Action.Independent<Model> {
-        @Override
-        public Arbitrary<Transformer<Model>> transformer() {
-            return names().map(name -> Transformer.mutate("disconnect " + name, model -> {
+    /** Draws one action whose precondition holds, runs it on the manager and the model, and names it. */
+    private static String step(Gen gen, Model model) {
+        boolean anyConnected = !model.connected.isEmpty();
+        switch (gen.weighted(1, 1, 1, anyConnected ? 1 : 0, anyConnected ? 1 : 0, anyConnected ? 1 : 0)) {
+            case 0 -> {
+                Set<String> names = new TreeSet<>(gen.set(1, NAMES.size(), () -> gen.pick(NAMES)));
+                model.connect(names);
+                return "connect " + names;
+            }
+            case 1 -> {
+                String name = gen.pick(NAMES);
                 model.manager.disconnectServer(name);
                 model.connected.remove(name);
-            }));
-        }
-    }
-
-    static final class Reload implements Action.Independent<Model> {
-        @Override
-        public Arbitrary<Transformer<Model>> transformer() {
-            return names().set().map(names -> Transformer.mutate("reload " + new TreeSet<>(names), model -> {
+                return "disconnect " + name;
+            }
+            case 2 -> {
+                Set<String> names = new TreeSet<>(gen.set(0, NAMES.size(), () -> gen.pick(NAMES)));
                 model.manager.disconnectAll();
                 model.connected.clear();
                 if (!names.isEmpty()) {
                     model.connect(names);
                 }
-            }));
-        }
-    }
-
-    static final class ListChanged implements Action.Dependent<Model> {
-        @Override
-        public boolean precondition(Model model) {
-            return !model.connected.isEmpty();
-        }
-
-        @Override
-        public Arbitrary<Transformer<Model>> transformer(Model model) {
-            return Arbitraries.of(new TreeSet<>(model.connected.keySet())).map(name -> Transformer.mutate(
-                    "list_changed " + name, m -> {
-                        m.call(name, "change_tools", null);
-                        int expected = m.connected.merge(name, 1, Integer::sum);
-                        awaitTrue(name + " lists " + expected + " tools", () -> m.manager.toolsOf(name).size() == expected);
-                    }));
-        }
-    }
-
-    static final class Crash implements Action.Dependent<Model> {
-        @Override
-        public boolean precondition(Model model) {
-            return !model.connected.isEmpty();
-        }
-
-        @Override
-        public Arbitrary<Transformer<Model>> transformer(Model model) {
-            return Arbitraries.of(new TreeSet<>(model.connected.keySet())).map(name -> Transformer.mutate(
-                    "crash " + name, m -> {
-                        ToolOutput output = m.call(name, "crash", null);
-                        assertTrue(output.isError(), output.text());
-                        m.connected.remove(name);
-                        awaitTrue(name + " is disconnected",
-                                () -> m.manager.status(name).state() == ServerStatus.State.DISCONNECTED);
-                    }));
-        }
-    }
-
-    static final class Call implements Action.Dependent<Model> {
-        @Override
-        public boolean precondition(Model model) {
-            return !model.connected.isEmpty();
-        }
-
-        @Override
-        public Arbitrary<Transformer<Model>> transformer(Model model) {
-            Set<String> names = new HashSet<>(model.connected.keySet());
-            return Arbitraries.of(new TreeSet<>(names)).map(name -> Transformer.mutate("call " + name, m -> {
-                ToolOutput output = m.call(name, "echo", "{\"message\":\"to " + name + "\"}");
+                return "reload " + names;
+            }
+            case 3 -> {
+                String name = gen.pick(new TreeSet<>(model.connected.keySet()));
+                model.call(name, "change_tools", null);
+                int expected = model.connected.merge(name, 1, Integer::sum);
+                awaitTrue(name + " lists " + expected + " tools", () -> model.manager.toolsOf(name).size() == expected);
+                return "list_changed " + name;
+            }
+            case 4 -> {
+                String name = gen.pick(new TreeSet<>(model.connected.keySet()));
+                ToolOutput output = model.call(name, "crash", null);
+                assertTrue(output.isError(), output.text());
+                model.connected.remove(name);
+                awaitTrue(name + " is disconnected",
+                        () -> model.manager.status(name).state() == ServerStatus.State.DISCONNECTED);
+                return "crash " + name;
+            }
+            default -> {
+                String name = gen.pick(new TreeSet<>(model.connected.keySet()));
+                ToolOutput output = model.call(name, "echo", "{\"message\":\"to " + name + "\"}");
                 assertEquals("to " + name, output.text());
-            }));
+                return "call " + name;
+            }
         }
     }
 }

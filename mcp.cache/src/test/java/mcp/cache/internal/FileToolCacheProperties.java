@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -15,26 +14,27 @@ import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.ToolDefinition;
 import mcp.cache.FileToolCaches;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import mcp.proptest.Cases;
+import mcp.proptest.Gen;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Whatever the server name and the tools (any UTF-16 text, lone surrogates included), a write followed
  * by a read with the same hash returns equal tools, and the only file written is inside the directory.
+ * What the cache makes of a file it did not write is {@link FileToolCacheFuzzTest}'s part.
  */
 class FileToolCacheProperties {
 
-    @Property(tries = 300)
-    void writeThenReadRoundTripsAndStaysInTheDirectory(
-            @ForAll("serverNames") String serverName,
-            @ForAll("hashes") String configHash,
-            @ForAll("toolLists") List<ToolDefinition> tools) throws IOException {
+    @Test
+    void writeThenReadRoundTripsAndStaysInTheDirectory() {
+        Cases.run(300, gen -> writeThenReadRoundTripsAndStaysInTheDirectory(serverName(gen), hash(gen),
+                gen.list(0, 6, () -> tool(gen))));
+    }
+
+    private static void writeThenReadRoundTripsAndStaysInTheDirectory(String serverName, String configHash,
+            List<ToolDefinition> tools) throws IOException {
         Path root = Files.createTempDirectory("mcp-cache-prop");
         try {
             Path directory = root.resolve("tools");
@@ -55,35 +55,24 @@ class FileToolCacheProperties {
         }
     }
 
-    @Provide
-    Arbitrary<String> serverNames() {
-        return Arbitraries.oneOf(
-                Arbitraries.strings().all().ofMaxLength(150),
-                Arbitraries.strings().withChars("AZaz09_.-/\\:").ofMaxLength(120),
-                Arbitraries.strings().alpha().numeric().withChars("_-.").ofMinLength(1).ofMaxLength(100),
-                Arbitraries.of("", ".", "..", "../etc/passwd", "a/b", "/", "CON", "github", "服务器"));
+    private static String serverName(Gen gen) {
+        return switch (gen.weighted(1, 1, 1, 1)) {
+            case 0 -> gen.string(0, 150);
+            case 1 -> gen.string("AZaz09_.-/\\:", 0, 120);
+            case 2 -> gen.string("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", 1, 100);
+            default -> gen.pick("", ".", "..", "../etc/passwd", "a/b", "/", "CON", "github", "服务器");
+        };
     }
 
-    @Provide
-    Arbitrary<String> hashes() {
-        return Arbitraries.oneOf(Arbitraries.strings().withChars("0123456789abcdef").ofLength(64),
-                Arbitraries.strings().all().ofMaxLength(20));
+    private static String hash(Gen gen) {
+        return gen.bool() ? gen.string("0123456789abcdef", 64, 64) : gen.string(0, 20);
     }
 
-    @Provide
-    Arbitrary<List<ToolDefinition>> toolLists() {
-        return tool().list().ofMaxSize(6);
-    }
-
-    private static Arbitrary<ToolDefinition> tool() {
-        Arbitrary<String> text = Arbitraries.strings().all().ofMaxLength(60);
-        Arbitrary<Optional<String>> optionalText = text.optional(0.6);
-        Arbitrary<Optional<JsonNode>> outputSchema = schema().optional(0.3).map(o -> o.map(s -> (JsonNode) s));
-        Arbitrary<Optional<JsonNode>> annotations = Arbitraries.of(true, false)
-                .map(b -> (JsonNode) McpJson.object().put("readOnlyHint", b)).optional(0.3);
-        return Combinators.combine(text, optionalText, optionalText, schema(), outputSchema, annotations)
-                .as((name, title, description, input, output, hints) ->
-                        new ToolDefinition(name, title, description, input, output, hints));
+    static ToolDefinition tool(Gen gen) {
+        Optional<JsonNode> annotations = gen.optional(0.3, () -> McpJson.object().put("readOnlyHint", gen.bool()));
+        return new ToolDefinition(gen.string(0, 60), gen.optional(0.6, () -> gen.string(0, 60)),
+                gen.optional(0.6, () -> gen.string(0, 60)), schema(gen), gen.optional(0.3, () -> schema(gen)),
+                annotations);
     }
 
     /**
@@ -91,15 +80,13 @@ class FileToolCacheProperties {
      * The name is well-formed UTF-16: Jackson writes a property name with a lone surrogate but cannot
      * read it back, so no such name can arrive from a server either.
      */
-    private static Arbitrary<ObjectNode> schema() {
-        Arbitrary<String> text = Arbitraries.strings().all().ofMaxLength(30);
-        Arbitrary<String> wellFormed = text.map(s -> new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
-        Arbitrary<ObjectNode> withProperty = Combinators.combine(wellFormed, text).as((key, description) -> {
-            ObjectNode schema = McpJson.object().put("type", "object");
-            schema.putObject("properties").putObject(key).put("type", "string").put("description", description);
-            return schema;
-        });
-        return Arbitraries.oneOf(Arbitraries.create(() -> McpJson.object().put("type", "object")), withProperty);
+    private static ObjectNode schema(Gen gen) {
+        ObjectNode schema = McpJson.object().put("type", "object");
+        if (gen.bool()) {
+            schema.putObject("properties").putObject(gen.wellFormedString(0, 30)).put("type", "string")
+                    .put("description", gen.string(0, 30));
+        }
+        return schema;
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -25,17 +25,9 @@ import mcp.api.ServerSpec;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterTry;
-import net.jqwik.api.lifecycle.BeforeTry;
+import mcp.proptest.Cases;
+import mcp.proptest.Gen;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -43,89 +35,108 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Generated config files: broken ones never make {@code discover} throw and every problem names a
- * file that was written; valid ones come back as written.
+ * file that was written; valid ones come back as written. {@link SourcesFuzzTest} feeds the same
+ * sources what a fuzzer makes of any bytes.
  */
 class SourcesProperties {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** Every JSON file any source reads, relative to the temporary root; {@code home/} or {@code work/project/}. */
-    private static final List<String> JSON_FILES = List.of(
+    static final List<String> JSON_FILES = List.of(
             "home/.config/mcp-host/mcp.json", "home/.claude.json", "home/.claude/mcp.json", "home/.gemini/settings.json",
             "home/.cursor/mcp.json", "home/.codeium/windsurf/mcp_config.json",
             "work/project/.mcp-host/mcp.json", "work/project/.mcp.json", "work/project/.claude/mcp.json",
             "work/project/.gemini/settings.json", "work/project/.cursor/mcp.json", "work/project/.windsurf/mcp_config.json",
             "work/project/.vscode/mcp.json", "work/project/mcp.json", "work/project/packages/app/.mcp.json");
 
-    private static final List<String> TOML_FILES = List.of("home/.codex/config.toml", "work/project/.codex/config.toml");
+    static final List<String> TOML_FILES = List.of("home/.codex/config.toml", "work/project/.codex/config.toml");
 
-    private Fixture fixture;
-
-    @BeforeTry
-    void createTree() throws IOException {
-        fixture = Fixture.empty(Files.createTempDirectory("mcp-config-props"));
+    /** Runs one case in a fresh empty fixture tree, deleted afterwards. */
+    @FunctionalInterface
+    interface InFixture {
+        void check(Fixture fixture) throws Exception;
     }
 
-    @AfterTry
-    void deleteTree() throws IOException {
-        try (Stream<Path> files = Files.walk(fixture.root)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.delete(p);
+    static void inFreshFixture(InFixture body) throws Exception {
+        Fixture fixture = Fixture.empty(Files.createTempDirectory("mcp-config-props"));
+        try {
+            body.check(fixture);
+        } finally {
+            try (Stream<Path> files = Files.walk(fixture.root)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                    Files.delete(p);
+                }
             }
         }
     }
 
     // ---- broken input never throws, and every problem names a written file -----------------------
 
-    // Without edge cases: mixed into a generator this deep they crowd out the random documents.
-    @Property(tries = 150, edgeCases = EdgeCasesMode.NONE)
-    void randomJsonValuesInRandomPlacesNeverThrow(@ForAll("documents") JsonNode document) {
-        byte[] text = McpJson.mapper().writeValueAsString(document)
-                .replace("__PROJECT__", fixture.project.toString())
-                .getBytes(StandardCharsets.UTF_8);
-        List<Result> results = checkEverySource(writeAll(JSON_FILES, text));
-
+    @Test
+    void randomJsonValuesInRandomPlacesNeverThrow() {
+        int[] servers = {0};
+        int[] problems = {0};
+        int cases = Cases.run(150, gen -> inFreshFixture(fixture -> {
+            byte[] text = McpJson.mapper().writeValueAsString(document(gen))
+                    .replace("__PROJECT__", fixture.project.toString())
+                    .getBytes(StandardCharsets.UTF_8);
+            List<Result> results = checkEverySource(fixture, writeAll(fixture, JSON_FILES, text));
+            servers[0] += results.stream().anyMatch(r -> !r.servers().isEmpty()) ? 1 : 0;
+            problems[0] += results.stream().anyMatch(r -> !r.problems().isEmpty()) ? 1 : 0;
+        }));
         // The generator must reach both outcomes often, or the property proves little.
-        Statistics.label("servers found").collect(results.stream().anyMatch(r -> !r.servers().isEmpty()));
-        Statistics.label("problems found").collect(results.stream().anyMatch(r -> !r.problems().isEmpty()));
-        Statistics.label("servers found").coverage(c -> c.check(true).percentage(p -> p > 30));
-        Statistics.label("problems found").coverage(c -> c.check(true).percentage(p -> p > 30));
-    }
-
-    @Property(tries = 100)
-    void truncatedDocumentsNeverThrow(@ForAll("documents") JsonNode document, @ForAll("fractions") double keep) {
-        String text = McpJson.mapper().writeValueAsString(document);
-        byte[] bytes = text.substring(0, (int) (text.length() * keep)).getBytes(StandardCharsets.UTF_8);
-        checkEverySource(writeAll(JSON_FILES, bytes));
-    }
-
-    @Property(tries = 100)
-    void randomBytesNeverThrow(@ForAll("bytes") byte[] bytes) {
-        Set<Path> written = writeAll(JSON_FILES, bytes);
-        written.addAll(writeAll(TOML_FILES, bytes));
-        checkEverySource(written);
-    }
-
-    @Property(tries = 200)
-    void tomlishTextNeverMakesCodexThrow(@ForAll("tomlish") String text) {
-        Set<Path> written = writeAll(TOML_FILES, text.getBytes(StandardCharsets.UTF_8));
-        Result result = check(new CodexSource(), written);
-        for (ServerSpec spec : result.servers()) {
-            assertTrue(spec.location().startsWith("/mcp_servers/"), spec.location());
+        if (cases >= 100) {
+            assertTrue(servers[0] * 100 > cases * 30, "servers found in " + servers[0] + " of " + cases + " cases");
+            assertTrue(problems[0] * 100 > cases * 30, "problems found in " + problems[0] + " of " + cases + " cases");
         }
-        Statistics.label("servers found").collect(!result.servers().isEmpty());
-        Statistics.label("servers found").coverage(c -> c.check(true).percentage(p -> p > 15));
     }
 
-    private List<Result> checkEverySource(Set<Path> written) {
+    @Test
+    void truncatedDocumentsNeverThrow() {
+        Cases.run(100, gen -> inFreshFixture(fixture -> {
+            String text = McpJson.mapper().writeValueAsString(document(gen));
+            byte[] bytes = text.substring(0, (int) (text.length() * gen.fraction())).getBytes(StandardCharsets.UTF_8);
+            checkEverySource(fixture, writeAll(fixture, JSON_FILES, bytes));
+        }));
+    }
+
+    @Test
+    void randomBytesNeverThrow() {
+        Cases.run(100, gen -> inFreshFixture(fixture -> {
+            byte[] bytes = gen.bytes(0, 200);
+            Set<Path> written = writeAll(fixture, JSON_FILES, bytes);
+            written.addAll(writeAll(fixture, TOML_FILES, bytes));
+            checkEverySource(fixture, written);
+        }));
+    }
+
+    @Test
+    void tomlishTextNeverMakesCodexThrow() {
+        int[] servers = {0};
+        int cases = Cases.run(200, gen -> inFreshFixture(fixture -> {
+            Set<Path> written = writeAll(fixture, TOML_FILES, tomlish(gen).getBytes(StandardCharsets.UTF_8));
+            Result result = check(fixture, new CodexSource(), written);
+            for (ServerSpec spec : result.servers()) {
+                assertTrue(spec.location().startsWith("/mcp_servers/"), spec.location());
+            }
+            servers[0] += result.servers().isEmpty() ? 0 : 1;
+        }));
+        if (cases >= 100) {
+            assertTrue(servers[0] * 100 > cases * 15, "servers found in " + servers[0] + " of " + cases + " cases");
+        }
+    }
+
+    /** Runs every source on the tree: none throws, every problem and server names a written file. */
+    static List<Result> checkEverySource(Fixture fixture, Set<Path> written) {
         List<Result> results = new ArrayList<>();
         for (CapabilitySource source : Fixture.allSources()) {
-            results.add(check(source, written));
+            results.add(check(fixture, source, written));
         }
         return results;
     }
 
-    private Result check(CapabilitySource source, Set<Path> written) {
+    static Result check(Fixture fixture, CapabilitySource source, Set<Path> written) {
         Result result = source.discover(fixture.context()); // must not throw
         for (Problem problem : result.problems()) {
             assertTrue(written.contains(problem.file()), () -> source.id() + ": " + problem + " names no written file");
@@ -138,7 +149,7 @@ class SourcesProperties {
         return result;
     }
 
-    private Set<Path> writeAll(List<String> files, byte[] content) {
+    static Set<Path> writeAll(Fixture fixture, List<String> files, byte[] content) {
         Set<Path> written = new LinkedHashSet<>();
         for (String name : files) {
             Path file = fixture.root.resolve(name);
@@ -168,9 +179,16 @@ class SourcesProperties {
             new Target(VsCodeSource::new, ".vscode/mcp.json", "servers"),
             new Target(McpJsonSource::new, "mcp.json", "mcpServers"));
 
-    @Property(tries = 150)
-    void validServersComeBackAsWrittenInOrder(@ForAll("servers") List<Written> servers, @ForAll("sourceIndexes") int which) {
-        Target target = JSON_SOURCES.get(which);
+    @Test
+    void validServersComeBackAsWrittenInOrder() {
+        Cases.run(150, gen -> {
+            List<Written> servers = servers(gen);
+            Target target = gen.pick(JSON_SOURCES);
+            inFreshFixture(fixture -> validServersComeBackAsWrittenInOrder(fixture, servers, target));
+        });
+    }
+
+    private static void validServersComeBackAsWrittenInOrder(Fixture fixture, List<Written> servers, Target target) {
         CapabilitySource source = target.source().get();
         ObjectNode container = NODES.objectNode();
         for (Written server : servers) {
@@ -243,177 +261,150 @@ class SourcesProperties {
         }
     }
 
-    @Provide
-    Arbitrary<List<Written>> servers() {
-        // '$' is left out: editor and Gemini variables are translated, which is tested on its own.
-        Arbitrary<String> text = Arbitraries.strings()
-                .withCharRange(' ', '~').withCharRange('\u00a0', '\u024f').withCharRange('\u4e00', '\u4e2f')
-                .withChars('\n', '\t', '\u0000')
-                .excludeChars('$')
-                .ofMaxLength(12);
-        Arbitrary<Map<String, String>> map = Arbitraries.maps(text, text).ofMaxSize(3);
-        Arbitrary<Written> server = Combinators.combine(
-                        text, text.optional(), text.list().ofMaxSize(4), map, text.optional(), map)
-                .as(Written::new);
-        return server.list().ofMaxSize(6).uniqueElements(w -> w.name);
+    /** Printable ASCII, Latin, some CJK, and newline, tab and NUL; no '$' (variables are tested on their own). */
+    private static final String TEXT_ALPHABET = alphabet();
+
+    private static String alphabet() {
+        StringBuilder chars = new StringBuilder("\n\t\u0000");
+        for (char c = ' '; c <= '~'; c++) {
+            chars.append(c == '$' ? "" : String.valueOf(c));
+        }
+        for (char c = '\u00a0'; c <= '\u024f'; c++) {
+            chars.append(c);
+        }
+        for (char c = '\u4e00'; c <= '\u4e2f'; c++) {
+            chars.append(c);
+        }
+        return chars.toString();
     }
 
-    @Provide
-    Arbitrary<Integer> sourceIndexes() {
-        return Arbitraries.integers().between(0, JSON_SOURCES.size() - 1);
+    private static List<Written> servers(Gen gen) {
+        Supplier<String> text = () -> gen.string(TEXT_ALPHABET, 0, 12);
+        return gen.uniqueList(0, 6, w -> w.name, () -> new Written(text.get(), gen.optional(0.95, text),
+                gen.list(0, 4, text), gen.map(0, 3, text, text), gen.optional(0.95, text), gen.map(0, 3, text, text)));
     }
 
     // ---- generators of broken input --------------------------------------------------------------
 
-    @Provide
-    Arbitrary<Double> fractions() {
-        return Arbitraries.doubles().between(0, 1);
-    }
-
-    @Provide
-    Arbitrary<byte[]> bytes() {
-        return Arbitraries.bytes().array(byte[].class).ofMaxSize(200);
-    }
-
     /** Any JSON value, at most {@code depth} levels deep. */
-    private static Arbitrary<JsonNode> anyJson(int depth) {
-        Arbitrary<JsonNode> scalar = Arbitraries.oneOf(
-                json(Arbitraries.just(NODES.nullNode())),
-                json(Arbitraries.of(true, false).map(NODES::booleanNode)),
-                json(Arbitraries.longs().map(NODES::numberNode)),
-                json(Arbitraries.doubles().map(NODES::numberNode)),
-                json(Arbitraries.strings().ofMaxLength(8).map(NODES::stringNode)));
-        if (depth == 0) {
-            return scalar;
-        }
-        Arbitrary<JsonNode> array = anyJson(depth - 1).list().ofMaxSize(3).map(SourcesProperties::array);
-        Arbitrary<JsonNode> object = Arbitraries.maps(Arbitraries.strings().ofMaxLength(6), anyJson(depth - 1))
-                .ofMaxSize(3).map(SourcesProperties::object);
-        return Arbitraries.frequencyOf(Tuple.of(4, scalar), Tuple.of(1, array), Tuple.of(1, object));
+    private static JsonNode anyJson(Gen gen, int depth) {
+        return switch (gen.weighted(4, depth > 0 ? 1 : 0, depth > 0 ? 1 : 0)) {
+            case 0 -> switch (gen.weighted(1, 1, 1, 1, 1)) {
+                case 0 -> NODES.nullNode();
+                case 1 -> NODES.booleanNode(gen.bool());
+                case 2 -> NODES.numberNode(gen.anyLong());
+                case 3 -> NODES.numberNode(gen.anyDouble());
+                default -> NODES.stringNode(gen.string(0, 8));
+            };
+            case 1 -> array(gen.list(0, 3, () -> anyJson(gen, depth - 1)));
+            default -> object(gen.map(0, 3, () -> gen.string(0, 6), () -> anyJson(gen, depth - 1)));
+        };
     }
 
     /** A field with a value of the right type most of the time, and any value otherwise. */
-    private static Arbitrary<JsonNode> field(Arbitrary<JsonNode> wellTyped) {
-        return Arbitraries.frequencyOf(Tuple.of(12, wellTyped), Tuple.of(1, anyJson(2)));
+    private static JsonNode field(Gen gen, Supplier<JsonNode> wellTyped) {
+        return gen.weighted(12, 1) == 0 ? wellTyped.get() : anyJson(gen, 2);
     }
 
     /** Strings, now and then with a variable each source treats in its own way. */
-    private static Arbitrary<JsonNode> strings() {
-        return Arbitraries.frequencyOf(
-                        Tuple.of(8, Arbitraries.strings().ofMaxLength(10)),
-                        Tuple.of(1, Arbitraries.of("${input:x}", "${env:HOME}", "$HOME", "${workspaceFolder}", "${")))
-                .map(NODES::stringNode);
+    private static JsonNode strings(Gen gen) {
+        return NODES.stringNode(gen.weighted(8, 1) == 0 ? gen.string(0, 10)
+                : gen.pick("${input:x}", "${env:HOME}", "$HOME", "${workspaceFolder}", "${"));
     }
 
-    private static Arbitrary<JsonNode> stringArray() {
-        return strings().list().ofMaxSize(3).map(SourcesProperties::array);
+    private static JsonNode stringArray(Gen gen) {
+        return array(gen.list(0, 3, () -> strings(gen)));
     }
 
-    private static Arbitrary<JsonNode> stringObject() {
-        return Arbitraries.maps(Arbitraries.strings().ofMaxLength(6), strings()).ofMaxSize(3)
-                .map(SourcesProperties::object);
+    private static JsonNode stringObject(Gen gen) {
+        return object(gen.map(0, 3, () -> gen.string(0, 6), () -> strings(gen)));
     }
 
     /** A server entry in the union of every tool's fields. */
-    private static Arbitrary<JsonNode> serverEntry() {
-        Map<String, Arbitrary<JsonNode>> fields = new LinkedHashMap<>();
+    private static JsonNode serverEntry(Gen gen) {
+        if (gen.weighted(6, 1) == 1) {
+            return anyJson(gen, 2);
+        }
+        Map<String, Supplier<JsonNode>> fields = new LinkedHashMap<>();
         for (String key : List.of("type", "command", "cwd", "url", "httpUrl", "serverUrl", "envFile")) {
-            fields.put(key, field(strings()));
+            fields.put(key, () -> strings(gen));
         }
         for (String key : List.of("args", "enabledTools", "disabledTools", "includeTools", "excludeTools")) {
-            fields.put(key, field(stringArray()));
+            fields.put(key, () -> stringArray(gen));
         }
         for (String key : List.of("env", "headers")) {
-            fields.put(key, field(stringObject()));
+            fields.put(key, () -> stringObject(gen));
         }
-        fields.put("timeout", field(json(Arbitraries.longs().map(NODES::numberNode))));
-        fields.put("enabled", field(json(Arbitraries.of(true, false).map(NODES::booleanNode))));
-        fields.put("disabled", field(json(Arbitraries.of(true, false).map(NODES::booleanNode))));
-        fields.put("auth", field(Combinators.combine(strings(), strings()).as((t, c) -> {
+        fields.put("timeout", () -> NODES.numberNode(gen.anyLong()));
+        fields.put("enabled", () -> NODES.booleanNode(gen.bool()));
+        fields.put("disabled", () -> NODES.booleanNode(gen.bool()));
+        fields.put("auth", () -> {
             ObjectNode auth = NODES.objectNode();
-            auth.set("type", t);
-            auth.set("credentialId", c);
-            return (JsonNode) auth;
-        })));
-        List<Arbitrary<Optional<Tuple.Tuple2<String, JsonNode>>>> present = new ArrayList<>();
-        fields.forEach((key, value) -> present.add(value.map(v -> Tuple.of(key, v)).optional(0.3)));
-        Arbitrary<JsonNode> wellFormed = Combinators.combine(present).as(list -> {
-            ObjectNode node = NODES.objectNode();
-            list.forEach(o -> o.ifPresent(t -> node.set(t.get1(), t.get2())));
-            return node;
+            auth.set("type", strings(gen));
+            auth.set("credentialId", strings(gen));
+            return auth;
         });
-        return Arbitraries.frequencyOf(Tuple.of(6, wellFormed), Tuple.of(1, anyJson(2)));
+        ObjectNode node = NODES.objectNode();
+        fields.forEach((key, value) -> gen.optional(0.3, () -> field(gen, value)).ifPresent(v -> node.set(key, v)));
+        return node;
     }
 
-    private static Arbitrary<JsonNode> container() {
-        Arbitrary<JsonNode> servers = Arbitraries.maps(Arbitraries.strings().ofMaxLength(6), serverEntry()).ofMinSize(1).ofMaxSize(4)
-                .map(SourcesProperties::object);
-        return Arbitraries.frequencyOf(Tuple.of(6, servers), Tuple.of(1, anyJson(2)));
+    private static JsonNode container(Gen gen) {
+        return gen.weighted(6, 1) == 0 ? object(gen.map(1, 4, () -> gen.string(0, 6), () -> serverEntry(gen)))
+                : anyJson(gen, 2);
     }
 
     /** A config document: mostly the right shape, with any JSON value in any place. */
-    @Provide
-    Arbitrary<JsonNode> documents() {
-        Arbitrary<JsonNode> project = container().map(c -> {
-            ObjectNode node = NODES.objectNode();
-            node.set("mcpServers", c);
-            return (JsonNode) node;
-        });
+    static JsonNode document(Gen gen) {
+        if (gen.weighted(8, 1) == 1) {
+            return anyJson(gen, 3);
+        }
+        ObjectNode node = NODES.objectNode();
+        gen.optional(0.8, () -> container(gen)).ifPresent(c -> node.set("mcpServers", c));
+        gen.optional(0.4, () -> container(gen)).ifPresent(c -> node.set("servers", c));
+        gen.optional(0.1, () -> container(gen)).ifPresent(c -> node.set("mcp_servers", c));
         // Claude Code's projects map, keyed by the project directory the property substitutes.
-        Arbitrary<JsonNode> projects = Arbitraries.frequencyOf(
-                Tuple.of(3, project.map(p -> (JsonNode) object(Map.of("__PROJECT__", p)))),
-                Tuple.of(1, anyJson(2)));
-        List<Arbitrary<Optional<Tuple.Tuple2<String, JsonNode>>>> present = List.of(
-                container().map(c -> Tuple.of("mcpServers", c)).optional(0.8),
-                container().map(c -> Tuple.of("servers", c)).optional(0.4),
-                container().map(c -> Tuple.of("mcp_servers", c)).optional(0.1),
-                projects.map(p -> Tuple.of("projects", p)).optional(0.3),
-                anyJson(1).map(v -> Tuple.of("numStartups", v)).optional(0.3));
-        Arbitrary<JsonNode> wellFormed = Combinators.combine(present).as(list -> {
-            ObjectNode node = NODES.objectNode();
-            list.forEach(o -> o.ifPresent(t -> node.set(t.get1(), t.get2())));
-            return node;
-        });
-        return Arbitraries.frequencyOf(Tuple.of(8, wellFormed), Tuple.of(1, anyJson(3)));
+        gen.optional(0.3, () -> gen.weighted(3, 1) == 0
+                ? object(Map.of("__PROJECT__", object(Map.of("mcpServers", container(gen))))) : anyJson(gen, 2))
+                .ifPresent(p -> node.set("projects", p));
+        gen.optional(0.3, () -> anyJson(gen, 1)).ifPresent(v -> node.set("numStartups", v));
+        return node;
     }
+
+    private static final List<String> GOOD_LINES = List.of("command = \"npx\"", "args = [\"-y\", \"pkg\", 1]",
+            "env = { A = \"b\", N = 2 }", "env_vars = [\"A\"]", "url = \"https://x\"", "startup_timeout_sec = 10",
+            "tool_timeout_sec = 1.5", "startup_timeout_ms = 500", "enabled = true", "enabled_tools = [\"t\"]",
+            "disabled_tools = []", "http_headers = { X = \"y\" }", "env_http_headers = { X = \"V\" }",
+            "bearer_token_env_var = \"T\"", "cwd = '/tmp'", "unknown_key = 1979-05-27T07:32:00Z");
+    private static final List<String> KEYS = List.of("command", "args", "env", "env_vars", "cwd", "url", "http_headers",
+            "env_http_headers", "bearer_token_env_var", "startup_timeout_sec", "tool_timeout_sec", "startup_timeout_ms",
+            "enabled", "enabled_tools", "disabled_tools", "x", "\"quoted key\"");
+    private static final List<String> VALUES = List.of("\"text\"", "'lit'", "1", "-5", "1.5", "inf", "nan", "1e999",
+            "99999999999999999999999", "true", "[\"a\", 1]", "[]", "{ A = \"b\" }", "{ A = [1] }",
+            "1979-05-27T07:32:00Z", "\"\"\"multi\nline\"\"\"", "[", "\"unterminated", "{ A = ");
 
     /**
      * Text that looks like Codex's TOML: tables of servers whose lines are mostly right, sometimes
      * of the wrong type, sometimes noise; keys and tables are unique so that many documents parse.
      */
-    @Provide
-    Arbitrary<String> tomlish() {
-        Arbitrary<String> header = Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.of("[mcp_servers.a]", "[mcp_servers.b]", "[mcp_servers.\"x/y~z\"]", "[mcp_servers.c]")),
-                Tuple.of(1, Arbitraries.of("[mcp_servers.a.env]", "[mcp_servers]", "[[mcp_servers]]", "[profiles.p]",
-                        "mcp_servers = 3", "mcp_servers = { a = { command = \"x\" } }", "a = { command = 1 }", "")));
-        Arbitrary<String> goodLine = Arbitraries.of("command = \"npx\"", "args = [\"-y\", \"pkg\", 1]",
-                "env = { A = \"b\", N = 2 }", "env_vars = [\"A\"]", "url = \"https://x\"", "startup_timeout_sec = 10",
-                "tool_timeout_sec = 1.5", "startup_timeout_ms = 500", "enabled = true", "enabled_tools = [\"t\"]",
-                "disabled_tools = []", "http_headers = { X = \"y\" }", "env_http_headers = { X = \"V\" }",
-                "bearer_token_env_var = \"T\"", "cwd = '/tmp'", "unknown_key = 1979-05-27T07:32:00Z");
-        Arbitrary<String> anyLine = Arbitraries.of("command", "args", "env", "env_vars", "cwd", "url", "http_headers",
-                        "env_http_headers", "bearer_token_env_var", "startup_timeout_sec", "tool_timeout_sec",
-                        "startup_timeout_ms", "enabled", "enabled_tools", "disabled_tools", "x", "\"quoted key\"")
-                .flatMap(key -> Arbitraries.of("\"text\"", "'lit'", "1", "-5", "1.5", "inf", "nan", "1e999",
-                                "99999999999999999999999", "true", "[\"a\", 1]", "[]", "{ A = \"b\" }", "{ A = [1] }",
-                                "1979-05-27T07:32:00Z", "\"\"\"multi\nline\"\"\"", "[", "\"unterminated", "{ A = ")
-                        .map(value -> key + " = " + value));
-        Arbitrary<String> line = Arbitraries.frequencyOf(
-                Tuple.of(8, goodLine), Tuple.of(2, anyLine), Tuple.of(1, Arbitraries.strings().ofMaxLength(12)));
-        Arbitrary<String> table = Combinators.combine(header, line.list().ofMaxSize(5).uniqueElements(SourcesProperties::key))
-                .as((h, lines) -> h + "\n" + String.join("\n", lines));
-        return table.list().ofMaxSize(4).uniqueElements(t -> t.lines().findFirst().orElse(""))
-                .map(tables -> String.join("\n", tables) + "\n");
+    static String tomlish(Gen gen) {
+        Supplier<String> line = () -> switch (gen.weighted(8, 2, 1)) {
+            case 0 -> gen.pick(GOOD_LINES);
+            case 1 -> gen.pick(KEYS) + " = " + gen.pick(VALUES);
+            default -> gen.string(0, 12);
+        };
+        Supplier<String> header = () -> gen.weighted(6, 1) == 0
+                ? gen.pick("[mcp_servers.a]", "[mcp_servers.b]", "[mcp_servers.\"x/y~z\"]", "[mcp_servers.c]")
+                : gen.pick("[mcp_servers.a.env]", "[mcp_servers]", "[[mcp_servers]]", "[profiles.p]", "mcp_servers = 3",
+                        "mcp_servers = { a = { command = \"x\" } }", "a = { command = 1 }", "");
+        List<String> tables = gen.uniqueList(0, 4, t -> t.lines().findFirst().orElse(""),
+                () -> header.get() + "\n" + String.join("\n", gen.uniqueList(0, 5, SourcesProperties::key, line)));
+        return String.join("\n", tables) + "\n";
     }
 
     private static String key(String line) {
         int equals = line.indexOf(" = ");
         return equals < 0 ? line : line.substring(0, equals);
-    }
-
-    private static <T extends JsonNode> Arbitrary<JsonNode> json(Arbitrary<T> nodes) {
-        return nodes.map(node -> node);
     }
 
     private static JsonNode array(List<JsonNode> items) {

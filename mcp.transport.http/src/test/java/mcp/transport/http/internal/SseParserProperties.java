@@ -5,22 +5,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import mcp.proptest.Cases;
+import mcp.proptest.Gen;
+import org.junit.jupiter.api.Test;
 
-/** How a stream is cut into chunks never changes the events it yields. */
+/**
+ * How a stream is cut into chunks never changes the events it yields. {@link SseParserFuzzTest} checks
+ * the same on what a fuzzer makes of any bytes.
+ */
 class SseParserProperties {
 
-    @Property(tries = 300)
-    void chunkingDoesNotMatter(@ForAll("streams") String stream, @ForAll @Size(min = 1, max = 20) List<@IntRange(min = 1,
-            max = 17) Integer> cuts) throws Exception {
-        byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
-        List<String> whole = parse(List.of(bytes));
+    @Test
+    void chunkingDoesNotMatter() {
+        Cases.run(300, gen -> {
+            byte[] bytes = stream(gen).getBytes(StandardCharsets.UTF_8);
+            List<Integer> cuts = gen.list(1, 20, () -> gen.ints(1, 17));
+            assertEquals(parse(List.of(bytes)), parse(chunks(bytes, cuts)));
+        });
+    }
+
+    /** The bytes cut into chunks of the given sizes, in turn. */
+    static List<byte[]> chunks(byte[] bytes, List<Integer> cuts) {
         List<byte[]> chunks = new ArrayList<>();
         int at = 0;
         int i = 0;
@@ -31,10 +36,11 @@ class SseParserProperties {
             chunks.add(chunk);
             at += size;
         }
-        assertEquals(whole, parse(chunks));
+        return chunks;
     }
 
-    private static List<String> parse(List<byte[]> chunks) throws SseParser.TooLargeException {
+    /** Every event a parser yields for the chunks, and its last id and retry at the end. */
+    static List<String> parse(List<byte[]> chunks) throws SseParser.TooLargeException {
         List<String> out = new ArrayList<>();
         SseParser parser = new SseParser(1 << 20, e -> out.add(e.type() + "|" + e.lastEventId() + "|" + e.text()));
         for (byte[] chunk : chunks) {
@@ -44,17 +50,18 @@ class SseParserProperties {
         return out;
     }
 
-    @Provide
-    Arbitrary<String> streams() {
-        Arbitrary<String> value = Arbitraries.strings().withChars("ab{}\": é😀").ofMaxLength(8);
-        Arbitrary<String> line = Arbitraries.oneOf(
-                value.map(v -> "data: " + v),
-                value.map(v -> "data:" + v),
-                value.map(v -> "id: " + v),
-                Arbitraries.integers().between(0, 5000).map(n -> "retry: " + n),
-                Arbitraries.of("event: message", "event: endpoint", ": comment", "", "data"));
-        Arbitrary<String> ending = Arbitraries.of("\n", "\r\n", "\r");
-        return net.jqwik.api.Combinators.combine(line, ending).as((l, e) -> l + e).list().ofMaxSize(30)
-                .map(parts -> String.join("", parts));
+    private static String stream(Gen gen) {
+        StringBuilder stream = new StringBuilder();
+        for (int i = gen.ints(0, 30); i > 0; i--) {
+            String value = gen.string("ab{}\": é😀", 0, 8);
+            stream.append(switch (gen.weighted(1, 1, 1, 1, 1)) {
+                case 0 -> "data: " + value;
+                case 1 -> "data:" + value;
+                case 2 -> "id: " + value;
+                case 3 -> "retry: " + gen.ints(0, 5000);
+                default -> gen.pick("event: message", "event: endpoint", ": comment", "", "data");
+            }).append(gen.pick("\n", "\r\n", "\r"));
+        }
+        return stream.toString();
     }
 }

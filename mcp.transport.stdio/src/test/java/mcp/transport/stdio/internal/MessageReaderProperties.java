@@ -16,19 +16,18 @@ import mcp.api.jsonrpc.JsonRpcNotification;
 import mcp.api.jsonrpc.JsonRpcRequest;
 import mcp.api.jsonrpc.JsonRpcSuccess;
 import mcp.api.jsonrpc.RequestId;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import mcp.proptest.Cases;
+import mcp.proptest.Gen;
+import org.junit.jupiter.api.Test;
 
 /**
  * Whatever bytes a server writes, the reader never throws, delivers every valid message intact and in
  * order, and counts every other non-blank line as skipped; however the stream is cut into reads.
+ * {@link MessageReaderFuzzTest} feeds it what a fuzzer makes of the same streams.
  */
 class MessageReaderProperties {
 
@@ -44,11 +43,14 @@ class MessageReaderProperties {
     record Expected(List<JsonRpcMessage> messages, long skipped, MessageReader.End end) {
     }
 
-    @Property(tries = 500)
-    void validMessagesArriveIntactAndInOrderAndGarbageIsCounted(
-            @ForAll("lines") @Size(max = 40) List<Line> lines,
-            @ForAll("readSizes") List<Integer> readSizes,
-            @ForAll boolean finalNewline) throws IOException {
+    @Test
+    void validMessagesArriveIntactAndInOrderAndGarbageIsCounted() {
+        Cases.run(500, gen -> validMessagesArriveIntactAndInOrderAndGarbageIsCounted(lines(gen, 40), readSizes(gen),
+                gen.bool()));
+    }
+
+    private static void validMessagesArriveIntactAndInOrderAndGarbageIsCounted(List<Line> lines,
+            List<Integer> readSizes, boolean finalNewline) throws IOException {
         List<JsonRpcMessage> delivered = new ArrayList<>();
         MessageReader reader = new MessageReader("prop", new ChoppyStream(join(lines, finalNewline), readSizes),
                 16L * 1024 * 1024, delivered::add);
@@ -61,11 +63,14 @@ class MessageReaderProperties {
         assertEquals(expected.skipped(), reader.skippedLines());
     }
 
-    @Property(tries = 500)
-    void aLineOverTheLimitStopsReadingAfterTheMessagesBeforeIt(
-            @ForAll("lines") @Size(max = 20) List<Line> lines,
-            @ForAll("readSizes") List<Integer> readSizes,
-            @ForAll @IntRange(min = 1, max = 200) int limit) throws IOException {
+    @Test
+    void aLineOverTheLimitStopsReadingAfterTheMessagesBeforeIt() {
+        Cases.run(500, gen -> aLineOverTheLimitStopsReadingAfterTheMessagesBeforeIt(lines(gen, 20), readSizes(gen),
+                gen.ints(1, 200)));
+    }
+
+    private static void aLineOverTheLimitStopsReadingAfterTheMessagesBeforeIt(List<Line> lines,
+            List<Integer> readSizes, int limit) throws IOException {
         List<JsonRpcMessage> delivered = new ArrayList<>();
         MessageReader reader = new MessageReader("prop", new ChoppyStream(join(lines, true), readSizes), limit,
                 delivered::add);
@@ -84,14 +89,16 @@ class MessageReaderProperties {
      * repeats nothing: the next {@code read()}, on another thread, goes on from the next line, even
      * when the line handed over at was buffered across reads or the read ended mid-line.
      */
-    @Property(tries = 500)
-    void handingTheReadingOverAtAnyMessageLosesAndRepeatsNothing(
-            @ForAll("lines") @Size(max = 40) List<Line> lines,
-            @ForAll("readSizes") List<Integer> readSizes,
-            @ForAll boolean finalNewline,
-            @ForAll("handOffs") List<Boolean> handOffs) throws Exception {
-        List<JsonRpcMessage> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+    @Test
+    void handingTheReadingOverAtAnyMessageLosesAndRepeatsNothing() {
+        Cases.run(500, gen -> handingTheReadingOverAtAnyMessageLosesAndRepeatsNothing(lines(gen, 40), readSizes(gen),
+                gen.bool(), gen.list(0, 40, () -> gen.weighted(2, 1) == 1)));
+    }
+
+    private static void handingTheReadingOverAtAnyMessageLosesAndRepeatsNothing(List<Line> lines,
+            List<Integer> readSizes, boolean finalNewline, List<Boolean> handOffs) throws Exception {
+        List<JsonRpcMessage> delivered = new CopyOnWriteArrayList<>();
+        AtomicInteger count = new AtomicInteger();
         MessageReader reader = new MessageReader("prop", new ChoppyStream(join(lines, finalNewline), readSizes),
                 16L * 1024 * 1024, message -> {
                     delivered.add(message);
@@ -103,10 +110,10 @@ class MessageReaderProperties {
         MessageReader.End end;
         do {
             // Each read on a thread of its own: the hand-over must not depend on thread-local state.
-            java.util.concurrent.FutureTask<MessageReader.End> read = new java.util.concurrent.FutureTask<>(reader::read);
+            FutureTask<MessageReader.End> read = new FutureTask<>(reader::read);
             Thread thread = new Thread(read, "reader-" + readers++);
             thread.start();
-            end = read.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            end = read.get(10, TimeUnit.SECONDS);
         } while (end == MessageReader.End.HANDED_OFF);
 
         Expected expected = expected(lines, Integer.MAX_VALUE);
@@ -119,7 +126,7 @@ class MessageReaderProperties {
 
     // ---- the oracle: the framing rules, restated plainly ----
 
-    private static Expected expected(List<Line> lines, int limit) {
+    static Expected expected(List<Line> lines, int limit) {
         List<JsonRpcMessage> messages = new ArrayList<>();
         long skipped = 0;
         for (Line line : lines) {
@@ -149,7 +156,7 @@ class MessageReaderProperties {
         return new Expected(messages, skipped, MessageReader.End.EOF);
     }
 
-    private static byte[] join(List<Line> lines, boolean finalNewline) {
+    static byte[] join(List<Line> lines, boolean finalNewline) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < lines.size(); i++) {
             out.writeBytes(lines.get(i).bytes());
@@ -162,87 +169,71 @@ class MessageReaderProperties {
 
     // ---- generators ----
 
-    @Provide
-    Arbitrary<List<Line>> lines() {
-        Arbitrary<Line> line = Arbitraries.frequencyOf(
-                Tuple.of(4, messages()),
-                Tuple.of(2, randomBytes()),
-                Tuple.of(2, randomText()),
-                Tuple.of(2, nearMisses()),
-                Tuple.of(1, Arbitraries.of("", " ", "\t", "\r", " \r").map(MessageReaderProperties::garbage)));
-        return line.list();
+    /** Up to {@code max} lines: messages, random bytes and text, near misses and blank lines. */
+    static List<Line> lines(Gen gen, int max) {
+        return gen.list(0, max, () -> switch (gen.weighted(4, 2, 2, 2, 1)) {
+            case 0 -> message(gen);
+            case 1 -> randomBytes(gen);
+            case 2 -> garbage(gen.string(0, 80).replace('\n', ' '));
+            case 3 -> garbage(gen.pick(NEAR_MISSES));
+            default -> garbage(gen.pick("", " ", "\t", "\r", " \r"));
+        });
     }
 
-    @Provide
-    Arbitrary<List<Boolean>> handOffs() {
-        return Arbitraries.of(true, false, false).list().ofMaxSize(40);
-    }
-
-    @Provide
-    Arbitrary<List<Integer>> readSizes() {
-        // Short reads put line ends, carriage returns and UTF-8 sequences on read boundaries.
-        return Arbitraries.integers().between(1, 97).list().ofMinSize(1).ofMaxSize(8);
+    /** Short reads put line ends, carriage returns and UTF-8 sequences on read boundaries. */
+    static List<Integer> readSizes(Gen gen) {
+        return gen.list(1, 8, () -> gen.ints(1, 97));
     }
 
     private static Line garbage(String text) {
         return new Line(text.getBytes(StandardCharsets.UTF_8), null);
     }
 
-    private static Arbitrary<Line> randomBytes() {
-        return Arbitraries.bytes().array(byte[].class).ofMaxSize(150).map(bytes -> {
-            for (int i = 0; i < bytes.length; i++) {
-                if (bytes[i] == '\n') {
-                    bytes[i] = '{';
-                }
+    private static Line randomBytes(Gen gen) {
+        byte[] bytes = gen.bytes(0, 150);
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                bytes[i] = '{';
             }
-            return new Line(bytes, null);
-        });
+        }
+        return new Line(bytes, null);
     }
 
-    private static Arbitrary<Line> randomText() {
-        return Arbitraries.strings().ofMaxLength(80).map(s -> garbage(s.replace('\n', ' ')));
-    }
+    private static final List<String> NEAR_MISSES = List.of(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"x\"",
+            "{\"jsonrpc\":\"1.0\",\"method\":\"x\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"x\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1,\"error\":{\"code\":1}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":99999999999}}",
+            "[{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]",
+            "\"jsonrpc\"",
+            "null",
+            "{\"a\":[[[[[[[[[[",
+            "}{",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"x\"} trailing",
+            "\uFEFF{\"jsonrpc\":\"2.0\",\"method\":\"bom\"}",
+            "Debugger listening on ws://127.0.0.1:9229");
 
-    private static Arbitrary<Line> nearMisses() {
-        return Arbitraries.of(
-                "{\"jsonrpc\":\"2.0\",\"method\":\"x\"",
-                "{\"jsonrpc\":\"1.0\",\"method\":\"x\"}",
-                "{\"jsonrpc\":\"2.0\",\"id\":1}",
-                "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"x\"}",
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1,\"error\":{\"code\":1}}",
-                "[{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]",
-                "\"jsonrpc\"",
-                "null",
-                "{\"a\":[[[[[[[[[[",
-                "}{",
-                "{\"jsonrpc\":\"2.0\",\"method\":\"x\"} trailing",
-                "\uFEFF{\"jsonrpc\":\"2.0\",\"method\":\"bom\"}",
-                "Debugger listening on ws://127.0.0.1:9229").map(MessageReaderProperties::garbage);
-    }
-
-    private static Arbitrary<Line> messages() {
-        Arbitrary<String> text = Arbitraries.strings().ofMaxLength(30);
-        Arbitrary<RequestId> id = Arbitraries.oneOf(
-                Arbitraries.longs().map(RequestId::of),
-                text.map(RequestId::of));
-        Arbitrary<JsonRpcMessage> message = Arbitraries.oneOf(
-                Combinators.combine(text, text).as((m, v) -> new JsonRpcNotification(m, McpJson.object().put("v", v))),
-                Combinators.combine(id, text, text).as((i, m, v) -> new JsonRpcRequest(i, m, McpJson.object().put("v", v))),
-                Combinators.combine(id, text).as((i, v) -> new JsonRpcSuccess(i, McpJson.object().put("v", v))),
-                Combinators.combine(id, Arbitraries.integers(), text).as((i, c, m) -> new JsonRpcError(i, c, m, null)));
-        return Combinators.combine(message, Arbitraries.of(false, true)).as((m, cr) -> {
-            byte[] json = JsonRpcCodec.standard().encode(m);
-            if (cr) {
-                byte[] withCr = java.util.Arrays.copyOf(json, json.length + 1);
-                withCr[json.length] = '\r';
-                json = withCr;
-            }
-            return new Line(json, m);
-        });
+    private static Line message(Gen gen) {
+        RequestId id = gen.bool() ? RequestId.of(gen.anyLong()) : RequestId.of(gen.string(0, 30));
+        JsonRpcMessage message = switch (gen.weighted(1, 1, 1, 1)) {
+            case 0 -> new JsonRpcNotification(gen.string(0, 30), McpJson.object().put("v", gen.string(0, 30)));
+            case 1 -> new JsonRpcRequest(id, gen.string(0, 30), McpJson.object().put("v", gen.string(0, 30)));
+            case 2 -> new JsonRpcSuccess(id, McpJson.object().put("v", gen.string(0, 30)));
+            default -> new JsonRpcError(id, gen.anyInt(), gen.string(0, 30), null);
+        };
+        byte[] json = JsonRpcCodec.standard().encode(message);
+        if (gen.bool()) {
+            byte[] withCr = java.util.Arrays.copyOf(json, json.length + 1);
+            withCr[json.length] = '\r';
+            json = withCr;
+        }
+        return new Line(json, message);
     }
 
     /** Serves a byte array in reads of the given sizes, in turn. */
-    private static final class ChoppyStream extends InputStream {
+    static final class ChoppyStream extends InputStream {
         private final byte[] data;
         private final List<Integer> sizes;
         private int position;
