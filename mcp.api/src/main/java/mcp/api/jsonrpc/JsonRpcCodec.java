@@ -102,8 +102,9 @@ public final class JsonRpcCodec {
         if (result != null) {
             return new JsonRpcSuccess(readId(idNode, false), result);
         }
-        if (!error.isObject() || !error.path("code").isIntegralNumber()) {
-            throw new JsonRpcCodecException("Invalid JSON-RPC error: \"error\" must be an object with an integer \"code\"");
+        if (!error.isObject() || !error.path("code").isIntegralNumber() || !error.get("code").canConvertToInt()) {
+            throw new JsonRpcCodecException(
+                    "Invalid JSON-RPC error: \"error\" must be an object with a 32-bit integer \"code\"");
         }
         JsonNode data = error.get("data");
         return new JsonRpcError(readId(idNode, true), error.get("code").asInt(), error.path("message").asString(""),

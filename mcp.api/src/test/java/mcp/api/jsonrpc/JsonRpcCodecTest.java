@@ -42,6 +42,9 @@ class JsonRpcCodecTest {
             "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"x\"}", "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"x\"}",
             "{\"jsonrpc\":\"2.0\",\"method\":3}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"message\":\"no code\"}}",
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}} trailing",
+            // Found by JsonRpcCodecFuzzTest: a code beyond 32 bits threw Jackson's JsonNodeException.
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":2147483648,\"message\":\"m\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-711111111111111111111111111111}}",
         };
         for (String line : bad) {
             assertThrows(JsonRpcCodecException.class, () -> codec.decode(line), line);

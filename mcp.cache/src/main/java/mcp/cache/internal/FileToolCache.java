@@ -184,17 +184,18 @@ final class FileToolCache implements ToolCache {
     }
 
     /** A well-formed entry; whether it is fresh and for this config is decided by the caller. */
-    private record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools) {
+    record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools) {
     }
 
     /** What is wrong with a file: logged as a warning, never thrown out of the cache. */
-    private static final class InvalidEntry extends Exception {
+    static final class InvalidEntry extends Exception {
         InvalidEntry(String problem) {
             super(problem, null, false, false);
         }
     }
 
-    private static Entry decode(byte[] bytes, String serverName) throws InvalidEntry {
+    /** @throws InvalidEntry and nothing else (the fuzz test's property), whatever the bytes */
+    static Entry decode(byte[] bytes, String serverName) throws InvalidEntry {
         if (bytes.length == 0) {
             throw new InvalidEntry("it is empty");
         }

@@ -1,0 +1,73 @@
+package mcp.config.internal.sources;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import mcp.api.ServerSpec;
+import mcp.api.spi.CapabilitySource.Result;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * Whatever bytes sit in every JSON config file that the sources read (six tools' and mcp-host's), or in
+ * Codex's TOML files, no source throws, every problem names a file that was written, and every server
+ * found comes from one (checked by {@link SourcesProperties#check}).
+ *
+ * <p>{@code mvn verify} replays the inputs under {@code SourcesFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
+ * fuzzes (README, Tests).
+ */
+class SourcesFuzzTest {
+
+    /** One tree per target, created at its first input; every input overwrites all of its files. */
+    private static final Map<String, Fixture> TREES = new ConcurrentHashMap<>();
+
+    private static Fixture tree(String target) {
+        return TREES.computeIfAbsent(target, t -> {
+            try {
+                return Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    @FuzzTest(maxDuration = "5m")
+    void anyBytesInEveryJsonConfigNeverMakeASourceThrow(byte[] content) throws IOException {
+        Fixture tree = tree("json");
+        // Claude Code's projects map is keyed by the project's path: let the fuzzer's documents name it.
+        byte[] withProject = new String(content, java.nio.charset.StandardCharsets.ISO_8859_1)
+                .replace("__PROJECT__", tree.project.toString()).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        SourcesProperties.checkEverySource(tree, SourcesProperties.writeAll(tree, SourcesProperties.JSON_FILES, withProject));
+    }
+
+    @FuzzTest(maxDuration = "5m")
+    void anyBytesInCodexTomlNeverMakeItThrow(byte[] content) throws IOException {
+        Fixture tree = tree("toml");
+        Set<Path> written = SourcesProperties.writeAll(tree, SourcesProperties.TOML_FILES, content);
+        Result result = SourcesProperties.check(tree, new CodexSource(), written);
+        for (ServerSpec spec : result.servers()) {
+            assertTrue(spec.location().startsWith("/mcp_servers/"), spec.location());
+        }
+    }
+
+    @AfterAll
+    static void deleteTrees() throws IOException {
+        for (Fixture fixture : TREES.values()) {
+            try (Stream<Path> files = Files.walk(fixture.root)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                    Files.delete(p);
+                }
+            }
+        }
+        TREES.clear();
+    }
+}
