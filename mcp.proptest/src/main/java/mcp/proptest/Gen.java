@@ -186,20 +186,19 @@ public final class Gen {
 
     /** Any UTF-16 text of {@code min..max} chars: control characters, escapes, supplementary characters, lone surrogates. */
     public String string(int min, int max) {
-        int length = ints(min, max);
-        StringBuilder text = new StringBuilder(length);
-        while (text.length() < length) {
-            appendChar(text, length - text.length() >= 2, true);
-        }
-        return text.toString();
+        return text(min, max, true);
     }
 
     /** Text of {@code min..max} chars that is well-formed UTF-16: no lone surrogate. */
     public String wellFormedString(int min, int max) {
+        return text(min, max, false);
+    }
+
+    private String text(int min, int max, boolean loneSurrogates) {
         int length = ints(min, max);
         StringBuilder text = new StringBuilder(length);
         while (text.length() < length) {
-            appendChar(text, length - text.length() >= 2, false);
+            appendChar(text, length - text.length() >= 2, loneSurrogates);
         }
         return text.toString();
     }

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import mcp.cache.FileToolCaches;
+import mcp.proptest.Trees;
 import org.junit.jupiter.api.AfterAll;
 
 /**
@@ -44,12 +45,7 @@ class FileToolCacheFuzzTest {
     @AfterAll
     static void deleteDirectory() throws IOException {
         if (directory != null) {
-            try (var files = Files.list(directory)) {
-                for (Path file : (Iterable<Path>) files::iterator) {
-                    Files.delete(file);
-                }
-            }
-            Files.delete(directory);
+            Trees.delete(directory);
         }
     }
 }

@@ -7,15 +7,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.ToolDefinition;
 import mcp.cache.FileToolCaches;
 import mcp.proptest.Cases;
 import mcp.proptest.Gen;
+import mcp.proptest.Trees;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -51,7 +50,7 @@ class FileToolCacheProperties {
             String fileName = files.get(0).getFileName().toString();
             assertTrue(fileName.equals(serverName + ".json") || fileName.matches("_[0-9a-f]{32}\\.json"), fileName);
         } finally {
-            deleteTree(root);
+            Trees.delete(root);
         }
     }
 
@@ -89,11 +88,4 @@ class FileToolCacheProperties {
         return schema;
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(path);
-            }
-        }
-    }
 }

@@ -7,14 +7,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import mcp.api.ServerSpec;
 import mcp.api.spi.CapabilitySource.Result;
+import mcp.proptest.Trees;
 import org.junit.jupiter.api.AfterAll;
 
 /**
@@ -62,11 +60,7 @@ class SourcesFuzzTest {
     @AfterAll
     static void deleteTrees() throws IOException {
         for (Fixture fixture : TREES.values()) {
-            try (Stream<Path> files = Files.walk(fixture.root)) {
-                for (Path p : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                    Files.delete(p);
-                }
-            }
+            Trees.delete(fixture.root);
         }
         TREES.clear();
     }

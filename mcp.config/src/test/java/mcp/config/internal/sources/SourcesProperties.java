@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,8 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.ServerSpec;
 import mcp.api.spi.CapabilitySource;
@@ -27,6 +24,7 @@ import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
 import mcp.proptest.Cases;
 import mcp.proptest.Gen;
+import mcp.proptest.Trees;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -63,11 +61,7 @@ class SourcesProperties {
         try {
             body.check(fixture);
         } finally {
-            try (Stream<Path> files = Files.walk(fixture.root)) {
-                for (Path p : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                    Files.delete(p);
-                }
-            }
+            Trees.delete(fixture.root);
         }
     }
 

@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import mcp.api.McpException;
 import mcp.api.StoredCredential;
+import mcp.proptest.Trees;
 import org.junit.jupiter.api.AfterAll;
 
 /**
@@ -73,12 +74,7 @@ class FileAuthStorageFuzzTest {
     @AfterAll
     static void deleteDirectory() throws IOException {
         if (directory != null) {
-            try (var files = Files.list(directory)) {
-                for (Path file : (Iterable<Path>) files::iterator) {
-                    Files.delete(file);
-                }
-            }
-            Files.delete(directory);
+            Trees.delete(directory);
         }
     }
 }
