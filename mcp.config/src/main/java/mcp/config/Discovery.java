@@ -177,6 +177,10 @@ public final class Discovery {
                 problems.add(new DiscoveryProblem(DiscoveryProblem.Severity.WARNING, Optional.of(p.file()),
                         p.location(), p.server(), p.message()));
             }
+            // Never expanded, filtered or validated: such an entry is not ours to start, whatever it says.
+            for (CapabilitySource.Inactive inactive : result.inactive()) {
+                skip(inactive.server(), SkippedServer.Reason.NOT_CONSENTED, inactive.reason());
+            }
             return result.servers();
         }
 

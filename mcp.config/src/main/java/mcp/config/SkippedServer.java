@@ -29,7 +29,13 @@ public record SkippedServer(String name, SourceMetadata source, String location,
         /** A valid entry of the same name came first (higher priority, or earlier in the same source). */
         SHADOWED,
         /** Another {@link mcp.api.spi.ConfigFilter} dropped it; the detail names the filter and its reason. */
-        FILTERED
+        FILTERED,
+        /**
+         * The tool that owns its file would not start it for this user in this folder (pending approval,
+         * declined, disabled for the project, an untrusted folder); the detail is that tool's reason and
+         * how to change it. See {@link mcp.api.spi.CapabilitySource.Inactive}.
+         */
+        NOT_CONSENTED
     }
 
     /** Validates. */

@@ -172,6 +172,9 @@ class CliIT {
         Files.copy(fixture("user-mcp.json"), userFile);
         Path claudeFile = project.resolve(".mcp.json");
         Files.copy(fixture("project-claude.json"), claudeFile);
+        // Approved in Claude Code, so its servers count (docs/discovery.md).
+        Files.createDirectories(home.resolve(".claude"));
+        Files.writeString(home.resolve(".claude/settings.json"), "{\"enableAllProjectMcpServers\": true}");
 
         Run run = cli("list", "--json", "-C", project.toString());
         assertEquals(0, run.exitCode(), run::toString);

@@ -51,12 +51,35 @@ public interface CapabilitySource {
     /**
      * @param servers the servers found, in file order
      * @param problems what could not be read, each naming its file
+     * @param inactive entries that the tool owning the file would not start for this user in this
+     *     folder (pending approval, declined, disabled for the project, an untrusted folder, a policy):
+     *     listed with that reason, never started
      */
-    record Result(List<ServerSpec> servers, List<Problem> problems) {
+    record Result(List<ServerSpec> servers, List<Problem> problems, List<Inactive> inactive) {
         /** Copies. */
         public Result {
             servers = List.copyOf(servers);
             problems = List.copyOf(problems);
+            inactive = List.copyOf(inactive);
+        }
+
+        /** A result without inactive entries. */
+        public Result(List<ServerSpec> servers, List<Problem> problems) {
+            this(servers, problems, List.of());
+        }
+    }
+
+    /**
+     * An entry that its owning tool would not start here, and that tool's reason.
+     *
+     * @param server the entry as written
+     * @param reason for people: the tool's state and how to change it (never an env or header value)
+     */
+    record Inactive(ServerSpec server, String reason) {
+        /** Validates. */
+        public Inactive {
+            Objects.requireNonNull(server, "server");
+            Objects.requireNonNull(reason, "reason");
         }
     }
 

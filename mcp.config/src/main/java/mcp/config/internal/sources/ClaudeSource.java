@@ -22,7 +22,10 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>user scope</b>: the top-level {@code mcpServers} of {@code ~/.claude.json}; when that file
  *       has no such object (missing, unreadable, or without the key), {@code ~/.claude/mcp.json}.</li>
  * </ol>
- * The rest of {@code ~/.claude.json} (history, settings, other projects) is ignored.
+ * The rest of {@code ~/.claude.json} (history, settings, other projects) is ignored, but for what
+ * the user decided: a project-scope server that Claude Code would not start here (not approved,
+ * declined) and a server disabled for this project are inactive, with Claude Code's reason (see
+ * {@link ClaudeConsent}).
  */
 public final class ClaudeSource extends FileSource {
 
@@ -45,15 +48,19 @@ public final class ClaudeSource extends FileSource {
 
         // Read once: the file feeds both the local and the user scope, and a problem is reported once.
         Optional<ObjectNode> root = readRoot(claudeJson, findings);
+        ClaudeConsent consent = ClaudeConsent.read(root, search, findings);
+        Findings userAndLocal = findings.withConsent(consent::disabledForProject);
+        Findings project = findings.withConsent(consent::projectServer);
 
-        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> readLocalScope(claudeJson, r, search, findings)));
+        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> readLocalScope(claudeJson, r, search, userAndLocal)));
         for (ConfigFile file : projectConfigFiles(search, List.of(claudeJson.path(), fallback.path()))) {
-            readFile(file, search, findings);
+            readFile(file, search, project);
         }
-        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> readServers(claudeJson, r, "", SERVERS, search, findings)));
+        root.ifPresent(r -> guarded(claudeJson, "", findings,
+                () -> readServers(claudeJson, r, "", SERVERS, search, userAndLocal)));
         boolean hasUserServers = root.map(r -> r.get(SERVERS)).filter(JsonNode::isObject).isPresent();
         if (!hasUserServers) {
-            readFile(fallback, search, findings);
+            readFile(fallback, search, userAndLocal);
         }
     }
 

@@ -237,6 +237,7 @@ class BadInputTest {
     @Test
     void wholeNumbersAreExactUpToTheLargestLong(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
+        f.approveInClaude();
         Path file = f.write(f.project.resolve(".mcp.json"), "{\"mcpServers\": {"
                 + "\"max\": {\"command\": \"x\", \"timeout\": 9223372036854775807},"
                 + "\"over\": {\"command\": \"x\", \"timeout\": 9223372036854775808},"
@@ -251,6 +252,7 @@ class BadInputTest {
     @Test
     void namesArePassedThroughAndEscapedInPointers(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
+        f.approveInClaude();
         f.write(f.project.resolve(".mcp.json"), "{\"mcpServers\": {\"\": {\"command\": \"x\"}, \"a/b~c\": {\"command\": \"y\"},"
                 + " \"dup\": {\"command\": \"first\"}, \"dup\": {\"command\": \"last\"}}}");
 
@@ -265,6 +267,7 @@ class BadInputTest {
     @Test
     void unknownKeysAreIgnored(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
+        f.approveInClaude();
         f.write(f.project.resolve(".mcp.json"), "{\"version\": 2, \"mcpServers\": {\"x\": {\"command\": \"x\","
                 + " \"alwaysAllow\": [\"read\"], \"autoApprove\": 3, \"trust\": \"yes\"}}}");
         Result result = claude.discover(f.context());
@@ -275,6 +278,7 @@ class BadInputTest {
     @Test
     void aUtf8ByteOrderMarkIsAccepted(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
+        f.approveInClaude();
         f.write(f.project.resolve(".mcp.json"), "\uFEFF{\"mcpServers\": {\"bom\": {\"command\": \"x\"}}}");
         Result result = claude.discover(f.context());
         assertEquals(List.of(), result.problems());

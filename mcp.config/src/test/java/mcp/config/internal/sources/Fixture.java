@@ -71,6 +71,21 @@ final class Fixture {
         return fixture;
     }
 
+    /** Approves every project server in Claude Code (user settings), so that they count; returns the file. */
+    Path approveInClaude() {
+        return write(home.resolve(".claude/settings.json"), "{\"enableAllProjectMcpServers\": true}");
+    }
+
+    /** Trusts the project in Gemini CLI, so that its servers (and the user's) count; returns the trust file. */
+    Path trustInGemini() {
+        return write(home.resolve(".gemini/trustedFolders.json"), "{\"" + project + "\": \"TRUST_FOLDER\"}");
+    }
+
+    /** Trusts the working directory in Codex, so that its {@code .codex/config.toml} counts; returns the user file. */
+    Path trustInCodex() {
+        return write(home.resolve(".codex/config.toml"), "[projects.\"" + app + "\"]\ntrust_level = \"trusted\"\n");
+    }
+
     Context context() {
         return context(Map.of());
     }

@@ -20,6 +20,7 @@ import java.util.function.Supplier;
 import mcp.api.McpJson;
 import mcp.api.ServerSpec;
 import mcp.api.spi.CapabilitySource;
+import mcp.api.spi.CapabilitySource.Inactive;
 import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
 import mcp.proptest.Cases;
@@ -48,7 +49,7 @@ class SourcesProperties {
             "work/project/.gemini/settings.json", "work/project/.cursor/mcp.json", "work/project/.windsurf/mcp_config.json",
             "work/project/.vscode/mcp.json", "work/project/mcp.json", "work/project/packages/app/.mcp.json");
 
-    static final List<String> TOML_FILES = List.of("home/.codex/config.toml", "work/project/.codex/config.toml");
+    static final List<String> TOML_FILES = List.of("home/.codex/config.toml", "work/project/packages/app/.codex/config.toml");
 
     /** Runs one case in a fresh empty fixture tree, deleted afterwards. */
     @FunctionalInterface
@@ -140,6 +141,10 @@ class SourcesProperties {
             assertTrue(written.contains(spec.source().path().orElseThrow()), spec::toString);
             assertEquals(source.id(), spec.source().providerId());
         }
+        for (Inactive inactive : result.inactive()) {
+            assertTrue(written.contains(inactive.server().source().path().orElseThrow()), inactive::toString);
+            assertFalse(inactive.reason().isBlank(), inactive::toString);
+        }
         return result;
     }
 
@@ -192,6 +197,9 @@ class SourcesProperties {
         root.put("someOtherSetting", true);
         root.set(target.container(), container);
         Path file = fixture.write(fixture.project.resolve(target.file()), McpJson.mapper().writeValueAsString(root));
+        // Approved in Claude Code, trusted in Gemini CLI: so that their servers count (the *ConsentTest rules).
+        fixture.approveInClaude();
+        fixture.trustInGemini();
 
         Result result = source.discover(fixture.context());
 

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import mcp.api.Content;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
+import mcp.config.SkippedServer;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
 import mcp.manager.ToolOutput;
@@ -94,6 +95,11 @@ final class CallCommand implements Callable<Integer> {
         Map<String, String> errors = loaded.errors();
         errors.forEach((server, error) -> message.append(System.lineSeparator())
                 .append("  (server \"").append(server).append("\" failed: ").append(error).append(')'));
+        // The tool may be one of a server that its owning tool would not start: say which, and how to change it.
+        loaded.discovery().skipped().stream()
+                .filter(s -> s.reason() == SkippedServer.Reason.NOT_CONSENTED)
+                .forEach(s -> message.append(System.lineSeparator()).append("  (server \"").append(s.name())
+                        .append("\" is not started: ").append(s.detail()).append(')'));
         throw CliException.usage(message.toString());
     }
 

@@ -12,7 +12,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code list}: what discovery finds, without connecting anything (in the shell: with live states). */
 @Command(name = "list", description = {
     "List the configured servers by source, without connecting them.",
-    "○ not connected  ◌ inactive (disabled, project config off, shadowed, Exa)  ✗ invalid;"
+    "○ not connected  ◌ inactive (disabled, project config off, shadowed, Exa, not approved or"
+            + " not trusted in its own tool)  ✗ invalid;"
             + " in the shell also ● connected, ◌ connecting, ✗ failed."})
 final class ListCommand implements Callable<Integer> {
 

@@ -52,6 +52,9 @@ class ListCommandTest {
                   "kit": {"command": "another-kit"}
                 }}
                 """);
+        // Approved in Claude Code, so they count (ProjectConsentTest has what an unapproved one does).
+        Files.createDirectories(home.resolve(".claude"));
+        Files.writeString(home.resolve(".claude/settings.json"), "{\"enabledMcpjsonServers\": [\"web\", \"kit\"]}");
         cli = new CliRunner(project, home);
     }
 
