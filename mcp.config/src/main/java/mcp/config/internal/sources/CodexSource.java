@@ -5,12 +5,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import mcp.api.SourceMetadata.Level;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * OpenAI Codex's config files ({@code codex}, priority 70): {@code ~/.codex/config.toml} (or
  * {@code $CODEX_HOME/config.toml} when {@code CODEX_HOME} is an absolute path) and
- * {@code .codex/config.toml} in the project; servers are the {@code [mcp_servers.<name>]} tables.
+ * {@code .codex/config.toml} of the working directory, whose servers count only in a folder the user
+ * trusts in Codex (see {@link #collect}); servers are the {@code [mcp_servers.<name>]} tables.
  *
  * <p>Codex names its fields differently, and keeps secrets out of the file by naming environment
  * variables; each such name becomes a {@code ${NAME}} reference, which mcp-host expands later:
@@ -46,6 +49,45 @@ public final class CodexSource extends FileSource {
     @Override
     List<String> projectFiles() {
         return List.of(".codex/config.toml");
+    }
+
+    /**
+     * As Codex 0.169.0 does ({@code codex mcp list}, docs/discovery.md): the project file is the working
+     * directory's {@code .codex/config.toml} only, and its servers count only when the user file trusts
+     * that directory ({@code [projects."<dir>"] trust_level = "trusted"}); otherwise they are inactive.
+     */
+    @Override
+    void collect(Context context, SearchPath search, Findings findings) {
+        Path userPath = userFiles(search, context.environment()).get(0);
+        ConfigFile user = userFile(userPath, search);
+        Optional<ObjectNode> userRoot = readRoot(user, findings);
+        Path cwd = search.workingDirectory();
+        Path projectPath = cwd.resolve(".codex/config.toml").normalize();
+        if (!projectPath.equals(userPath)) {
+            Optional<String> untrusted = userRoot.filter(root -> trusted(root, cwd)).isPresent() ? Optional.empty()
+                    : Optional.of("the folder " + cwd + " is not trusted in Codex: trust it when `codex` asks, or set"
+                            + " trust_level = \"trusted\" under [projects.\"" + cwd + "\"] in " + userPath);
+            readFile(new ConfigFile(projectPath, Level.PROJECT, cwd, Format.TOML), search,
+                    findings.withConsent(server -> untrusted));
+        }
+        userRoot.ifPresent(root -> guarded(user, "", findings,
+                () -> readServers(user, root, "", "mcp_servers", search, findings)));
+    }
+
+    /** @return whether {@code [projects."<dir>"]} of the user file says {@code trust_level = "trusted"} */
+    private static boolean trusted(ObjectNode userRoot, Path dir) {
+        JsonNode projects = userRoot.get("projects");
+        if (projects == null || !projects.isObject()) {
+            return false;
+        }
+        for (String key : projects.propertyNames()) {
+            JsonNode project = projects.get(key);
+            if (SearchPath.absolutePath(key).filter(dir::equals).isPresent() && project.isObject()
+                    && "trusted".equals(project.path("trust_level").asString(null))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Gemini CLI's settings files ({@code gemini}, priority 60): {@code ~/.gemini/settings.json} and
@@ -15,6 +16,8 @@ import java.util.Optional;
  * entry is kept as written. {@code includeTools} and {@code excludeTools} are the tool allow- and
  * deny-lists. {@code trust} (skip confirmations) has no meaning here and is ignored. Gemini expands
  * {@code $NAME} as well as {@code ${NAME}}, so the bare form is translated (see {@link Variables#gemini()}).
+ * What the user decided (folder trust, {@code mcp.allowed}, {@code mcp.excluded}) makes servers inactive,
+ * see {@link #collect}.
  */
 public final class GeminiSource extends FileSource {
 
@@ -31,6 +34,25 @@ public final class GeminiSource extends FileSource {
     @Override
     List<String> projectFiles() {
         return List.of(".gemini/settings.json");
+    }
+
+    /**
+     * As Gemini CLI 0.61.0 does ({@code gemini mcp list}, docs/discovery.md): in a folder the user has not
+     * trusted, every server is disabled, the user's too, unless the user turned folder trust off
+     * ({@code security.folderTrust.enabled: false}); {@code mcp.allowed} and {@code mcp.excluded} of the
+     * user's settings block the servers they leave out or name.
+     */
+    @Override
+    void collect(Context context, SearchPath search, Findings findings) {
+        ConfigFile user = userFile(search.home().resolve(".gemini/settings.json"), search);
+        Optional<ObjectNode> userRoot = readRoot(user, findings);
+        GeminiConsent consent = GeminiConsent.read(userRoot, user.path(), search, findings);
+        Findings gated = findings.withConsent(consent::decide);
+        for (ConfigFile file : projectConfigFiles(search, List.of(user.path()))) {
+            readFile(file, search, gated);
+        }
+        userRoot.ifPresent(root -> guarded(user, "", findings,
+                () -> readServers(user, root, "", "mcpServers", search, gated)));
     }
 
     @Override

@@ -117,7 +117,7 @@ class BadInputTest {
     void deepNestingIsOneProblemNotAStackOverflow(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
         Path json = f.write(f.project.resolve(".mcp.json"), "{\"mcpServers\": " + "[".repeat(100_000));
-        Path toml = f.write(f.project.resolve(".codex/config.toml"), "[mcp_servers.x]\nargs = " + "[".repeat(100_000));
+        Path toml = f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.x]\nargs = " + "[".repeat(100_000));
 
         Result claudeResult = claude.discover(f.context());
         assertEquals(1, claudeResult.problems().size(), claudeResult.problems()::toString);

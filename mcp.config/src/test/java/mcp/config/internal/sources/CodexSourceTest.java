@@ -29,7 +29,7 @@ class CodexSourceTest {
         assertEquals(List.of("docs", "context7", "figma"), names(result));
 
         ServerSpec docs = server(result, "docs");
-        assertSource(source, f.project.resolve(".codex/config.toml"), Level.PROJECT, "/mcp_servers/docs", docs);
+        assertSource(source, f.app.resolve(".codex/config.toml"), Level.PROJECT, "/mcp_servers/docs", docs);
         assertEquals(Optional.of("docs-mcp"), docs.command());
         assertEquals(Optional.of("tools/docs"), docs.cwd());
         assertEquals(Optional.of(90_000L), docs.timeoutMillis(), "the largest of 90000 ms and 12.5 s");
@@ -63,7 +63,9 @@ class CodexSourceTest {
         Path file = f.write(codexHome.resolve("config.toml"), "[mcp_servers.elsewhere]\ncommand = \"x\"\n");
 
         Result result = source.discover(f.context(Map.of("CODEX_HOME", codexHome.toString())));
-        assertEquals(List.of("docs", "elsewhere"), names(result));
+        assertEquals(List.of("elsewhere"), names(result));
+        assertEquals(List.of("docs"), result.inactive().stream().map(i -> i.server().name()).toList(),
+                "the trust is read from the user file that counts, which does not trust the folder");
         assertSource(source, file, Level.USER, "/mcp_servers/elsewhere", server(result, "elsewhere"));
 
         assertEquals(List.of("docs", "context7", "figma"), names(source.discover(f.context(Map.of("CODEX_HOME", "codex-home")))),
@@ -73,7 +75,8 @@ class CodexSourceTest {
     @Test
     void anAuthorizationHeaderIsReplacedByTheBearerTokenWhateverItsCase(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
-        f.write(f.project.resolve(".codex/config.toml"), "[mcp_servers.api]\nurl = \"https://x\"\n"
+        f.trustInCodex();
+        f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.api]\nurl = \"https://x\"\n"
                 + "bearer_token_env_var = \"TOKEN\"\nhttp_headers = { authorization = \"Basic abc\", Accept = \"*/*\" }\n");
 
         ServerSpec api = server(source.discover(f.context()), "api");
@@ -83,7 +86,7 @@ class CodexSourceTest {
     @Test
     void badTomlIsOneProblemWithItsPosition(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
-        Path file = f.write(f.project.resolve(".codex/config.toml"), "[mcp_servers.docs]\ncommand = docs-mcp\n");
+        Path file = f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.docs]\ncommand = docs-mcp\n");
 
         Result result = source.discover(f.context());
         assertEquals(List.of(new Problem(file, "2:11", "", "invalid TOML: Unknown token")), result.problems());
@@ -93,7 +96,8 @@ class CodexSourceTest {
     @Test
     void aFieldOfTheWrongTypeSkipsThatServerOnly(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
-        Path file = f.write(f.project.resolve(".codex/config.toml"), String.join("\n",
+        f.trustInCodex();
+        Path file = f.write(f.app.resolve(".codex/config.toml"), String.join("\n",
                 "[mcp_servers.a]", "command = \"a\"", "args = \"--verbose\"",
                 "[mcp_servers.b]", "command = \"b\"", "env = [\"X\"]",
                 "[mcp_servers.c]", "command = \"c\"", "startup_timeout_sec = \"10\"",
@@ -115,9 +119,35 @@ class CodexSourceTest {
     }
 
     @Test
+    void aProjectFileCountsOnlyInTheWorkingDirectoryAndOnlyWhenCodexTrustsIt(@TempDir Path dir) {
+        // As codex mcp list of Codex 0.169.0 says, run in each of these folders (docs/discovery.md).
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.planted]\ncommand = \"sh\"\n");
+        f.write(f.project.resolve(".codex/config.toml"), "[mcp_servers.above]\ncommand = \"sh\"\n");
+
+        Result untrusted = source.discover(f.context());
+        assertEquals(List.of(), untrusted.servers());
+        assertEquals(1, untrusted.inactive().size(), untrusted.inactive()::toString);
+        assertEquals(file, untrusted.inactive().get(0).server().source().path().orElseThrow());
+        assertEquals("the folder " + f.app + " is not trusted in Codex: trust it when `codex` asks, or set"
+                + " trust_level = \"trusted\" under [projects.\"" + f.app + "\"] in " + f.home.resolve(".codex/config.toml"),
+                untrusted.inactive().get(0).reason());
+
+        f.write(f.home.resolve(".codex/config.toml"), "[projects.\"" + f.project + "\"]\ntrust_level = \"trusted\"\n"
+                + "[projects.\"" + f.app + "\"]\ntrust_level = \"untrusted\"\n");
+        assertEquals(List.of("planted"), source.discover(f.context()).inactive().stream().map(i -> i.server().name())
+                .toList(), "a trusted parent and an untrusted folder");
+
+        f.trustInCodex();
+        Result trusted = source.discover(f.context());
+        assertEquals(List.of("planted"), names(trusted), "the parent's file is not Codex's: never read");
+        assertEquals(List.of(), trusted.inactive());
+    }
+
+    @Test
     void mcpServersThatIsNotATableOrAServerThatIsNotATable(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
-        Path project = f.write(f.project.resolve(".codex/config.toml"), "mcp_servers = 3\n");
+        Path project = f.write(f.app.resolve(".codex/config.toml"), "mcp_servers = 3\n");
         Path user = f.write(f.home.resolve(".codex/config.toml"), "[mcp_servers]\nbad = \"npx\"\n[mcp_servers.good]\ncommand = \"g\"\n");
 
         Result result = source.discover(f.context());

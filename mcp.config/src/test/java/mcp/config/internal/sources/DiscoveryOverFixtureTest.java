@@ -64,7 +64,7 @@ class DiscoveryOverFixtureTest {
         assertEquals("native USER home/.config/mcp-host/mcp.json", where(result, fixture, "weather"));
         assertEquals("claude USER home/.claude.json", where(result, fixture, "local-db"));
         assertEquals("claude PROJECT work/project/packages/app/.mcp.json", where(result, fixture, "app-tools"));
-        assertEquals("codex PROJECT work/project/.codex/config.toml", where(result, fixture, "docs"));
+        assertEquals("codex PROJECT work/project/packages/app/.codex/config.toml", where(result, fixture, "docs"));
         assertEquals("windsurf USER home/.codeium/windsurf/mcp_config.json", where(result, fixture, "figma"));
         assertEquals("vscode PROJECT work/project/.vscode/mcp.json", where(result, fixture, "fetch"));
         assertEquals("/servers/github", result.skipped().stream()

@@ -56,6 +56,7 @@ class GeminiSourceTest {
     @Test
     void httpUrlWinsOverUrlAndAWrittenTypeIsKept(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
+        f.trustInGemini();
         f.write(f.project.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
                 + "\"both\": {\"httpUrl\": \"http://h\", \"url\": \"http://s\"},"
                 + "\"typed\": {\"type\": \"http\", \"url\": \"http://t\"},"

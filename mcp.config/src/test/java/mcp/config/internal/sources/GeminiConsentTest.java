@@ -1,0 +1,99 @@
+package mcp.config.internal.sources;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mcp.api.ServerSpec;
+import mcp.api.spi.CapabilitySource.Inactive;
+import mcp.api.spi.CapabilitySource.Result;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the user decided in Gemini CLI binds: each case is one that {@code gemini mcp list} of Gemini CLI
+ * 0.61.0 was run on (scratch HOME, offline), with its verdict as the expected state ({@code Disabled}
+ * and {@code Blocked} are inactive here); see docs/discovery.md.
+ */
+class GeminiConsentTest {
+
+    @TempDir
+    Path dir;
+    private Fixture f;
+    private final GeminiSource source = new GeminiSource();
+
+    @BeforeEach
+    void projectAndUserServer() {
+        f = Fixture.empty(dir);
+        // In the working directory: Gemini CLI reads no other folder's .gemini/settings.json.
+        f.write(f.app.resolve(".gemini/settings.json"),
+                "{\"mcpServers\": {\"projsrv\": {\"command\": \"sh\", \"args\": [\"-c\", \"touch marker\"]}}}");
+        userSettings("");
+    }
+
+    private void userSettings(String more) {
+        f.write(f.home.resolve(".gemini/settings.json"),
+                "{" + more + "\"mcpServers\": {\"usersrv\": {\"httpUrl\": \"http://127.0.0.1:9/u\"}}}");
+    }
+
+    private void trust(String rules) {
+        f.write(f.home.resolve(".gemini/trustedFolders.json"), rules);
+    }
+
+    /** @return name to "active", or the first words of the reason */
+    private Map<String, String> states() {
+        Result result = source.discover(f.context());
+        assertEquals(List.of(), result.problems());
+        Map<String, String> states = new LinkedHashMap<>();
+        for (ServerSpec server : result.servers()) {
+            states.put(server.name(), "active");
+        }
+        for (Inactive inactive : result.inactive()) {
+            states.put(inactive.server().name(), inactive.reason().startsWith("the folder ") ? "untrusted"
+                    : inactive.reason().startsWith("blocked") ? "blocked" : inactive.reason());
+        }
+        return states;
+    }
+
+    @Test
+    void inAFolderNobodyTrustedNoServerStartsNotEvenTheUsers() {
+        assertEquals(Map.of("projsrv", "untrusted", "usersrv", "untrusted"), states());
+        assertEquals("the folder " + f.app + " is not trusted in Gemini CLI, which then starts no server: trust it"
+                + " when `gemini` asks (or in " + f.home.resolve(".gemini/trustedFolders.json") + ")",
+                source.discover(f.context()).inactive().get(0).reason());
+
+        trust("{\"" + f.project + "\": \"DO_NOT_TRUST\"}");
+        assertEquals(Map.of("projsrv", "untrusted", "usersrv", "untrusted"), states());
+    }
+
+    @Test
+    void aTrustedFolderOrParentStartsThem() {
+        trust("{\"" + f.project + "\": \"TRUST_FOLDER\"}");
+        assertEquals(Map.of("projsrv", "active", "usersrv", "active"), states(), "below a trusted folder");
+
+        trust("{\"" + f.project + "\": \"TRUST_PARENT\"}");
+        assertEquals(Map.of("projsrv", "active", "usersrv", "active"), states(), "the key's parent is trusted");
+
+        trust("{\"" + f.project + "\": \"TRUST_FOLDER\", \"" + f.app + "\": \"DO_NOT_TRUST\"}");
+        assertEquals(Map.of("projsrv", "untrusted", "usersrv", "untrusted"), states(), "the nearest rule decides");
+    }
+
+    @Test
+    void withFolderTrustOffEveryServerStarts() {
+        userSettings("\"security\": {\"folderTrust\": {\"enabled\": false}}, ");
+        assertEquals(Map.of("projsrv", "active", "usersrv", "active"), states());
+    }
+
+    @Test
+    void allowedAndExcludedBlockServers() {
+        trust("{\"" + f.project + "\": \"TRUST_FOLDER\"}");
+        userSettings("\"mcp\": {\"allowed\": [\"usersrv\"]}, ");
+        assertEquals(Map.of("projsrv", "blocked", "usersrv", "active"), states());
+
+        userSettings("\"mcp\": {\"excluded\": [\"projsrv\"]}, ");
+        assertEquals(Map.of("projsrv", "blocked", "usersrv", "active"), states());
+    }
+}
