@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mcp.api.ServerSpec;
@@ -41,21 +40,11 @@ class ClaudeConsentTest {
                 + (key == null ? "" : ", \"projects\": {\"" + key + "\": " + projectEntry + "}") + "}");
     }
 
-    /** @return name to state: "active", or the first words of the reason */
+    /** @return name to "active", "pending", "declined" or "disabled for project" */
     private Map<String, String> states() {
-        Result result = source.discover(f.context());
-        assertEquals(List.of(), result.problems());
-        Map<String, String> states = new LinkedHashMap<>();
-        for (ServerSpec server : result.servers()) {
-            states.put(server.name(), "active");
-        }
-        for (Inactive inactive : result.inactive()) {
-            String reason = inactive.reason();
-            states.put(inactive.server().name(), reason.startsWith("pending approval") ? "pending"
-                    : reason.startsWith("declined") ? "declined"
-                    : reason.startsWith("disabled for this project") ? "disabled for project" : reason);
-        }
-        return states;
+        return Fixture.states(source.discover(f.context()), reason -> reason.startsWith("pending approval") ? "pending"
+                : reason.startsWith("declined") ? "declined"
+                : reason.startsWith("disabled for this project") ? "disabled for project" : reason);
     }
 
     @Test

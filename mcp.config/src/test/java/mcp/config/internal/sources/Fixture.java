@@ -104,6 +104,18 @@ final class Fixture {
         }
     }
 
+    /**
+     * @param kind names the kind of an inactive entry's reason (its first words)
+     * @return each server of the result to {@code "active"}, each inactive one to its kind; asserts no problem
+     */
+    static java.util.Map<String, String> states(Result result, java.util.function.Function<String, String> kind) {
+        assertEquals(List.of(), result.problems());
+        java.util.Map<String, String> states = new java.util.LinkedHashMap<>();
+        result.servers().forEach(server -> states.put(server.name(), "active"));
+        result.inactive().forEach(inactive -> states.put(inactive.server().name(), kind.apply(inactive.reason())));
+        return states;
+    }
+
     static List<String> names(Result result) {
         return result.servers().stream().map(ServerSpec::name).collect(Collectors.toList());
     }

@@ -3,12 +3,7 @@ package mcp.config.internal.sources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import mcp.api.ServerSpec;
-import mcp.api.spi.CapabilitySource.Inactive;
-import mcp.api.spi.CapabilitySource.Result;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,19 +38,10 @@ class GeminiConsentTest {
         f.write(f.home.resolve(".gemini/trustedFolders.json"), rules);
     }
 
-    /** @return name to "active", or the first words of the reason */
+    /** @return name to "active", "untrusted" or "blocked" */
     private Map<String, String> states() {
-        Result result = source.discover(f.context());
-        assertEquals(List.of(), result.problems());
-        Map<String, String> states = new LinkedHashMap<>();
-        for (ServerSpec server : result.servers()) {
-            states.put(server.name(), "active");
-        }
-        for (Inactive inactive : result.inactive()) {
-            states.put(inactive.server().name(), inactive.reason().startsWith("the folder ") ? "untrusted"
-                    : inactive.reason().startsWith("blocked") ? "blocked" : inactive.reason());
-        }
-        return states;
+        return Fixture.states(source.discover(f.context()), reason -> reason.startsWith("the folder ") ? "untrusted"
+                : reason.startsWith("blocked") ? "blocked" : reason);
     }
 
     @Test

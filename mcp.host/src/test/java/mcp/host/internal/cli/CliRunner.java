@@ -4,15 +4,19 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import mcp.api.McpJson;
 import mcp.api.spi.AuthStorage;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Runs {@link Main#run} in this JVM with a fixture home and project, capturing both streams. */
 final class CliRunner {
@@ -55,6 +59,16 @@ final class CliRunner {
         if (path != null) {
             env.put("PATH", path);
         }
+    }
+
+    /** Approves these project servers in Claude Code, in the user's settings, as a user would. */
+    CliRunner approveInClaude(String... servers) throws IOException {
+        Path settings = home.resolve(".claude/settings.json");
+        Files.createDirectories(settings.getParent());
+        ObjectNode root = McpJson.object();
+        Arrays.stream(servers).forEach(root.putArray("enabledMcpjsonServers")::add);
+        Files.writeString(settings, root.toString());
+        return this;
     }
 
     CliRunner env(String name, String value) {

@@ -197,9 +197,7 @@ class ConfigEditCommandsTest {
                 {"mcpServers": {"web": {"command": "web-server", "args": ["--port", "0"]}}}
                 """);
         String before = Files.readString(claudeProject);
-        // Approved in Claude Code, so that it is a server mcp-host uses (and can say how to add it).
-        Files.createDirectories(home.resolve(".claude"));
-        Files.writeString(home.resolve(".claude/settings.json"), "{\"enabledMcpjsonServers\": [\"web\"]}");
+        cli.approveInClaude("web"); // so that it is a server mcp-host uses (and can say how to add it)
         for (String command : List.of("disable", "enable", "remove")) {
             CliRunner.Result result = cli.run(command, "web");
             assertEquals(2, result.exitCode(), result::toString);

@@ -53,9 +53,7 @@ class ListCommandTest {
                 }}
                 """);
         // Approved in Claude Code, so they count (ProjectConsentTest has what an unapproved one does).
-        Files.createDirectories(home.resolve(".claude"));
-        Files.writeString(home.resolve(".claude/settings.json"), "{\"enabledMcpjsonServers\": [\"web\", \"kit\"]}");
-        cli = new CliRunner(project, home);
+        cli = new CliRunner(project, home).approveInClaude("web", "kit");
     }
 
     @AfterEach

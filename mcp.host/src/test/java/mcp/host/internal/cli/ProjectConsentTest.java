@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import mcp.api.McpJson;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
@@ -55,9 +55,7 @@ class ProjectConsentTest {
         root.set("mcpServers", servers);
         Files.writeString(repo.resolve(".mcp.json"), root.toString());
         // Approval of the kit only, where Claude Code keeps it for every project of the user.
-        Files.createDirectories(home.resolve(".claude"));
-        Files.writeString(home.resolve(".claude/settings.json"), "{\"enabledMcpjsonServers\": [\"kit\"]}");
-        cli = new CliRunner(repo, home);
+        cli = new CliRunner(repo, home).approveInClaude("kit");
     }
 
     @AfterEach
@@ -108,12 +106,12 @@ class ProjectConsentTest {
     @Test
     void anEmbedderThatLoadsTheFolderNeverStartsIt() throws Exception {
         try (McpHost host = McpHost.builder().home(home).workingDirectory(repo).cache(false)
-                .environment(java.util.Map.of("HOME", home.toString())).build()) {
+                .environment(Map.of("HOME", home.toString())).build()) {
             LoadResult load = host.load();
             assertTrue(load.tools().stream().allMatch(t -> t.name().startsWith("mcp_kit_")), load.tools()::toString);
             assertFalse(load.tools().isEmpty());
             // Give a started process the time to write its file, were one started.
-            Thread.sleep(Duration.ofMillis(300).toMillis());
+            Thread.sleep(300);
         }
     }
 }

@@ -322,8 +322,13 @@ class StdioTransportTest {
         transport.start(recorder);
         awaitStderr(transport, "ready");
         long pid = transport.pid();
-        transport.snapshotTree();
-        Set<Long> descendants = transport.knownDescendantPids();
+        // "ready" comes before bash has forked the sleep: look until the tree holds it (bounded).
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        Set<Long> descendants;
+        do {
+            transport.snapshotTree();
+            descendants = transport.knownDescendantPids();
+        } while (descendants.isEmpty() && System.nanoTime() < deadline && sleepBriefly());
 
         long started = System.nanoTime();
         transport.close();
@@ -718,5 +723,11 @@ class StdioTransportTest {
             Waits.sleep(10);
         }
         return false;
+    }
+
+    /** Sleeps 10 ms; always true, for use in a loop condition. */
+    private static boolean sleepBriefly() throws InterruptedException {
+        Thread.sleep(10);
+        return true;
     }
 }
