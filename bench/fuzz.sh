@@ -57,19 +57,20 @@ fi
 # Of the inputs and the grown corpus, keeps in the inputs directory one input per coverage edge of
 # mcp-host and Jackson (libFuzzer -merge=1 without hit counts), besides the seed-* and crash-* files.
 # libFuzzer merges in a child process of its own, which only Jazzer's standalone driver can start.
+declare -A classpaths
 merge() {
-  local module="$1" class="$2" method="$3" inputs="$4" corpus="$5"
-  local fqcn merged cp keep file name root="$PWD"
-  fqcn="$(dirname "${inputs#"$module/src/test/resources/"}")"
-  fqcn="${fqcn%Inputs}"
-  fqcn="${fqcn//\//.}"
+  local module="$1" fqcn="$2" method="$3" inputs="$4" corpus="$5"
+  local merged keep file name root="$PWD"
+  if [[ -z "${classpaths[$module]:-}" ]]; then
+    mvn -B -q -Dstyle.color=never -o -pl "$module" dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile="$root/$module/target/fuzz-classpath.txt"
+    classpaths[$module]="$root/$module/target/test-classes:$root/$module/target/classes:$(cat "$module/target/fuzz-classpath.txt")"
+  fi
   merged="$(mktemp -d)"
-  mvn -B -q -Dstyle.color=never -o -pl "$module" dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$merged.cp"
-  cp="$root/$module/target/test-classes:$root/$module/target/classes:$(cat "$merged.cp")"
-  (cd "$module" && java -cp "$cp" com.code_intelligence.jazzer.Jazzer --target_class="$fqcn" \
+  (cd "$module" && java -cp "${classpaths[$module]}" com.code_intelligence.jazzer.Jazzer --target_class="$fqcn" \
     --target_method="$method" --instrumentation_includes='mcp.**:tools.jackson.**' \
     -merge=1 -use_counters=0 "$merged" "$root/$inputs" "$root/$corpus") \
-    > "$module/target/fuzz-$class-$method-merge.log" 2>&1
+    > "$module/target/fuzz-${fqcn##*.}-$method-merge.log" 2>&1
   # The seeds and findings stay under their own names; the merge must not add them again as <sha1>.
   keep=""
   for file in "$inputs"/seed-* "$inputs"/crash-*; do
@@ -82,7 +83,7 @@ merge() {
     name="$(basename "$file")"
     grep -qx "$name" <<< "$keep" || cp "$file" "$inputs/$name"
   done
-  rm -rf "$merged" "$merged.cp"
+  rm -rf "$merged"
 }
 
 modules="$(printf '%s\n' "${selected[@]}" | cut -d'|' -f1 | sort -u | paste -sd, -)"
@@ -95,8 +96,9 @@ for target in "${selected[@]}"; do
   IFS='|' read -r module class method <<< "$target"
   package_dir="$(grep -rl --include="$class.java" "class $class" "$module/src/test/java" | head -1)"
   package_dir="$(dirname "${package_dir#"$module/src/test/java/"}")"
+  fqcn="${package_dir//\//.}.$class"
   inputs="$module/src/test/resources/$package_dir/${class}Inputs/$method"
-  corpus="$module/.cifuzz-corpus/${package_dir//\//.}.$class/$method"
+  corpus="$module/.cifuzz-corpus/$fqcn/$method"
   mkdir -p "$inputs"
   before="$(ls "$inputs" | wc -l)"
   echo "== fuzzing $class#$method for ${seconds}s (inputs: $before in $inputs)"
@@ -107,7 +109,7 @@ for target in "${selected[@]}"; do
     > "$module/target/fuzz-$class-$method.log" 2>&1 || status=$?
   grep -E '^#[0-9]+ *(DONE|INITED)|cov: .*corp:' "$module/target/fuzz-$class-$method.log" | tail -1 || true
   if [[ -d "$corpus" ]]; then
-    merge "$module" "$class" "$method" "$inputs" "$corpus"
+    merge "$module" "$fqcn" "$method" "$inputs" "$corpus"
   fi
   after="$(ls "$inputs" | wc -l)"
   crashes="$(ls "$inputs" | grep -c '^crash-' || true)"

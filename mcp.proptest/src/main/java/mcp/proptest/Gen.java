@@ -214,19 +214,6 @@ public final class Gen {
         return text.toString();
     }
 
-    /** Text of {@code min..max} chars drawn from the char ranges, given as pairs of first and last char. */
-    public String stringOfRanges(int min, int max, char... ranges) {
-        if (ranges.length == 0 || ranges.length % 2 != 0) {
-            throw new IllegalArgumentException("ranges come in pairs");
-        }
-        int length = ints(min, max);
-        StringBuilder text = new StringBuilder(length);
-        for (int i = 0; i < length; i++) {
-            int range = random.nextInt(ranges.length / 2) * 2;
-            text.append((char) random.nextInt(ranges[range], ranges[range + 1] + 1));
-        }
-        return text.toString();
-    }
 
     private void appendChar(StringBuilder text, boolean roomForPair, boolean loneSurrogates) {
         switch (weighted(40, 8, 10, 15, 12, roomForPair ? 10 : 0, loneSurrogates ? 5 : 0)) {

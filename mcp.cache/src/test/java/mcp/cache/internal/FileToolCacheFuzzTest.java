@@ -12,6 +12,7 @@ import java.util.Optional;
 import mcp.cache.FileToolCaches;
 import mcp.proptest.Trees;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Whatever a cache file holds (another version's, a damaged or a hand-edited one), reading it gives an
@@ -33,19 +34,19 @@ class FileToolCacheFuzzTest {
         } catch (FileToolCache.InvalidEntry e) {
             return;
         }
-        if (directory == null) {
-            directory = Files.createTempDirectory("mcp-cache-fuzz");
-        }
         FileToolCache cache = new FileToolCache(directory, FileToolCaches.DEFAULT_TTL,
                 Clock.fixed(entry.savedAt(), ZoneOffset.UTC));
         cache.write("fuzz", entry.configHash(), entry.tools());
         assertEquals(Optional.of(entry.tools()), cache.read("fuzz", entry.configHash()));
     }
 
+    @BeforeAll
+    static void createDirectory() throws IOException {
+        directory = Files.createTempDirectory("mcp-cache-fuzz");
+    }
+
     @AfterAll
     static void deleteDirectory() throws IOException {
-        if (directory != null) {
-            Trees.delete(directory);
-        }
+        Trees.delete(directory);
     }
 }

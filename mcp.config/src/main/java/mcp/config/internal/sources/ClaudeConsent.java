@@ -27,26 +27,23 @@ import tools.jackson.databind.node.ObjectNode;
  *       since a disabled name must never start).</li>
  * </ul>
  * A settings file that cannot be read is a problem of that file and approves nothing.
+ *
+ * @param projectRoot the project as Claude Code keys it
+ * @param lists the places whose lists count, the user's settings first
+ * @param projectEntry the project's entry in {@code ~/.claude.json}, if any (its trust decides the rest)
  */
-final class ClaudeConsent {
+record ClaudeConsent(Path projectRoot, List<Lists> lists, Optional<Lists> projectEntry) {
 
     private static final String ENABLED = "enabledMcpjsonServers";
     private static final String DISABLED = "disabledMcpjsonServers";
     private static final String ENABLE_ALL = "enableAllProjectMcpServers";
 
     /** One place that may hold the lists, and the file it is in (for the reason). */
-    private record Lists(String where, ObjectNode node) {
+    record Lists(String where, ObjectNode node) {
         boolean names(String key, String server) {
             JsonNode list = node.get(key);
-            if (list == null || !list.isArray()) {
-                return false;
-            }
-            for (JsonNode item : list) {
-                if (item.isString() && item.asString().equals(server)) {
-                    return true;
-                }
-            }
-            return false;
+            return list != null && list.isArray()
+                    && list.valueStream().anyMatch(item -> item.isString() && item.asString().equals(server));
         }
 
         boolean enablesAll() {
@@ -55,58 +52,34 @@ final class ClaudeConsent {
         }
     }
 
-    private final Path projectRoot;
-    private final boolean trusted;
-    private final List<Lists> lists;
-    private final Optional<Lists> projectEntry;
-
-    private ClaudeConsent(Path projectRoot, boolean trusted, List<Lists> lists, Optional<Lists> projectEntry) {
-        this.projectRoot = projectRoot;
-        this.trusted = trusted;
-        this.lists = lists;
-        this.projectEntry = projectEntry;
-    }
-
     /**
      * @param claudeJson {@code ~/.claude.json}, already read (empty when missing or broken)
      * @param findings where problems of the settings files go
      */
     static ClaudeConsent read(Optional<ObjectNode> claudeJson, SearchPath search, Findings findings) {
         Path root = search.projectRoot();
-        Optional<Lists> entry = claudeJson.flatMap(r -> projectEntry(r, root))
-                .map(node -> new Lists("~/.claude.json (projects[\"" + root + "\"])", node));
-        boolean trusted = entry.map(e -> e.node().path("hasTrustDialogAccepted").asBoolean(false)).orElse(false);
+        Optional<Lists> entry = claudeJson.flatMap(r -> SearchPath.folderEntry(r.get("projects"), root))
+                .map(project -> new Lists("~/.claude.json (projects[\"" + project.getKey() + "\"])", project.getValue()));
         List<Lists> lists = new ArrayList<>();
         settings(search.home().resolve(".claude/settings.json"), SourceMetadata.Level.USER, root, findings)
                 .ifPresent(lists::add);
-        if (trusted) {
+        if (trusts(entry)) {
             settings(root.resolve(".claude/settings.json"), SourceMetadata.Level.PROJECT, root, findings)
                     .ifPresent(lists::add);
             settings(root.resolve(".claude/settings.local.json"), SourceMetadata.Level.PROJECT, root, findings)
                     .ifPresent(lists::add);
             entry.ifPresent(lists::add);
         }
-        return new ClaudeConsent(root, trusted, lists, entry);
+        return new ClaudeConsent(root, List.copyOf(lists), entry);
+    }
+
+    private static boolean trusts(Optional<Lists> projectEntry) {
+        return projectEntry.map(e -> e.node().path("hasTrustDialogAccepted").asBoolean(false)).orElse(false);
     }
 
     private static Optional<Lists> settings(Path path, SourceMetadata.Level level, Path root, Findings findings) {
         ConfigFile file = new ConfigFile(path.normalize(), level, root, Format.JSON);
         return ConfigReader.read(file, findings).map(node -> new Lists(path.toString(), node));
-    }
-
-    /** Claude Code writes the keys as absolute paths; compare them as paths (a trailing '/', '..'). */
-    private static Optional<ObjectNode> projectEntry(ObjectNode claudeJson, Path root) {
-        JsonNode projects = claudeJson.get("projects");
-        if (projects == null || !projects.isObject()) {
-            return Optional.empty();
-        }
-        for (String key : projects.propertyNames()) {
-            JsonNode project = projects.get(key);
-            if (project.isObject() && SearchPath.absolutePath(key).filter(root::equals).isPresent()) {
-                return Optional.of((ObjectNode) project);
-            }
-        }
-        return Optional.empty();
     }
 
     /** @return why Claude Code would not start this {@code .mcp.json} server here, or empty when approved */
@@ -127,7 +100,7 @@ final class ClaudeConsent {
             }
         }
         return Optional.of("pending approval in Claude Code"
-                + (trusted ? "" : " (the folder " + projectRoot + " is not trusted in Claude Code)")
+                + (trusts(projectEntry) ? "" : " (the folder " + projectRoot + " is not trusted in Claude Code)")
                 + ": approve it in `claude` (/mcp), or name it in " + ENABLED + " of ~/.claude/settings.json");
     }
 

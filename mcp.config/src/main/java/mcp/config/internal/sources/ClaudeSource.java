@@ -1,10 +1,7 @@
 package mcp.config.internal.sources;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -65,28 +62,9 @@ public final class ClaudeSource extends FileSource {
     }
 
     private void readLocalScope(ConfigFile claudeJson, ObjectNode root, SearchPath search, Findings findings) {
-        JsonNode projects = root.get("projects");
-        if (projects == null || !projects.isObject()) {
-            return; // Claude Code's own state: not ours to judge
-        }
-        // Claude Code writes the keys as absolute paths; compare them as paths (a trailing '/', '..').
-        Map<Path, String> keyByDirectory = new LinkedHashMap<>();
-        for (String key : projects.propertyNames()) {
-            try {
-                Path dir = Path.of(key);
-                if (dir.isAbsolute()) {
-                    keyByDirectory.putIfAbsent(dir.normalize(), key);
-                }
-            } catch (InvalidPathException e) {
-                // not a path on this system: cannot be one of ours
-            }
-        }
         for (Path dir : search.directories()) {
-            String key = keyByDirectory.get(dir);
-            JsonNode project = key == null ? null : projects.get(key);
-            if (project != null && project.isObject()) {
-                readServers(claudeJson, (ObjectNode) project, Pointers.child("/projects", key), SERVERS, search, findings);
-            }
+            SearchPath.folderEntry(root.get("projects"), dir).ifPresent(project -> readServers(claudeJson,
+                    project.getValue(), Pointers.child("/projects", project.getKey()), SERVERS, search, findings));
         }
     }
 }

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import mcp.api.SourceMetadata.Level;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -76,18 +75,9 @@ public final class CodexSource extends FileSource {
 
     /** @return whether {@code [projects."<dir>"]} of the user file says {@code trust_level = "trusted"} */
     private static boolean trusted(ObjectNode userRoot, Path dir) {
-        JsonNode projects = userRoot.get("projects");
-        if (projects == null || !projects.isObject()) {
-            return false;
-        }
-        for (String key : projects.propertyNames()) {
-            JsonNode project = projects.get(key);
-            if (SearchPath.absolutePath(key).filter(dir::equals).isPresent() && project.isObject()
-                    && "trusted".equals(project.path("trust_level").asString(null))) {
-                return true;
-            }
-        }
-        return false;
+        return SearchPath.folderEntry(userRoot.get("projects"), dir)
+                .filter(project -> "trusted".equals(project.getValue().path("trust_level").asString(null)))
+                .isPresent();
     }
 
     @Override

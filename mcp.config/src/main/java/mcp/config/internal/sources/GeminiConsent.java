@@ -4,11 +4,11 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -24,20 +24,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code mcp.excluded}: a server it names is blocked.</li>
  * </ul>
  * A trust file that cannot be read is a problem of that file and trusts nothing.
+ *
+ * @param untrusted the reason when the working directory is not trusted
+ * @param allowed {@code mcp.allowed}, when the user's settings have it
+ * @param excluded {@code mcp.excluded}
+ * @param settings the user's settings file, for the reasons
  */
-final class GeminiConsent {
-
-    private final Optional<String> untrusted;
-    private final Optional<Set<String>> allowed;
-    private final Set<String> excluded;
-    private final Path settings;
-
-    private GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, Set<String> excluded, Path settings) {
-        this.untrusted = untrusted;
-        this.allowed = allowed;
-        this.excluded = excluded;
-        this.settings = settings;
-    }
+record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, Set<String> excluded,
+        Path settings) {
 
     static GeminiConsent read(Optional<ObjectNode> userSettings, Path settingsPath, SearchPath search, Findings findings) {
         boolean trustOn = userSettings.map(s -> s.path("security").path("folderTrust").path("enabled"))
@@ -48,14 +42,14 @@ final class GeminiConsent {
             Optional<ObjectNode> folders = ConfigReader.read(
                     new ConfigFile(file, SourceMetadata.Level.USER, search.projectRoot(), Format.JSON), findings);
             Path cwd = search.workingDirectory();
-            if (!trusted(folders.orElse(null), cwd)) {
+            if (!folders.map(rules -> trusted(rules, cwd)).orElse(false)) {
                 untrusted = Optional.of("the folder " + cwd + " is not trusted in Gemini CLI, which then starts no"
                         + " server: trust it when `gemini` asks (or in " + file + ")");
             }
         }
-        JsonNode mcp = userSettings.map(s -> s.path("mcp")).orElse(null);
-        return new GeminiConsent(untrusted, mcp == null ? Optional.empty() : names(mcp.get("allowed")),
-                mcp == null ? Set.of() : names(mcp.get("excluded")).orElse(Set.of()), settingsPath);
+        JsonNode mcp = userSettings.map(s -> s.path("mcp")).orElse(MissingNode.getInstance());
+        return new GeminiConsent(untrusted, names(mcp.get("allowed")), names(mcp.get("excluded")).orElse(Set.of()),
+                settingsPath);
     }
 
     private static Optional<Set<String>> names(JsonNode list) {
@@ -66,25 +60,22 @@ final class GeminiConsent {
                 .collect(Collectors.toUnmodifiableSet()));
     }
 
-    /** The longest folder that a rule covers and that holds {@code cwd} decides. */
+    /** The nearest folder that a rule covers and that holds {@code cwd} decides; no rule, untrusted. */
     private static boolean trusted(ObjectNode folders, Path cwd) {
-        if (folders == null) {
-            return false;
-        }
-        TreeMap<Integer, Boolean> byDepth = new TreeMap<>();
+        int nearest = -1;
+        boolean trusted = false;
         for (Map.Entry<String, JsonNode> rule : folders.properties()) {
-            Optional<Path> key = SearchPath.absolutePath(rule.getKey());
             String level = rule.getValue().asString("");
-            if (key.isEmpty()) {
-                continue;
-            }
-            Path covered = level.equals("TRUST_PARENT") ? key.get().getParent() : key.get();
-            if (covered != null && cwd.startsWith(covered)
-                    && (level.equals("TRUST_FOLDER") || level.equals("TRUST_PARENT") || level.equals("DO_NOT_TRUST"))) {
-                byDepth.put(covered.getNameCount(), !level.equals("DO_NOT_TRUST"));
+            Optional<Path> covered = SearchPath.absolutePath(rule.getKey())
+                    .map(key -> level.equals("TRUST_PARENT") ? key.getParent() : key);
+            boolean known = level.equals("TRUST_FOLDER") || level.equals("TRUST_PARENT") || level.equals("DO_NOT_TRUST");
+            if (known && covered.isPresent() && cwd.startsWith(covered.get())
+                    && covered.get().getNameCount() >= nearest) {
+                nearest = covered.get().getNameCount();
+                trusted = !level.equals("DO_NOT_TRUST");
             }
         }
-        return !byDepth.isEmpty() && byDepth.lastEntry().getValue();
+        return trusted;
     }
 
     /** @return why Gemini CLI would not start this server here, or empty */

@@ -5,7 +5,10 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import mcp.api.spi.CapabilitySource.Context;
 
 /**
@@ -83,6 +86,27 @@ final class SearchPath {
         } catch (InvalidPathException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Tools keep per-folder state under the folder's absolute path ({@code projects} of
+     * {@code ~/.claude.json} and of Codex's {@code config.toml}); such keys are compared as paths (a
+     * trailing '/', '..'), and a relative key names no folder.
+     *
+     * @return the member of {@code object} that the first key naming {@code dir} holds, with that key as
+     *     written, when it is an object
+     */
+    static Optional<Map.Entry<String, ObjectNode>> folderEntry(JsonNode object, Path dir) {
+        if (object == null || !object.isObject()) {
+            return Optional.empty();
+        }
+        for (String key : object.propertyNames()) {
+            if (absolutePath(key).filter(dir::equals).isPresent()) {
+                JsonNode entry = object.get(key);
+                return entry.isObject() ? Optional.of(Map.entry(key, (ObjectNode) entry)) : Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /** @return the absolute, normalized working directory */

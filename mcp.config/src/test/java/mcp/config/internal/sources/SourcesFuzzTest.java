@@ -4,16 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import mcp.api.ServerSpec;
 import mcp.api.spi.CapabilitySource.Result;
 import mcp.proptest.Trees;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Whatever bytes sit in every JSON config file that the sources read (six tools' and mcp-host's), or in
@@ -25,22 +23,19 @@ import org.junit.jupiter.api.AfterAll;
  */
 class SourcesFuzzTest {
 
-    /** One tree per target, created at its first input; every input overwrites all of its files. */
-    private static final Map<String, Fixture> TREES = new ConcurrentHashMap<>();
+    /** One tree per target; every input overwrites all of its files. */
+    private static Fixture jsonTree;
+    private static Fixture tomlTree;
 
-    private static Fixture tree(String target) {
-        return TREES.computeIfAbsent(target, t -> {
-            try {
-                return Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+    @BeforeAll
+    static void createTrees() throws IOException {
+        jsonTree = Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
+        tomlTree = Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
     }
 
     @FuzzTest(maxDuration = "5m")
     void anyBytesInEveryJsonConfigNeverMakeASourceThrow(byte[] content) throws IOException {
-        Fixture tree = tree("json");
+        Fixture tree = jsonTree;
         // Claude Code's projects map is keyed by the project's path: let the fuzzer's documents name it.
         byte[] withProject = new String(content, java.nio.charset.StandardCharsets.ISO_8859_1)
                 .replace("__PROJECT__", tree.project.toString()).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -49,7 +44,7 @@ class SourcesFuzzTest {
 
     @FuzzTest(maxDuration = "5m")
     void anyBytesInCodexTomlNeverMakeItThrow(byte[] content) throws IOException {
-        Fixture tree = tree("toml");
+        Fixture tree = tomlTree;
         Set<Path> written = SourcesProperties.writeAll(tree, SourcesProperties.TOML_FILES, content);
         Result result = SourcesProperties.check(tree, new CodexSource(), written);
         for (ServerSpec spec : result.servers()) {
@@ -59,9 +54,7 @@ class SourcesFuzzTest {
 
     @AfterAll
     static void deleteTrees() throws IOException {
-        for (Fixture fixture : TREES.values()) {
-            Trees.delete(fixture.root);
-        }
-        TREES.clear();
+        Trees.delete(jsonTree.root);
+        Trees.delete(tomlTree.root);
     }
 }

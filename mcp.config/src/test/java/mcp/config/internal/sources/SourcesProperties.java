@@ -41,9 +41,14 @@ class SourcesProperties {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    /** Every JSON file any source reads, relative to the temporary root; {@code home/} or {@code work/project/}. */
+    /**
+     * Every JSON file any source reads, relative to the temporary root ({@code home/} or
+     * {@code work/project/}): the servers' files and those that hold what the user decided.
+     */
     static final List<String> JSON_FILES = List.of(
             "home/.config/mcp-host/mcp.json", "home/.claude.json", "home/.claude/mcp.json", "home/.gemini/settings.json",
+            "home/.claude/settings.json", "home/.gemini/trustedFolders.json",
+            "work/project/.claude/settings.json", "work/project/.claude/settings.local.json",
             "home/.cursor/mcp.json", "home/.codeium/windsurf/mcp_config.json",
             "work/project/.mcp-host/mcp.json", "work/project/.mcp.json", "work/project/.claude/mcp.json",
             "work/project/.gemini/settings.json", "work/project/.cursor/mcp.json", "work/project/.windsurf/mcp_config.json",

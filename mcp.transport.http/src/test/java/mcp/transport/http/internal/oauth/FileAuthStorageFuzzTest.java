@@ -17,6 +17,7 @@ import mcp.api.McpException;
 import mcp.api.StoredCredential;
 import mcp.proptest.Trees;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Whatever a credential file holds, loading it gives the credential or an {@link McpException} that names
@@ -36,9 +37,6 @@ class FileAuthStorageFuzzTest {
     void anyFileLoadsOrFailsClearlyWithoutQuotingIt(FuzzedDataProvider data) throws IOException {
         String secret = "tok" + Long.toHexString(data.consumeLong()) + "Z";
         byte[] content = replace(data.consumeRemainingAsBytes(), secret.getBytes(StandardCharsets.US_ASCII));
-        if (directory == null) {
-            directory = Files.createTempDirectory("mcp-auth-fuzz");
-        }
         FileAuthStorage storage = new FileAuthStorage(directory);
         Path file = storage.file("fuzz");
         Files.write(file, content);
@@ -71,10 +69,13 @@ class FileAuthStorageFuzzTest {
         return out.toByteArray();
     }
 
+    @BeforeAll
+    static void createDirectory() throws IOException {
+        directory = Files.createTempDirectory("mcp-auth-fuzz");
+    }
+
     @AfterAll
     static void deleteDirectory() throws IOException {
-        if (directory != null) {
-            Trees.delete(directory);
-        }
+        Trees.delete(directory);
     }
 }
