@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param url the endpoint
  * @param headers headers sent with every request
  * @param timeout see {@link ServerConfig#timeout()}
+ * @param toolTimeout see {@link ServerConfig#toolTimeout()}
  * @param enabled see {@link ServerConfig#enabled()}
  * @param auth see {@link ServerConfig#auth()}
  * @param enabledTools see {@link ServerConfig#enabledTools()}
@@ -21,6 +22,7 @@ public record HttpServerConfig(
         String url,
         Map<String, String> headers,
         Duration timeout,
+        Optional<Duration> toolTimeout,
         boolean enabled,
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
@@ -31,9 +33,16 @@ public record HttpServerConfig(
         Objects.requireNonNull(url, "url");
         headers = Map.copyOf(headers);
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(toolTimeout, "toolTimeout");
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+    }
+
+    /** A config that bounds tool calls by {@code timeout}. */
+    public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, boolean enabled, Optional<AuthRef> auth,
+            Optional<List<String>> enabledTools, List<String> disabledTools) {
+        this(url, headers, timeout, Optional.empty(), enabled, auth, enabledTools, disabledTools);
     }
 
     /**
@@ -52,18 +61,18 @@ public record HttpServerConfig(
 
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
-        return new HttpServerConfig(url, newHeaders, timeout, enabled, auth, enabledTools, disabledTools);
+        return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
-        return new HttpServerConfig(url, headers, timeout, enabled, newAuth, enabledTools, disabledTools);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools);
     }
 
     @Override
     public String toString() {
         // Header values may be secrets: show names only.
         return "HttpServerConfig[url=" + url + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
-                + "ms, enabled=" + enabled + "]";
+                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";
     }
 }

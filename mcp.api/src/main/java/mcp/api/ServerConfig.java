@@ -13,6 +13,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@link #timeout()}: the connect timeout (initialize and the first {@code tools/list}) and the
  *       default request timeout; default {@link #DEFAULT_TIMEOUT} (30 s);</li>
+ *   <li>{@link #toolTimeout()}: the bound of a {@code tools/call}, when it differs from
+ *       {@link #timeout()} (Codex's {@code tool_timeout_sec}); absent: {@link #timeout()};</li>
  *   <li>{@link #enabled()}: default {@code true};</li>
  *   <li>{@link #auth()}: a reference to a stored credential, absent by default;</li>
  *   <li>{@link #enabledTools()} (absent: all tools) and {@link #disabledTools()} (default none).</li>
@@ -28,6 +30,14 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
 
     /** @return the connect and default request timeout */
     Duration timeout();
+
+    /** @return the bound of a tool call, if it differs from {@link #timeout()} */
+    Optional<Duration> toolTimeout();
+
+    /** @return the bound of a tool call: {@link #toolTimeout()}, else {@link #timeout()} */
+    default Duration toolCallTimeout() {
+        return toolTimeout().orElse(timeout());
+    }
 
     /** @return whether the server should be started at all */
     boolean enabled();

@@ -26,6 +26,11 @@ import java.util.Optional;
  * @param auth the credential reference, if any
  * @param enabledTools the tool allow-list, if any
  * @param disabledTools the tool deny-list
+ * @param toolTimeoutMillis the tool-call timeout in milliseconds, if set apart from {@code timeoutMillis}
+ * @param inheritedEnv the host environment variables a stdio server inherits, if not all of them (see
+ *     {@link StdioServerConfig#inheritedEnv()})
+ * @param expandVariables whether discovery expands {@code ${VAR}} in the values; {@code false} for tools
+ *     that pass values as written (Codex; Claude Code outside {@code .mcp.json})
  */
 public record ServerSpec(
         String name,
@@ -42,7 +47,10 @@ public record ServerSpec(
         Optional<Boolean> enabled,
         Optional<ServerConfig.AuthRef> auth,
         Optional<List<String>> enabledTools,
-        List<String> disabledTools) {
+        List<String> disabledTools,
+        Optional<Long> toolTimeoutMillis,
+        Optional<List<String>> inheritedEnv,
+        boolean expandVariables) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -61,6 +69,17 @@ public record ServerSpec(
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+        Objects.requireNonNull(toolTimeoutMillis, "toolTimeoutMillis");
+        inheritedEnv = inheritedEnv.map(List::copyOf);
+    }
+
+    /** An entry with one timeout, the whole environment inherited and {@code ${VAR}} expanded. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true);
     }
 
     @Override

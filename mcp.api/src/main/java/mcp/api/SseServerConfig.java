@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param url the endpoint
  * @param headers headers sent with every request
  * @param timeout see {@link ServerConfig#timeout()}
+ * @param toolTimeout see {@link ServerConfig#toolTimeout()}
  * @param enabled see {@link ServerConfig#enabled()}
  * @param auth see {@link ServerConfig#auth()}
  * @param enabledTools see {@link ServerConfig#enabledTools()}
@@ -21,6 +22,7 @@ public record SseServerConfig(
         String url,
         Map<String, String> headers,
         Duration timeout,
+        Optional<Duration> toolTimeout,
         boolean enabled,
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
@@ -31,9 +33,16 @@ public record SseServerConfig(
         Objects.requireNonNull(url, "url");
         headers = Map.copyOf(headers);
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(toolTimeout, "toolTimeout");
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+    }
+
+    /** A config that bounds tool calls by {@code timeout}. */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, boolean enabled, Optional<AuthRef> auth,
+            Optional<List<String>> enabledTools, List<String> disabledTools) {
+        this(url, headers, timeout, Optional.empty(), enabled, auth, enabledTools, disabledTools);
     }
 
     /**
@@ -52,13 +61,13 @@ public record SseServerConfig(
 
     /** @return a copy with these headers */
     public SseServerConfig withHeaders(Map<String, String> newHeaders) {
-        return new SseServerConfig(url, newHeaders, timeout, enabled, auth, enabledTools, disabledTools);
+        return new SseServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools);
     }
 
     @Override
     public String toString() {
         // Header values may be secrets: show names only.
         return "SseServerConfig[url=" + url + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
-                + "ms, enabled=" + enabled + "]";
+                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";
     }
 }

@@ -11,9 +11,13 @@ import java.util.Optional;
  *
  * @param command the executable, run directly (never through a shell); looked up on {@code PATH}
  * @param args its arguments
- * @param env variables added to (or replacing those of) the host's environment
+ * @param env variables added to (or replacing those of) the inherited environment
+ * @param inheritedEnv the names of the host's environment variables the server inherits (those that are
+ *     set); absent: the whole environment. Codex passes only a few ({@code PATH}, {@code HOME}, ...) and
+ *     the ones a server names in {@code env_vars}
  * @param cwd the working directory; absent: the host's working directory
  * @param timeout see {@link ServerConfig#timeout()}
+ * @param toolTimeout see {@link ServerConfig#toolTimeout()}
  * @param enabled see {@link ServerConfig#enabled()}
  * @param auth see {@link ServerConfig#auth()}
  * @param enabledTools see {@link ServerConfig#enabledTools()}
@@ -23,8 +27,10 @@ public record StdioServerConfig(
         String command,
         List<String> args,
         Map<String, String> env,
+        Optional<List<String>> inheritedEnv,
         Optional<String> cwd,
         Duration timeout,
+        Optional<Duration> toolTimeout,
         boolean enabled,
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
@@ -35,11 +41,26 @@ public record StdioServerConfig(
         Objects.requireNonNull(command, "command");
         args = List.copyOf(args);
         env = Map.copyOf(env);
+        inheritedEnv = inheritedEnv.map(List::copyOf);
         Objects.requireNonNull(cwd, "cwd");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(toolTimeout, "toolTimeout");
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+    }
+
+    /**
+     * A config that inherits the whole environment and bounds tool calls by {@code timeout}.
+     *
+     * @see #StdioServerConfig(String, List, Map, Optional, Optional, Duration, Optional, boolean, Optional,
+     *     Optional, List)
+     */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Duration timeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools,
+            List<String> disabledTools) {
+        this(command, args, env, Optional.empty(), cwd, timeout, Optional.empty(), enabled, auth, enabledTools,
+                disabledTools);
     }
 
     /**
@@ -59,24 +80,28 @@ public record StdioServerConfig(
 
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
-        return new StdioServerConfig(command, args, newEnv, cwd, timeout, enabled, auth, enabledTools, disabledTools);
+        return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
+                enabledTools, disabledTools);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
-        return new StdioServerConfig(command, args, env, Optional.of(newCwd), timeout, enabled, auth, enabledTools,
-                disabledTools);
+        return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
+                enabled, auth, enabledTools, disabledTools);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
-        return new StdioServerConfig(command, args, env, cwd, newTimeout, enabled, auth, enabledTools, disabledTools);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
+                enabledTools, disabledTools);
     }
 
     @Override
     public String toString() {
         // Env values may be secrets: show names only.
-        return "StdioServerConfig[command=" + command + ", args=" + args + ", env=" + env.keySet() + ", cwd="
-                + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms, enabled=" + enabled + "]";
+        return "StdioServerConfig[command=" + command + ", args=" + args + ", env=" + env.keySet()
+                + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
+                + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
+                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";
     }
 }

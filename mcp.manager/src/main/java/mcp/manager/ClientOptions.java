@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param clientVersion sent as {@code clientInfo.version}
  * @param initializeTimeout the bound of the {@code initialize} handshake (default 30 s)
  * @param requestTimeout the default bound of every other request (default 30 s)
+ * @param toolCallTimeout the default bound of a {@code tools/call} (default: {@code requestTimeout})
  * @param roots the roots to offer; when present the client declares the {@code roots} capability and
  *     answers {@code roots/list}; absent: no roots capability, {@code roots/list} gets {@code -32601}
  * @param handlers answers to further server requests by method; a handler for
@@ -36,7 +37,7 @@ import java.util.Optional;
  *     Timeouts, closes and server requests use worker threads either way.
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
-        Duration requestTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
+        Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
         ClientListener listener, int maxListPages, boolean directCompletion) {
 
     /** The handler method that declares the {@code sampling} capability. */
@@ -51,6 +52,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         Objects.requireNonNull(clientVersion, "clientVersion");
         Objects.requireNonNull(initializeTimeout, "initializeTimeout");
         Objects.requireNonNull(requestTimeout, "requestTimeout");
+        Objects.requireNonNull(toolCallTimeout, "toolCallTimeout");
         roots = roots.map(List::copyOf);
         handlers = Map.copyOf(handlers);
         Objects.requireNonNull(listener, "listener");
@@ -74,6 +76,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private String clientVersion = McpClient.VERSION;
         private Duration initializeTimeout = Duration.ofSeconds(30);
         private Duration requestTimeout = Duration.ofSeconds(30);
+        private Duration toolCallTimeout;
         private List<Root> roots;
         private final Map<String, ServerRequestHandler> handlers = new LinkedHashMap<>();
         private ClientListener listener = new ClientListener() {
@@ -101,6 +104,12 @@ public record ClientOptions(String serverName, String clientName, String clientV
         /** @return this, with the default request bound */
         public Builder requestTimeout(Duration value) {
             this.requestTimeout = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, with the default bound of tool calls (otherwise the request bound) */
+        public Builder toolCallTimeout(Duration value) {
+            this.toolCallTimeout = Objects.requireNonNull(value, "value");
             return this;
         }
 
@@ -137,7 +146,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
-                    Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion);
+                    toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion);
         }
     }
 }

@@ -342,6 +342,7 @@ public final class McpManager implements AutoCloseable {
         ClientOptions.Builder options = ClientOptions.builder(server.name)
                 .initializeTimeout(server.config.timeout())
                 .requestTimeout(server.config.timeout())
+                .toolCallTimeout(server.config.toolCallTimeout())
                 .listener(new ClientListener() {
                     @Override
                     public void onToolsListChanged() {

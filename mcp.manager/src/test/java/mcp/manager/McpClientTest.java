@@ -152,6 +152,17 @@ class McpClientTest {
     }
 
     @Test
+    void toolCallsHaveTheirOwnTimeoutApartFromOtherRequests() {
+        McpClient client = track(connect("kit", ClientOptions.builder("kit").requestTimeout(Duration.ofSeconds(20))
+                .toolCallTimeout(Duration.ofMillis(300))));
+        McpTimeoutException timeout = assertThrows(McpTimeoutException.class, () -> McpClient.await(
+                client.callTool("slow", args("{\"ms\":10000}"), CallOptions.DEFAULT)));
+        assertEquals("Request timeout after 300ms", timeout.getMessage());
+        assertEquals("done", text(McpClient.await(client.callTool("slow", args("{\"ms\":100}"),
+                CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(5))))), "a call's own timeout still wins");
+    }
+
+    @Test
     void progressCanKeepACallAlive() {
         McpClient client = track(connect("kit"));
         CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofMillis(600))

@@ -18,6 +18,9 @@ import mcp.api.ServerSpec;
  * commands, paths, addresses and values: {@code command}, {@code args}, {@code env} values,
  * {@code cwd}, {@code url} and {@code headers} values (never in names or keys).
  *
+ * <p>An entry whose tool passes values as written ({@link ServerSpec#expandVariables()} false) is left
+ * alone.
+ *
  * <p>Rules (SPEC §3):
  * <ul>
  *   <li>a variable whose value is empty counts as set, so {@code ${VAR:-d}} with {@code VAR=""} is
@@ -85,6 +88,9 @@ public final class Expansion {
      * @return the expanded entry and what was not set
      */
     public static Expanded expand(ServerSpec spec, Map<String, String> environment) {
+        if (!spec.expandVariables()) {
+            return new Expanded(spec, List.of()); // the owning tool passes its values as written
+        }
         Set<Unset> unset = new LinkedHashSet<>();
         Optional<String> command = spec.command().map(v -> expand(v, environment, name -> unset.add(new Unset(name, "command"))));
         List<String> args = new ArrayList<>(spec.args().size());
@@ -98,7 +104,7 @@ public final class Expansion {
         Map<String, String> headers = expandValues(spec.headers(), "headers.", environment, unset);
         ServerSpec expanded = new ServerSpec(spec.name(), spec.source(), spec.location(), spec.type(), command, args,
                 env, cwd, url, headers, spec.timeoutMillis(), spec.enabled(), spec.auth(), spec.enabledTools(),
-                spec.disabledTools());
+                spec.disabledTools(), spec.toolTimeoutMillis(), spec.inheritedEnv(), spec.expandVariables());
         return new Expanded(expanded, new ArrayList<>(unset));
     }
 

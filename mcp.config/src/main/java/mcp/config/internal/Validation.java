@@ -96,15 +96,10 @@ public final class Validation {
                 break;
         }
 
-        Duration timeout = ServerConfig.DEFAULT_TIMEOUT;
-        if (spec.timeoutMillis().isPresent()) {
-            long millis = spec.timeoutMillis().get();
-            if (millis <= 0) {
-                errors.add(prefix + "\"timeout\" must be positive");
-            } else {
-                timeout = Duration.ofMillis(millis);
-            }
-        }
+        Duration timeout = positive(spec.timeoutMillis(), prefix + "\"timeout\" must be positive", errors)
+                .orElse(ServerConfig.DEFAULT_TIMEOUT);
+        Optional<Duration> toolTimeout = positive(spec.toolTimeoutMillis(), prefix + "\"toolTimeout\" must be positive",
+                errors);
 
         if (!errors.isEmpty()) {
             return new Result(Optional.empty(), errors);
@@ -113,18 +108,27 @@ public final class Validation {
         ServerConfig config;
         switch (type) {
             case "stdio":
-                config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.cwd(), timeout, enabled,
-                        spec.auth(), spec.enabledTools(), spec.disabledTools());
+                config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
+                        timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools());
                 break;
             case "http":
-                config = new HttpServerConfig(url.get(), spec.headers(), timeout, enabled, spec.auth(),
+                config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools());
                 break;
             default: // "sse": any other type was an error above
-                config = new SseServerConfig(url.get(), spec.headers(), timeout, enabled, spec.auth(),
+                config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools());
                 break;
         }
         return new Result(Optional.of(config), List.of());
+    }
+
+    /** @return the duration of a positive number of milliseconds; a non-positive one adds the error */
+    private static Optional<Duration> positive(Optional<Long> millis, String error, List<String> errors) {
+        if (millis.isPresent() && millis.get() <= 0) {
+            errors.add(error);
+            return Optional.empty();
+        }
+        return millis.map(Duration::ofMillis);
     }
 }

@@ -338,7 +338,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
             boolean direct) {
         ObjectNode params = McpJson.object().put("name", name);
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
-        CompletableFuture<JsonNode> request = request("tools/call", params, callOptions, direct);
+        CallOptions bounded = callOptions.timeout().isPresent() ? callOptions
+                : callOptions.withTimeout(options.toolCallTimeout());
+        CompletableFuture<JsonNode> request = request("tools/call", params, bounded, direct);
         CompletableFuture<ToolResult> result = new CallFuture<>();
         result.whenComplete((value, error) -> {
             if (error instanceof CancellationException) {

@@ -33,6 +33,7 @@ public final class ConfigHash {
             json.put("command", stdio.command());
             putIfNotEmpty(json, "args", stdio.args());
             putIfNotEmpty(json, "env", new TreeMap<>(stdio.env()));
+            stdio.inheritedEnv().ifPresent(names -> json.put("inheritedEnv", new java.util.TreeSet<>(names)));
             stdio.cwd().ifPresent(cwd -> json.put("cwd", cwd));
         } else if (config instanceof HttpServerConfig http) {
             json.put("url", http.url());

@@ -73,6 +73,11 @@ record ClaudeConsent(Path projectRoot, List<Lists> lists, Optional<Lists> projec
         return new ClaudeConsent(root, List.copyOf(lists), entry);
     }
 
+    /** @return whether the project's folder is trusted in Claude Code, so that its settings count */
+    boolean trusted() {
+        return trusts(projectEntry);
+    }
+
     private static boolean trusts(Optional<Lists> projectEntry) {
         return projectEntry.map(e -> e.node().path("hasTrustDialogAccepted").asBoolean(false)).orElse(false);
     }

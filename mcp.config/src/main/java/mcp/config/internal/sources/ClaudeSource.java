@@ -1,28 +1,32 @@
 package mcp.config.internal.sources;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
-import tools.jackson.databind.JsonNode;
+import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Claude Code's config files ({@code claude}, priority 80), servers under {@code mcpServers} in the
- * common shape, in Claude Code's own precedence (local, then project, then user scope):
+ * Claude Code's config files ({@code claude}, priority 80), servers under {@code mcpServers}, read as
+ * Claude Code 2.1.328 reads them ({@code claude mcp list}, docs/discovery.md), in its precedence:
  * <ol>
- *   <li><b>local scope</b>: {@code ~/.claude.json} keeps per-project state under
- *       {@code projects["<absolute directory>"]}; the {@code mcpServers} of the working directory
- *       and of each parent up to the repository root, nearest first (level user, since the file is
- *       the user's; location {@code /projects/<escaped directory>/mcpServers/<name>});</li>
- *   <li><b>project scope</b>: {@code .mcp.json} and {@code .claude/mcp.json} in each searched
- *       directory, nearest first;</li>
- *   <li><b>user scope</b>: the top-level {@code mcpServers} of {@code ~/.claude.json}; when that file
- *       has no such object (missing, unreadable, or without the key), {@code ~/.claude/mcp.json}.</li>
+ *   <li><b>local scope</b>: the {@code mcpServers} of the project's entry in {@code ~/.claude.json}
+ *       ({@code projects["<project>"]}, the project being the repository root, else the working
+ *       directory; level user, since the file is the user's);</li>
+ *   <li><b>project scope</b>: {@code .mcp.json} of the working directory and of every parent up to the
+ *       file system's root, nearest first (Claude Code does not stop at the repository root);</li>
+ *   <li><b>user scope</b>: the top-level {@code mcpServers} of {@code ~/.claude.json}.</li>
  * </ol>
- * The rest of {@code ~/.claude.json} (history, settings, other projects) is ignored, but for what
- * the user decided: a project-scope server that Claude Code would not start here (not approved,
- * declined) and a server disabled for this project are inactive, with Claude Code's reason (see
- * {@link ClaudeConsent}).
+ * {@code ${VAR}} and {@code ${VAR:-default}} are expanded in {@code .mcp.json} only; the values of
+ * {@code ~/.claude.json} are passed as written. The {@code type} decides the transport: {@code stdio}
+ * (the default when there is no {@code url}), {@code http} (alias {@code streamable-http}), {@code sse};
+ * with a type, the other transport's field is ignored; an entry with a {@code url} and no type is skipped
+ * with Claude Code's own warning, and {@code ws} (Claude Code's WebSocket transport) is reported as not
+ * supported. The rest of {@code ~/.claude.json} is ignored but for what the user decided: approvals, a
+ * server disabled for the project ({@link ClaudeConsent}), and the administrator's managed policy
+ * ({@link ClaudePolicy}).
  */
 public final class ClaudeSource extends FileSource {
 
@@ -34,37 +38,81 @@ public final class ClaudeSource extends FileSource {
     }
 
     @Override
-    List<String> projectFiles() {
-        return List.of(".mcp.json", ".claude/mcp.json");
-    }
-
-    @Override
     void collect(Context context, SearchPath search, Findings findings) {
         ConfigFile claudeJson = userFile(search.home().resolve(".claude.json"), search);
-        ConfigFile fallback = userFile(search.home().resolve(".claude/mcp.json"), search);
-
         // Read once: the file feeds both the local and the user scope, and a problem is reported once.
         Optional<ObjectNode> root = readRoot(claudeJson, findings);
         ClaudeConsent consent = ClaudeConsent.read(root, search, findings);
-        Findings userAndLocal = findings.withConsent(consent::disabledForProject);
-        Findings project = findings.withConsent(consent::projectServer);
+        ClaudePolicy policy = ClaudePolicy.read(consent, search, findings);
+        Findings userAndLocal = findings.withConsent(server -> policy.decide(server).or(() -> consent.disabledForProject(server)));
+        Findings project = findings.withConsent(server -> policy.decide(server).or(() -> consent.projectServer(server)));
 
-        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> readLocalScope(claudeJson, r, search, userAndLocal)));
-        for (ConfigFile file : projectConfigFiles(search, List.of(claudeJson.path(), fallback.path()))) {
+        policy.managedFile().ifPresent(file -> readFile(file, search, findings.withConsent(policy::decideManaged)));
+        root.ifPresent(r -> guarded(claudeJson, "", findings, () -> SearchPath.folderEntry(r.get("projects"),
+                consent.projectRoot()).ifPresent(entry -> readServers(claudeJson, entry.getValue(),
+                        Pointers.child("/projects", entry.getKey()), SERVERS, search, userAndLocal))));
+        for (ConfigFile file : mcpJsonFiles(search, claudeJson.path())) {
             readFile(file, search, project);
         }
         root.ifPresent(r -> guarded(claudeJson, "", findings,
                 () -> readServers(claudeJson, r, "", SERVERS, search, userAndLocal)));
-        boolean hasUserServers = root.map(r -> r.get(SERVERS)).filter(JsonNode::isObject).isPresent();
-        if (!hasUserServers) {
-            readFile(fallback, search, userAndLocal);
+    }
+
+    /** {@code .mcp.json} of every folder from the working directory up; a home that is an ancestor holds none of the user's files. */
+    private List<ConfigFile> mcpJsonFiles(SearchPath search, Path claudeJson) {
+        List<ConfigFile> files = new ArrayList<>();
+        for (Path dir : search.ancestors()) {
+            Path path = dir.resolve(".mcp.json");
+            if (!path.equals(claudeJson)) {
+                files.add(new ConfigFile(path, Level.PROJECT, dir, format()));
+            }
+        }
+        return files;
+    }
+
+    @Override
+    void readServer(ServerEntry entry, SpecBuilder spec) {
+        CommonShape.read(entry, spec);
+        // Claude Code expands variables in .mcp.json (and managed-mcp.json, which has its format), nowhere else.
+        spec.expandVariables = !entry.file().path().endsWith(".claude.json");
+        Optional<String> type = spec.type.map(t -> t.trim().toLowerCase(Locale.ROOT));
+        if (type.isEmpty()) {
+            if (spec.command.isPresent()) {
+                spec.url = Optional.empty(); // stdio: Claude Code ignores a url beside the command
+            } else if (spec.url.isPresent()) {
+                entry.error(Pointers.child(entry.pointer(), "url"), "has a \"url\" but no \"type\"; Claude Code skips it:"
+                        + " add \"type\": \"http\" (or \"sse\") to this entry");
+            }
+            return;
+        }
+        switch (type.get()) {
+            case "stdio":
+                spec.url = Optional.empty();
+                spec.headers.clear();
+                break;
+            case "http":
+            case "streamable-http":
+                spec.type = Optional.of("http");
+                dropStdioFields(spec);
+                break;
+            case "sse":
+                dropStdioFields(spec);
+                break;
+            case "ws":
+                entry.error(Pointers.child(entry.pointer(), "type"), "uses Claude Code's WebSocket transport (\"ws\"),"
+                        + " which mcp-host does not support");
+                break;
+            default:
+                entry.error(Pointers.child(entry.pointer(), "type"), "unknown MCP server type \""
+                        + spec.type.orElse("") + "\"; Claude Code skips it");
+                break;
         }
     }
 
-    private void readLocalScope(ConfigFile claudeJson, ObjectNode root, SearchPath search, Findings findings) {
-        for (Path dir : search.directories()) {
-            SearchPath.folderEntry(root.get("projects"), dir).ifPresent(project -> readServers(claudeJson,
-                    project.getValue(), Pointers.child("/projects", project.getKey()), SERVERS, search, findings));
-        }
+    private static void dropStdioFields(SpecBuilder spec) {
+        spec.command = Optional.empty();
+        spec.args = List.of();
+        spec.env.clear();
+        spec.cwd = Optional.empty();
     }
 }

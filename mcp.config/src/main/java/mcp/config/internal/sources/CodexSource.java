@@ -1,11 +1,12 @@
 package mcp.config.internal.sources;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import mcp.api.SourceMetadata.Level;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -14,18 +15,18 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code .codex/config.toml} of the working directory, whose servers count only in a folder the user
  * trusts in Codex (see {@link #collect}); servers are the {@code [mcp_servers.<name>]} tables.
  *
- * <p>Codex names its fields differently, and keeps secrets out of the file by naming environment
- * variables; each such name becomes a {@code ${NAME}} reference, which mcp-host expands later:
+ * <p>Read as Codex 0.169.0 reads them (its {@code rmcp-client}, checked with {@code codex mcp get --json}):
  * <ul>
+ *   <li>values are literal: Codex expands no {@code ${VAR}}, so neither does mcp-host for these entries;</li>
  *   <li>{@code command}, {@code args}, {@code cwd}, {@code url}, {@code enabled} as written;</li>
- *   <li>{@code env} (table), plus {@code env_vars} (names): {@code NAME = ${NAME}}; a name also in
- *       {@code env} keeps the value written there;</li>
- *   <li>{@code http_headers} (table), plus {@code env_http_headers} (header = variable name):
- *       {@code header = ${VAR}}, plus {@code bearer_token_env_var}:
- *       {@code Authorization = Bearer ${VAR}}, each later one winning;</li>
- *   <li>{@code startup_timeout_sec}, {@code tool_timeout_sec} (seconds, fractions allowed) and
- *       {@code startup_timeout_ms}: the timeout is the largest one given, in milliseconds, since
- *       mcp-host has one timeout for connecting and for calls;</li>
+ *   <li>the environment: a stdio server inherits only {@link #DEFAULT_ENV_VARS} and the variables named
+ *       in {@code env_vars} (names, or tables with a {@code name}), plus {@code env} (table) on top;</li>
+ *   <li>{@code http_headers} (table), then {@code env_http_headers} (header = variable name): the
+ *       variable's value, and no header at all when the variable is unset or blank; then
+ *       {@code bearer_token_env_var}: {@code Authorization: Bearer <value>}; a server whose bearer variable
+ *       is unset or empty is not started (Codex fails it), each later one winning;</li>
+ *   <li>{@code startup_timeout_sec} (seconds, fractions allowed) or {@code startup_timeout_ms}: the connect
+ *       timeout; {@code tool_timeout_sec}: the tool-call timeout;</li>
  *   <li>{@code enabled_tools}, {@code disabled_tools}: the tool filters.</li>
  * </ul>
  * The type is left unset: validation infers {@code stdio} from {@code command} and {@code http}
@@ -90,34 +91,71 @@ public final class CodexSource extends FileSource {
         return Optional.of("mcp_servers");
     }
 
+    /** What a Codex stdio server inherits from the environment on Unix, besides its {@code env_vars}. */
+    static final List<String> DEFAULT_ENV_VARS = List.of("HOME", "LOGNAME", "PATH", "SHELL", "USER",
+            "__CF_USER_TEXT_ENCODING", "LANG", "LC_ALL", "TERM", "TMPDIR", "TZ");
+
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
+        spec.expandVariables = false;
         spec.command = entry.string("command");
         spec.args = entry.stringList("args", true).orElse(spec.args);
-        entry.stringList("env_vars", false).ifPresent(names -> names.forEach(name -> spec.env.put(name, reference(name))));
+        List<String> inherited = new ArrayList<>(DEFAULT_ENV_VARS);
+        inherited.addAll(envVarNames(entry));
+        spec.inheritedEnv = Optional.of(inherited);
         entry.stringMap("env").ifPresent(spec.env::putAll);
         spec.cwd = entry.string("cwd");
         spec.url = entry.string("url");
 
+        Map<String, String> environment = entry.environment();
         entry.stringMap("http_headers").ifPresent(spec.headers::putAll);
-        entry.stringMap("env_http_headers").ifPresent(headers -> headers.forEach(
-                (header, variable) -> putHeader(spec, header, reference(variable))));
-        entry.string("bearer_token_env_var").ifPresent(
-                variable -> putHeader(spec, "Authorization", "Bearer " + reference(variable)));
+        entry.stringMap("env_http_headers").ifPresent(headers -> headers.forEach((header, variable) ->
+                value(environment, variable).ifPresent(value -> putHeader(spec, header, value))));
+        entry.string("bearer_token_env_var").ifPresent(variable -> value(environment, variable).ifPresentOrElse(
+                token -> putHeader(spec, "Authorization", "Bearer " + token),
+                () -> entry.error(Pointers.child(entry.pointer(), "bearer_token_env_var"), "environment variable \""
+                        + variable + "\" (bearer_token_env_var) is not set or empty; Codex does not start the server")));
 
-        spec.timeoutMillis = Stream.of(
-                        entry.secondsAsMillis("startup_timeout_sec"),
-                        entry.secondsAsMillis("tool_timeout_sec"),
-                        entry.millis("startup_timeout_ms"))
-                .flatMap(Optional::stream)
-                .max(Long::compare);
+        spec.timeoutMillis = entry.secondsAsMillis("startup_timeout_sec").or(() -> entry.millis("startup_timeout_ms"));
+        spec.toolTimeoutMillis = entry.secondsAsMillis("tool_timeout_sec");
         spec.enabled = entry.bool("enabled");
         spec.enabledTools = entry.stringList("enabled_tools", false);
         spec.disabledTools = entry.stringList("disabled_tools", false).orElse(spec.disabledTools);
     }
 
-    private static String reference(String variable) {
-        return "${" + variable + "}";
+    /** {@code env_vars}: names, or tables {@code {name = "X", source = "local"}}; anything else is reported. */
+    private static List<String> envVarNames(ServerEntry entry) {
+        JsonNode value = entry.value("env_vars");
+        List<String> names = new ArrayList<>();
+        if (value == null) {
+            return names;
+        }
+        String at = Pointers.child(entry.pointer(), "env_vars");
+        if (!value.isArray()) {
+            entry.error(at, "\"env_vars\" must be an array of names, got " + ServerEntry.describe(value, Format.TOML));
+            return names;
+        }
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode item = value.get(i);
+            JsonNode name = item.isObject() ? item.get("name") : item;
+            if (name == null || !name.isString() || name.stringValue().isEmpty()) {
+                entry.error(Pointers.child(at, i), "\"env_vars\" items must be names or tables with a \"name\", got "
+                        + ServerEntry.describe(item, Format.TOML) + " at index " + i);
+                return names;
+            }
+            if (item.isObject() && "remote".equals(item.path("source").asString(null))) {
+                entry.error(Pointers.child(at, i), "\"env_vars\" entry \"" + name.stringValue()
+                        + "\" uses source \"remote\", which needs Codex's remote execution; not supported here");
+                return names;
+            }
+            names.add(name.stringValue());
+        }
+        return names;
+    }
+
+    /** As Codex reads a variable for a header: absent when unset or blank. */
+    private static Optional<String> value(Map<String, String> environment, String variable) {
+        return Optional.ofNullable(environment.get(variable)).filter(v -> !v.trim().isEmpty());
     }
 
     /** HTTP header names are case-insensitive: a later value replaces {@code authorization} too. */

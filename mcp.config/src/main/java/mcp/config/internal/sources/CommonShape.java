@@ -5,7 +5,8 @@ import java.util.Optional;
 /**
  * The server entry most tools share (Claude Code and Claude Desktop, Cursor, Windsurf, Gemini CLI,
  * VS Code, mcp-host): {@code type}, {@code command}, {@code args}, {@code env}, {@code cwd},
- * {@code url}, {@code headers}, {@code timeout} (ms), {@code enabled}, {@code disabled},
+ * {@code url}, {@code headers}, {@code timeout} (ms), {@code toolTimeout} (ms, mcp-host's own: the
+ * bound of a tool call when it differs from {@code timeout}), {@code enabled}, {@code disabled},
  * {@code auth}, {@code enabledTools}, {@code disabledTools}. Unknown keys are ignored: every tool
  * adds its own.
  */
@@ -23,6 +24,7 @@ final class CommonShape {
         spec.url = entry.string("url");
         entry.stringMap("headers").ifPresent(spec.headers::putAll);
         spec.timeoutMillis = entry.millis("timeout");
+        spec.toolTimeoutMillis = entry.millis("toolTimeout");
         spec.enabled = enabled(entry);
         spec.auth = entry.auth("auth");
         spec.enabledTools = entry.stringList("enabledTools", false);

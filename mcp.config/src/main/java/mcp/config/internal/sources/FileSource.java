@@ -177,7 +177,8 @@ abstract class FileSource implements CapabilitySource {
                     + ", got " + ServerEntry.describe(value, file.format()));
             return;
         }
-        ServerEntry entry = new ServerEntry(file, name, pointer, (ObjectNode) value, variables(file, search));
+        ServerEntry entry = new ServerEntry(file, name, pointer, (ObjectNode) value, variables(file, search),
+                search.environment());
         SpecBuilder spec = new SpecBuilder();
         readServer(entry, spec);
         entry.problems().forEach(findings::problem);

@@ -31,12 +31,15 @@ final class SearchPath {
     private final Path home;
     private final Optional<Path> repositoryRoot;
     private final List<Path> directories;
+    private final Map<String, String> environment;
 
-    private SearchPath(Path workingDirectory, Path home, Optional<Path> repositoryRoot, List<Path> directories) {
+    private SearchPath(Path workingDirectory, Path home, Optional<Path> repositoryRoot, List<Path> directories,
+            Map<String, String> environment) {
         this.workingDirectory = workingDirectory;
         this.home = home;
         this.repositoryRoot = repositoryRoot;
         this.directories = List.copyOf(directories);
+        this.environment = environment;
     }
 
     /**
@@ -58,7 +61,7 @@ final class SearchPath {
                 }
             }
         }
-        return new SearchPath(workingDirectory, home, root, directories);
+        return new SearchPath(workingDirectory, home, root, directories, context.environment());
     }
 
     private static Optional<Path> repositoryRoot(Path workingDirectory) {
@@ -130,6 +133,23 @@ final class SearchPath {
      */
     Path projectRoot() {
         return repositoryRoot.orElse(workingDirectory);
+    }
+
+    /** @return the environment variables of the discovery, for tools that read them themselves (Codex) */
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    /**
+     * @return the working directory and every parent of it up to the file system's root, nearest first:
+     *     where Claude Code looks for {@code .mcp.json}, repository or not
+     */
+    List<Path> ancestors() {
+        List<Path> all = new ArrayList<>();
+        for (Path dir = workingDirectory; dir != null; dir = dir.getParent()) {
+            all.add(dir);
+        }
+        return all;
     }
 
     /** @return the directories to search for project-level files, nearest first */

@@ -26,16 +26,29 @@ final class ServerEntry {
     private final String pointer;
     private final ObjectNode node;
     private final Variables variables;
+    private final Map<String, String> environment;
     /** Every problem met, in field order; {@link #failed} tells whether one of them skips the server. */
     private final List<Problem> problems = new ArrayList<>();
     private boolean failed;
 
-    ServerEntry(ConfigFile file, String name, String pointer, ObjectNode node, Variables variables) {
+    ServerEntry(ConfigFile file, String name, String pointer, ObjectNode node, Variables variables,
+            Map<String, String> environment) {
         this.file = file;
         this.name = name;
         this.pointer = pointer;
         this.node = node;
         this.variables = variables;
+        this.environment = environment;
+    }
+
+    /** @return the environment of the discovery, for a tool that resolves variables itself (Codex) */
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    /** @return the file the entry is in */
+    ConfigFile file() {
+        return file;
     }
 
     /** @return the server's name as written */
@@ -255,7 +268,8 @@ final class ServerEntry {
         return Optional.empty();
     }
 
-    private JsonNode value(String key) {
+    /** @return the field's value as written, absent when missing or {@code null}; no translation */
+    JsonNode value(String key) {
         JsonNode value = node.get(key);
         return value == null || value.isNull() ? null : value;
     }

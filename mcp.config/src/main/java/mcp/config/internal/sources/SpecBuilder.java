@@ -24,9 +24,13 @@ final class SpecBuilder {
     Optional<AuthRef> auth = Optional.empty();
     Optional<List<String>> enabledTools = Optional.empty();
     List<String> disabledTools = List.of();
+    Optional<Long> toolTimeoutMillis = Optional.empty();
+    Optional<List<String>> inheritedEnv = Optional.empty();
+    boolean expandVariables = true;
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
-                timeoutMillis, enabled, auth, enabledTools, disabledTools);
+                timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
+                expandVariables);
     }
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BadInputTest {
 
     private static final List<String> OTHER_CLAUDE_SERVERS =
-            List.of("app-local", "local-db", "app-tools", "sentry", "memory");
+            List.of("local-db", "app-tools", "decoy-above-root", "memory");
 
     private final ClaudeSource claude = new ClaudeSource();
 
@@ -138,7 +138,7 @@ class BadInputTest {
 
         Result result = claude.discover(f.context());
         assertEquals(List.of(), result.problems());
-        assertEquals(List.of("app-local", "local-db", "app-tools", "memory"), names(result));
+        assertEquals(List.of("local-db", "app-tools", "decoy-above-root", "memory"), names(result));
     }
 
     @Test
@@ -170,7 +170,7 @@ class BadInputTest {
 
         Result result = claude.discover(f.context());
         assertEquals(List.of(), result.problems());
-        assertEquals(List.of("app-local", "local-db", "app-tools", "memory"), names(result));
+        assertEquals(List.of("local-db", "app-tools", "decoy-above-root", "memory"), names(result));
     }
 
     @Test
@@ -184,7 +184,7 @@ class BadInputTest {
                 new Problem(file, "/mcpServers/github", "github", "the server entry must be an object, got a string"),
                 new Problem(file, "/mcpServers/n", "n", "the server entry must be an object, got null")),
                 result.problems());
-        assertEquals(List.of("app-local", "local-db", "app-tools", "filesystem", "sentry", "memory"), names(result));
+        assertEquals(List.of("local-db", "app-tools", "filesystem", "decoy-above-root", "memory"), names(result));
     }
 
     @Test
@@ -197,9 +197,9 @@ class BadInputTest {
                 + "\"enabled\": {\"command\": \"x\", \"enabled\": \"yes\"},\n"
                 + "\"command\": {\"command\": [\"npx\", \"x\"]},\n"
                 + "\"item\": {\"command\": \"x\", \"args\": [\"a\", {\"b\": 1}]},\n"
-                + "\"value\": {\"url\": \"http://x\", \"headers\": {\"A\": \"1\", \"B\": [\"2\"]}},\n"
-                + "\"auth\": {\"url\": \"http://x\", \"auth\": {\"type\": \"oauth\"}},\n"
-                + "\"auth-type\": {\"url\": \"http://x\", \"auth\": {\"type\": 1, \"credentialId\": \"c\"}},\n"
+                + "\"value\": {\"type\": \"http\", \"url\": \"http://x\", \"headers\": {\"A\": \"1\", \"B\": [\"2\"]}},\n"
+                + "\"auth\": {\"type\": \"http\", \"url\": \"http://x\", \"auth\": {\"type\": \"oauth\"}},\n"
+                + "\"auth-type\": {\"type\": \"http\", \"url\": \"http://x\", \"auth\": {\"type\": 1, \"credentialId\": \"c\"}},\n"
                 + "\"tools\": {\"command\": \"x\", \"enabledTools\": [\"a\", 1]},\n"
                 + "\"huge\": {\"command\": \"x\", \"timeout\": 1e30},\n"
                 + "\"two\": {\"command\": 1, \"args\": 2},\n"
@@ -227,7 +227,7 @@ class BadInputTest {
                 new Problem(file, "/mcpServers/a~1b~0c/cwd", "a/b~c", "\"cwd\" must be a string, got a boolean")),
                 result.problems());
 
-        assertEquals(List.of("app-local", "local-db", "app-tools", "ok", "sentry", "memory"), names(result));
+        assertEquals(List.of("local-db", "app-tools", "ok", "decoy-above-root", "memory"), names(result));
         var ok = server(result, "ok");
         assertEquals(List.of("--port", "8080", "true"), ok.args(), "numbers and booleans in args are their text");
         assertEquals(Optional.of(1500L), ok.timeoutMillis());

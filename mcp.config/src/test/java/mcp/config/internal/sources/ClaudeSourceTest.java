@@ -4,6 +4,8 @@ import static mcp.config.internal.sources.Fixture.assertSource;
 import static mcp.config.internal.sources.Fixture.names;
 import static mcp.config.internal.sources.Fixture.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,80 +24,79 @@ class ClaudeSourceTest {
 
     private final ClaudeSource source = new ClaudeSource();
 
+    // Each expectation below is what `claude mcp list` of Claude Code 2.1.328 showed for the same files
+    // (run offline with a scratch HOME; docs/discovery.md).
+
     @Test
-    void readsLocalThenProjectThenUserScopeAndNothingAboveTheRepositoryRoot(@TempDir Path dir) {
+    void readsLocalThenProjectThenUserScopeAsClaudeCodeDoes(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
         Result result = source.discover(f.context());
 
         assertEquals(List.of(), result.problems());
-        // Local scope (wd, then its parents up to the root), project files nearest first, user scope.
-        // Not: above-root-local and decoy-above-root (above the root), other-project, fallback-only.
-        assertEquals(List.of("app-local", "local-db", "app-tools", "github", "filesystem", "sentry", "memory"),
+        // Local scope: the project root's entry only (not app-local of the subfolder, nor above-root-local);
+        // .mcp.json of every folder up, past the repository root (decoy-above-root); then the user scope.
+        // Not: sentry and fallback-only, in .claude/mcp.json files, which Claude Code does not read.
+        assertEquals(List.of("local-db", "app-tools", "github", "filesystem", "decoy-above-root", "memory"),
                 names(result));
 
         Path claudeJson = f.home.resolve(".claude.json");
-        assertSource(source, claudeJson, Level.USER, "/projects/" + escaped(f.app) + "/mcpServers/app-local",
-                server(result, "app-local"));
         assertSource(source, claudeJson, Level.USER, "/projects/" + escaped(f.project) + "/mcpServers/local-db",
                 server(result, "local-db"));
         assertSource(source, f.app.resolve(".mcp.json"), Level.PROJECT, "/mcpServers/app-tools", server(result, "app-tools"));
         assertSource(source, f.project.resolve(".mcp.json"), Level.PROJECT, "/mcpServers/github", server(result, "github"));
-        assertSource(source, f.project.resolve(".claude/mcp.json"), Level.PROJECT, "/mcpServers/sentry", server(result, "sentry"));
+        assertSource(source, f.project.getParent().resolve(".mcp.json"), Level.PROJECT, "/mcpServers/decoy-above-root",
+                server(result, "decoy-above-root"));
         assertSource(source, claudeJson, Level.USER, "/mcpServers/memory", server(result, "memory"));
 
         ServerSpec localDb = server(result, "local-db");
         assertEquals(Optional.of("stdio"), localDb.type());
         assertEquals(Optional.of("uvx"), localDb.command());
         assertEquals(List.of("mcp-server-sqlite", "--db-path", "./dev.db"), localDb.args());
+        assertFalse(localDb.expandVariables(), "values of ~/.claude.json are passed as written");
+        assertFalse(server(result, "memory").expandVariables());
 
         ServerSpec github = server(result, "github");
         assertEquals(Optional.of("http"), github.type());
         assertEquals(Optional.of("https://api.githubcopilot.com/mcp/"), github.url());
-        assertEquals(Map.of("Authorization", "Bearer ${GITHUB_TOKEN}"), github.headers(), "no expansion here");
+        assertEquals(Map.of("Authorization", "Bearer ${GITHUB_TOKEN}"), github.headers(), "expanded later");
+        assertTrue(github.expandVariables(), ".mcp.json is expanded");
 
         ServerSpec filesystem = server(result, "filesystem");
         assertEquals(List.of("-y", "@modelcontextprotocol/server-filesystem", "${PROJECT_DIR:-.}"), filesystem.args());
-
-        ServerSpec appTools = server(result, "app-tools");
-        assertEquals(Optional.of("."), appTools.cwd());
-
-        ServerSpec sentry = server(result, "sentry");
-        assertEquals(Optional.of("sse"), sentry.type());
-        assertEquals(Optional.of("https://mcp.sentry.dev/sse"), sentry.url());
+        assertEquals(Optional.of("."), server(result, "app-tools").cwd());
     }
 
     @Test
-    void withoutTopLevelMcpServersTheUserScopeIsClaudeMcpJson(@TempDir Path dir) {
+    void withoutTopLevelMcpServersThereIsNoUserScope(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
         Path claudeJson = f.home.resolve(".claude.json");
         f.write(claudeJson, "{\"numStartups\": 3, \"projects\": {\"" + f.project + "\": {\"mcpServers\": {\"local-db\": {\"command\": \"x\"}}}}}");
 
         Result result = source.discover(f.context());
         assertEquals(List.of(), result.problems());
-        assertEquals(List.of("local-db", "app-tools", "github", "filesystem", "sentry", "fallback-only"), names(result));
-        assertSource(source, f.home.resolve(".claude/mcp.json"), Level.USER, "/mcpServers/fallback-only",
-                server(result, "fallback-only"));
+        assertEquals(List.of("local-db", "app-tools", "github", "filesystem", "decoy-above-root"), names(result),
+                "~/.claude/mcp.json is not read");
     }
 
     @Test
-    void withoutClaudeJsonTheUserScopeIsClaudeMcpJson(@TempDir Path dir) throws IOException {
+    void withoutClaudeJsonOnlyProjectFilesCount(@TempDir Path dir) throws IOException {
         Fixture f = Fixture.copy(dir);
         Files.delete(f.home.resolve(".claude.json"));
 
         Result result = source.discover(f.context());
         assertEquals(List.of(), result.problems());
-        assertEquals(List.of("app-tools", "github", "filesystem", "sentry", "fallback-only"), names(result));
+        assertEquals(List.of("app-tools", "github", "filesystem", "decoy-above-root"), names(result));
     }
 
     @Test
-    void aTopLevelMcpServersOfTheWrongTypeIsReportedAndTheFallbackRead(@TempDir Path dir) {
+    void aTopLevelMcpServersOfTheWrongTypeIsReported(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
         Path claudeJson = f.write(f.home.resolve(".claude.json"), "{\"mcpServers\": [\"memory\"]}");
 
         Result result = source.discover(f.context());
         assertEquals(List.of(new Problem(claudeJson, "/mcpServers", "", "\"mcpServers\" must be an object, got an array")),
                 result.problems());
-        assertEquals(List.of("app-tools", "github", "filesystem", "sentry", "fallback-only"), names(result));
+        assertEquals(List.of("app-tools", "github", "filesystem", "decoy-above-root"), names(result));
     }
 
     @Test
@@ -109,16 +110,16 @@ class ClaudeSourceTest {
         assertEquals(claudeJson, problem.file());
         assertEquals("4:1", problem.location());
         assertEquals("invalid JSON: Unexpected end-of-input: expected close marker for Object", problem.message());
-        assertEquals(List.of("app-tools", "github", "filesystem", "sentry", "fallback-only"), names(result));
+        assertEquals(List.of("app-tools", "github", "filesystem", "decoy-above-root"), names(result));
     }
 
     @Test
-    void withoutARepositoryOnlyTheWorkingDirectoryIsSearched(@TempDir Path dir) throws IOException {
+    void withoutARepositoryTheProjectIsTheWorkingDirectory(@TempDir Path dir) throws IOException {
         Fixture f = Fixture.copy(dir);
         Files.delete(f.project.resolve(".git"));
 
         Result result = source.discover(f.context());
-        assertEquals(List.of("app-local", "app-tools", "memory"), names(result));
+        assertEquals(List.of("app-local", "app-tools", "github", "filesystem", "decoy-above-root", "memory"), names(result));
     }
 
     @Test
@@ -132,8 +133,32 @@ class ClaudeSourceTest {
                 + "\"packages/app\": {\"mcpServers\": {\"relative\": {\"command\": \"x\"}}}}}");
 
         Result result = source.discover(f.context());
-        assertEquals(List.of("trailing-slash", "app-tools", "github", "filesystem", "sentry", "fallback-only"), names(result));
+        assertEquals(List.of("trailing-slash", "app-tools", "github", "filesystem", "decoy-above-root"), names(result));
         assertEquals("/projects/" + escaped(f.project) + "~1/mcpServers/trailing-slash", server(result, "trailing-slash").location());
+    }
+
+    @Test
+    void theTypeDecidesTheTransportAsInClaudeCode(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.approveInClaude();
+        Path file = f.write(f.project.resolve(".mcp.json"), "{\"mcpServers\": {"
+                + "\"notype\": {\"url\": \"http://127.0.0.1:9/mcp\"},"
+                + "\"alias\": {\"type\": \"streamable-http\", \"url\": \"http://127.0.0.1:9/mcp\"},"
+                + "\"stdio-url\": {\"type\": \"stdio\", \"command\": \"false\", \"url\": \"http://127.0.0.1:9/mcp\"},"
+                + "\"http-command\": {\"type\": \"http\", \"command\": \"false\", \"url\": \"http://127.0.0.1:9/mcp\"},"
+                + "\"both\": {\"command\": \"false\", \"url\": \"http://127.0.0.1:9/mcp\"},"
+                + "\"ws\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:9/mcp\"},"
+                + "\"bogus\": {\"type\": \"bogus\", \"command\": \"false\"}}}");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of("alias", "stdio-url", "http-command", "both"), names(result));
+        assertEquals(Optional.of("http"), server(result, "alias").type());
+        assertEquals(Optional.empty(), server(result, "stdio-url").url());
+        assertEquals(Optional.empty(), server(result, "http-command").command());
+        assertEquals(Optional.empty(), server(result, "both").url(), "no type and a command: stdio");
+        assertEquals(List.of("notype", "ws", "bogus"), result.problems().stream().map(Problem::server).toList());
+        assertEquals(new Problem(file, "/mcpServers/notype/url", "notype", "has a \"url\" but no \"type\"; Claude Code"
+                + " skips it: add \"type\": \"http\" (or \"sse\") to this entry"), result.problems().get(0));
     }
 
     private static String escaped(Path dir) {

@@ -4,6 +4,7 @@ import static mcp.config.internal.sources.Fixture.assertSource;
 import static mcp.config.internal.sources.Fixture.names;
 import static mcp.config.internal.sources.Fixture.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +24,7 @@ class CodexSourceTest {
     @Test
     void mapsCodexFieldsToServerSpecs(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
-        Result result = source.discover(f.context());
+        Result result = source.discover(f.context(Map.of("FIGMA_OAUTH_TOKEN", "f1gma", "FIGMA_ORG_ID", "org-7")));
 
         assertEquals(List.of(), result.problems());
         assertEquals(List.of("docs", "context7", "figma"), names(result));
@@ -32,7 +33,8 @@ class CodexSourceTest {
         assertSource(source, f.app.resolve(".codex/config.toml"), Level.PROJECT, "/mcp_servers/docs", docs);
         assertEquals(Optional.of("docs-mcp"), docs.command());
         assertEquals(Optional.of("tools/docs"), docs.cwd());
-        assertEquals(Optional.of(90_000L), docs.timeoutMillis(), "the largest of 90000 ms and 12.5 s");
+        assertEquals(Optional.of(90_000L), docs.timeoutMillis(), "startup_timeout_ms");
+        assertEquals(Optional.of(12_500L), docs.toolTimeoutMillis(), "tool_timeout_sec");
 
         Path userFile = f.home.resolve(".codex/config.toml");
         ServerSpec context7 = server(result, "context7");
@@ -40,20 +42,59 @@ class CodexSourceTest {
         assertEquals(Optional.empty(), context7.type(), "inferred later from command or url");
         assertEquals(Optional.of("npx"), context7.command());
         assertEquals(List.of("-y", "@upstash/context7-mcp"), context7.args());
-        assertEquals(Map.of("CONTEXT7_API_KEY", "${CONTEXT7_API_KEY}", "LOG_LEVEL", "info", "RETRIES", "3"), context7.env(),
-                "env_vars become references; a value written in env wins");
-        assertEquals(Optional.of(60_000L), context7.timeoutMillis(), "the largest of 20 s and 60 s");
+        assertEquals(Map.of("LOG_LEVEL", "info", "RETRIES", "3"), context7.env());
+        List<String> inherited = new java.util.ArrayList<>(CodexSource.DEFAULT_ENV_VARS);
+        inherited.addAll(List.of("CONTEXT7_API_KEY", "LOG_LEVEL"));
+        assertEquals(Optional.of(inherited), context7.inheritedEnv(), "Codex's few variables and the env_vars");
+        assertFalse(context7.expandVariables(), "Codex passes values as written");
+        assertEquals(Optional.of(20_000L), context7.timeoutMillis());
+        assertEquals(Optional.of(60_000L), context7.toolTimeoutMillis());
         assertEquals(Optional.of(List.of("resolve-library-id", "get-library-docs")), context7.enabledTools());
         assertEquals(Optional.empty(), context7.enabled());
 
         ServerSpec figma = server(result, "figma");
         assertSource(source, userFile, Level.USER, "/mcp_servers/figma", figma);
         assertEquals(Optional.of("https://mcp.figma.com/mcp"), figma.url());
-        assertEquals(Map.of("X-Figma-Region", "us-east-1", "X-Org-Id", "${FIGMA_ORG_ID}",
-                "Authorization", "Bearer ${FIGMA_OAUTH_TOKEN}"), figma.headers());
+        assertEquals(Map.of("X-Figma-Region", "us-east-1", "X-Org-Id", "org-7", "Authorization", "Bearer f1gma"),
+                figma.headers(), "Codex reads the variables itself");
         assertEquals(Optional.of(false), figma.enabled());
         assertEquals(List.of("delete_file"), figma.disabledTools());
         assertEquals(Optional.empty(), figma.timeoutMillis());
+    }
+
+    @Test
+    void anUnsetHeaderVariableLeavesTheHeaderOutAndAnUnsetBearerVariableTheServer(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.trustInCodex();
+        Path file = f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.api]\nurl = \"https://x\"\n"
+                + "env_http_headers = { X-Set = \"SET\", X-Unset = \"UNSET\", X-Blank = \"BLANK\" }\n"
+                + "[mcp_servers.bearer]\nurl = \"https://y\"\nbearer_token_env_var = \"UNSET\"\n"
+                + "[mcp_servers.literal]\ncommand = \"${HOME}/bin/x\"\nargs = [\"${SET}\"]\n");
+
+        Result result = source.discover(f.context(Map.of("SET", "v", "BLANK", "  ")));
+        assertEquals(Map.of("X-Set", "v"), server(result, "api").headers());
+        assertEquals(List.of(new Problem(file, "/mcp_servers/bearer/bearer_token_env_var", "bearer",
+                "environment variable \"UNSET\" (bearer_token_env_var) is not set or empty; Codex does not start the server")),
+                result.problems());
+        assertEquals(List.of("api", "literal"), names(result));
+        assertEquals(Optional.of("${HOME}/bin/x"), server(result, "literal").command());
+        assertFalse(server(result, "literal").expandVariables());
+    }
+
+    @Test
+    void envVarsMayBeTablesWithAName(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.trustInCodex();
+        Path file = f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.a]\ncommand = \"a\"\n"
+                + "env_vars = [\"PLAIN\", { name = \"TABLE\", source = \"local\" }]\n"
+                + "[mcp_servers.b]\ncommand = \"b\"\nenv_vars = [{ name = \"R\", source = \"remote\" }]\n");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of("a"), names(result));
+        assertEquals(List.of("PLAIN", "TABLE"), server(result, "a").inheritedEnv().orElseThrow()
+                .subList(CodexSource.DEFAULT_ENV_VARS.size(), CodexSource.DEFAULT_ENV_VARS.size() + 2));
+        assertEquals("/mcp_servers/b/env_vars/0", result.problems().get(0).location());
+        assertEquals(file, result.problems().get(0).file());
     }
 
     @Test
@@ -79,8 +120,8 @@ class CodexSourceTest {
         f.write(f.app.resolve(".codex/config.toml"), "[mcp_servers.api]\nurl = \"https://x\"\n"
                 + "bearer_token_env_var = \"TOKEN\"\nhttp_headers = { authorization = \"Basic abc\", Accept = \"*/*\" }\n");
 
-        ServerSpec api = server(source.discover(f.context()), "api");
-        assertEquals(Map.of("Authorization", "Bearer ${TOKEN}", "Accept", "*/*"), api.headers());
+        ServerSpec api = server(source.discover(f.context(Map.of("TOKEN", "t"))), "api");
+        assertEquals(Map.of("Authorization", "Bearer t", "Accept", "*/*"), api.headers());
     }
 
     @Test
@@ -114,7 +155,7 @@ class CodexSourceTest {
                 result.problems());
         // env_http_headers values are variable names: a number is taken as its text, like env values.
         assertEquals(List.of("e", "ok"), names(result));
-        assertEquals(Map.of("X-Key", "${1}"), server(result, "e").headers());
+        assertEquals(Map.of(), server(result, "e").headers(), "variable \"1\" is not set");
         assertEquals(Map.of("N", "1", "B", "true"), server(result, "ok").env());
     }
 

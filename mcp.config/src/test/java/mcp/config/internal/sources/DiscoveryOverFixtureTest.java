@@ -31,7 +31,8 @@ class DiscoveryOverFixtureTest {
 
     private static DiscoveryResult discover(Fixture fixture, boolean projectConfig) {
         return Discovery.builder().home(fixture.home).workingDirectory(fixture.app)
-                .environment(Map.of("GITHUB_TOKEN", "t0ken", "HOME", fixture.home.toString()))
+                .environment(Map.of("GITHUB_TOKEN", "t0ken", "HOME", fixture.home.toString(), "FIGMA_OAUTH_TOKEN", "f1gma",
+                        ClaudePolicy.DIRECTORY_VARIABLE, fixture.managed().toString()))
                 .projectConfig(projectConfig).build().discover();
     }
 
@@ -54,8 +55,8 @@ class DiscoveryOverFixtureTest {
         Fixture fixture = Fixture.copy(temp);
         DiscoveryResult result = discover(fixture, true);
 
-        assertEquals(List.of("project-native", "weather", "remote", "app-local", "local-db", "app-tools", "github",
-                "filesystem", "sentry", "memory", "docs", "context7", "project-gemini", "pythonTools", "httpServer",
+        assertEquals(List.of("project-native", "weather", "remote", "local-db", "app-tools", "github",
+                "filesystem", "decoy-above-root", "memory", "docs", "context7", "project-gemini", "pythonTools", "httpServer",
                 "sseServer", "workspace-tools", "server-name", "remote-server", "project-windsurf", "figma", "fetch",
                 "workspace-files", "plain-nearest", "plain"), List.copyOf(result.configs().keySet()),
                 "priority order, and within a source project files nearest first, then user files");

@@ -90,8 +90,20 @@ final class Fixture {
         return context(Map.of());
     }
 
+    /**
+     * The context of the working directory; Claude Code's managed directory is {@code root/managed}, never the
+     * machine's; the bearer token the tree's Codex file names is set unless {@code environment} says otherwise.
+     */
     Context context(Map<String, String> environment) {
-        return new Context(app, home, environment);
+        Map<String, String> hermetic = new java.util.HashMap<>(environment);
+        hermetic.putIfAbsent("FIGMA_OAUTH_TOKEN", "f1gma");
+        hermetic.putIfAbsent(ClaudePolicy.DIRECTORY_VARIABLE, managed().toString());
+        return new Context(app, home, hermetic);
+    }
+
+    /** @return where the tests put Claude Code's managed files */
+    Path managed() {
+        return root.resolve("managed");
     }
 
     Path write(Path file, String text) {

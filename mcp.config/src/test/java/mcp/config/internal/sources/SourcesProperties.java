@@ -195,8 +195,14 @@ class SourcesProperties {
     private static void validServersComeBackAsWrittenInOrder(Fixture fixture, List<Written> servers, Target target) {
         CapabilitySource source = target.source().get();
         ObjectNode container = NODES.objectNode();
+        boolean claude = target.file().equals(".mcp.json");
         for (Written server : servers) {
-            container.set(server.name, server.toJson());
+            ObjectNode json = server.toJson();
+            if (claude) {
+                // Claude Code needs a type beside a url, and the type decides which fields count.
+                json.put("type", server.command.isPresent() ? "stdio" : "http");
+            }
+            container.set(server.name, json);
         }
         ObjectNode root = NODES.objectNode();
         root.put("someOtherSetting", true);
@@ -211,7 +217,7 @@ class SourcesProperties {
         assertEquals(List.of(), result.problems());
         assertEquals(servers.size(), result.servers().size());
         for (int i = 0; i < servers.size(); i++) {
-            Written expected = servers.get(i);
+            Written expected = claude ? servers.get(i).asClaudeReadsIt() : servers.get(i);
             ServerSpec actual = result.servers().get(i);
             assertEquals(expected.name, actual.name());
             assertEquals(expected.command, actual.command());
@@ -241,6 +247,12 @@ class SourcesProperties {
             this.env = env;
             this.url = url;
             this.headers = headers;
+        }
+
+        /** @return the server as Claude Code reads it with the type written for it: stdio with a command, else http */
+        Written asClaudeReadsIt() {
+            return command.isPresent() ? new Written(name, command, args, env, Optional.empty(), Map.of())
+                    : new Written(name, command, List.of(), Map.of(), url, headers);
         }
 
         ObjectNode toJson() {

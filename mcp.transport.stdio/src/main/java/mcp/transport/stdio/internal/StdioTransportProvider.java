@@ -58,7 +58,9 @@ public final class StdioTransportProvider implements TransportProvider {
 
         // Never a shell: the arguments reach the program exactly as configured.
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
-        // environment() starts as a copy of the host's environment; the config's entries win.
+        // environment() starts as a copy of the host's environment (or the part the config lets through);
+        // the config's entries win.
+        config.inheritedEnv().ifPresent(names -> builder.environment().keySet().retainAll(names));
         builder.environment().putAll(config.env());
         Process process;
         try {

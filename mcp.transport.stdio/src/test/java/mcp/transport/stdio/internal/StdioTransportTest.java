@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -150,6 +151,29 @@ class StdioTransportTest {
         assertEquals("/override/home", params.get("home").asString(), "config env wins over the host's");
         assertEquals(System.getenv("PATH"), params.get("path").asString(), "host env is inherited");
         assertEquals(sub.toRealPath().toString(), params.get("cwd").asString());
+    }
+
+    @Test
+    void anInheritedEnvListPassesOnlyThoseOfTheHostsVariablesPlusTheConfigs() throws Exception {
+        // A variable every JVM under Maven or a shell has, and one the list lets through.
+        String script = "printf '{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"names\":\"%s\",\"path\":\"%s\"}}\\n'"
+                + " \"$(env | cut -d= -f1 | sort | tr '\\n' ' ')\" \"$PATH\"; cat";
+        StdioServerConfig base = bash(script);
+        StdioServerConfig config = new StdioServerConfig(base.command(), base.args(), Map.of("OWN", "1"),
+                Optional.of(List.of("PATH", "NOT_SET_ANYWHERE")), Optional.empty(), base.timeout(), Optional.empty(),
+                true, Optional.empty(), Optional.empty(), List.of());
+        StdioTransport transport = open("inherited", config);
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+
+        JsonNode params = ((JsonRpcNotification) recorder.next(WAIT)).params();
+        assertEquals(System.getenv("PATH"), params.get("path").asString());
+        List<String> names = List.of(params.get("names").asString().trim().split(" "));
+        // bash itself adds a few (PWD, SHLVL, _); none of the host's others may be there.
+        List<String> fromHost = names.stream().filter(n -> System.getenv(n) != null && !n.equals("PATH")
+                && !List.of("PWD", "SHLVL", "_", "OLDPWD").contains(n)).toList();
+        assertEquals(List.of(), fromHost, "only PATH of the host's variables: " + names);
+        assertTrue(names.contains("OWN"), names::toString);
     }
 
     @Test
