@@ -2,9 +2,12 @@ package mcp.config.internal.sources;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
@@ -20,22 +23,36 @@ import tools.jackson.databind.node.ObjectNode;
  *       ({@code "<dir>": "TRUST_FOLDER"} trusts it and what is below; {@code "TRUST_PARENT"} trusts the
  *       parent of the key and what is below; {@code "DO_NOT_TRUST"} distrusts; the longest matching
  *       folder decides). In an untrusted folder every server is inactive, the user's too.</li>
- *   <li>{@code mcp.allowed} of the user's settings: a server it does not name is blocked;
- *       {@code mcp.excluded}: a server it names is blocked.</li>
+ *   <li>{@code mcp.allowed}: a server it does not name is blocked; {@code mcp.excluded}: a server it
+ *       names is blocked; each from the settings file of highest precedence that sets it (system, then the
+ *       workspace's in a trusted folder, then the user's). Folder trust is switched by the system or the
+ *       user settings only.</li>
  * </ul>
  * A trust file that cannot be read is a problem of that file and trusts nothing.
  *
  * @param untrusted the reason when the working directory is not trusted
  * @param allowed {@code mcp.allowed}, when the user's settings have it
  * @param excluded {@code mcp.excluded}
- * @param settings the user's settings file, for the reasons
+ * @param allowedIn the settings file {@code allowed} is from, for the reason
+ * @param excludedIn the settings file {@code excluded} is from, for the reason
  */
 record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, Set<String> excluded,
-        Path settings) {
+        Path allowedIn, Path excludedIn) {
 
-    static GeminiConsent read(Optional<ObjectNode> userSettings, Path settingsPath, SearchPath search, Findings findings) {
-        boolean trustOn = userSettings.map(s -> s.path("security").path("folderTrust").path("enabled"))
-                .filter(JsonNode::isBoolean).map(JsonNode::asBoolean).orElse(true);
+    /** One settings file that was read, with its path. */
+    record Settings(ObjectNode node, Path path) {
+    }
+
+    /**
+     * @param system the system settings, if any
+     * @param user the user's settings, if any
+     * @param workspace reads the workspace settings, asked only in a trusted folder
+     */
+    static GeminiConsent read(Optional<Settings> system, Optional<Settings> user,
+            java.util.function.Supplier<Optional<Settings>> workspace, SearchPath search, Findings findings) {
+        boolean trustOn = Stream.of(system, user).flatMap(Optional::stream)
+                .map(s -> s.node().path("security").path("folderTrust").path("enabled"))
+                .filter(JsonNode::isBoolean).map(JsonNode::asBoolean).findFirst().orElse(true);
         Optional<String> untrusted = Optional.empty();
         if (trustOn) {
             Path file = search.home().resolve(".gemini/trustedFolders.json");
@@ -47,9 +64,22 @@ record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, 
                         + " server: trust it when `gemini` asks (or in " + file + ")");
             }
         }
-        JsonNode mcp = userSettings.map(s -> s.path("mcp")).orElse(MissingNode.getInstance());
-        return new GeminiConsent(untrusted, names(mcp.get("allowed")), names(mcp.get("excluded")).orElse(Set.of()),
-                settingsPath);
+        List<Settings> byPrecedence = new ArrayList<>();
+        system.ifPresent(byPrecedence::add);
+        if (untrusted.isEmpty()) {
+            workspace.get().ifPresent(byPrecedence::add);
+        }
+        user.ifPresent(byPrecedence::add);
+        Optional<Settings> allowedIn = setting(byPrecedence, "allowed");
+        Optional<Settings> excludedIn = setting(byPrecedence, "excluded");
+        Path none = search.home().resolve(".gemini/settings.json");
+        return new GeminiConsent(untrusted, allowedIn.flatMap(s -> names(s.node().path("mcp").get("allowed"))),
+                excludedIn.flatMap(s -> names(s.node().path("mcp").get("excluded"))).orElse(Set.of()),
+                allowedIn.map(Settings::path).orElse(none), excludedIn.map(Settings::path).orElse(none));
+    }
+
+    private static Optional<Settings> setting(List<Settings> byPrecedence, String key) {
+        return byPrecedence.stream().filter(s -> s.node().path("mcp").path(key).isArray()).findFirst();
     }
 
     private static Optional<Set<String>> names(JsonNode list) {
@@ -84,10 +114,10 @@ record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, 
             return untrusted;
         }
         if (allowed.isPresent() && !allowed.get().contains(server.name())) {
-            return Optional.of("blocked in Gemini CLI: mcp.allowed of " + settings + " does not name it");
+            return Optional.of("blocked in Gemini CLI: mcp.allowed of " + allowedIn + " does not name it");
         }
         if (excluded.contains(server.name())) {
-            return Optional.of("blocked in Gemini CLI: mcp.excluded of " + settings + " names it");
+            return Optional.of("blocked in Gemini CLI: mcp.excluded of " + excludedIn + " names it");
         }
         return Optional.empty();
     }

@@ -7,8 +7,10 @@ import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Gemini CLI's settings files ({@code gemini}, priority 60): {@code ~/.gemini/settings.json} and
- * {@code .gemini/settings.json} in the project, servers under {@code mcpServers}.
+ * Gemini CLI's settings files ({@code gemini}, priority 60): the system settings
+ * ({@code /etc/gemini-cli/settings.json} on Linux, or {@code $GEMINI_CLI_SYSTEM_SETTINGS_PATH}),
+ * {@code .gemini/settings.json} of the working directory, and {@code ~/.gemini/settings.json}, servers under
+ * {@code mcpServers}, in that precedence.
  *
  * <p>Gemini's entry is the common shape with its own names for the remote endpoint and the tool
  * filters: {@code httpUrl} is a Streamable HTTP endpoint (type {@code http}) and wins over
@@ -31,28 +33,55 @@ public final class GeminiSource extends FileSource {
         return List.of(search.home().resolve(".gemini/settings.json"));
     }
 
-    @Override
-    List<String> projectFiles() {
-        return List.of(".gemini/settings.json");
-    }
+    /** Moves the system settings file (absolute path), as Gemini CLI itself allows. */
+    static final String SYSTEM_SETTINGS_VARIABLE = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
 
     /**
-     * As Gemini CLI 0.61.0 does ({@code gemini mcp list}, docs/discovery.md): in a folder the user has not
-     * trusted, every server is disabled, the user's too, unless the user turned folder trust off
-     * ({@code security.folderTrust.enabled: false}); {@code mcp.allowed} and {@code mcp.excluded} of the
-     * user's settings block the servers they leave out or name.
+     * As Gemini CLI 0.61.0 does ({@code gemini mcp list}, docs/discovery.md): the system settings (which
+     * override the rest), the working directory's {@code .gemini/settings.json} (no parent's), the user's;
+     * in a folder the user has not trusted every server is disabled, the user's too, unless folder trust is
+     * off ({@code security.folderTrust.enabled: false}); {@code mcp.allowed} and {@code mcp.excluded} block
+     * the servers they leave out or name.
      */
     @Override
     void collect(Context context, SearchPath search, Findings findings) {
+        ConfigFile system = userFile(systemSettings(search), search);
         ConfigFile user = userFile(search.home().resolve(".gemini/settings.json"), search);
+        Path cwd = search.workingDirectory();
+        ConfigFile workspace = new ConfigFile(cwd.resolve(".gemini/settings.json").normalize(),
+                mcp.api.SourceMetadata.Level.PROJECT, cwd, Format.JSON);
+        Optional<ObjectNode> systemRoot = system.path().equals(user.path()) ? Optional.empty() : readRoot(system, findings);
         Optional<ObjectNode> userRoot = readRoot(user, findings);
-        GeminiConsent consent = GeminiConsent.read(userRoot, user.path(), search, findings);
+        boolean workspaceIsUser = workspace.path().equals(user.path()) || workspace.path().equals(system.path());
+        // The workspace file's own problems are reported once, when its servers are read below.
+        GeminiConsent consent = GeminiConsent.read(
+                systemRoot.map(r -> new GeminiConsent.Settings(r, system.path())),
+                userRoot.map(r -> new GeminiConsent.Settings(r, user.path())),
+                () -> workspaceIsUser ? Optional.empty() : readRoot(workspace, new Findings())
+                        .map(r -> new GeminiConsent.Settings(r, workspace.path())), search, findings);
         Findings gated = findings.withConsent(consent::decide);
-        for (ConfigFile file : projectConfigFiles(search, List.of(user.path()))) {
-            readFile(file, search, gated);
+        systemRoot.ifPresent(root -> guarded(system, "", findings,
+                () -> readServers(system, root, "", "mcpServers", search, gated)));
+        if (!workspaceIsUser) {
+            readFile(workspace, search, gated);
         }
         userRoot.ifPresent(root -> guarded(user, "", findings,
                 () -> readServers(user, root, "", "mcpServers", search, gated)));
+    }
+
+    private static Path systemSettings(SearchPath search) {
+        Optional<Path> moved = SearchPath.absolutePath(search.environment().get(SYSTEM_SETTINGS_VARIABLE));
+        if (moved.isPresent()) {
+            return moved.get();
+        }
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        if (os.contains("mac")) {
+            return Path.of("/Library/Application Support/GeminiCli/settings.json");
+        }
+        if (os.contains("win")) {
+            return Path.of("C:\\ProgramData\\gemini-cli\\settings.json");
+        }
+        return Path.of("/etc/gemini-cli/settings.json");
     }
 
     @Override

@@ -32,7 +32,8 @@ class DiscoveryOverFixtureTest {
     private static DiscoveryResult discover(Fixture fixture, boolean projectConfig) {
         return Discovery.builder().home(fixture.home).workingDirectory(fixture.app)
                 .environment(Map.of("GITHUB_TOKEN", "t0ken", "HOME", fixture.home.toString(), "FIGMA_OAUTH_TOKEN", "f1gma",
-                        ClaudePolicy.DIRECTORY_VARIABLE, fixture.managed().toString()))
+                        ClaudePolicy.DIRECTORY_VARIABLE, fixture.managed().toString(),
+                        GeminiSource.SYSTEM_SETTINGS_VARIABLE, fixture.managed().resolve("gemini.json").toString()))
                 .projectConfig(projectConfig).build().discover();
     }
 

@@ -98,6 +98,7 @@ final class Fixture {
         Map<String, String> hermetic = new java.util.HashMap<>(environment);
         hermetic.putIfAbsent("FIGMA_OAUTH_TOKEN", "f1gma");
         hermetic.putIfAbsent(ClaudePolicy.DIRECTORY_VARIABLE, managed().toString());
+        hermetic.putIfAbsent(GeminiSource.SYSTEM_SETTINGS_VARIABLE, managed().resolve("gemini-cli/settings.json").toString());
         return new Context(app, home, hermetic);
     }
 

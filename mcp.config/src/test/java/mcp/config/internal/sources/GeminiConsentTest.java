@@ -82,4 +82,24 @@ class GeminiConsentTest {
         userSettings("\"mcp\": {\"excluded\": [\"projsrv\"]}, ");
         assertEquals(Map.of("projsrv", "blocked", "usersrv", "active"), states());
     }
+
+    /** Not run against Gemini CLI (it needs a file under /etc): its documented precedence, system settings first. */
+    @Test
+    void systemSettingsComeFirstAndTheListsOfTheFileOfHighestPrecedenceCount() {
+        trust("{\"" + f.project + "\": \"TRUST_FOLDER\"}");
+        Path system = f.write(f.managed().resolve("gemini-cli/settings.json"),
+                "{\"mcpServers\": {\"syssrv\": {\"command\": \"x\"}, \"usersrv\": {\"command\": \"sys\"}}}");
+        userSettings("\"mcp\": {\"excluded\": [\"projsrv\"]},");
+        assertEquals(Map.of("syssrv", "active", "usersrv", "active", "projsrv", "blocked"), states());
+        assertEquals(java.util.Optional.of(system), source.discover(f.context()).servers().stream()
+                .filter(s -> s.name().equals("usersrv")).findFirst().orElseThrow().source().path(),
+                "the system's entry comes first, so it wins the merge");
+
+        // The workspace's list overrides the user's, in a trusted folder only.
+        f.write(f.app.resolve(".gemini/settings.json"), "{\"mcp\": {\"excluded\": []},"
+                + "\"mcpServers\": {\"projsrv\": {\"command\": \"p\"}}}");
+        assertEquals(Map.of("syssrv", "active", "usersrv", "active", "projsrv", "active"), states());
+        f.write(system, "{\"mcp\": {\"allowed\": [\"syssrv\"]}, \"mcpServers\": {\"syssrv\": {\"command\": \"x\"}}}");
+        assertEquals(Map.of("syssrv", "active", "usersrv", "blocked", "projsrv", "blocked"), states());
+    }
 }

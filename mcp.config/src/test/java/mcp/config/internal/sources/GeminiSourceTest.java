@@ -26,7 +26,7 @@ class GeminiSourceTest {
 
         assertEquals(List.of(), result.problems());
         assertEquals(List.of("project-gemini", "pythonTools", "httpServer", "sseServer"), names(result));
-        assertSource(source, f.project.resolve(".gemini/settings.json"), Level.PROJECT, "/mcpServers/project-gemini",
+        assertSource(source, f.app.resolve(".gemini/settings.json"), Level.PROJECT, "/mcpServers/project-gemini",
                 server(result, "project-gemini"));
 
         Path userFile = f.home.resolve(".gemini/settings.json");
@@ -57,7 +57,7 @@ class GeminiSourceTest {
     void httpUrlWinsOverUrlAndAWrittenTypeIsKept(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
         f.trustInGemini();
-        f.write(f.project.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
+        f.write(f.app.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
                 + "\"both\": {\"httpUrl\": \"http://h\", \"url\": \"http://s\"},"
                 + "\"typed\": {\"type\": \"http\", \"url\": \"http://t\"},"
                 + "\"dollars\": {\"command\": \"$CMD\", \"args\": [\"$1\", \"a$\", \"${KEEP}\", \"$A_B-c\"]}}}");

@@ -51,7 +51,7 @@ class SourcesProperties {
             "work/project/.claude/settings.json", "work/project/.claude/settings.local.json",
             "home/.cursor/mcp.json", "home/.codeium/windsurf/mcp_config.json",
             "work/project/.mcp-host/mcp.json", "work/project/.mcp.json", "work/project/.claude/mcp.json",
-            "work/project/.gemini/settings.json", "work/project/.cursor/mcp.json", "work/project/.windsurf/mcp_config.json",
+            "work/project/packages/app/.gemini/settings.json", "work/project/.cursor/mcp.json", "work/project/.windsurf/mcp_config.json",
             "work/project/.vscode/mcp.json", "work/project/mcp.json", "work/project/packages/app/.mcp.json");
 
     static final List<String> TOML_FILES = List.of("home/.codex/config.toml", "work/project/packages/app/.codex/config.toml");
@@ -207,7 +207,9 @@ class SourcesProperties {
         ObjectNode root = NODES.objectNode();
         root.put("someOtherSetting", true);
         root.set(target.container(), container);
-        Path file = fixture.write(fixture.project.resolve(target.file()), McpJson.mapper().writeValueAsString(root));
+        // Gemini CLI reads the working directory's settings only; the others search up to the repository root.
+        Path base = target.file().startsWith(".gemini/") ? fixture.app : fixture.project;
+        Path file = fixture.write(base.resolve(target.file()), McpJson.mapper().writeValueAsString(root));
         // Approved in Claude Code, trusted in Gemini CLI: so that their servers count (the *ConsentTest rules).
         fixture.approveInClaude();
         fixture.trustInGemini();
