@@ -31,6 +31,7 @@ import java.util.Optional;
  *     {@link StdioServerConfig#inheritedEnv()})
  * @param expandVariables whether discovery expands {@code ${VAR}} in the values; {@code false} for tools
  *     that pass values as written (Codex; Claude Code outside {@code .mcp.json})
+ * @param owner what the owning tool decided about the entry, when its start depends on such a decision
  */
 public record ServerSpec(
         String name,
@@ -50,7 +51,8 @@ public record ServerSpec(
         List<String> disabledTools,
         Optional<Long> toolTimeoutMillis,
         Optional<List<String>> inheritedEnv,
-        boolean expandVariables) {
+        boolean expandVariables,
+        Optional<OwnerState> owner) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -71,6 +73,7 @@ public record ServerSpec(
         disabledTools = List.copyOf(disabledTools);
         Objects.requireNonNull(toolTimeoutMillis, "toolTimeoutMillis");
         inheritedEnv = inheritedEnv.map(List::copyOf);
+        Objects.requireNonNull(owner, "owner");
     }
 
     /** An entry with one timeout, the whole environment inherited and {@code ${VAR}} expanded. */
@@ -79,7 +82,14 @@ public record ServerSpec(
             Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
             Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools) {
         this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
-                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true);
+                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty());
+    }
+
+    /** @return a copy with this owner's decision */
+    public ServerSpec withOwner(OwnerState newOwner) {
+        return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
+                enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
+                Optional.of(newOwner));
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import mcp.api.ProviderException;
+import mcp.api.OwnerState;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
@@ -110,6 +111,7 @@ public final class Discovery {
     private final class Run {
         private final Map<String, ServerConfig> configs = new LinkedHashMap<>();
         private final Map<String, SourceMetadata> sources = new LinkedHashMap<>();
+        private final Map<String, OwnerState> owners = new LinkedHashMap<>();
         private final Set<String> exaApiKeys = new LinkedHashSet<>();
         private final List<DiscoveryProblem> problems = new ArrayList<>();
         private final List<SkippedServer> skipped = new ArrayList<>();
@@ -128,7 +130,7 @@ public final class Discovery {
             }
             LOG.debug("MCP discovery done: {} servers {}, {} skipped, {} problems", configs.size(), configs.keySet(),
                     skipped.size(), problems.size());
-            return new DiscoveryResult(configs, sources, new ArrayList<>(exaApiKeys), problems, skipped);
+            return new DiscoveryResult(configs, sources, new ArrayList<>(exaApiKeys), problems, skipped, owners);
         }
 
         /** Explicit first, then ServiceLoader's; by priority, highest first; a stable sort keeps that order on ties. */
@@ -257,6 +259,7 @@ public final class Discovery {
             }
             configs.put(spec.name(), config);
             sources.put(spec.name(), spec.source());
+            spec.owner().ifPresent(owner -> owners.put(spec.name(), owner));
             LOG.debug("Server {} [{}] from {} ({}){}", spec.name(), config.type(), spec.source().providerName(),
                     spec.source().level(), spec.source().path().map(p -> " " + p).orElse(""));
         }
@@ -268,7 +271,7 @@ public final class Discovery {
         }
 
         private void skip(ServerSpec spec, SkippedServer.Reason reason, String detail) {
-            skipped.add(new SkippedServer(spec.name(), spec.source(), spec.location(), reason, detail));
+            skipped.add(new SkippedServer(spec.name(), spec.source(), spec.location(), reason, detail, spec.owner()));
             LOG.debug("Server {} from {} skipped ({}): {}", spec.name(), spec.source().providerId(), reason, detail);
         }
 

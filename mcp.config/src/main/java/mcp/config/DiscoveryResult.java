@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.OwnerState;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
 
@@ -24,9 +25,12 @@ import mcp.api.SourceMetadata;
  *     secrets: never log them
  * @param problems warnings and errors, in discovery order, each naming its file, location and server where known
  * @param skipped every entry not used, with why, in discovery order
+ * @param owners what the owning tool decided about a winner whose start depended on it (approved, trusted
+ *     folder), by name; winners that needed no one's consent are not in it
  */
 public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
-        List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped) {
+        List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped,
+        Map<String, OwnerState> owners) {
 
     /** The file a hard failure names, as the described system does (SPEC §3, failure classes). */
     private static final Path HARD_FAILURE_FILE = Path.of(".mcp.json");
@@ -38,6 +42,13 @@ public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, Sou
         exaApiKeys = List.copyOf(exaApiKeys);
         problems = List.copyOf(problems);
         skipped = List.copyOf(skipped);
+        owners = Collections.unmodifiableMap(new LinkedHashMap<>(owners));
+    }
+
+    /** A result without owners' decisions. */
+    public DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
+            List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped) {
+        this(configs, sources, exaApiKeys, problems, skipped, Map.of());
     }
 
     /**

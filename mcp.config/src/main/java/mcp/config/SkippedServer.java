@@ -1,6 +1,8 @@
 package mcp.config;
 
 import java.util.Objects;
+import java.util.Optional;
+import mcp.api.OwnerState;
 import mcp.api.SourceMetadata;
 
 /**
@@ -13,8 +15,11 @@ import mcp.api.SourceMetadata;
  * @param location where in the file ({@code ""} when unknown)
  * @param reason the kind of reason
  * @param detail the reason for people (never an env or header value)
+ * @param owner what the tool that owns the entry's file decided about it, when its start depends on that
+ *     (always present for {@link Reason#NOT_CONSENTED})
  */
-public record SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail) {
+public record SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail,
+        Optional<OwnerState> owner) {
 
     /** Why an entry is not used. */
     public enum Reason {
@@ -45,5 +50,11 @@ public record SkippedServer(String name, SourceMetadata source, String location,
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(detail, "detail");
+        Objects.requireNonNull(owner, "owner");
+    }
+
+    /** An entry skipped whatever its owner decided. */
+    public SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail) {
+        this(name, source, location, reason, detail, Optional.empty());
     }
 }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import mcp.api.OwnerState;
+import mcp.api.OwnerState.Kind;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
@@ -87,32 +89,37 @@ record ClaudeConsent(Path projectRoot, List<Lists> lists, Optional<Lists> projec
         return ConfigReader.read(file, findings).map(node -> new Lists(path.toString(), node));
     }
 
-    /** @return why Claude Code would not start this {@code .mcp.json} server here, or empty when approved */
-    Optional<String> projectServer(ServerSpec server) {
-        Optional<String> disabled = disabledForProject(server);
+    /** @return what Claude Code decided about this {@code .mcp.json} server here: approved, or why not */
+    Optional<OwnerState> projectServer(ServerSpec server) {
+        Optional<OwnerState> disabled = disabledForProject(server);
         if (disabled.isPresent()) {
             return disabled;
         }
         String name = server.name();
         for (Lists place : lists) {
             if (place.names(DISABLED, name)) {
-                return Optional.of("declined in Claude Code (" + DISABLED + " in " + place.where() + ")");
+                return state(Kind.DECLINED, "declined in Claude Code (" + DISABLED + " in " + place.where() + ")");
             }
         }
         for (Lists place : lists) {
             if (place.enablesAll() || place.names(ENABLED, name)) {
-                return Optional.empty();
+                return state(Kind.APPROVED, "approved in Claude Code (" + (place.enablesAll() ? ENABLE_ALL : ENABLED)
+                        + " in " + place.where() + ")");
             }
         }
-        return Optional.of("pending approval in Claude Code"
+        return state(Kind.PENDING_APPROVAL, "pending approval in Claude Code"
                 + (trusts(projectEntry) ? "" : " (the folder " + projectRoot + " is not trusted in Claude Code)")
                 + ": approve it in `claude` (/mcp), or name it in " + ENABLED + " of ~/.claude/settings.json");
     }
 
-    /** @return why Claude Code would not start this user or local server here, or empty */
-    Optional<String> disabledForProject(ServerSpec server) {
+    /** @return that Claude Code disabled this user or local server for the project, or empty */
+    Optional<OwnerState> disabledForProject(ServerSpec server) {
         return projectEntry.filter(entry -> entry.names("disabledMcpServers", server.name()))
-                .map(entry -> "disabled for this project in Claude Code (disabledMcpServers in " + entry.where()
-                        + "): enable it in `claude` (/mcp)");
+                .flatMap(entry -> state(Kind.DISABLED_FOR_PROJECT, "disabled for this project in Claude Code"
+                        + " (disabledMcpServers in " + entry.where() + "): enable it in `claude` (/mcp)"));
+    }
+
+    private static Optional<OwnerState> state(Kind kind, String reason) {
+        return Optional.of(new OwnerState(kind, reason));
     }
 }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import mcp.api.OwnerState;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
 import mcp.config.internal.Expansion;
@@ -161,26 +162,26 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
         }
     }
 
-    /** @return why Claude Code's policy keeps this (non-managed) server from loading, or empty */
-    Optional<String> decide(ServerSpec server) {
+    /** @return that Claude Code's policy keeps this (non-managed) server from loading, or empty */
+    Optional<OwnerState> decide(ServerSpec server) {
         if (managedFile.isPresent()) {
-            return Optional.of("not in Claude Code's managed-mcp.json (" + managedFile.get().path()
+            return blocked("not in Claude Code's managed-mcp.json (" + managedFile.get().path()
                     + "), which has exclusive control over Claude Code's MCP servers");
         }
         return check(server, true);
     }
 
-    /** @return why a server of {@code managed-mcp.json} does not load, or empty */
-    Optional<String> decideManaged(ServerSpec server) {
+    /** @return that a server of {@code managed-mcp.json} does not load, or empty */
+    Optional<OwnerState> decideManaged(ServerSpec server) {
         return check(server, usesVariables(server));
     }
 
-    private Optional<String> check(ServerSpec server, boolean allowListApplies) {
+    private Optional<OwnerState> check(ServerSpec server, boolean allowListApplies) {
         List<String> argv = argv(server);
         Optional<String> url = server.url().filter(u -> argv.isEmpty()).map(u -> expanded(u, server.expandVariables()));
         for (Rule rule : deny) {
             if (matches(rule, server.name(), argv, url)) {
-                return Optional.of("blocked by Claude Code's managed policy (" + DENIED + " in " + rule.where() + ")");
+                return blocked("blocked by Claude Code's managed policy (" + DENIED + " in " + rule.where() + ")");
             }
         }
         if (allow.isEmpty() || !allowListApplies) {
@@ -194,9 +195,13 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
                 return Optional.empty();
             }
         }
-        return Optional.of("not allowed by Claude Code's managed policy (" + ALLOWED + " of "
+        return blocked("not allowed by Claude Code's managed policy (" + ALLOWED + " of "
                 + allow.get().stream().map(Rule::where).distinct().reduce((a, b) -> a + ", " + b).orElse("the settings")
                 + " names no " + (strict ? (argv.isEmpty() ? "URL pattern" : "command") : "name") + " of this server)");
+    }
+
+    private static Optional<OwnerState> blocked(String reason) {
+        return Optional.of(new OwnerState(OwnerState.Kind.BLOCKED, reason));
     }
 
     private boolean matches(Rule rule, String name, List<String> argv, Optional<String> url) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.OwnerState;
 import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -64,11 +65,14 @@ public final class CodexSource extends FileSource {
         Path cwd = search.workingDirectory();
         Path projectPath = cwd.resolve(".codex/config.toml").normalize();
         if (!projectPath.equals(userPath)) {
-            Optional<String> untrusted = userRoot.filter(root -> trusted(root, cwd)).isPresent() ? Optional.empty()
-                    : Optional.of("the folder " + cwd + " is not trusted in Codex: trust it when `codex` asks, or set"
-                            + " trust_level = \"trusted\" under [projects.\"" + cwd + "\"] in " + userPath);
+            Optional<OwnerState> trust = Optional.of(userRoot.filter(root -> trusted(root, cwd)).isPresent()
+                    ? new OwnerState(OwnerState.Kind.TRUSTED, "the folder " + cwd + " is trusted in Codex"
+                            + " (trust_level = \"trusted\" in " + userPath + ")")
+                    : new OwnerState(OwnerState.Kind.UNTRUSTED_FOLDER, "the folder " + cwd + " is not trusted in Codex:"
+                            + " trust it when `codex` asks, or set trust_level = \"trusted\" under [projects.\"" + cwd
+                            + "\"] in " + userPath));
             readFile(new ConfigFile(projectPath, Level.PROJECT, cwd, Format.TOML), search,
-                    findings.withConsent(server -> untrusted));
+                    findings.withConsent(server -> trust));
         }
         userRoot.ifPresent(root -> guarded(user, "", findings,
                 () -> readServers(user, root, "", "mcp_servers", search, findings)));

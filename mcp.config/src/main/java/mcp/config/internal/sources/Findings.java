@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import mcp.api.OwnerState;
 import mcp.api.ServerSpec;
 import mcp.api.spi.CapabilitySource.Inactive;
 import mcp.api.spi.CapabilitySource.Problem;
@@ -16,15 +17,15 @@ final class Findings {
     private final List<ServerSpec> servers;
     private final List<Inactive> inactive;
     private final List<Problem> problems;
-    /** The owning tool's consent: the reason an entry would not be started, or empty to keep it. */
-    private final Function<ServerSpec, Optional<String>> consent;
+    /** The owning tool's decision about an entry: one that does not start it makes the entry inactive. */
+    private final Function<ServerSpec, Optional<OwnerState>> consent;
 
     Findings() {
         this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty());
     }
 
     private Findings(List<ServerSpec> servers, List<Inactive> inactive, List<Problem> problems,
-            Function<ServerSpec, Optional<String>> consent) {
+            Function<ServerSpec, Optional<OwnerState>> consent) {
         this.servers = servers;
         this.inactive = inactive;
         this.problems = problems;
@@ -32,20 +33,22 @@ final class Findings {
     }
 
     /**
-     * @param consent the owning tool's decision for each entry added through the view: a reason makes
-     *     the entry inactive
+     * @param consent the owning tool's decision for each entry added through the view, kept in the entry;
+     *     a decision that does not start the server makes the entry inactive
      * @return a view that adds to these findings, each server through {@code consent} first
      */
-    Findings withConsent(Function<ServerSpec, Optional<String>> consent) {
+    Findings withConsent(Function<ServerSpec, Optional<OwnerState>> consent) {
         return new Findings(servers, inactive, problems, consent);
     }
 
     void add(ServerSpec server) {
-        Optional<String> declined = consent.apply(server);
-        if (declined.isPresent()) {
-            inactive.add(new Inactive(server, declined.get()));
-        } else {
+        Optional<OwnerState> decision = consent.apply(server);
+        if (decision.isEmpty()) {
             servers.add(server);
+        } else if (decision.get().startsServer()) {
+            servers.add(server.withOwner(decision.get()));
+        } else {
+            inactive.add(new Inactive(server.withOwner(decision.get()), decision.get().reason()));
         }
     }
 

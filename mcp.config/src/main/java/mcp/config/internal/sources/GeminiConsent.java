@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import mcp.api.OwnerState;
+import mcp.api.OwnerState.Kind;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
@@ -31,13 +33,14 @@ import tools.jackson.databind.node.ObjectNode;
  * A trust file that cannot be read is a problem of that file and trusts nothing.
  *
  * @param untrusted the reason when the working directory is not trusted
+ * @param trusted the reason when folder trust is on and the working directory is trusted
  * @param allowed {@code mcp.allowed}, when the user's settings have it
  * @param excluded {@code mcp.excluded}
  * @param allowedIn the settings file {@code allowed} is from, for the reason
  * @param excludedIn the settings file {@code excluded} is from, for the reason
  */
-record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, Set<String> excluded,
-        Path allowedIn, Path excludedIn) {
+record GeminiConsent(Optional<String> untrusted, Optional<String> trusted, Optional<Set<String>> allowed,
+        Set<String> excluded, Path allowedIn, Path excludedIn) {
 
     /** One settings file that was read, with its path. */
     record Settings(ObjectNode node, Path path) {
@@ -54,6 +57,7 @@ record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, 
                 .map(s -> s.node().path("security").path("folderTrust").path("enabled"))
                 .filter(JsonNode::isBoolean).map(JsonNode::asBoolean).findFirst().orElse(true);
         Optional<String> untrusted = Optional.empty();
+        Optional<String> trusted = Optional.empty();
         if (trustOn) {
             Path file = search.home().resolve(".gemini/trustedFolders.json");
             Optional<ObjectNode> folders = ConfigReader.read(
@@ -62,6 +66,8 @@ record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, 
             if (!folders.map(rules -> trusted(rules, cwd)).orElse(false)) {
                 untrusted = Optional.of("the folder " + cwd + " is not trusted in Gemini CLI, which then starts no"
                         + " server: trust it when `gemini` asks (or in " + file + ")");
+            } else {
+                trusted = Optional.of("the folder " + cwd + " is trusted in Gemini CLI (" + file + ")");
             }
         }
         List<Settings> byPrecedence = new ArrayList<>();
@@ -73,7 +79,7 @@ record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, 
         Optional<Settings> allowedIn = setting(byPrecedence, "allowed");
         Optional<Settings> excludedIn = setting(byPrecedence, "excluded");
         Path none = search.home().resolve(".gemini/settings.json");
-        return new GeminiConsent(untrusted, allowedIn.flatMap(s -> names(s.node().path("mcp").get("allowed"))),
+        return new GeminiConsent(untrusted, trusted, allowedIn.flatMap(s -> names(s.node().path("mcp").get("allowed"))),
                 excludedIn.flatMap(s -> names(s.node().path("mcp").get("excluded"))).orElse(Set.of()),
                 allowedIn.map(Settings::path).orElse(none), excludedIn.map(Settings::path).orElse(none));
     }
@@ -108,17 +114,19 @@ record GeminiConsent(Optional<String> untrusted, Optional<Set<String>> allowed, 
         return trusted;
     }
 
-    /** @return why Gemini CLI would not start this server here, or empty */
-    Optional<String> decide(ServerSpec server) {
+    /** @return what Gemini CLI decided about this server here, or empty when nothing had to be decided */
+    Optional<OwnerState> decide(ServerSpec server) {
         if (untrusted.isPresent()) {
-            return untrusted;
+            return untrusted.map(reason -> new OwnerState(Kind.UNTRUSTED_FOLDER, reason));
         }
         if (allowed.isPresent() && !allowed.get().contains(server.name())) {
-            return Optional.of("blocked in Gemini CLI: mcp.allowed of " + allowedIn + " does not name it");
+            return Optional.of(new OwnerState(Kind.BLOCKED, "blocked in Gemini CLI: mcp.allowed of " + allowedIn
+                    + " does not name it"));
         }
         if (excluded.contains(server.name())) {
-            return Optional.of("blocked in Gemini CLI: mcp.excluded of " + excludedIn + " names it");
+            return Optional.of(new OwnerState(Kind.BLOCKED, "blocked in Gemini CLI: mcp.excluded of " + excludedIn
+                    + " names it"));
         }
-        return Optional.empty();
+        return trusted.map(reason -> new OwnerState(Kind.TRUSTED, reason));
     }
 }

@@ -31,6 +31,6 @@ final class SpecBuilder {
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                expandVariables);
+                expandVariables, Optional.empty());
     }
 }

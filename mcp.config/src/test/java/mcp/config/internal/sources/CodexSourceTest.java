@@ -35,6 +35,8 @@ class CodexSourceTest {
         assertEquals(Optional.of("tools/docs"), docs.cwd());
         assertEquals(Optional.of(90_000L), docs.timeoutMillis(), "startup_timeout_ms");
         assertEquals(Optional.of(12_500L), docs.toolTimeoutMillis(), "tool_timeout_sec");
+        assertEquals(Optional.of(mcp.api.OwnerState.Kind.TRUSTED), docs.owner().map(mcp.api.OwnerState::kind),
+                "a project server records the trust it ran on");
 
         Path userFile = f.home.resolve(".codex/config.toml");
         ServerSpec context7 = server(result, "context7");
@@ -51,6 +53,7 @@ class CodexSourceTest {
         assertEquals(Optional.of(60_000L), context7.toolTimeoutMillis());
         assertEquals(Optional.of(List.of("resolve-library-id", "get-library-docs")), context7.enabledTools());
         assertEquals(Optional.empty(), context7.enabled());
+        assertEquals(Optional.empty(), context7.owner(), "the user's own entry needs no one's decision");
 
         ServerSpec figma = server(result, "figma");
         assertSource(source, userFile, Level.USER, "/mcp_servers/figma", figma);

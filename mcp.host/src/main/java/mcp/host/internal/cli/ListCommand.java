@@ -49,6 +49,8 @@ final class ListCommand implements Callable<Integer> {
                 }
                 if (entry.error() != null) {
                     line.append("  ").append(entry.error());
+                } else if (entry.owner() != null) {
+                    line.append("  ").append(entry.owner().reason()); // approved, or the folder is trusted
                 }
                 out.println(line);
             }

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import mcp.api.McpJson;
+import mcp.api.OwnerState;
 import mcp.api.SourceMetadata;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
@@ -36,8 +37,11 @@ final class Listing {
      * @param status {@code connected}, {@code connecting}, {@code failed} (live, in the shell),
      *     {@code not connected}, {@code inactive}, {@code invalid} or {@code shadowed}
      * @param error the validation message, skip reason or connect error; {@code null} when none
+     * @param owner what the tool owning the file decided (approved, pending approval, untrusted folder, ...),
+     *     {@code null} when the entry's start did not depend on it
      */
-    record Entry(String name, String type, SourceMetadata source, boolean enabled, String status, String error) {
+    record Entry(String name, String type, SourceMetadata source, boolean enabled, String status, String error,
+            OwnerState owner) {
 
         String mark() {
             switch (status) {
@@ -73,7 +77,8 @@ final class Listing {
                 error = live.error().orElse(null);
             }
             groups.computeIfAbsent(source, s -> new ArrayList<>())
-                    .add(new Entry(name, config.type(), source, config.enabled(), status, error));
+                    .add(new Entry(name, config.type(), source, config.enabled(), status, error,
+                            discovery.owners().get(name)));
         });
         EntryTypes types = new EntryTypes();
         for (SkippedServer skipped : discovery.skipped()) {
@@ -84,7 +89,8 @@ final class Listing {
             };
             groups.computeIfAbsent(skipped.source(), s -> new ArrayList<>())
                     .add(new Entry(skipped.name(), types.of(skipped), skipped.source(),
-                            skipped.reason() != SkippedServer.Reason.DISABLED, status, skipped.detail()));
+                            skipped.reason() != SkippedServer.Reason.DISABLED, status, skipped.detail(),
+                            skipped.owner().orElse(null)));
         }
         return groups;
     }
@@ -103,6 +109,11 @@ final class Listing {
             node.put("enabled", entry.enabled());
             node.put("status", entry.status());
             node.put("error", entry.error());
+            if (entry.owner() != null) {
+                ObjectNode owner = node.putObject("owner");
+                owner.put("state", entry.owner().kind().id());
+                owner.put("reason", entry.owner().reason());
+            }
         }));
         return array;
     }

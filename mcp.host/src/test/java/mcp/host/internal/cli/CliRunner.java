@@ -59,6 +59,9 @@ final class CliRunner {
         if (path != null) {
             env.put("PATH", path);
         }
+        // Nor the machine's managed policies of Claude Code and Gemini CLI: these paths do not exist.
+        env.put("MCP_HOST_CLAUDE_MANAGED_DIR", home.resolveSibling("managed-claude").toString());
+        env.put("GEMINI_CLI_SYSTEM_SETTINGS_PATH", home.resolveSibling("managed-gemini.json").toString());
     }
 
     /** Approves these project servers in Claude Code, in the user's settings, as a user would. */

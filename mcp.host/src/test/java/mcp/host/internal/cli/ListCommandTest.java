@@ -77,7 +77,10 @@ class ListCommandTest {
         JsonNode list = result.json();
         assertTrue(list.isArray(), result::toString);
         for (JsonNode entry : list) {
-            assertEquals(FIELDS, new TreeSet<>(entry.propertyNames()), entry::toString);
+            Set<String> fields = new TreeSet<>(entry.propertyNames());
+            // "owner" only where the owning tool's decision counted (a Claude Code project server here).
+            assertEquals(entry.get("level").asString().equals("project"), fields.remove("owner"), entry::toString);
+            assertEquals(FIELDS, fields, entry::toString);
         }
 
         JsonNode kit = entry(list, "kit", "native");
@@ -105,6 +108,9 @@ class ListCommandTest {
         assertEquals(claudeFile.toString(), web.get("path").asString());
         assertEquals("project", web.get("level").asString());
         assertEquals("not connected", web.get("status").asString());
+        assertEquals("approved", web.get("owner").get("state").asString());
+        assertEquals("approved in Claude Code (enabledMcpjsonServers in " + temp.resolve("home/.claude/settings.json")
+                + ")", web.get("owner").get("reason").asString());
 
         JsonNode shadowed = entry(list, "kit", "claude");
         assertEquals("shadowed", shadowed.get("status").asString());
@@ -123,6 +129,29 @@ class ListCommandTest {
                 result::toString);
         assertTrue(lines.subList(claude, lines.size()).stream().anyMatch(l -> l.startsWith("  ○ web [http]")),
                 result::toString);
+    }
+
+    @Test
+    void theOwningToolsStateOfEachEntryIsShownAndInTheJson() throws IOException {
+        Files.writeString(claudeFile, """
+                {"mcpServers": {
+                  "web": {"type": "http", "url": "http://localhost:1/mcp"},
+                  "unasked": {"command": "would-run"}
+                }}
+                """);
+        CliRunner.Result result = cli.run("list", "--json");
+        assertEquals(0, result.exitCode(), result::toString);
+        JsonNode unasked = entry(result.json(), "unasked", "claude");
+        assertEquals("inactive", unasked.get("status").asString());
+        assertEquals("pending-approval", unasked.get("owner").get("state").asString());
+        assertTrue(unasked.get("owner").get("reason").asString().startsWith("pending approval in Claude Code"),
+                unasked::toString);
+
+        CliRunner.Result human = cli.run("list");
+        List<String> lines = human.out().lines().toList();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  ○ web [http]  approved in Claude Code (")), human::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  ◌ unasked [stdio]  pending approval in Claude Code")),
+                human::toString);
     }
 
     @Test
