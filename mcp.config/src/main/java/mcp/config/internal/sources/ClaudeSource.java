@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * (the default when there is no {@code url}), {@code http} (alias {@code streamable-http}), {@code sse};
  * with a type, the other transport's field is ignored; an entry with a {@code url} and no type is skipped
  * with Claude Code's own warning, and {@code ws} (Claude Code's WebSocket transport) is reported as not
- * supported. The rest of {@code ~/.claude.json} is ignored but for what the user decided: approvals, a
+ * supported. {@code MCP_TIMEOUT} and {@code MCP_TOOL_TIMEOUT} of the environment (milliseconds) are the
+ * startup and tool-call timeouts of every Claude Code server. The rest of {@code ~/.claude.json} is ignored but for what the user decided: approvals, a
  * server disabled for the project ({@link ClaudeConsent}), and the administrator's managed policy
  * ({@link ClaudePolicy}).
  */
@@ -75,6 +76,9 @@ public final class ClaudeSource extends FileSource {
         CommonShape.read(entry, spec);
         // Claude Code expands variables in .mcp.json (and managed-mcp.json, which has its format), nowhere else.
         spec.expandVariables = !entry.file().path().endsWith(".claude.json");
+        // Claude Code's timeouts are environment variables (milliseconds), for every server alike.
+        spec.timeoutMillis = spec.timeoutMillis.or(() -> millis(entry.environment().get("MCP_TIMEOUT")));
+        spec.toolTimeoutMillis = spec.toolTimeoutMillis.or(() -> millis(entry.environment().get("MCP_TOOL_TIMEOUT")));
         Optional<String> type = spec.type.map(t -> t.trim().toLowerCase(Locale.ROOT));
         if (type.isEmpty()) {
             if (spec.command.isPresent()) {
@@ -106,6 +110,14 @@ public final class ClaudeSource extends FileSource {
                 entry.error(Pointers.child(entry.pointer(), "type"), "unknown MCP server type \""
                         + spec.type.orElse("") + "\"; Claude Code skips it");
                 break;
+        }
+    }
+
+    private static Optional<Long> millis(String value) {
+        try {
+            return value == null ? Optional.empty() : Optional.of(Long.parseLong(value.trim())).filter(ms -> ms > 0);
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // Claude Code ignores it too
         }
     }
 

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.OwnerState;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -67,6 +69,62 @@ public final class GeminiSource extends FileSource {
         }
         userRoot.ifPresent(root -> guarded(user, "", findings,
                 () -> readServers(user, root, "", "mcpServers", search, gated)));
+        readExtensions(search, consent, findings);
+    }
+
+    /**
+     * The extensions installed for the user ({@code ~/.gemini/extensions/<name>/gemini-extension.json}, in
+     * name order), after the settings files, whose servers win over an extension's of the same name.
+     * Gemini CLI 0.61.0 loads no workspace extensions ({@code .gemini/extensions} of the project). An
+     * extension disabled for the working directory in {@code extension-enablement.json} contributes nothing
+     * (its servers are inactive); folder trust and the allow/exclude lists bind as for the other servers.
+     */
+    private void readExtensions(SearchPath search, GeminiConsent consent, Findings findings) {
+        Path root = search.home().resolve(".gemini/extensions");
+        List<Path> extensions;
+        try (java.util.stream.Stream<Path> dirs = java.nio.file.Files.list(root)) {
+            extensions = dirs.filter(java.nio.file.Files::isDirectory).sorted().toList();
+        } catch (java.io.IOException | RuntimeException e) {
+            return; // no extensions
+        }
+        ConfigFile enablementFile = userFile(root.resolve("extension-enablement.json"), search);
+        Optional<ObjectNode> enablement = readRoot(enablementFile, findings);
+        for (Path dir : extensions) {
+            ConfigFile file = userFile(dir.resolve("gemini-extension.json"), search);
+            String extension = dir.getFileName().toString();
+            Optional<String> disabledBy = enablement.flatMap(rules -> disablingRule(rules, extension,
+                    search.workingDirectory()));
+            readFile(file, search, findings.withConsent(server -> disabledBy
+                    .map(rule -> new OwnerState(OwnerState.Kind.DISABLED_FOR_PROJECT, "the Gemini CLI extension \""
+                            + extension + "\" is disabled here (rule \"" + rule + "\" in " + enablementFile.path()
+                            + "): enable it with `gemini extensions enable " + extension + " --scope workspace`"))
+                    .or(() -> consent.decide(server))));
+        }
+    }
+
+    /**
+     * As Gemini CLI decides whether an extension is enabled in a folder: enabled unless the last rule of its
+     * {@code overrides} that matches the folder starts with {@code !}; a rule ending in {@code *} matches the
+     * folder and what is below it, one without only that folder.
+     *
+     * @return the rule that disables it, or empty when it is enabled
+     */
+    static Optional<String> disablingRule(ObjectNode enablement, String extension, Path folder) {
+        JsonNode overrides = enablement.path(extension).path("overrides");
+        String last = null;
+        boolean enabled = true;
+        for (JsonNode item : overrides.isArray() ? overrides : java.util.List.<JsonNode>of()) {
+            String rule = item.asString("");
+            boolean disable = rule.startsWith("!");
+            String pattern = disable ? rule.substring(1) : rule;
+            boolean subfolders = pattern.endsWith("*");
+            Optional<Path> base = SearchPath.absolutePath(subfolders ? pattern.substring(0, pattern.length() - 1) : pattern);
+            if (base.isPresent() && (subfolders ? folder.startsWith(base.get()) : folder.equals(base.get()))) {
+                enabled = !disable;
+                last = rule;
+            }
+        }
+        return enabled ? Optional.empty() : Optional.ofNullable(last);
     }
 
     private static Path systemSettings(SearchPath search) {
@@ -86,6 +144,9 @@ public final class GeminiSource extends FileSource {
 
     @Override
     Variables variables(ConfigFile file, SearchPath search) {
+        if (file.path().getFileName().toString().equals("gemini-extension.json")) {
+            return Variables.geminiExtension(file.path().getParent(), search.workingDirectory());
+        }
         return Variables.gemini();
     }
 

@@ -62,6 +62,26 @@ abstract class Variables {
         };
     }
 
+    /**
+     * A Gemini CLI extension's file: {@code ${extensionPath}}, {@code ${workspacePath}}, {@code ${/}} and
+     * {@code ${pathSeparator}} are replaced by their values first, then the rest as {@link #gemini()}.
+     *
+     * @param extensionPath the extension's folder
+     * @param workspacePath the working directory
+     */
+    static Variables geminiExtension(Path extensionPath, Path workspacePath) {
+        Variables gemini = gemini();
+        return new Variables() {
+            @Override
+            String translate(String value, String pointer) {
+                String separator = extensionPath.getFileSystem().getSeparator();
+                return gemini.translate(value.replace("${extensionPath}", extensionPath.toString())
+                        .replace("${workspacePath}", workspacePath.toString())
+                        .replace("${/}", separator).replace("${pathSeparator}", separator), pointer);
+            }
+        };
+    }
+
     /** {@code ${...}} as written (left alone), or a bare {@code $NAME} (group 1). */
     private static final Pattern GEMINI = Pattern.compile("\\$\\{[^}]*}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 

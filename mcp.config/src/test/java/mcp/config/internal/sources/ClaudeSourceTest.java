@@ -161,6 +161,15 @@ class ClaudeSourceTest {
                 + " skips it: add \"type\": \"http\" (or \"sse\") to this entry"), result.problems().get(0));
     }
 
+    @Test
+    void mcpTimeoutAndMcpToolTimeoutOfTheEnvironmentAreTheTimeouts(@TempDir Path dir) {
+        Fixture f = Fixture.copy(dir);
+        ServerSpec memory = server(source.discover(f.context(Map.of("MCP_TIMEOUT", "10000", "MCP_TOOL_TIMEOUT", "x"))),
+                "memory");
+        assertEquals(Optional.of(10_000L), memory.timeoutMillis());
+        assertEquals(Optional.empty(), memory.toolTimeoutMillis(), "not a number: ignored");
+    }
+
     private static String escaped(Path dir) {
         return dir.toString().replace("~", "~0").replace("/", "~1");
     }

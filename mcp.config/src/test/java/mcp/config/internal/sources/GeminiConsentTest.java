@@ -102,4 +102,41 @@ class GeminiConsentTest {
         f.write(system, "{\"mcp\": {\"allowed\": [\"syssrv\"]}, \"mcpServers\": {\"syssrv\": {\"command\": \"x\"}}}");
         assertEquals(Map.of("syssrv", "active", "usersrv", "blocked", "projsrv", "blocked"), states());
     }
+
+    /**
+     * As Gemini CLI 0.61.0 did after `gemini extensions install` of such an extension: its server is listed
+     * "(from myext)" with the variables replaced; a workspace's .gemini/extensions is not read; an untrusted
+     * folder disables it too. The enablement rules are the ones `gemini extensions disable` wrote; `gemini mcp
+     * list` still listed the servers of a disabled extension, so their effect follows Gemini's documentation.
+     */
+    @Test
+    void extensionsOfTheUserCountWithTheirVariablesAndTheirEnablement() {
+        trust("{\"" + f.project + "\": \"TRUST_FOLDER\"}");
+        Path ext = f.home.resolve(".gemini/extensions/myext");
+        f.write(ext.resolve("gemini-extension.json"), "{\"name\": \"myext\", \"version\": \"1.0.0\", \"mcpServers\": {"
+                + "\"extsrv\": {\"command\": \"node\", \"args\": [\"${extensionPath}${/}srv.js\", \"${workspacePath}\"]},"
+                + "\"usersrv\": {\"command\": \"loses-to-the-settings\"}}}");
+        f.write(f.app.resolve(".gemini/extensions/wext/gemini-extension.json"),
+                "{\"name\": \"wext\", \"mcpServers\": {\"wsrv\": {\"command\": \"never\"}}}");
+        mcp.api.spi.CapabilitySource.Result result = source.discover(f.context());
+        assertEquals(java.util.List.of("projsrv", "usersrv", "extsrv", "usersrv"), Fixture.names(result));
+        mcp.api.ServerSpec extsrv = Fixture.server(result, "extsrv");
+        assertEquals(java.util.List.of(ext + "/srv.js", f.app.toString()), extsrv.args());
+
+        Path enablement = f.write(f.home.resolve(".gemini/extensions/extension-enablement.json"),
+                "{\"myext\": {\"overrides\": [\"" + f.home + "/*\", \"!" + f.project + "/*\"]}}");
+        result = source.discover(f.context());
+        assertEquals(java.util.List.of("projsrv", "usersrv"), Fixture.names(result));
+        assertEquals(java.util.List.of("extsrv", "usersrv"), result.inactive().stream().map(i -> i.server().name()).toList());
+        assertEquals(mcp.api.OwnerState.Kind.DISABLED_FOR_PROJECT, result.inactive().get(0).server().owner().orElseThrow().kind());
+        assertEquals("the Gemini CLI extension \"myext\" is disabled here (rule \"!" + f.project + "/*\" in " + enablement
+                + "): enable it with `gemini extensions enable myext --scope workspace`", result.inactive().get(0).reason());
+
+        f.write(enablement, "{\"myext\": {\"overrides\": [\"!" + f.project + "/*\", \"" + f.app + "\"]}}");
+        assertEquals(java.util.List.of("projsrv", "usersrv", "extsrv", "usersrv"), Fixture.names(source.discover(f.context())),
+                "the last matching rule wins; without '*' the folder itself");
+
+        trust("{}");
+        assertEquals(java.util.List.of(), Fixture.names(source.discover(f.context())), "an untrusted folder: none");
+    }
 }
