@@ -148,6 +148,13 @@ function httpServer(port) {
         .end(JSON.stringify(Array.isArray(JSON.parse(body)) ? replies : replies[0]));
     });
   });
+  // A WebSocket client (Claude Code's "ws" type) asks for an upgrade, which never reaches 'request':
+  // record it too, then refuse it.
+  server.on('upgrade', (req, socket) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    record({ kind: 'http', method: req.method, path: url.pathname, headers: req.headers });
+    socket.end('HTTP/1.1 501 Not Implemented\r\nconnection: close\r\n\r\n');
+  });
   server.listen(port, '127.0.0.1', () => {
     process.stdout.write(server.address().port + '\n');
   });
