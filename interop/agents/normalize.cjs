@@ -46,6 +46,18 @@ function normalizeJson(text) {
   return changed ? JSON.stringify(value, null, 2) + '\n' : text;
 }
 
+// A launch record's headers in name order: a client's header order is no part of what it sends
+// (Codex's even changes from run to run), and the records in line order.
+function normalizeRecords(text) {
+  return text.split('\n').filter((line) => line.trim()).map((line) => {
+    const record = JSON.parse(line);
+    if (record.headers) {
+      record.headers = Object.fromEntries(Object.entries(record.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return JSON.stringify(record);
+  }).sort().map((line) => line + '\n').join('');
+}
+
 function copy(from, to, keep) {
   for (const entry of fs.readdirSync(from, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const source = path.join(from, entry.name);
@@ -55,7 +67,9 @@ function copy(from, to, keep) {
       fs.mkdirSync(to, { recursive: true });
       let text = fs.readFileSync(source, 'utf8');
       if (entry.name.endsWith('.json')) text = normalizeJson(text);
-      fs.writeFileSync(path.join(to, entry.name), placeholders(text));
+      text = placeholders(text);
+      if (entry.name.endsWith('.launches.jsonl')) text = normalizeRecords(text);
+      fs.writeFileSync(path.join(to, entry.name), text);
     }
   }
 }

@@ -41,6 +41,19 @@ trap cleanup EXIT
 
 mapfile -t fixture_env < <(grep -E '^[A-Z_][A-Z0-9_]*=' "$here/fixture.env")
 
+# Codex starts servers only in a session (codex exec), which also tries to reach its model: that
+# runs in a network namespace of its own, where only 127.0.0.1 exists (codex-exec.sh).
+if unshare --net --map-root-user true 2>/dev/null; then
+  netns=(unshare --net --map-root-user)
+elif unshare --net true 2>/dev/null; then
+  netns=(unshare --net)
+else
+  echo "regenerate.sh: \`unshare --net\` is needed to run codex exec without a network" \
+    "(enable unprivileged user namespaces, or run as root)" >&2
+  exit 1
+fi
+command -v ip >/dev/null || { echo "regenerate.sh: ip (iproute2) is needed inside the namespace" >&2; exit 1; }
+
 # The environment of every tool run: fixed, so that the names a server inherits are the same on
 # every machine. HOME is the scenario's; CODEX_HOME is never set.
 base_env() {
@@ -90,6 +103,21 @@ judge() {
   sleep 0.3
   if [ -f "$root/launches.jsonl" ]; then
     LC_ALL=C sort "$root/launches.jsonl" >"$out/$name.launches.jsonl"
+    rm "$root/launches.jsonl"
+  fi
+}
+
+# codex_exec RUN: how Codex starts the servers in the folder of RUN in a real session (codex exec,
+# offline in a namespace of its own); the recorder's records are expected/RUN/exec.launches.jsonl.
+codex_exec() {
+  local run=$1 out=$scenario/expected/$1
+  local -a env_now
+  mapfile -t env_now < <(base_env)
+  mkdir -p "$out"
+  rm -f "$root/launches.jsonl"
+  "${netns[@]}" "$here/codex-exec.sh" "$root" "$root/${run_dirs[$run]}" "$port" "${env_now[@]}" "${fixture_env[@]}"
+  if [ -f "$root/launches.jsonl" ]; then
+    LC_ALL=C sort "$root/launches.jsonl" >"$out/exec.launches.jsonl"
     rm "$root/launches.jsonl"
   fi
 }
@@ -197,14 +225,14 @@ scenario_claude_scopes() {
   run sub project/sub
   local r url=http://127.0.0.1:$port
   r=$(recorder)
-  setup project claude mcp add -s user u-stdio -e FIX_A=1 -- node "$r" u-stdio '${FIX_VAR}' '${FIX_UNSET:-dflt}'
+  setup project claude mcp add -s user u-stdio -e FIX_A=1 -e FIX_NAME=FIX_VAR -- node "$r" u-stdio '${FIX_VAR}' '${FIX_UNSET:-dflt}'
   setup project claude mcp add -s user u-off -- node "$r" u-off
   setup project claude mcp add -s local l-stdio -e FIX_A=2 -- node "$r" l-stdio '${FIX_VAR}'
-  setup project claude mcp add -s project p-approved -e FIX_A=3 -- node "$r" p-approved '${FIX_VAR}'
+  setup project claude mcp add -s project p-approved -e FIX_A=3 -e 'FIX_CMD=!echo from-command' -- node "$r" p-approved '${FIX_VAR}'
   setup project claude mcp add -s project p-pending -- node "$r" p-pending
   setup project claude mcp add -s project p-declined -- node "$r" p-declined
   setup project claude mcp add-json -s user u-http \
-    '{"type":"http","url":"'"$url"'/u-http/mcp","headers":{"X-Api-Key":"k1","Authorization":"Bearer ${FIX_TOKEN}"}}'
+    '{"type":"http","url":"'"$url"'/u-http/mcp","headers":{"X-Api-Key":"k1","Authorization":"Bearer ${FIX_TOKEN}","X-Name":"FIX_VAR"}}'
   setup project claude mcp add-json -s user u-streamable '{"type":"streamable-http","url":"'"$url"'/u-streamable/mcp"}'
   setup project claude mcp add-json -s user u-notype '{"url":"'"$url"'/u-notype/mcp"}'
   setup project claude mcp add-json -s user u-ws '{"type":"ws","url":"ws://127.0.0.1:'"$port"'/u-ws/ws"}'
@@ -294,7 +322,8 @@ scenario_claude_legacy_files() {
 # ---------------------------------------------------------------------------------------------- Codex
 
 # `codex mcp add` writes the user's file; the fields it cannot write, the project files and the
-# folder trust are added by hand. Codex never connects in `list`, so `get --json` is its verdict.
+# folder trust are added by hand. Codex never connects in `list`: `list --json` and `get --json` say
+# which servers it would start and how, `codex exec` (offline, codex_exec) shows it starting them.
 scenario_codex() {
   begin codex codex
   run trusted trusted
@@ -307,7 +336,7 @@ scenario_codex() {
   setup trusted codex mcp add x-http --url "$url/x-http/mcp" --bearer-token-env-var FIX_TOKEN
   setup trusted codex mcp add x-http-unset --url "$url/x-http-unset/mcp"
   setup trusted codex mcp add x-off -- node "$r" x-off
-  setup trusted codex mcp add x-plain -- node "$r" x-plain
+  setup trusted codex mcp add x-plain --env FIX_NAME=FIX_VAR -- node "$r" x-plain
   # By hand: the fields `codex mcp add` has no option for, each under its server's table.
   toml_insert "$config" mcp_servers.x-stdio 'env_vars = ["FIX_PASS", "FIX_NOT_SET"]' "cwd = \"$root/work\"" \
     'startup_timeout_sec = 5' 'tool_timeout_sec = 70'
@@ -335,6 +364,7 @@ EOF
     for server in x-stdio x-http x-http-unset x-off x-plain x-project x-untrusted; do
       judge $run "get-$server" codex mcp get "$server" --json
     done
+    codex_exec $run
   done
   end
 }
@@ -357,7 +387,7 @@ scenario_gemini() {
     -H 'X-Api-Key: k1' -H 'Authorization: Bearer ${FIX_TOKEN}' -H 'X-Team: %FIX_VAR%'
   setup project gemini mcp add -s user --transport sse g-sse "$url/g-sse/sse" -H 'X-Team: $FIX_VAR'
   setup project gemini mcp add -s user g-excluded node "$r" g-excluded
-  setup project gemini mcp add -s project g-project node "$r" g-project -e FIX_A=4
+  setup project gemini mcp add -s project g-project node "$r" g-project -e FIX_A=4 -e FIX_NAME=FIX_VAR
   setup untrusted gemini mcp add -s project g-untrusted-project node "$r" g-untrusted-project
   # By hand: Gemini CLI has no command for these lists of the user's settings.
   edit_json "$root/home/.gemini/settings.json" 'd.mcp = { excluded: ["g-excluded"] };'
