@@ -292,6 +292,56 @@ scenario_claude_trust() {
   done
 }
 
+# One name in several scopes: which config wins, and whether a project server that is not approved
+# hides the user's server of the same name.
+scenario_claude_precedence() {
+  begin claude-precedence claude
+  repo project
+  run project project
+  local r
+  r=$(recorder)
+  setup project claude mcp add -s user dup-all -- node "$r" dup-all user
+  setup project claude mcp add -s project dup-all -- node "$r" dup-all project
+  setup project claude mcp add -s local dup-all -- node "$r" dup-all local
+  setup project claude mcp add -s user dup-approved -- node "$r" dup-approved user
+  setup project claude mcp add -s project dup-approved -- node "$r" dup-approved project
+  setup project claude mcp add -s user dup-pending -- node "$r" dup-pending user
+  setup project claude mcp add -s project dup-pending -- node "$r" dup-pending project
+  setup project claude mcp add -s user dup-declined -- node "$r" dup-declined user
+  setup project claude mcp add -s project dup-declined -- node "$r" dup-declined project
+  # By hand, as the approval dialog would.
+  edit_json "$root/home/.claude/settings.json" \
+    'd.enabledMcpjsonServers = ["dup-all", "dup-approved"]; d.disabledMcpjsonServers = ["dup-declined"];'
+  judge project list claude mcp list
+  local server
+  for server in dup-all dup-approved dup-pending dup-declined; do
+    judge project "get-$server" claude mcp get "$server"
+  done
+  end
+}
+
+# Approval lists where Claude Code kept them before: the project's entry of ~/.claude.json, with the
+# trust dialog accepted. Claude Code moves such lists into the project's .claude/settings.local.json
+# (the fixture holds the files as they are after its runs; expected/before/ as written).
+scenario_claude_old_approvals() {
+  begin claude-old-approvals claude
+  repo project
+  run project project
+  local r
+  r=$(recorder)
+  setup project claude mcp add -s project p-old-approved -- node "$r" p-old-approved
+  setup project claude mcp add -s project p-old-declined -- node "$r" p-old-declined
+  setup project claude mcp add -s project p-pending -- node "$r" p-pending
+  # By hand, as older Claude Code versions' dialogs wrote them.
+  edit_json "$root/home/.claude.json" "const p = ((d.projects ??= {})[\"$root/project\"] ??= {});
+    p.hasTrustDialogAccepted = true; p.enabledMcpjsonServers = [\"p-old-approved\"];
+    p.disabledMcpjsonServers = [\"p-old-declined\"];"
+  mkdir -p "$scenario/expected/before"
+  cp "$root/home/.claude.json" "$scenario/expected/before/home.claude.json"
+  judge project list claude mcp list
+  end
+}
+
 # Files Claude Code 2.1.328 is believed not to read (.claude/mcp.json, ~/.claude/mcp.json), and a
 # .mcp.json of a parent folder outside any repository.
 scenario_claude_legacy_files() {
@@ -328,6 +378,7 @@ scenario_codex() {
   begin codex codex
   run trusted trusted
   run untrusted untrusted
+  run trusted-sub trusted/sub
   dir work
   local r url=http://127.0.0.1:$port config
   r=$(recorder)
@@ -359,7 +410,7 @@ EOF
   printf '[mcp_servers.x-project]\ncommand = "node"\nargs = ["%s", "x-project"]\n' "$r" >"$root/trusted/.codex/config.toml"
   printf '[mcp_servers.x-untrusted]\ncommand = "node"\nargs = ["%s", "x-untrusted"]\n' "$r" >"$root/untrusted/.codex/config.toml"
   local run server
-  for run in trusted untrusted; do
+  for run in trusted untrusted trusted-sub; do
     judge $run list codex mcp list --json
     for server in x-stdio x-http x-http-unset x-off x-plain x-project x-untrusted; do
       judge $run "get-$server" codex mcp get "$server" --json
@@ -398,6 +449,20 @@ scenario_gemini() {
   end
 }
 
+# A project's .gemini/settings.json judged from a subfolder of the repository (both trusted).
+scenario_gemini_subfolder() {
+  begin gemini-subfolder gemini
+  repo project
+  run sub project/sub
+  local r
+  r=$(recorder)
+  setup project gemini mcp add -s project g-root-project node "$r" g-root-project
+  setup project/sub gemini mcp add -s user g-user node "$r" g-user
+  edit_json "$root/home/.gemini/trustedFolders.json" "d[\"$root/project\"] = \"TRUST_FOLDER\";"
+  judge sub list gemini mcp list
+  end
+}
+
 # mcp.allowed of the user's settings: every server it does not name is blocked.
 scenario_gemini_allowed() {
   begin gemini-allowed gemini
@@ -413,16 +478,20 @@ scenario_gemini_allowed() {
   end
 }
 
-all=(claude-scopes claude-approve-all claude-trust claude-legacy-files codex gemini gemini-allowed)
+all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files codex
+  gemini gemini-allowed gemini-subfolder)
 for wanted in "${@:-${all[@]}}"; do
   case $wanted in
     claude-scopes) scenario_claude_scopes ;;
     claude-approve-all) scenario_claude_approve_all ;;
     claude-trust | claude-trusted | claude-untrusted) scenario_claude_trust ;;
+    claude-precedence) scenario_claude_precedence ;;
+    claude-old-approvals) scenario_claude_old_approvals ;;
     claude-legacy-files) scenario_claude_legacy_files ;;
     codex) scenario_codex ;;
     gemini) scenario_gemini ;;
     gemini-allowed) scenario_gemini_allowed ;;
+    gemini-subfolder) scenario_gemini_subfolder ;;
     *) echo "unknown scenario: $wanted (known: ${all[*]})" >&2; exit 2 ;;
   esac
 done
