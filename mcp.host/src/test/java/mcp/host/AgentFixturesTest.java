@@ -46,7 +46,10 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Each scenario is copied to a temporary folder with {@code @ROOT@} and {@code @PORT@} replaced (the
  * port of a fresh HTTP recorder), mcp-host discovers and loads it for real (stdio child processes,
- * HTTP requests), and the recorder's records are compared with the tool's:
+ * HTTP requests), and the recorder's records are compared with the tool's. A server the tool lists
+ * but does not start (pending approval, disabled, blocked) must be inactive in mcp-host; one it does
+ * not list must not be started (mcp-host may list it as inactive, as it does a declined one). For the
+ * servers both start:
  * <ul>
  *   <li>stdio: the arguments, the working directory, every {@code FIX_*} variable, {@code HOME}
  *       (as "the launcher's" when it is the HOME of the process that started the server), and
@@ -56,11 +59,13 @@ import tools.jackson.databind.JsonNode;
  *       ({@link #CLIENT_HEADERS});</li>
  *   <li>the connect and request timeouts, where the tool's config sets one (Codex, Gemini CLI).</li>
  * </ul>
- * Codex's launches are derived from {@code codex mcp get NAME --json} by Codex's own rules (its
- * source, {@code codex-rs/rmcp-client}: the environment is cleared but for {@link #CODEX_DEFAULT_ENV},
- * {@code env_vars} and {@code env}; arguments are never expanded; {@code env_http_headers} whose
- * variable is unset or blank are not sent; {@code bearer_token_env_var} becomes
- * {@code Authorization: Bearer <value>}).
+ * Codex never connects in {@code list}: the servers it would start are those {@code codex mcp list
+ * --json} shows enabled, and its launches those of {@code codex exec} (run offline by regenerate.sh).
+ * They must agree with {@code codex mcp get NAME --json} read by Codex's own rules (its source,
+ * {@code codex-rs/rmcp-client}: the environment is cleared but for {@link #CODEX_DEFAULT_ENV},
+ * {@code env_vars} and {@code env}; arguments are never expanded; an {@code env_http_headers} entry
+ * whose variable is unset or blank is not sent; {@code bearer_token_env_var} becomes
+ * {@code Authorization: Bearer <value>}); where they do not, the fixture contradicts itself.
  *
  * <p>Every difference is one line naming the scenario, the folder, the server, the field, the tool's
  * value and mcp-host's. A difference that stays must be a deliberate choice in
