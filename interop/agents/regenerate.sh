@@ -1,0 +1,503 @@
+#!/usr/bin/env bash
+# Regenerates the agent fixtures of AgentFixturesTest (mcp.host/src/test/resources/agents/):
+#
+#   interop/agents/regenerate.sh [SCENARIO...]      (all scenarios when none is named)
+#
+# The agents' own CLIs (pinned in package-lock.json, installed by install.sh) write the config files
+# and judge them: for each scenario a scratch root (home/, project/, ...) is built, the tools' own
+# "mcp add" / "add-json" commands write the servers with HOME=<root>/home, and their list/get commands
+# run in the scenario's folders with the environment of fixture.env. What they print, and how they
+# started the recording server (recorder.cjs: argv, cwd, environment, HTTP headers), is the expected
+# result. Only what a tool decides in an interactive dialog (Claude Code's project-server approval and
+# trust dialog, Codex's and Gemini CLI's folder trust) is written by hand, into the file the tool
+# itself writes it to; each such place says so.
+#
+# Offline: every server and URL is on 127.0.0.1, and the tools run with their update checks and
+# telemetry off. Running it twice gives no diff (normalize.cjs replaces the scratch root by @ROOT@,
+# the recorder's port by @PORT@, and per-install ids and timestamps by placeholders).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+resources=$(cd "$here/../.." && pwd)/mcp.host/src/test/resources/agents
+
+"$here/install.sh"
+bin=$here/node_modules/.bin
+node_dir=$(dirname "$(command -v node)")
+
+# Outside any repository, so that a folder without .git really has no repository root. Codex warns
+# on stderr that it creates no helper binaries under a temporary directory; that is all it does.
+work=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/mcp-host-agents.XXXXXX")" && pwd -P)
+cleanup() {
+  stop_http
+  rm -rf "$work"
+}
+stop_http() {
+  if [ -n "${http_PID:-}" ]; then
+    local pid=$http_PID
+    eval "exec ${http[1]}>&-"
+    wait "$pid" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+
+mapfile -t fixture_env < <(grep -E '^[A-Z_][A-Z0-9_]*=' "$here/fixture.env")
+
+# Codex starts servers only in a session (codex exec), which also tries to reach its model: that
+# runs in a network namespace of its own, where only 127.0.0.1 exists (codex-exec.sh).
+if unshare --net --map-root-user true 2>/dev/null; then
+  netns=(unshare --net --map-root-user)
+elif unshare --net true 2>/dev/null; then
+  netns=(unshare --net)
+else
+  echo "regenerate.sh: \`unshare --net\` is needed to run codex exec without a network" \
+    "(enable unprivileged user namespaces, or run as root)" >&2
+  exit 1
+fi
+command -v ip >/dev/null || { echo "regenerate.sh: ip (iproute2) is needed inside the namespace" >&2; exit 1; }
+
+# The environment of every tool run: fixed, so that the names a server inherits are the same on
+# every machine. HOME is the scenario's; CODEX_HOME is never set.
+base_env() {
+  echo "PATH=$bin:$node_dir:/usr/bin:/bin"
+  echo "HOME=$root/home"
+  echo "USER=fixture"
+  echo "LOGNAME=fixture"
+  echo "SHELL=/bin/sh"
+  echo "LANG=C.UTF-8"
+  echo "TZ=UTC"
+  echo "DISABLE_AUTOUPDATER=1"
+  echo "DISABLE_TELEMETRY=1"
+  echo "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"
+}
+
+# setup DIR CMD...: a tool's own command that writes config, run in <root>/DIR without the fixture's
+# variables: Gemini CLI rewrites its whole settings file with every $VAR it can resolve, so only
+# without them do the references stay in the file as the user wrote them. Its output goes to
+# expected/setup.log, for the reader.
+setup() {
+  local dir=$1; shift
+  local -a env_now
+  mapfile -t env_now < <(base_env)
+  {
+    echo "\$ (cd $dir && ${*@Q})"
+    (cd "$root/$dir" && env -i "${env_now[@]}" timeout 120 "$@" </dev/null 2>&1) && true
+    echo "[exit $?]"
+  } >>"$scenario/expected/setup.log"
+}
+
+# judge RUN NAME CMD...: a tool's list or get command, run in the folder of RUN with the fixture's
+# variables; its stdout, stderr, exit code and the recorder's launch records (sorted: servers start
+# in parallel) are expected/RUN/NAME.{stdout,stderr,exit,launches.jsonl}.
+judge() {
+  local run=$1 name=$2; shift 2
+  local dir=${run_dirs[$run]} out=$scenario/expected/$run
+  local -a env_now
+  mapfile -t env_now < <(base_env)
+  mkdir -p "$out"
+  rm -f "$root/launches.jsonl"
+  set +e
+  (cd "$root/$dir" && env -i "${env_now[@]}" "${fixture_env[@]}" timeout 120 "$@" \
+    </dev/null >"$out/$name.stdout" 2>"$out/$name.stderr")
+  echo $? >"$out/$name.exit"
+  set -e
+  # The last HTTP request (a DELETE, say) may still be on its way when the tool exits.
+  sleep 0.3
+  if [ -f "$root/launches.jsonl" ]; then
+    LC_ALL=C sort "$root/launches.jsonl" >"$out/$name.launches.jsonl"
+    rm "$root/launches.jsonl"
+  fi
+}
+
+# codex_exec RUN: how Codex starts the servers in the folder of RUN in a real session (codex exec,
+# offline in a namespace of its own); the recorder's records are expected/RUN/exec.launches.jsonl.
+codex_exec() {
+  local run=$1 out=$scenario/expected/$1
+  local -a env_now
+  mapfile -t env_now < <(base_env)
+  mkdir -p "$out"
+  rm -f "$root/launches.jsonl"
+  "${netns[@]}" "$here/codex-exec.sh" "$root" "$root/${run_dirs[$run]}" "$port" "${env_now[@]}" "${fixture_env[@]}"
+  if [ -f "$root/launches.jsonl" ]; then
+    LC_ALL=C sort "$root/launches.jsonl" >"$out/exec.launches.jsonl"
+    rm "$root/launches.jsonl"
+  fi
+}
+
+# begin NAME TOOL: a fresh scratch root with the recorder in it (its launch records go next to it),
+# and the HTTP recorder on a free 127.0.0.1 port ($port).
+declare -A run_dirs
+run_order=()
+begin() {
+  name=$1 tool=$2
+  scenario=$work/$name
+  root=$scenario/root
+  mkdir -p "$root/home" "$root/project" "$scenario/expected"
+  cp "$here/recorder.cjs" "$root/recorder.cjs"
+  run_dirs=()
+  run_order=()
+  git_dirs=()
+  empty_dirs=()
+  # A coprocess: closing its stdin ends it (the recorder exits on EOF), and it prints its port.
+  coproc http { exec node "$root/recorder.cjs" --http 0; }
+  read -r -t 10 port <&"${http[0]}" || { echo "the HTTP recorder did not start" >&2; exit 1; }
+  echo "== $name ($tool)" >&2
+}
+
+# repo DIR: a folder with a real repository (git init), which the test recreates as an empty .git.
+repo() {
+  mkdir -p "$root/$1"
+  git -C "$root/$1" init -q
+  git_dirs+=("$1")
+}
+
+# run NAME DIR: a folder the tools are judged in.
+run() {
+  mkdir -p "$root/$2"
+  run_dirs[$1]=$2
+  run_order+=("$1")
+}
+
+# dir DIR: an empty folder the fixture needs (a server's cwd), recreated by the test.
+dir() {
+  mkdir -p "$root/$1"
+  empty_dirs+=("$1")
+}
+
+json_list() {
+  local first=1
+  printf '['
+  for item in "$@"; do
+    [ $first = 1 ] || printf ', '
+    first=0
+    printf '"%s"' "$item"
+  done
+  printf ']'
+}
+
+# end: scenario.json, the copy into the test resources, and the HTTP recorder stopped.
+end() {
+  {
+    printf '{\n  "tool": "%s",\n  "git": %s,\n  "dirs": %s,\n  "runs": [' "$tool" \
+      "$(json_list "${git_dirs[@]}")" "$(json_list "${empty_dirs[@]}")"
+    local first=1
+    for run in "${run_order[@]}"; do
+      [ $first = 1 ] || printf ','
+      first=0
+      printf '\n    {"name": "%s", "cwd": "%s"}' "$run" "${run_dirs[$run]}"
+    done
+    printf '\n  ]\n}\n'
+  } >"$scenario/scenario.json"
+  stop_http
+  node "$here/normalize.cjs" "$scenario" "$resources/$name" "$root" "$port"
+}
+
+# edit_json FILE JS: changes a JSON file the way a tool's dialog would, JS working on "d".
+edit_json() {
+  node -e '
+    const fs = require("fs"), file = process.argv[1];
+    const d = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
+    (new Function("d", process.argv[2]))(d);
+    fs.mkdirSync(require("path").dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(d, null, 2) + "\n");' "$1" "$2"
+}
+
+recorder() {
+  echo "$root/recorder.cjs"
+}
+
+# toml_insert FILE TABLE LINE...: adds lines to a table of a TOML file, right under its header.
+toml_insert() {
+  local file=$1 table=$2; shift 2
+  local lines
+  lines=$(printf '%s\n' "$@")
+  awk -v header="[$table]" -v lines="$lines" '{ print } $0 == header { print lines }' "$file" >"$file.new"
+  mv "$file.new" "$file"
+}
+
+# ---------------------------------------------------------------------------------------- Claude Code
+
+# Every place a Claude Code server can come from, in every state, judged at the repository root and
+# in a subfolder.
+# -e and -H take every later word up to the next option: the name (and URL) come before them.
+scenario_claude_scopes() {
+  begin claude-scopes claude
+  repo project
+  run project project
+  run sub project/sub
+  local r url=http://127.0.0.1:$port
+  r=$(recorder)
+  setup project claude mcp add -s user u-stdio -e FIX_A=1 -e FIX_NAME=FIX_VAR -- node "$r" u-stdio '${FIX_VAR}' '${FIX_UNSET:-dflt}'
+  setup project claude mcp add -s user u-off -- node "$r" u-off
+  setup project claude mcp add -s local l-stdio -e FIX_A=2 -- node "$r" l-stdio '${FIX_VAR}'
+  setup project claude mcp add -s project p-approved -e FIX_A=3 -e 'FIX_CMD=!echo from-command' -- node "$r" p-approved '${FIX_VAR}'
+  setup project claude mcp add -s project p-pending -- node "$r" p-pending
+  setup project claude mcp add -s project p-declined -- node "$r" p-declined
+  setup project claude mcp add-json -s user u-http \
+    '{"type":"http","url":"'"$url"'/u-http/mcp","headers":{"X-Api-Key":"k1","Authorization":"Bearer ${FIX_TOKEN}","X-Name":"FIX_VAR"}}'
+  setup project claude mcp add-json -s user u-streamable '{"type":"streamable-http","url":"'"$url"'/u-streamable/mcp"}'
+  setup project claude mcp add-json -s user u-notype '{"url":"'"$url"'/u-notype/mcp"}'
+  setup project claude mcp add-json -s user u-ws '{"type":"ws","url":"ws://127.0.0.1:'"$port"'/u-ws/ws"}'
+  setup project claude mcp add -s local --transport sse l-sse "$url/l-sse/sse" -H 'X-Api-Key: k2'
+  setup project claude mcp add-json -s project p-http \
+    '{"type":"http","url":"'"$url"'/p-http/mcp","headers":{"X-Team":"${FIX_VAR}"}}'
+  # By hand, as the approval dialog of `claude` would for every project of the user (the user's
+  # settings file), and as `/mcp` → disable does for this project (its entry in ~/.claude.json).
+  edit_json "$root/home/.claude/settings.json" \
+    'd.enabledMcpjsonServers = ["p-approved", "p-http"]; d.disabledMcpjsonServers = ["p-declined"];'
+  edit_json "$root/home/.claude.json" "((d.projects ??= {})[\"$root/project\"] ??= {}).disabledMcpServers = [\"u-off\"];"
+  judge project list claude mcp list
+  for server in u-stdio u-off l-stdio p-approved p-pending p-declined u-http u-streamable u-ws l-sse p-http; do
+    judge project "get-$server" claude mcp get "$server"
+  done
+  judge sub list claude mcp list
+  end
+}
+
+# enableAllProjectMcpServers approves every project server, but for one the user declined.
+scenario_claude_approve_all() {
+  begin claude-approve-all claude
+  repo project
+  run project project
+  local r
+  r=$(recorder)
+  setup project claude mcp add -s project p-one -- node "$r" p-one
+  setup project claude mcp add -s project p-two -e FIX_A=2 -- node "$r" p-two
+  setup project claude mcp add -s project p-declined -- node "$r" p-declined
+  # By hand, as the approval dialog's "use all" and "no" answers would.
+  edit_json "$root/home/.claude/settings.json" \
+    'd.enableAllProjectMcpServers = true; d.disabledMcpjsonServers = ["p-declined"];'
+  judge project list claude mcp list
+  end
+}
+
+# Approvals in the project's own settings files count only once the user accepted the trust dialog
+# for the folder; a cloned repository cannot approve its own servers.
+scenario_claude_trust() {
+  local trusted
+  for trusted in true false; do
+    if [ $trusted = true ]; then begin claude-trusted claude; else begin claude-untrusted claude; fi
+    repo project
+    run project project
+    local r
+    r=$(recorder)
+    setup project claude mcp add -s project p-shared -- node "$r" p-shared
+    setup project claude mcp add -s project p-local -- node "$r" p-local
+    setup project claude mcp add -s project p-pending -- node "$r" p-pending
+    # By hand: the repository's shared settings approve p-shared, the approval dialog writes p-local
+    # to the project's local settings, and the trust dialog sets hasTrustDialogAccepted.
+    edit_json "$root/project/.claude/settings.json" 'd.enabledMcpjsonServers = ["p-shared"];'
+    edit_json "$root/project/.claude/settings.local.json" 'd.enabledMcpjsonServers = ["p-local"];'
+    edit_json "$root/home/.claude.json" "((d.projects ??= {})[\"$root/project\"] ??= {}).hasTrustDialogAccepted = $trusted;"
+    judge project list claude mcp list
+    end
+  done
+}
+
+# One name in several scopes: which config wins, and whether a project server that is not approved
+# hides the user's server of the same name.
+scenario_claude_precedence() {
+  begin claude-precedence claude
+  repo project
+  run project project
+  local r
+  r=$(recorder)
+  setup project claude mcp add -s user dup-all -- node "$r" dup-all user
+  setup project claude mcp add -s project dup-all -- node "$r" dup-all project
+  setup project claude mcp add -s local dup-all -- node "$r" dup-all local
+  setup project claude mcp add -s user dup-approved -- node "$r" dup-approved user
+  setup project claude mcp add -s project dup-approved -- node "$r" dup-approved project
+  setup project claude mcp add -s user dup-pending -- node "$r" dup-pending user
+  setup project claude mcp add -s project dup-pending -- node "$r" dup-pending project
+  setup project claude mcp add -s user dup-declined -- node "$r" dup-declined user
+  setup project claude mcp add -s project dup-declined -- node "$r" dup-declined project
+  # By hand, as the approval dialog would.
+  edit_json "$root/home/.claude/settings.json" \
+    'd.enabledMcpjsonServers = ["dup-all", "dup-approved"]; d.disabledMcpjsonServers = ["dup-declined"];'
+  judge project list claude mcp list
+  local server
+  for server in dup-all dup-approved dup-pending dup-declined; do
+    judge project "get-$server" claude mcp get "$server"
+  done
+  end
+}
+
+# Approval lists where Claude Code kept them before: the project's entry of ~/.claude.json, with the
+# trust dialog accepted. Claude Code moves such lists into the project's .claude/settings.local.json
+# (the fixture holds the files as they are after its runs; expected/before/ as written).
+scenario_claude_old_approvals() {
+  begin claude-old-approvals claude
+  repo project
+  run project project
+  local r
+  r=$(recorder)
+  setup project claude mcp add -s project p-old-approved -- node "$r" p-old-approved
+  setup project claude mcp add -s project p-old-declined -- node "$r" p-old-declined
+  setup project claude mcp add -s project p-pending -- node "$r" p-pending
+  # By hand, as older Claude Code versions' dialogs wrote them.
+  edit_json "$root/home/.claude.json" "const p = ((d.projects ??= {})[\"$root/project\"] ??= {});
+    p.hasTrustDialogAccepted = true; p.enabledMcpjsonServers = [\"p-old-approved\"];
+    p.disabledMcpjsonServers = [\"p-old-declined\"];"
+  mkdir -p "$scenario/expected/before"
+  cp "$root/home/.claude.json" "$scenario/expected/before/home.claude.json"
+  judge project list claude mcp list
+  end
+}
+
+# Files Claude Code 2.1.328 is believed not to read (.claude/mcp.json, ~/.claude/mcp.json), and a
+# .mcp.json of a parent folder outside any repository.
+scenario_claude_legacy_files() {
+  begin claude-legacy-files claude
+  repo project
+  run project project
+  run child nogit/parent/child
+  local r
+  r=$(recorder)
+  setup project claude mcp add -s project p-real -- node "$r" p-real
+  setup nogit/parent claude mcp add -s project parent-found -- node "$r" parent-found
+  # Hand-written: no command of Claude Code writes these files.
+  edit_json "$root/project/.claude/mcp.json" \
+    "d.mcpServers = {\"legacy-project\": {\"command\": \"node\", \"args\": [\"$r\", \"legacy-project\"]}};"
+  edit_json "$root/home/.claude/mcp.json" \
+    "d.mcpServers = {\"legacy-user\": {\"command\": \"node\", \"args\": [\"$r\", \"legacy-user\"]}};"
+  # By hand, as the approval dialog would: every project server named here is approved.
+  edit_json "$root/home/.claude/settings.json" \
+    'd.enabledMcpjsonServers = ["p-real", "legacy-project", "parent-found"];'
+  judge project list claude mcp list
+  judge project get-legacy-project claude mcp get legacy-project
+  judge project get-legacy-user claude mcp get legacy-user
+  judge child list claude mcp list
+  judge child get-parent-found claude mcp get parent-found
+  end
+}
+
+# ---------------------------------------------------------------------------------------------- Codex
+
+# `codex mcp add` writes the user's file; the fields it cannot write, the project files and the
+# folder trust are added by hand. Codex never connects in `list`: `list --json` and `get --json` say
+# which servers it would start and how, `codex exec` (offline, codex_exec) shows it starting them.
+scenario_codex() {
+  begin codex codex
+  run trusted trusted
+  run untrusted untrusted
+  run trusted-sub trusted/sub
+  dir work
+  local r url=http://127.0.0.1:$port config
+  r=$(recorder)
+  config=$root/home/.codex/config.toml
+  setup trusted codex mcp add x-stdio --env FIX_A=1 -- node "$r" x-stdio '${FIX_VAR}' '$FIX_VAR'
+  setup trusted codex mcp add x-http --url "$url/x-http/mcp" --bearer-token-env-var FIX_TOKEN
+  setup trusted codex mcp add x-http-unset --url "$url/x-http-unset/mcp"
+  setup trusted codex mcp add x-off -- node "$r" x-off
+  setup trusted codex mcp add x-plain --env FIX_NAME=FIX_VAR -- node "$r" x-plain
+  # By hand: the fields `codex mcp add` has no option for, each under its server's table.
+  toml_insert "$config" mcp_servers.x-stdio 'env_vars = ["FIX_PASS", "FIX_NOT_SET"]' "cwd = \"$root/work\"" \
+    'startup_timeout_sec = 5' 'tool_timeout_sec = 70'
+  # One entry per table: Codex prints these maps in hash order, which changes from run to run.
+  toml_insert "$config" mcp_servers.x-http 'http_headers = { "X-Static" = "s1" }' \
+    'env_http_headers = { "X-From-Env" = "FIX_HEADER" }'
+  toml_insert "$config" mcp_servers.x-http-unset 'env_http_headers = { "X-Unset" = "FIX_NOT_SET" }'
+  toml_insert "$config" mcp_servers.x-off 'enabled = false'
+  # By hand, as Codex's trust prompt writes them.
+  cat >>"$config" <<EOF
+
+[projects."$root/trusted"]
+trust_level = "trusted"
+
+[projects."$root/untrusted"]
+trust_level = "untrusted"
+EOF
+  # Hand-written: `codex mcp add` writes only the user's file.
+  mkdir -p "$root/trusted/.codex" "$root/untrusted/.codex"
+  printf '[mcp_servers.x-project]\ncommand = "node"\nargs = ["%s", "x-project"]\n' "$r" >"$root/trusted/.codex/config.toml"
+  printf '[mcp_servers.x-untrusted]\ncommand = "node"\nargs = ["%s", "x-untrusted"]\n' "$r" >"$root/untrusted/.codex/config.toml"
+  local run server
+  for run in trusted untrusted trusted-sub; do
+    judge $run list codex mcp list --json
+    for server in x-stdio x-http x-http-unset x-off x-plain x-project x-untrusted; do
+      judge $run "get-$server" codex mcp get "$server" --json
+    done
+    codex_exec $run
+  done
+  end
+}
+
+# --------------------------------------------------------------------------------------------- Gemini
+
+# `gemini mcp add` in both scopes with every option; a trusted and an untrusted folder; mcp.excluded.
+scenario_gemini() {
+  begin gemini gemini
+  run project project
+  run untrusted untrusted
+  local r url=http://127.0.0.1:$port
+  r=$(recorder)
+  # The array options (-e, -H, --include-tools, ...) take every later word: they come last.
+  setup project gemini mcp add -s user --timeout 5000 --trust --description "user stdio" \
+    g-stdio node "$r" g-stdio '$FIX_VAR' '${FIX_VAR}' '%FIX_VAR%' '${FIX_UNSET:-dflt}' \
+    -e FIX_A=1 -e 'FIX_B=$FIX_VAR' -e 'FIX_C=${FIX_VAR}' -e 'FIX_D=%FIX_VAR%' -e 'FIX_E=${FIX_TOKEN}' \
+    --include-tools recorded --exclude-tools other
+  setup project gemini mcp add -s user -t http --timeout 4000 g-http "$url/g-http/mcp" \
+    -H 'X-Api-Key: k1' -H 'Authorization: Bearer ${FIX_TOKEN}' -H 'X-Team: %FIX_VAR%'
+  setup project gemini mcp add -s user --transport sse g-sse "$url/g-sse/sse" -H 'X-Team: $FIX_VAR'
+  setup project gemini mcp add -s user g-excluded node "$r" g-excluded
+  setup project gemini mcp add -s project g-project node "$r" g-project -e FIX_A=4 -e FIX_NAME=FIX_VAR
+  setup untrusted gemini mcp add -s project g-untrusted-project node "$r" g-untrusted-project
+  # By hand: Gemini CLI has no command for these lists of the user's settings.
+  edit_json "$root/home/.gemini/settings.json" 'd.mcp = { excluded: ["g-excluded"] };'
+  # By hand, as the folder trust dialog writes it.
+  edit_json "$root/home/.gemini/trustedFolders.json" "d[\"$root/project\"] = \"TRUST_FOLDER\";"
+  judge project list gemini mcp list
+  judge untrusted list gemini mcp list
+  end
+}
+
+# A project's .gemini/settings.json judged from a subfolder of the repository (both trusted).
+scenario_gemini_subfolder() {
+  begin gemini-subfolder gemini
+  repo project
+  run sub project/sub
+  local r
+  r=$(recorder)
+  setup project gemini mcp add -s project g-root-project node "$r" g-root-project
+  setup project/sub gemini mcp add -s user g-user node "$r" g-user
+  edit_json "$root/home/.gemini/trustedFolders.json" "d[\"$root/project\"] = \"TRUST_FOLDER\";"
+  judge sub list gemini mcp list
+  end
+}
+
+# mcp.allowed of the user's settings: every server it does not name is blocked.
+scenario_gemini_allowed() {
+  begin gemini-allowed gemini
+  run project project
+  local r
+  r=$(recorder)
+  setup project gemini mcp add -s user g-allowed node "$r" g-allowed
+  setup project gemini mcp add -s user g-other node "$r" g-other
+  setup project gemini mcp add -s project g-project-other node "$r" g-project-other
+  edit_json "$root/home/.gemini/settings.json" 'd.mcp = { allowed: ["g-allowed"] };'
+  edit_json "$root/home/.gemini/trustedFolders.json" "d[\"$root/project\"] = \"TRUST_FOLDER\";"
+  judge project list gemini mcp list
+  end
+}
+
+all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files codex
+  gemini gemini-allowed gemini-subfolder)
+for wanted in "${@:-${all[@]}}"; do
+  case $wanted in
+    claude-scopes) scenario_claude_scopes ;;
+    claude-approve-all) scenario_claude_approve_all ;;
+    claude-trust | claude-trusted | claude-untrusted) scenario_claude_trust ;;
+    claude-precedence) scenario_claude_precedence ;;
+    claude-old-approvals) scenario_claude_old_approvals ;;
+    claude-legacy-files) scenario_claude_legacy_files ;;
+    codex) scenario_codex ;;
+    gemini) scenario_gemini ;;
+    gemini-allowed) scenario_gemini_allowed ;;
+    gemini-subfolder) scenario_gemini_subfolder ;;
+    *) echo "unknown scenario: $wanted (known: ${all[*]})" >&2; exit 2 ;;
+  esac
+done
+# The environment the tools were judged in, for the test: the fixture's values, and HOME.
+{
+  printf '{\n  "HOME": "@ROOT@/home"'
+  for assignment in "${fixture_env[@]}"; do printf ',\n  "%s": "%s"' "${assignment%%=*}" "${assignment#*=}"; done
+  printf '\n}\n'
+} >"$resources/launcher-env.json"
