@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param auth see {@link ServerConfig#auth()}
  * @param enabledTools see {@link ServerConfig#enabledTools()}
  * @param disabledTools see {@link ServerConfig#disabledTools()}
+ * @param valueReferences see {@link ServerConfig#valueReferences()}
  */
 public record HttpServerConfig(
         String url,
@@ -26,7 +27,8 @@ public record HttpServerConfig(
         boolean enabled,
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
-        List<String> disabledTools) implements ServerConfig {
+        List<String> disabledTools,
+        boolean valueReferences) implements ServerConfig {
 
     /** Validates and copies. */
     public HttpServerConfig {
@@ -39,10 +41,10 @@ public record HttpServerConfig(
         disabledTools = List.copyOf(disabledTools);
     }
 
-    /** A config that bounds tool calls by {@code timeout}. */
+    /** A config that bounds tool calls by {@code timeout} and may use value references. */
     public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, boolean enabled, Optional<AuthRef> auth,
             Optional<List<String>> enabledTools, List<String> disabledTools) {
-        this(url, headers, timeout, Optional.empty(), enabled, auth, enabledTools, disabledTools);
+        this(url, headers, timeout, Optional.empty(), enabled, auth, enabledTools, disabledTools, true);
     }
 
     /**
@@ -61,12 +63,14 @@ public record HttpServerConfig(
 
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
-        return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools);
+        return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
+                valueReferences);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools,
+                valueReferences);
     }
 
     @Override

@@ -39,6 +39,13 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
         return toolTimeout().orElse(timeout());
     }
 
+    /**
+     * @return whether env and header values may use mcp-host's own value syntax (a {@code !command}, or the
+     *     name of an environment variable), which the {@code values} auth resolver resolves; {@code false} for
+     *     entries of other tools' files, whose values those tools pass as written
+     */
+    boolean valueReferences();
+
     /** @return whether the server should be started at all */
     boolean enabled();
 

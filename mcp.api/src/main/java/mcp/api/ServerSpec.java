@@ -32,6 +32,8 @@ import java.util.Optional;
  * @param expandVariables whether discovery expands {@code ${VAR}} in the values; {@code false} for tools
  *     that pass values as written (Codex; Claude Code outside {@code .mcp.json})
  * @param owner what the owning tool decided about the entry, when its start depends on such a decision
+ * @param valueReferences whether env and header values may use mcp-host's own value syntax (see
+ *     {@link ServerConfig#valueReferences()}); {@code true} for mcp-host's own files only
  */
 public record ServerSpec(
         String name,
@@ -52,7 +54,8 @@ public record ServerSpec(
         Optional<Long> toolTimeoutMillis,
         Optional<List<String>> inheritedEnv,
         boolean expandVariables,
-        Optional<OwnerState> owner) {
+        Optional<OwnerState> owner,
+        boolean valueReferences) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -82,14 +85,14 @@ public record ServerSpec(
             Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
             Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools) {
         this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
-                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty());
+                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty(), true);
     }
 
     /** @return a copy with this owner's decision */
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner));
+                Optional.of(newOwner), valueReferences);
     }
 
     @Override

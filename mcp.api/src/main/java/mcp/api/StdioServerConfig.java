@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param auth see {@link ServerConfig#auth()}
  * @param enabledTools see {@link ServerConfig#enabledTools()}
  * @param disabledTools see {@link ServerConfig#disabledTools()}
+ * @param valueReferences see {@link ServerConfig#valueReferences()}
  */
 public record StdioServerConfig(
         String command,
@@ -34,7 +35,8 @@ public record StdioServerConfig(
         boolean enabled,
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
-        List<String> disabledTools) implements ServerConfig {
+        List<String> disabledTools,
+        boolean valueReferences) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -50,17 +52,12 @@ public record StdioServerConfig(
         disabledTools = List.copyOf(disabledTools);
     }
 
-    /**
-     * A config that inherits the whole environment and bounds tool calls by {@code timeout}.
-     *
-     * @see #StdioServerConfig(String, List, Map, Optional, Optional, Duration, Optional, boolean, Optional,
-     *     Optional, List)
-     */
+    /** A config that inherits the whole environment, bounds tool calls by {@code timeout}, and may use value references. */
     public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<String> cwd,
             Duration timeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools,
             List<String> disabledTools) {
         this(command, args, env, Optional.empty(), cwd, timeout, Optional.empty(), enabled, auth, enabledTools,
-                disabledTools);
+                disabledTools, true);
     }
 
     /**
@@ -81,19 +78,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools);
+                enabledTools, disabledTools, valueReferences);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools);
+                enabled, auth, enabledTools, disabledTools, valueReferences);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools);
+                enabledTools, disabledTools, valueReferences);
     }
 
     @Override

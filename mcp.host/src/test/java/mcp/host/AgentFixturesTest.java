@@ -1,6 +1,7 @@
 package mcp.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
@@ -180,6 +181,15 @@ class AgentFixturesTest {
 
     // ------------------------------------------------------------------------------------ one run
 
+    /**
+     * Differences kept on purpose, by {@code scenario/server}, each with its reason (docs/discovery.md says
+     * the same). Such a server is left out of the comparison of the servers started, and its own test checks
+     * that it still differs, so that an entry here never outlives its reason.
+     */
+    private static final Map<String, String> KEPT = Map.of(
+            "claude-scopes/u-ws", "Claude Code's WebSocket transport (type ws), which mcp-host does not have: the entry"
+                    + " is reported as not supported instead of started");
+
     private Stream<DynamicNode> testsOf(Run run) {
         Path root = temp.resolve(run.scenario() + "-" + run.name);
         Observed host;
@@ -198,6 +208,7 @@ class AgentFixturesTest {
         List<DynamicNode> tests = new ArrayList<>();
         tests.add(dynamicTest("the servers started", () -> {
             Set<String> expected = new TreeSet<>(tool.active());
+            expected.removeIf(server -> KEPT.containsKey(run.scenario() + "/" + server));
             Set<String> actual = new TreeSet<>(host.discovery.configs().keySet());
             if (!expected.equals(actual)) {
                 fail(where + ": servers started: " + run.toolName() + ": " + expected + " | mcp-host: " + actual
@@ -214,6 +225,12 @@ class AgentFixturesTest {
             String verdict = tool.status.getOrDefault(server, "not listed");
             tests.add(dynamicTest(server + " (" + run.toolName() + ": " + verdict + ")", () -> {
                 List<String> differences = compare(run, tool, host, server);
+                String kept = KEPT.get(run.scenario() + "/" + server);
+                if (kept != null) {
+                    assertFalse(differences.isEmpty(), where + ", server " + server + " no longer differs: remove it"
+                            + " from KEPT (" + kept + ")");
+                    return;
+                }
                 if (!differences.isEmpty()) {
                     fail(differences.stream().map(d -> where + ", server " + server + ": " + d)
                             .collect(Collectors.joining("\n", differences.size() + " difference(s):\n", "")));
@@ -638,7 +655,7 @@ class AgentFixturesTest {
         Timeouts timeouts = tool.timeouts.get(server);
         if (timeouts != null) {
             timeouts.connect().ifPresent(d -> field(differences, "connect timeout", name, d, config.timeout()));
-            timeouts.request().ifPresent(d -> field(differences, "request timeout", name, d, config.timeout()));
+            timeouts.request().ifPresent(d -> field(differences, "request timeout", name, d, config.toolCallTimeout()));
         }
         return differences;
     }

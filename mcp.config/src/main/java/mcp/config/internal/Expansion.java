@@ -104,7 +104,8 @@ public final class Expansion {
         Map<String, String> headers = expandValues(spec.headers(), "headers.", environment, unset);
         ServerSpec expanded = new ServerSpec(spec.name(), spec.source(), spec.location(), spec.type(), command, args,
                 env, cwd, url, headers, spec.timeoutMillis(), spec.enabled(), spec.auth(), spec.enabledTools(),
-                spec.disabledTools(), spec.toolTimeoutMillis(), spec.inheritedEnv(), spec.expandVariables(), spec.owner());
+                spec.disabledTools(), spec.toolTimeoutMillis(), spec.inheritedEnv(), spec.expandVariables(), spec.owner(),
+                spec.valueReferences());
         return new Expanded(expanded, new ArrayList<>(unset));
     }
 

@@ -109,15 +109,16 @@ public final class Validation {
         switch (type) {
             case "stdio":
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
-                        timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools());
+                        timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
+                        spec.valueReferences());
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
-                        spec.enabledTools(), spec.disabledTools());
+                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences());
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
-                        spec.enabledTools(), spec.disabledTools());
+                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences());
                 break;
         }
         return new Result(Optional.of(config), List.of());

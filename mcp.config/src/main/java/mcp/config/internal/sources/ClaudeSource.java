@@ -19,8 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       file system's root, nearest first (Claude Code does not stop at the repository root);</li>
  *   <li><b>user scope</b>: the top-level {@code mcpServers} of {@code ~/.claude.json}.</li>
  * </ol>
- * {@code ${VAR}} and {@code ${VAR:-default}} are expanded in {@code .mcp.json} only; the values of
- * {@code ~/.claude.json} are passed as written. The {@code type} decides the transport: {@code stdio}
+ * {@code ${VAR}} and {@code ${VAR:-default}} are expanded in every scope (command, args, env, url, headers). The {@code type} decides the transport: {@code stdio}
  * (the default when there is no {@code url}), {@code http} (alias {@code streamable-http}), {@code sse};
  * with a type, the other transport's field is ignored; an entry with a {@code url} and no type is skipped
  * with Claude Code's own warning, and {@code ws} (Claude Code's WebSocket transport) is reported as not
@@ -74,8 +73,6 @@ public final class ClaudeSource extends FileSource {
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
         CommonShape.read(entry, spec);
-        // Claude Code expands variables in .mcp.json (and managed-mcp.json, which has its format), nowhere else.
-        spec.expandVariables = !entry.file().path().endsWith(".claude.json");
         // Claude Code's timeouts are environment variables (milliseconds), for every server alike.
         spec.timeoutMillis = spec.timeoutMillis.or(() -> millis(entry.environment().get("MCP_TIMEOUT")));
         spec.toolTimeoutMillis = spec.toolTimeoutMillis.or(() -> millis(entry.environment().get("MCP_TOOL_TIMEOUT")));

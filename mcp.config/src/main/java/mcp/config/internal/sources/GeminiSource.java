@@ -160,6 +160,9 @@ public final class GeminiSource extends FileSource {
         } else if (spec.url.isPresent()) {
             spec.type = spec.type.or(() -> Optional.of("sse"));
         }
+        if (spec.command.isPresent()) {
+            spec.inheritedEnv = Optional.of(GeminiEnvironment.inherited(entry.environment()));
+        }
         entry.stringList("includeTools", false).ifPresent(tools -> spec.enabledTools = Optional.of(tools));
         entry.stringList("excludeTools", false).ifPresent(tools -> spec.disabledTools = tools);
     }

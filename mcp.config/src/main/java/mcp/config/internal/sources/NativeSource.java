@@ -12,7 +12,8 @@ import mcp.api.SourceMetadata;
  * {@code $XDG_CONFIG_HOME/mcp-host/} (when the variable holds an absolute path, as the XDG spec
  * requires; else {@code ~/.config/mcp-host/}), and {@code .mcp-host/mcp.json} in the project. The
  * servers sit under {@code mcpServers} in the common shape, so a Claude Desktop config can be
- * copied in as it is.
+ * copied in as it is. Its env and header values may use mcp-host's own value syntax (a {@code !command},
+ * the name of an environment variable; see {@link mcp.api.ServerConfig#valueReferences()}).
  */
 public final class NativeSource extends FileSource {
 
@@ -60,5 +61,11 @@ public final class NativeSource extends FileSource {
     @Override
     List<String> projectFiles() {
         return List.of(".mcp-host/mcp.json");
+    }
+
+    @Override
+    void readServer(ServerEntry entry, SpecBuilder spec) {
+        CommonShape.read(entry, spec);
+        spec.valueReferences = true;
     }
 }

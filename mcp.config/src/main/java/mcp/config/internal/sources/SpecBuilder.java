@@ -27,10 +27,12 @@ final class SpecBuilder {
     Optional<Long> toolTimeoutMillis = Optional.empty();
     Optional<List<String>> inheritedEnv = Optional.empty();
     boolean expandVariables = true;
+    /** mcp-host's own value syntax ({@code !command}, a variable's name) is for its own files only. */
+    boolean valueReferences = false;
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                expandVariables, Optional.empty());
+                expandVariables, Optional.empty(), valueReferences);
     }
 }

@@ -4,7 +4,6 @@ import static mcp.config.internal.sources.Fixture.assertSource;
 import static mcp.config.internal.sources.Fixture.names;
 import static mcp.config.internal.sources.Fixture.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -52,14 +51,12 @@ class ClaudeSourceTest {
         assertEquals(Optional.of("stdio"), localDb.type());
         assertEquals(Optional.of("uvx"), localDb.command());
         assertEquals(List.of("mcp-server-sqlite", "--db-path", "./dev.db"), localDb.args());
-        assertFalse(localDb.expandVariables(), "values of ~/.claude.json are passed as written");
-        assertFalse(server(result, "memory").expandVariables());
+        assertTrue(localDb.expandVariables(), "~/.claude.json is expanded too (claude-scopes of AgentFixturesTest)");
 
         ServerSpec github = server(result, "github");
         assertEquals(Optional.of("http"), github.type());
         assertEquals(Optional.of("https://api.githubcopilot.com/mcp/"), github.url());
         assertEquals(Map.of("Authorization", "Bearer ${GITHUB_TOKEN}"), github.headers(), "expanded later");
-        assertTrue(github.expandVariables(), ".mcp.json is expanded");
 
         ServerSpec filesystem = server(result, "filesystem");
         assertEquals(List.of("-y", "@modelcontextprotocol/server-filesystem", "${PROJECT_DIR:-.}"), filesystem.args());

@@ -29,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * an http or sse server and the {@code auth.options} values of an http server, on a copy of the
  * config, and adds the stored credential of a config's {@code auth}.
  *
+ * <p>The first two rules are mcp-host's own value syntax: they apply to configs whose
+ * {@link ServerConfig#valueReferences()} is true (mcp-host's own files), never to the values of another
+ * tool's file, which that tool passes as written.
+ *
  * <ul>
  *   <li>A value starting with {@code !} is a shell command ({@code /bin/sh -c}, with the host's
  *       environment); its trimmed stdout becomes the value. The run is bounded
@@ -83,7 +87,7 @@ public final class ValuesAuthResolver implements AuthResolver {
         Map<String, String> environment = context == null ? Map.of() : context.environment();
         Optional<AuthStorage> storage = context == null ? Optional.empty() : context.authStorage();
         if (config instanceof StdioServerConfig stdio) {
-            Map<String, String> env = resolveAll(serverName, "env variable", stdio.env(), environment);
+            Map<String, String> env = resolveAll(serverName, "env variable", config, stdio.env(), environment);
             Map<String, String> withToken = withStoredToken(serverName, stdio, stdio.env(),
                     env == null ? stdio.env() : env, storage, TOKEN_VARIABLE, "");
             if (withToken != null) {
@@ -93,7 +97,7 @@ public final class ValuesAuthResolver implements AuthResolver {
         }
         if (config instanceof HttpServerConfig http) {
             HttpServerConfig result = http;
-            Map<String, String> headers = resolveAll(serverName, "header", http.headers(), environment);
+            Map<String, String> headers = resolveAll(serverName, "header", config, http.headers(), environment);
             Map<String, String> withToken = withStoredToken(serverName, http, http.headers(),
                     headers == null ? http.headers() : headers, storage, AUTHORIZATION, "Bearer ");
             if (withToken != null) {
@@ -104,7 +108,7 @@ public final class ValuesAuthResolver implements AuthResolver {
             }
             if (http.auth().isPresent()) {
                 AuthRef auth = http.auth().get();
-                Map<String, String> options = resolveAll(serverName, "auth option", auth.options(), environment);
+                Map<String, String> options = resolveAll(serverName, "auth option", config, auth.options(), environment);
                 if (options != null) {
                     result = result.withAuth(Optional.of(auth.withOptions(options)));
                 }
@@ -112,7 +116,7 @@ public final class ValuesAuthResolver implements AuthResolver {
             return result == http ? config : result;
         }
         if (config instanceof SseServerConfig sse) {
-            Map<String, String> headers = resolveAll(serverName, "header", sse.headers(), environment);
+            Map<String, String> headers = resolveAll(serverName, "header", config, sse.headers(), environment);
             Map<String, String> withToken = withStoredToken(serverName, sse, sse.headers(),
                     headers == null ? sse.headers() : headers, storage, AUTHORIZATION, "Bearer ");
             if (withToken != null) {
@@ -191,9 +195,10 @@ public final class ValuesAuthResolver implements AuthResolver {
     }
 
     /** @return the resolved map, or {@code null} when nothing changed */
-    private Map<String, String> resolveAll(String serverName, String kind, Map<String, String> values,
-            Map<String, String> environment) {
-        if (values.isEmpty()) {
+    private Map<String, String> resolveAll(String serverName, String kind, ServerConfig config,
+            Map<String, String> values, Map<String, String> environment) {
+        if (values.isEmpty() || !config.valueReferences()) {
+            // Another tool's values are passed as that tool passes them: as written.
             return null;
         }
         // Start every command first, so that several run at once; each is waited for below.

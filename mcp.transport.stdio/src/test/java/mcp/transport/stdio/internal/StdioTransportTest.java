@@ -161,7 +161,7 @@ class StdioTransportTest {
         StdioServerConfig base = bash(script);
         StdioServerConfig config = new StdioServerConfig(base.command(), base.args(), Map.of("OWN", "1"),
                 Optional.of(List.of("PATH", "NOT_SET_ANYWHERE")), Optional.empty(), base.timeout(), Optional.empty(),
-                true, Optional.empty(), Optional.empty(), List.of());
+                true, Optional.empty(), Optional.empty(), List.of(), false);
         StdioTransport transport = open("inherited", config);
         Recorder recorder = new Recorder();
         transport.start(recorder);
