@@ -23,6 +23,9 @@ module mcp.config {
     requires org.slf4j;
     // For the Codex source (config.toml).
     requires tools.jackson.dataformat.toml;
+    // For the goose source (config.yaml); snakeyaml-engine for the problem text of its parse errors.
+    requires tools.jackson.dataformat.yaml;
+    requires org.snakeyaml.engine;
 
     exports mcp.config;
 
