@@ -94,6 +94,22 @@ final class Fixture {
         return new Context(app, home, environment);
     }
 
+    /** The tools' documented examples the source tests read, one folder per tool. */
+    static final Path EXAMPLES = Path.of("src/test/resources/fixtures/examples");
+
+    /**
+     * Writes one of the {@link #EXAMPLES} to {@code file}, {@code __ROOT__} replaced by the temporary
+     * directory; returns the file.
+     */
+    Path install(String example, Path file) {
+        try {
+            String text = Files.readString(EXAMPLES.resolve(example), StandardCharsets.UTF_8);
+            return write(file, text.replace("__ROOT__", root.toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     Path write(Path file, String text) {
         try {
             Files.createDirectories(file.getParent());
