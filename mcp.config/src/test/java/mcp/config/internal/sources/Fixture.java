@@ -155,6 +155,7 @@ final class Fixture {
     /** @return one instance of each built-in source */
     static java.util.List<mcp.api.spi.CapabilitySource> allSources() {
         return java.util.List.of(new NativeSource(), new ClaudeSource(), new CodexSource(), new GeminiSource(),
-                new CursorSource(), new WindsurfSource(), new VsCodeSource(), new McpJsonSource());
+                new OpenCodeSource(), new GooseSource(), new CursorSource(), new WindsurfSource(), new KiroSource(),
+                new ZedSource(), new ClaudeDesktopSource(), new VsCodeSource(), new McpJsonSource());
     }
 }
