@@ -117,6 +117,24 @@ class GooseSourceTest {
         assertEquals(List.of(new Problem(file, "4:10", "", "invalid YAML: the alias *nowhere names no anchor (&nowhere)"
                 + " before it")), source.discover(f.context()).problems());
 
+        StringBuilder bomb = new StringBuilder("a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+        for (int i = 1; i <= 8; i++) {
+            String previous = i == 1 ? "a" : "x" + (i - 1);
+            bomb.append("x").append(i).append(": &x").append(i).append(" [").append(String.join(", ",
+                    java.util.Collections.nCopies(8, "*" + previous))).append("]\n");
+        }
+        f.write(file, bomb.toString());
+        List<Problem> problems = source.discover(f.context()).problems();
+        assertEquals(1, problems.size(), problems::toString);
+        assertEquals("invalid YAML: the document expands to more than 200000 values through its aliases",
+                problems.get(0).message());
+
+        f.write(file, "a: " + "[".repeat(600) + "\n");
+        problems = source.discover(f.context()).problems();
+        assertEquals(1, problems.size(), problems::toString);
+        assertEquals("invalid YAML: Document nesting depth (501) exceeds the maximum allowed (500, from"
+                + " `StreamReadConstraints.getMaxNestingDepth()`)", problems.get(0).message());
+
         f.write(file, "- just\n- a list\n");
         assertEquals(List.of(new Problem(file, "", "", "the top level must be a mapping, got an array")),
                 source.discover(f.context()).problems());
