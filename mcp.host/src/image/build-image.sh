@@ -11,6 +11,9 @@ module_path=$2
 image=$3
 
 rm -rf "$image"
+# --add-modules names the roots: the host and the providers ServiceLoader finds. The libraries they
+# require (Jackson with its TOML and YAML modules, snakeyaml-engine, slf4j) are resolved from their
+# descriptors, from the jars maven-dependency-plugin copied into the module path.
 "$java_home/bin/jlink" \
   --module-path "$module_path" \
   --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl,jdk.crypto.ec \

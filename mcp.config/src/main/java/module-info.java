@@ -10,9 +10,10 @@
  *
  * @uses mcp.api.spi.CapabilitySource (through {@link mcp.api.spi.Providers}) the places server configs are read from
  * @uses mcp.api.spi.ConfigFilter (through {@link mcp.api.spi.Providers}) what drops or rewrites discovered entries
- * @provides mcp.api.spi.CapabilitySource the eight built-in sources: {@code native}, {@code claude},
- *     {@code codex}, {@code gemini}, {@code cursor}, {@code windsurf}, {@code vscode}, {@code mcp-json}
- *     (in {@code mcp.config.internal.sources})
+ * @provides mcp.api.spi.CapabilitySource the thirteen built-in sources, highest priority first:
+ *     {@code native}, {@code claude}, {@code codex}, {@code gemini}, {@code opencode}, {@code goose},
+ *     {@code cursor}, {@code windsurf}, {@code kiro}, {@code zed}, {@code claude-desktop},
+ *     {@code vscode}, {@code mcp-json} (in {@code mcp.config.internal.sources})
  * @provides mcp.api.spi.ConfigFilter the built-in filters {@code enabled} (drops {@code enabled: false}),
  *     {@code project} (drops project-level entries when project config is off) and {@code exa}
  *     (drops Exa servers and hands over their API keys)
@@ -23,6 +24,9 @@ module mcp.config {
     requires org.slf4j;
     // For the Codex source (config.toml).
     requires tools.jackson.dataformat.toml;
+    // For the goose source (config.yaml); snakeyaml-engine for the problem text of its parse errors.
+    requires tools.jackson.dataformat.yaml;
+    requires org.snakeyaml.engine;
 
     exports mcp.config;
 
@@ -31,8 +35,13 @@ module mcp.config {
             mcp.config.internal.sources.ClaudeSource,
             mcp.config.internal.sources.CodexSource,
             mcp.config.internal.sources.GeminiSource,
+            mcp.config.internal.sources.OpenCodeSource,
+            mcp.config.internal.sources.GooseSource,
             mcp.config.internal.sources.CursorSource,
             mcp.config.internal.sources.WindsurfSource,
+            mcp.config.internal.sources.KiroSource,
+            mcp.config.internal.sources.ZedSource,
+            mcp.config.internal.sources.ClaudeDesktopSource,
             mcp.config.internal.sources.VsCodeSource,
             mcp.config.internal.sources.McpJsonSource;
 

@@ -132,7 +132,8 @@ class ModuleDescriptorsIT {
     void theBuiltInProvidersAreBoundThroughTheirProvidesClauses() throws Exception {
         List<Path> modulePath = new ArrayList<>(ourJars());
         pathEntries().stream()
-                .filter(p -> p.getFileName().toString().matches("(jackson-(databind|core|annotations|dataformat-toml)|slf4j-api)-.*\\.jar"))
+                .filter(p -> p.getFileName().toString()
+                        .matches("(jackson-(databind|core|annotations|dataformat-toml|dataformat-yaml)|snakeyaml-engine|slf4j-api)-.*\\.jar"))
                 .forEach(modulePath::add);
         ModuleFinder finder = ModuleFinder.of(modulePath.toArray(Path[]::new));
         Configuration configuration = ModuleLayer.boot().configuration()
@@ -146,7 +147,8 @@ class ModuleDescriptorsIT {
         assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.ToolCacheProvider"));
         assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.AuthStorage"));
         assertEquals(Set.of("browser", "headless"), Set.copyOf(providerIds(layer, "mcp.api.spi.AuthorizationUi")));
-        assertEquals(List.of("native", "claude", "codex", "gemini", "cursor", "windsurf", "vscode", "mcp-json"),
+        assertEquals(List.of("native", "claude", "codex", "gemini", "opencode", "goose", "cursor", "windsurf", "kiro",
+                "zed", "claude-desktop", "vscode", "mcp-json"),
                 providerIds(layer, "mcp.api.spi.CapabilitySource"));
         assertEquals(List.of("enabled", "project", "exa"), providerIds(layer, "mcp.api.spi.ConfigFilter"));
     }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import mcp.api.McpJson;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -86,15 +87,15 @@ final class ConfigReader {
     }
 
     private static Optional<ObjectNode> parse(ConfigFile file, byte[] bytes, Findings findings) {
-        ObjectMapper mapper = file.format() == Format.TOML ? TOML : JSON;
         JsonNode root;
         try {
-            root = mapper.readTree(bytes);
+            root = file.format() == Format.YAML ? YamlTree.read(bytes) : mapper(file.format()).readTree(bytes);
         } catch (JacksonException e) {
-            // Only the original message: the TOML module puts the source text into getMessage()
-            // even with INCLUDE_SOURCE_IN_LOCATION disabled, and the text may hold a secret.
             findings.problem(file.path(), position(e.getLocation()), "",
-                    "invalid " + file.format().displayName() + ": " + clean(e.getOriginalMessage()));
+                    "invalid " + file.format().displayName() + ": " + message(e));
+            return Optional.empty();
+        } catch (YamlTree.Unreadable e) {
+            findings.problem(file.path(), position(e.location()), "", "invalid YAML: " + e.getMessage());
             return Optional.empty();
         }
         if (root == null || root.isMissingNode()) {
@@ -106,6 +107,26 @@ final class ConfigReader {
             return Optional.empty();
         }
         return Optional.of((ObjectNode) root);
+    }
+
+    private static ObjectMapper mapper(Format format) {
+        return format == Format.TOML ? TOML : JSON;
+    }
+
+    /**
+     * Only the original message: the TOML module puts the source text into getMessage() even with
+     * INCLUDE_SOURCE_IN_LOCATION disabled, and the text may hold a secret. For YAML, snakeyaml's
+     * problem alone ("expected ',' or ']', but got :"): its message also quotes the source lines around
+     * the error, and starts with the context ("while parsing a block mapping"), which says less.
+     */
+    private static String message(JacksonException e) {
+        if (e.getCause() instanceof MarkedYamlEngineException) {
+            String problem = ((MarkedYamlEngineException) e.getCause()).getProblem();
+            if (problem != null && !problem.isBlank()) {
+                return clean(problem);
+            }
+        }
+        return clean(e.getOriginalMessage());
     }
 
     private static Optional<ObjectNode> cannotRead(ConfigFile file, Findings findings, String reason) {

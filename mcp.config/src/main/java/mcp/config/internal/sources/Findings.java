@@ -19,17 +19,20 @@ final class Findings {
     private final List<Problem> problems;
     /** The owning tool's decision about an entry: one that does not start it makes the entry inactive. */
     private final Function<ServerSpec, Optional<OwnerState>> consent;
+    /** Why the owning tool would never start an entry of this kind, or empty. */
+    private final Function<ServerSpec, Optional<String>> unstartable;
 
     Findings() {
-        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty());
+        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty());
     }
 
     private Findings(List<ServerSpec> servers, List<Inactive> inactive, List<Problem> problems,
-            Function<ServerSpec, Optional<OwnerState>> consent) {
+            Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable) {
         this.servers = servers;
         this.inactive = inactive;
         this.problems = problems;
         this.consent = consent;
+        this.unstartable = unstartable;
     }
 
     /**
@@ -38,10 +41,24 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code consent} first
      */
     Findings withConsent(Function<ServerSpec, Optional<OwnerState>> consent) {
-        return new Findings(servers, inactive, problems, consent);
+        return new Findings(servers, inactive, problems, consent, unstartable);
+    }
+
+    /**
+     * @param unstartable why the owning tool itself would never start an entry of this kind (not a decision
+     *     of its user's): such an entry is inactive with the reason and no owner state
+     * @return a view that adds to these findings, each server through {@code unstartable} first
+     */
+    Findings withUnstartable(Function<ServerSpec, Optional<String>> unstartable) {
+        return new Findings(servers, inactive, problems, consent, unstartable);
     }
 
     void add(ServerSpec server) {
+        Optional<String> never = unstartable.apply(server);
+        if (never.isPresent()) {
+            inactive.add(new Inactive(server, never.get()));
+            return;
+        }
         Optional<OwnerState> decision = consent.apply(server);
         if (decision.isEmpty()) {
             servers.add(server);

@@ -5,7 +5,9 @@ enum Format {
     /** JSON, read leniently (comments and trailing commas allowed). */
     JSON("JSON", "an object"),
     /** TOML (Codex). */
-    TOML("TOML", "a table");
+    TOML("TOML", "a table"),
+    /** YAML (goose). */
+    YAML("YAML", "a mapping");
 
     private final String displayName;
     private final String anObject;
@@ -15,12 +17,12 @@ enum Format {
         this.anObject = anObject;
     }
 
-    /** @return {@code JSON} or {@code TOML} */
+    /** @return {@code JSON}, {@code TOML} or {@code YAML} */
     String displayName() {
         return displayName;
     }
 
-    /** @return "an object" or "a table", for messages */
+    /** @return "an object", "a table" or "a mapping", for messages */
     String anObject() {
         return anObject;
     }

@@ -28,7 +28,9 @@ final class ServerEntry {
     private final Variables variables;
     private final Map<String, String> environment;
     /** Every problem met, in field order; {@link #failed} tells whether one of them skips the server. */
-    private final List<Problem> problems = new ArrayList<>();
+    private final List<Problem> problems;
+    /** The entry a {@link #nested} one belongs to, which fails with it; {@code null} for a server entry. */
+    private final ServerEntry parent;
     private boolean failed;
 
     ServerEntry(ConfigFile file, String name, String pointer, ObjectNode node, Variables variables,
@@ -39,6 +41,19 @@ final class ServerEntry {
         this.node = node;
         this.variables = variables;
         this.environment = environment;
+        this.problems = new ArrayList<>();
+        this.parent = null;
+    }
+
+    private ServerEntry(ServerEntry parent, String key, ObjectNode node) {
+        this.file = parent.file;
+        this.name = parent.name;
+        this.pointer = Pointers.child(parent.pointer, key);
+        this.node = node;
+        this.variables = parent.variables;
+        this.environment = parent.environment;
+        this.problems = parent.problems;
+        this.parent = parent;
     }
 
     /** @return the environment of the discovery, for a tool that resolves variables itself (Codex) */
@@ -90,7 +105,57 @@ final class ServerEntry {
     /** Records a problem that skips the server. */
     void error(String location, String message) {
         problems.add(new Problem(file.path(), location, name, message));
+        fail();
+    }
+
+    /**
+     * Leaves the server out on purpose and without a problem: the entry names nothing mcp-host could
+     * start (a Zed extension's server, a goose builtin that runs inside goose).
+     */
+    void skip() {
+        fail();
+    }
+
+    /**
+     * Skips the server when one of the values read so far needs a reference that the tool resolves and
+     * mcp-host cannot ({@link Variables#firstUnsupported}: a file's content); call it after the reads.
+     */
+    void refuseUnsupportedReferences() {
+        variables.firstUnsupported().ifPresent(reference -> error(reference.pointer(), "server \"" + name
+                + "\" uses \"" + reference.variable() + "\", a file's content, which mcp-host does not read;"
+                + " set the value in the file or an environment variable"));
+    }
+
+    private void fail() {
         failed = true;
+        if (parent != null) {
+            parent.fail();
+        }
+    }
+
+    /**
+     * @return the field's value when present and not {@code null}, for a field whose type decides how
+     *     to read it (Zed's {@code command}, a string or an object; opencode's {@code oauth}, an object
+     *     or {@code false})
+     */
+    Optional<JsonNode> node(String key) {
+        return Optional.ofNullable(value(key));
+    }
+
+    /**
+     * @return the entry of a field that holds an object (an {@code oauth} block, Zed's older
+     *     {@code command: {path, args, env}}): reads of it report here, at its own pointers, and a
+     *     wrong type in it skips this server; empty when absent, or when not an object (a problem)
+     */
+    Optional<ServerEntry> nested(String key) {
+        JsonNode value = value(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!value.isObject()) {
+            return wrong(key, file.format().anObject(), value);
+        }
+        return Optional.of(new ServerEntry(this, key, (ObjectNode) value));
     }
 
     Optional<String> string(String key) {

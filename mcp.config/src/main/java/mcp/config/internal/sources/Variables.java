@@ -1,6 +1,8 @@
 package mcp.config.internal.sources;
 
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,7 +38,60 @@ abstract class Variables {
      * @param home the user's home
      */
     static Variables editor(Path workspaceFolder, Path home) {
-        return new Editor(workspaceFolder, home);
+        return new Editor(workspaceFolder, home, false);
+    }
+
+    /**
+     * Windsurf's variables: the {@link #editor} forms, plus {@code ${file:/path}}, which Windsurf
+     * replaces with the file's content; mcp-host does not read files named in a config, so such a value
+     * is left as written and remembered ({@link #firstUnsupported()}).
+     */
+    static Variables windsurf(Path workspaceFolder, Path home) {
+        return new Editor(workspaceFolder, home, true);
+    }
+
+    /**
+     * opencode's variables, which it substitutes in the config's text before parsing it:
+     * {@code {env:NAME}} becomes the variable's value, or the empty string when it is unset, as in
+     * opencode; {@code {file:path}} (the file's content) is left as written and remembered
+     * ({@link #firstUnsupported()}). Anything else, {@code ${NAME}} and {@code $NAME} included, is literal
+     * for opencode, and its source turns mcp-host's own expansion off.
+     *
+     * @param environment the discovery's environment
+     */
+    static Variables opencode(Map<String, String> environment) {
+        return new OpenCode(environment);
+    }
+
+    /**
+     * goose's substitution in the {@code uri} and {@code headers} of a remote extension: {@code ${NAME}}
+     * (spaces allowed inside the braces) and {@code $NAME} take the value the extension's own
+     * environment gives {@code NAME}: a value written in {@code envs} as it is, a name listed in
+     * {@code env_keys} its value in the environment. A name in neither stays as written, as in goose.
+     *
+     * @param envs the extension's {@code envs}
+     * @param envKeys the extension's {@code env_keys} that the environment sets, with their values
+     */
+    static Variables goose(Map<String, String> envs, Map<String, String> envKeys) {
+        Map<String, String> known = new HashMap<>(envKeys);
+        known.putAll(envs); // goose: a value written in envs wins over env_keys
+        return new Variables() {
+            @Override
+            String translate(String value, String pointer) {
+                if (value.indexOf('$') < 0) {
+                    return value;
+                }
+                Matcher m = GOOSE.matcher(value);
+                StringBuilder out = new StringBuilder();
+                while (m.find()) {
+                    String variable = m.group(1) != null ? m.group(1) : m.group(2);
+                    String replacement = known.get(variable);
+                    m.appendReplacement(out, Matcher.quoteReplacement(replacement == null ? m.group() : replacement));
+                }
+                m.appendTail(out);
+                return out.toString();
+            }
+        };
     }
 
     /**
@@ -87,6 +142,15 @@ abstract class Variables {
 
     private static final Pattern EDITOR = Pattern.compile("\\$\\{([^}]*)}");
 
+    /** goose: {@code ${ NAME }} (group 1) or {@code $NAME} (group 2). */
+    private static final Pattern GOOSE =
+            Pattern.compile("\\$\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+
+    /** opencode: {@code {env:NAME}} (group 1) or {@code {file:path}} (group 2). */
+    private static final Pattern OPENCODE = Pattern.compile("\\{env:([^}]*)}|\\{file:([^}]*)}");
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
     /**
      * @param value a string value of the entry
      * @param pointer where the value is, for {@link #firstInput()}
@@ -100,9 +164,18 @@ abstract class Variables {
     }
 
     /**
-     * An editor input a value needs.
+     * @return the first reference met that the tool resolves and mcp-host cannot (a file to read:
+     *     Windsurf's {@code ${file:...}}, opencode's {@code {file:...}}), if any; the source skips such
+     *     a server, since a file name in place of its content would start it wrongly
+     */
+    Optional<InputReference> firstUnsupported() {
+        return Optional.empty();
+    }
+
+    /**
+     * A reference a value needs that mcp-host cannot resolve: an editor input, a file to read.
      *
-     * @param variable the variable as written, e.g. {@code ${input:api-key}}
+     * @param variable the variable as written, e.g. {@code ${input:api-key}}, {@code {file:~/key}}
      * @param pointer the value's JSON pointer
      */
     record InputReference(String variable, String pointer) {
@@ -111,11 +184,15 @@ abstract class Variables {
     private static final class Editor extends Variables {
         private final Path workspaceFolder;
         private final Path home;
+        /** Whether {@code ${file:...}} is a reference (Windsurf) rather than text left alone (VS Code). */
+        private final boolean fileReferences;
         private InputReference firstInput;
+        private InputReference firstFile;
 
-        Editor(Path workspaceFolder, Path home) {
+        Editor(Path workspaceFolder, Path home, boolean fileReferences) {
             this.workspaceFolder = workspaceFolder;
             this.home = home;
+            this.fileReferences = fileReferences;
         }
 
         @Override
@@ -152,12 +229,57 @@ abstract class Variables {
             if (name.startsWith("input:") && firstInput == null) {
                 firstInput = new InputReference(written, pointer);
             }
+            if (fileReferences && name.startsWith("file:") && firstFile == null) {
+                firstFile = new InputReference(written, pointer);
+            }
             return written;
         }
 
         @Override
         Optional<InputReference> firstInput() {
             return Optional.ofNullable(firstInput);
+        }
+
+        @Override
+        Optional<InputReference> firstUnsupported() {
+            return Optional.ofNullable(firstFile);
+        }
+    }
+
+    private static final class OpenCode extends Variables {
+        private final Map<String, String> environment;
+        private InputReference firstFile;
+
+        OpenCode(Map<String, String> environment) {
+            this.environment = environment;
+        }
+
+        @Override
+        String translate(String value, String pointer) {
+            if (value.indexOf('{') < 0) {
+                return value;
+            }
+            Matcher m = OPENCODE.matcher(value);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                String replacement;
+                if (m.group(1) != null) {
+                    replacement = environment.getOrDefault(m.group(1), "");
+                } else {
+                    if (firstFile == null) {
+                        firstFile = new InputReference(m.group(), pointer);
+                    }
+                    replacement = m.group();
+                }
+                m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+            }
+            m.appendTail(out);
+            return out.toString();
+        }
+
+        @Override
+        Optional<InputReference> firstUnsupported() {
+            return Optional.ofNullable(firstFile);
         }
     }
 }

@@ -6,11 +6,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Windsurf's config files ({@code windsurf}, priority 50): {@code ~/.codeium/windsurf/mcp_config.json}
- * and {@code .windsurf/mcp_config.json} in the project, servers under {@code mcpServers} in the
- * common shape, plus Windsurf's {@code serverUrl} for the endpoint of a remote server (it wins over
- * {@code url} when both are written, since it is the key Windsurf documents). Windsurf's
- * {@code ${env:NAME}} is translated as for {@link VsCodeSource}.
+ * Windsurf's config files ({@code windsurf}, priority 50), as Windsurf documents them
+ * (https://docs.windsurf.com/windsurf/cascade/mcp): {@code ~/.codeium/windsurf/mcp_config.json} (the
+ * editor's; {@code %USERPROFILE%\.codeium\windsurf} on Windows, which is the home), then
+ * {@code ~/.codeium/mcp_config.json} (the Windsurf plugins for other IDEs,
+ * https://docs.windsurf.com/plugins/cascade/mcp), and {@code .windsurf/mcp_config.json} in the project,
+ * which Windsurf's documentation does not name (docs/discovery.md). Servers sit under
+ * {@code mcpServers} in the common shape ({@code disabled}, {@code disabledTools} included), plus
+ * Windsurf's {@code serverUrl} for the endpoint of a remote server (it wins over {@code url} when both
+ * are written, since it is the key Windsurf documents). Windsurf speaks Streamable HTTP and SSE to the
+ * same kind of entry and documents no key that tells them apart, so the type is left to validation
+ * ({@code http}, whose transport falls back to SSE).
+ *
+ * <p>Windsurf interpolates {@code ${env:NAME}} (in {@code command}, {@code args}, {@code env},
+ * {@code serverUrl}, {@code url} and {@code headers}), translated as for {@link VsCodeSource}, and
+ * {@code ${file:/path}}, a file's content, which mcp-host does not read: such a server is reported and
+ * skipped.
  */
 public final class WindsurfSource extends FileSource {
 
@@ -21,7 +32,8 @@ public final class WindsurfSource extends FileSource {
 
     @Override
     List<Path> userFiles(SearchPath search, Map<String, String> environment) {
-        return List.of(search.home().resolve(".codeium/windsurf/mcp_config.json"));
+        return List.of(search.home().resolve(".codeium/windsurf/mcp_config.json"),
+                search.home().resolve(".codeium/mcp_config.json"));
     }
 
     @Override
@@ -31,12 +43,13 @@ public final class WindsurfSource extends FileSource {
 
     @Override
     Variables variables(ConfigFile file, SearchPath search) {
-        return Variables.editor(file.directory(), search.home());
+        return Variables.windsurf(file.directory(), search.home());
     }
 
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
         CommonShape.read(entry, spec);
         entry.string("serverUrl").ifPresent(url -> spec.url = Optional.of(url));
+        entry.refuseUnsupportedReferences();
     }
 }

@@ -46,8 +46,9 @@ class DiscoveryOverFixtureTest {
     @Test
     void theBuiltInSourcesHaveTheSpecsIdsNamesAndPriorities() {
         assertEquals(List.of("native mcp-host 100", "claude Claude Code 80", "codex OpenAI Codex 70",
-                "gemini Gemini CLI 60", "cursor Cursor 50", "windsurf Windsurf 50", "vscode VS Code 20",
-                "mcp-json MCP Config 5"), Fixture.allSources().stream()
+                "gemini Gemini CLI 60", "opencode opencode 55", "goose goose 55", "cursor Cursor 50",
+                "windsurf Windsurf 50", "kiro Kiro 50", "zed Zed 50", "claude-desktop Claude Desktop 30",
+                "vscode VS Code 20", "mcp-json MCP Config 5"), Fixture.allSources().stream()
                 .map(s -> s.id() + " " + s.displayName() + " " + s.priority()).toList());
     }
 

@@ -107,6 +107,22 @@ final class Fixture {
         return root.resolve("managed");
     }
 
+    /** The tools' documented examples the source tests read, one folder per tool. */
+    static final Path EXAMPLES = Path.of("src/test/resources/fixtures/examples");
+
+    /**
+     * Writes one of the {@link #EXAMPLES} to {@code file}, {@code __ROOT__} replaced by the temporary
+     * directory; returns the file.
+     */
+    Path install(String example, Path file) {
+        try {
+            String text = Files.readString(EXAMPLES.resolve(example), StandardCharsets.UTF_8);
+            return write(file, text.replace("__ROOT__", root.toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     Path write(Path file, String text) {
         try {
             Files.createDirectories(file.getParent());
@@ -152,6 +168,7 @@ final class Fixture {
     /** @return one instance of each built-in source */
     static java.util.List<mcp.api.spi.CapabilitySource> allSources() {
         return java.util.List.of(new NativeSource(), new ClaudeSource(), new CodexSource(), new GeminiSource(),
-                new CursorSource(), new WindsurfSource(), new VsCodeSource(), new McpJsonSource());
+                new OpenCodeSource(), new GooseSource(), new CursorSource(), new WindsurfSource(), new KiroSource(),
+                new ZedSource(), new ClaudeDesktopSource(), new VsCodeSource(), new McpJsonSource());
     }
 }

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * Whatever bytes sit in every JSON config file that the sources read (six tools' and mcp-host's), or in
- * Codex's TOML files, no source throws, every problem names a file that was written, and every server
- * found comes from one (checked by {@link SourcesProperties#check}).
+ * Whatever bytes sit in every JSON config file that the sources read (eleven tools' and mcp-host's), in
+ * Codex's TOML files or in goose's YAML file, no source throws, every problem names a file that was
+ * written, and every server found comes from one (checked by {@link SourcesProperties#check}).
  *
  * <p>{@code mvn verify} replays the inputs under {@code SourcesFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
  * fuzzes (README, Tests).
@@ -26,11 +26,13 @@ class SourcesFuzzTest {
     /** One tree per target; every input overwrites all of its files. */
     private static Fixture jsonTree;
     private static Fixture tomlTree;
+    private static Fixture yamlTree;
 
     @BeforeAll
     static void createTrees() throws IOException {
         jsonTree = Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
         tomlTree = Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
+        yamlTree = Fixture.empty(Files.createTempDirectory("mcp-config-fuzz"));
     }
 
     @FuzzTest(maxDuration = "5m")
@@ -52,9 +54,20 @@ class SourcesFuzzTest {
         }
     }
 
+    @FuzzTest(maxDuration = "5m")
+    void anyBytesInGooseYamlNeverMakeItThrow(byte[] content) throws IOException {
+        Fixture tree = yamlTree;
+        Set<Path> written = SourcesProperties.writeAll(tree, SourcesProperties.YAML_FILES, content);
+        Result result = SourcesProperties.check(tree, new GooseSource(), written);
+        for (ServerSpec spec : result.servers()) {
+            assertTrue(spec.location().startsWith("/extensions/"), spec.location());
+        }
+    }
+
     @AfterAll
     static void deleteTrees() throws IOException {
         Trees.delete(jsonTree.root);
         Trees.delete(tomlTree.root);
+        Trees.delete(yamlTree.root);
     }
 }

@@ -52,9 +52,16 @@ class SourcesProperties {
             "home/.cursor/mcp.json", "home/.codeium/windsurf/mcp_config.json",
             "work/project/.mcp-host/mcp.json", "work/project/.mcp.json", "work/project/.claude/mcp.json",
             "work/project/packages/app/.gemini/settings.json", "work/project/.cursor/mcp.json", "work/project/.windsurf/mcp_config.json",
-            "work/project/.vscode/mcp.json", "work/project/mcp.json", "work/project/packages/app/.mcp.json");
+            "work/project/.vscode/mcp.json", "work/project/mcp.json", "work/project/packages/app/.mcp.json",
+            "home/.config/Claude/claude_desktop_config.json", "home/.config/Code/User/mcp.json",
+            "home/.config/Code - Insiders/User/mcp.json", "home/.codeium/mcp_config.json",
+            "home/.config/zed/settings.json", "work/project/.zed/settings.json",
+            "home/.config/opencode/opencode.json", "work/project/opencode.jsonc",
+            "home/.kiro/settings/mcp.json", "work/project/.kiro/settings/mcp.json");
 
     static final List<String> TOML_FILES = List.of("home/.codex/config.toml", "work/project/packages/app/.codex/config.toml");
+
+    static final List<String> YAML_FILES = List.of("home/.config/goose/config.yaml");
 
     /** Runs one case in a fresh empty fixture tree, deleted afterwards. */
     @FunctionalInterface
@@ -107,6 +114,7 @@ class SourcesProperties {
             byte[] bytes = gen.bytes(0, 200);
             Set<Path> written = writeAll(fixture, JSON_FILES, bytes);
             written.addAll(writeAll(fixture, TOML_FILES, bytes));
+            written.addAll(writeAll(fixture, YAML_FILES, bytes));
             checkEverySource(fixture, written);
         }));
     }
@@ -181,6 +189,7 @@ class SourcesProperties {
             new Target(CursorSource::new, ".cursor/mcp.json", "mcpServers"),
             new Target(WindsurfSource::new, ".windsurf/mcp_config.json", "mcpServers"),
             new Target(VsCodeSource::new, ".vscode/mcp.json", "servers"),
+            new Target(KiroSource::new, ".kiro/settings/mcp.json", "mcpServers"),
             new Target(McpJsonSource::new, "mcp.json", "mcpServers"));
 
     @Test
@@ -330,7 +339,8 @@ class SourcesProperties {
     /** Strings, now and then with a variable each source treats in its own way. */
     private static JsonNode strings(Gen gen) {
         return NODES.stringNode(gen.weighted(8, 1) == 0 ? gen.string(0, 10)
-                : gen.pick("${input:x}", "${env:HOME}", "$HOME", "${workspaceFolder}", "${"));
+                : gen.pick("${input:x}", "${env:HOME}", "$HOME", "${workspaceFolder}", "${", "{env:HOME}", "{file:x}",
+                        "${file:/x}", "${ HOME }"));
     }
 
     private static JsonNode stringArray(Gen gen) {
@@ -347,18 +357,25 @@ class SourcesProperties {
             return anyJson(gen, 2);
         }
         Map<String, Supplier<JsonNode>> fields = new LinkedHashMap<>();
-        for (String key : List.of("type", "command", "cwd", "url", "httpUrl", "serverUrl", "envFile")) {
+        for (String key : List.of("type", "command", "cwd", "url", "httpUrl", "serverUrl", "envFile", "source")) {
             fields.put(key, () -> strings(gen));
         }
         for (String key : List.of("args", "enabledTools", "disabledTools", "includeTools", "excludeTools")) {
             fields.put(key, () -> stringArray(gen));
         }
-        for (String key : List.of("env", "headers")) {
+        for (String key : List.of("env", "headers", "environment", "oauth")) {
             fields.put(key, () -> stringObject(gen));
         }
+        // The types opencode and goose need to read an entry at all, now and then anything.
+        fields.put("type", () -> gen.weighted(3, 1) == 0 ? NODES.stringNode(gen.pick("stdio", "http", "sse", "local",
+                "remote", "streamable_http", "builtin")) : strings(gen));
+        // opencode's argv command, Zed's older command object.
+        fields.put("command", () -> gen.weighted(3, 1, 1) == 0 ? strings(gen) : gen.bool() ? stringArray(gen)
+                : object(Map.of("path", strings(gen), "args", stringArray(gen))));
         fields.put("timeout", () -> NODES.numberNode(gen.anyLong()));
         fields.put("enabled", () -> NODES.booleanNode(gen.bool()));
         fields.put("disabled", () -> NODES.booleanNode(gen.bool()));
+        fields.put("oauthScopes", () -> stringArray(gen));
         fields.put("auth", () -> {
             ObjectNode auth = NODES.objectNode();
             auth.set("type", strings(gen));
@@ -384,6 +401,10 @@ class SourcesProperties {
         gen.optional(0.8, () -> container(gen)).ifPresent(c -> node.set("mcpServers", c));
         gen.optional(0.4, () -> container(gen)).ifPresent(c -> node.set("servers", c));
         gen.optional(0.1, () -> container(gen)).ifPresent(c -> node.set("mcp_servers", c));
+        gen.optional(0.2, () -> container(gen)).ifPresent(c -> node.set("context_servers", c));
+        // opencode: OpenCode 1's servers directly under mcp, OpenCode 2's under mcp.servers.
+        gen.optional(0.2, () -> gen.bool() ? container(gen) : object(Map.of("servers", container(gen))))
+                .ifPresent(c -> node.set("mcp", c));
         // Claude Code's projects map, keyed by the project directory the property substitutes.
         gen.optional(0.3, () -> gen.weighted(3, 1) == 0
                 ? object(Map.of("__PROJECT__", object(Map.of("mcpServers", container(gen))))) : anyJson(gen, 2))

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.ServerConfig.AuthRef;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
 import mcp.api.spi.CapabilitySource.Problem;
@@ -16,9 +17,16 @@ import mcp.api.spi.CapabilitySource.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The user file's example is VS Code's own (https://code.visualstudio.com/docs/agents/reference/mcp-configuration
+ * and https://code.visualstudio.com/docs/agent-customization/mcp-servers: github, playwright, the
+ * perplexity input, the slack OAuth client), with a server that uses {@code ${workspaceFolder}} added.
+ */
 class VsCodeSourceTest {
 
-    private final VsCodeSource source = new VsCodeSource();
+    private static final String USER_EXAMPLE = "vscode/mcp.json";
+
+    private final VsCodeSource source = new VsCodeSource(Platform.LINUX);
 
     @Test
     void readsServersWithCommentsVariablesAndReportsInputsAndEnvFile(@TempDir Path dir) {
@@ -72,6 +80,90 @@ class VsCodeSourceTest {
         assertEquals(List.of(new Problem(file, "/servers/two-inputs/url", "two-inputs",
                 "server \"two-inputs\" uses input \"${input:tenant}\", which mcp-host cannot prompt for;"
                         + " set the value in the file or an environment variable")), result.problems());
+        assertEquals(List.of("fine"), names(result));
+    }
+
+    @Test
+    void readsTheUserProfilesFileWithTheProjectRootAsWorkspaceFolder(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.install(USER_EXAMPLE, f.home.resolve(".config/Code/User/mcp.json"));
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of(new Problem(file, "/servers/perplexity/env/PERPLEXITY_API_KEY", "perplexity",
+                "server \"perplexity\" uses input \"${input:perplexity-key}\", which mcp-host cannot prompt for;"
+                        + " set the value in the file or an environment variable")), result.problems());
+        assertEquals(List.of("github", "playwright", "slack", "notes"), names(result));
+
+        ServerSpec github = server(result, "github");
+        assertSource(source, file, Level.USER, "/servers/github", github);
+        assertEquals(Optional.of("http"), github.type());
+        assertEquals(Optional.of("https://api.githubcopilot.com/mcp"), github.url());
+        assertEquals(Optional.empty(), github.auth());
+
+        ServerSpec playwright = server(result, "playwright");
+        assertEquals(Optional.empty(), playwright.type(), "inferred later from command");
+        assertEquals(Optional.of("npx"), playwright.command());
+        assertEquals(List.of("-y", "@microsoft/mcp-server-playwright"), playwright.args());
+
+        assertEquals(Optional.of(new AuthRef("oauth", "slack", Map.of("clientId", "example-client-id"))),
+                server(result, "slack").auth());
+
+        ServerSpec notes = server(result, "notes");
+        assertEquals(List.of(f.project + "/tools/notes.js"), notes.args(),
+                "${workspaceFolder} of a user file is the project root, not the working directory");
+        assertEquals(Optional.of(f.project.toString()), notes.cwd());
+        assertEquals(Map.of("NOTES_TOKEN", "${NOTES_TOKEN}", "RETRIES", "3"), notes.env());
+    }
+
+    @Test
+    void theProjectFileComesFirstThenStableThenInsiders(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.app.resolve(".vscode/mcp.json"), "{\"servers\": {\"shared\": {\"command\": \"project\"}}}");
+        f.write(f.home.resolve(".config/Code/User/mcp.json"), "{\"servers\": {\"shared\": {\"command\": \"stable\"},"
+                + " \"stable-only\": {\"command\": \"s\"}}}");
+        Path insiders = f.write(f.home.resolve(".config/Code - Insiders/User/mcp.json"),
+                "{\"servers\": {\"insiders-only\": {\"command\": \"i\"}}}");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of("shared", "shared", "stable-only", "insiders-only"), names(result),
+                "discovery keeps the first of a name: the project's");
+        assertEquals(Level.PROJECT, result.servers().get(0).source().level());
+        assertSource(source, insiders, Level.USER, "/servers/insiders-only", server(result, "insiders-only"));
+    }
+
+    @Test
+    void theUserFolderFollowsThePlatformAndVsCodesVariables(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path xdg = f.root.resolve("xdg");
+        Path appData = f.root.resolve("roaming");
+        Path portable = f.root.resolve("portable");
+        Path custom = f.root.resolve("custom");
+        Map<String, Path> files = new java.util.LinkedHashMap<>();
+        files.put("linux-xdg", xdg.resolve("Code/User/mcp.json"));
+        files.put("mac", f.home.resolve("Library/Application Support/Code/User/mcp.json"));
+        files.put("windows", appData.resolve("Code/User/mcp.json"));
+        files.put("portable", portable.resolve("user-data/User/mcp.json"));
+        files.put("custom", custom.resolve("Code - Insiders/User/mcp.json"));
+        files.forEach((name, file) -> f.write(file, "{\"servers\": {\"" + name + "\": {\"command\": \"x\"}}}"));
+
+        assertEquals(List.of("linux-xdg"), names(source.discover(f.context(Map.of("XDG_CONFIG_HOME", xdg.toString())))));
+        assertEquals(List.of("mac"), names(new VsCodeSource(Platform.MACOS).discover(f.context())));
+        assertEquals(List.of("windows"), names(new VsCodeSource(Platform.WINDOWS)
+                .discover(f.context(Map.of("APPDATA", appData.toString())))));
+        assertEquals(List.of("custom"), names(source.discover(f.context(Map.of("VSCODE_APPDATA", custom.toString())))));
+        assertEquals(List.of("portable"), names(source.discover(f.context(Map.of("VSCODE_PORTABLE", portable.toString(),
+                "VSCODE_APPDATA", custom.toString())))), "a portable installation keeps its data beside itself");
+    }
+
+    @Test
+    void aMalformedUserFileIsOneProblemAndTheProjectFileStillLoads(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.app.resolve(".vscode/mcp.json"), "{\"servers\": {\"fine\": {\"command\": \"ok\"}}}");
+        Path file = f.write(f.home.resolve(".config/Code/User/mcp.json"), "{\"servers\": {\n  \"x\": {\"command\": }\n}}");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of(new Problem(file, "2:20", "", "invalid JSON: Unexpected character ('}' (code 125)):"
+                + " expected a value")), result.problems());
         assertEquals(List.of("fine"), names(result));
     }
 }

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = "Discovers, connects and calls MCP servers: those of mcp-host's own config files and of"
-                + " the tools you already use (Claude Code, Cursor, VS Code, Codex, Gemini CLI, Windsurf, ...).",
+                + " the tools you already use (Claude Code, Codex, Gemini CLI, opencode, goose, Cursor, VS Code, Zed, ...).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success (per-server errors of tools/status are reported, not fatal)",

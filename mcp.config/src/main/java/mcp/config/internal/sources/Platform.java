@@ -1,0 +1,59 @@
+package mcp.config.internal.sources;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operating system's conventions for the per-user folders desktop tools keep their settings in.
+ * Sources that depend on it take it in a package-private constructor, so that a test on one system
+ * checks the others' paths through the context's home and environment.
+ */
+enum Platform {
+    LINUX, MACOS, WINDOWS;
+
+    /** @return the platform this JVM runs on; any other Unix counts as Linux (XDG folders) */
+    static Platform current() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (os.startsWith("mac") || os.startsWith("darwin")) {
+            return MACOS;
+        }
+        return os.startsWith("windows") ? WINDOWS : LINUX;
+    }
+
+    /**
+     * @return {@code $XDG_CONFIG_HOME} when it is an absolute path, else {@code ~/.config}: where the
+     *     command-line tools that follow the XDG spec keep their settings, on macOS as well
+     */
+    static Path xdgConfigHome(Path home, Map<String, String> environment) {
+        return SearchPath.absolutePath(environment.get("XDG_CONFIG_HOME")).orElse(home.resolve(".config"));
+    }
+
+    /**
+     * Electron's {@code appData} folder, which Claude Desktop and VS Code keep their settings under
+     * (VS Code: {@code userDataPath.ts}): on Linux {@link #xdgConfigHome}, on macOS
+     * {@code ~/Library/Application Support}, on Windows {@code %APPDATA%} when absolute, else
+     * {@code ~/AppData/Roaming}.
+     */
+    Path appData(Path home, Map<String, String> environment) {
+        switch (this) {
+            case MACOS:
+                return home.resolve("Library/Application Support");
+            case WINDOWS:
+                return appDataVariable(environment).orElse(home.resolve("AppData/Roaming"));
+            default:
+                return xdgConfigHome(home, environment);
+        }
+    }
+
+    /** @return {@code %APPDATA%} when absolute; Windows spells variable names in any case */
+    static Optional<Path> appDataVariable(Map<String, String> environment) {
+        String value = environment.get("APPDATA");
+        if (value == null) {
+            value = environment.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("APPDATA"))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+        }
+        return SearchPath.absolutePath(value);
+    }
+}
