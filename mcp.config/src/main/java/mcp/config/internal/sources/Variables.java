@@ -149,8 +149,6 @@ abstract class Variables {
     /** opencode: {@code {env:NAME}} (group 1) or {@code {file:path}} (group 2). */
     private static final Pattern OPENCODE = Pattern.compile("\\{env:([^}]*)}|\\{file:([^}]*)}");
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
     /**
      * @param value a string value of the entry
      * @param pointer where the value is, for {@link #firstInput()}
