@@ -8,7 +8,7 @@ import java.util.Map;
  * Cursor's config files ({@code cursor}, priority 50): {@code ~/.cursor/mcp.json} and
  * {@code .cursor/mcp.json} in the project, servers under {@code mcpServers} in the common shape.
  * Cursor resolves VS Code's variables ({@code ${env:NAME}}, {@code ${workspaceFolder}},
- * {@code ${userHome}}); they are translated as for {@link VsCodeSource}.
+ * {@code ${userHome}}); they are translated as for {@link VsCodeSource}, and {@code envFile} is read as there.
  */
 public final class CursorSource extends FileSource {
 
@@ -30,5 +30,12 @@ public final class CursorSource extends FileSource {
     @Override
     Variables variables(ConfigFile file, SearchPath search) {
         return Variables.editor(file.directory(), search.home());
+    }
+
+    /** The common shape, and {@code envFile} as VS Code reads it (https://cursor.com/docs/context/mcp). */
+    @Override
+    void readServer(ServerEntry entry, SpecBuilder spec) {
+        CommonShape.read(entry, spec);
+        VsCodeSource.readEnvFile(entry, spec);
     }
 }

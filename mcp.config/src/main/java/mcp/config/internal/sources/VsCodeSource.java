@@ -25,8 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
  * the directory that holds {@code .vscode}, and, in the user file, the project root; {@code ${env:NAME}}
  * becomes {@code ${NAME}} for mcp-host's own expansion. A server whose values need an
  * {@code ${input:...}} is reported and not returned: VS Code prompts for inputs and keeps them in its
- * secret storage, which mcp-host cannot reach. {@code envFile} is reported as unsupported and ignored;
- * the server still loads. {@code oauth.clientId} becomes the client of an {@code oauth} auth reference.
+ * secret storage, which mcp-host cannot reach. {@code envFile} (a dotenv file, see {@link EnvFile}, relative to
+ * the workspace folder) adds its variables under those of {@code env}; one that cannot be read skips the
+ * server. {@code oauth.clientId} becomes the client of an {@code oauth} auth reference.
  * The {@code mcp} key of the user {@code settings.json}, which VS Code moved into {@code mcp.json}
  * (1.102) and no longer documents, is not read.
  *
@@ -79,12 +80,21 @@ public final class VsCodeSource extends FileSource {
         return Variables.editor(file.directory(), search.home());
     }
 
+    /** {@code envFile}, relative to the workspace folder: its variables go under those of {@code env}. */
+    static void readEnvFile(ServerEntry entry, SpecBuilder spec) {
+        entry.string("envFile").flatMap(path -> EnvFile.read(entry, path, entry.file().directory()))
+                .ifPresent(fromFile -> {
+                    Map<String, String> env = new java.util.LinkedHashMap<>(fromFile);
+                    env.putAll(spec.env);
+                    spec.env.clear();
+                    spec.env.putAll(env);
+                });
+    }
+
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
         CommonShape.read(entry, spec);
-        if (entry.has("envFile")) {
-            entry.note("envFile", "\"envFile\" is not supported by mcp-host and is ignored; set the variables in \"env\"");
-        }
+        readEnvFile(entry, spec);
         if (spec.auth.isEmpty()) {
             spec.auth = OAuthClient.read(entry, "oauth", Map.of("clientId", "clientId"));
         }

@@ -29,7 +29,7 @@ class VsCodeSourceTest {
     private final VsCodeSource source = new VsCodeSource(Platform.LINUX);
 
     @Test
-    void readsServersWithCommentsVariablesAndReportsInputsAndEnvFile(@TempDir Path dir) {
+    void readsServersWithCommentsVariablesEnvFilesAndReportsInputs(@TempDir Path dir) {
         Fixture f = Fixture.copy(dir);
         Result result = source.discover(f.context());
         Path file = f.project.resolve(".vscode/mcp.json");
@@ -37,9 +37,7 @@ class VsCodeSourceTest {
         assertEquals(List.of(
                 new Problem(file, "/servers/Perplexity/env/PERPLEXITY_API_KEY", "Perplexity",
                         "server \"Perplexity\" uses input \"${input:perplexity-key}\", which mcp-host cannot prompt for;"
-                                + " set the value in the file or an environment variable"),
-                new Problem(file, "/servers/workspace-files/envFile", "workspace-files",
-                        "\"envFile\" is not supported by mcp-host and is ignored; set the variables in \"env\"")),
+                                + " set the value in the file or an environment variable")),
                 result.problems());
         // Not the decoy in work/.vscode above the repository root.
         assertEquals(List.of("fetch", "github", "workspace-files"), names(result));
@@ -58,7 +56,13 @@ class VsCodeSourceTest {
         assertSource(source, file, Level.PROJECT, "/servers/workspace-files", files);
         assertEquals(List.of(f.project + "/tools/server.js", "--root", f.project.toString()), files.args(),
                 "${workspaceFolder} is the folder that holds .vscode, not the working directory");
-        assertEquals(Map.of("TOKEN", "${MY_TOKEN}", "CACHE_DIR", f.home + "/.cache/ws"), files.env());
+        // envFile (${workspaceFolder}/.env) under env: env's TOKEN wins over the file's.
+        assertEquals("debug", files.env().get("LOG_LEVEL"));
+        assertEquals("${MY_TOKEN}", files.env().get("TOKEN"));
+        assertEquals("a b\"c", files.env().get("QUOTED"));
+        assertEquals("${HOME}", files.env().get("LITERAL"));
+        assertEquals("x", files.env().get("TRAILING"));
+        assertEquals(f.home + "/.cache/ws", files.env().get("CACHE_DIR"));
     }
 
     @Test
@@ -165,5 +169,16 @@ class VsCodeSourceTest {
         assertEquals(List.of(new Problem(file, "2:20", "", "invalid JSON: Unexpected character ('}' (code 125)):"
                 + " expected a value")), result.problems());
         assertEquals(List.of("fine"), names(result));
+    }
+
+    @Test
+    void anEnvFileThatCannotBeReadSkipsItsServer(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.project.resolve(".vscode/mcp.json"), "{\"servers\": {"
+                + "\"a\": {\"command\": \"a\", \"envFile\": \"missing.env\"}, \"b\": {\"command\": \"b\"}}}");
+        Result result = source.discover(f.context());
+        assertEquals(List.of("b"), names(result));
+        assertEquals(List.of(new Problem(file, "/servers/a/envFile", "a", "\"envFile\" " + f.project.resolve("missing.env")
+                + " is not a file")), result.problems());
     }
 }
