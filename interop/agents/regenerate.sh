@@ -3,7 +3,7 @@
 #
 #   interop/agents/regenerate.sh [SCENARIO...]      (all scenarios when none is named)
 #
-# The agents' own CLIs (pinned in package-lock.json, installed by install.sh) write the config files
+# The agents' own CLIs (pinned in package-lock.json, installed by ../install.sh) write the config files
 # and judge them: for each scenario a scratch root (home/, project/, ...) is built, the tools' own
 # "mcp add" / "add-json" commands write the servers with HOME=<root>/home, and their list/get commands
 # run in the scenario's folders with the environment of fixture.env. What they print, and how they
@@ -19,7 +19,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 resources=$(cd "$here/../.." && pwd)/mcp.host/src/test/resources/agents
 
-"$here/install.sh"
+"$here/../install.sh" "$here"
 bin=$here/node_modules/.bin
 node_dir=$(dirname "$(command -v node)")
 

@@ -180,8 +180,13 @@ class CliIT {
         assertEquals(0, run.exitCode(), run::toString);
         Map<String, JsonNode> byKey = new HashMap<>();
         for (JsonNode entry : run.json()) {
-            assertEquals(List.of("name", "type", "provider", "providerName", "path", "level", "enabled", "status",
-                    "error"), List.copyOf(entry.propertyNames()));
+            // "owner" only where the owning tool's decision counted: the approved Claude Code project servers.
+            List<String> fields = new java.util.ArrayList<>(List.of("name", "type", "provider", "providerName", "path",
+                    "level", "enabled", "status", "error"));
+            if (entry.get("level").asString().equals("project")) {
+                fields.add("owner");
+            }
+            assertEquals(fields, List.copyOf(entry.propertyNames()), entry::toString);
             byKey.put(entry.get("provider").asString() + "/" + entry.get("name").asString(), entry);
         }
         assertEquals("not connected", byKey.get("native/kit").get("status").asString(), run::toString);
@@ -194,6 +199,7 @@ class CliIT {
         assertEquals("project", byKey.get("claude/web").get("level").asString());
         assertEquals("http", byKey.get("claude/web").get("type").asString());
         assertEquals(claudeFile.toString(), byKey.get("claude/web").get("path").asString());
+        assertEquals("approved", byKey.get("claude/web").path("owner").path("state").asString(), run::toString);
     }
 
     private static Path fixture(String name) {

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -81,15 +83,8 @@ abstract class Variables {
                 if (value.indexOf('$') < 0) {
                     return value;
                 }
-                Matcher m = GOOSE.matcher(value);
-                StringBuilder out = new StringBuilder();
-                while (m.find()) {
-                    String variable = m.group(1) != null ? m.group(1) : m.group(2);
-                    String replacement = known.get(variable);
-                    m.appendReplacement(out, Matcher.quoteReplacement(replacement == null ? m.group() : replacement));
-                }
-                m.appendTail(out);
-                return out.toString();
+                return replace(GOOSE, value, m -> known.getOrDefault(m.group(1) != null ? m.group(1) : m.group(2),
+                        m.group()));
             }
         };
     }
@@ -105,14 +100,7 @@ abstract class Variables {
                 if (value.indexOf('$') < 0) {
                     return value;
                 }
-                Matcher m = GEMINI.matcher(value);
-                StringBuilder out = new StringBuilder();
-                while (m.find()) {
-                    String bare = m.group(1);
-                    m.appendReplacement(out, Matcher.quoteReplacement(bare == null ? m.group() : "${" + bare + "}"));
-                }
-                m.appendTail(out);
-                return out.toString();
+                return replace(GEMINI, value, m -> m.group(1) == null ? m.group() : "${" + m.group(1) + "}");
             }
         };
     }
@@ -148,6 +136,11 @@ abstract class Variables {
 
     /** opencode: {@code {env:NAME}} (group 1) or {@code {file:path}} (group 2). */
     private static final Pattern OPENCODE = Pattern.compile("\\{env:([^}]*)}|\\{file:([^}]*)}");
+
+    /** @return {@code value} with each match of {@code pattern} replaced by what {@code replacement} gives */
+    private static String replace(Pattern pattern, String value, Function<MatchResult, String> replacement) {
+        return pattern.matcher(value).replaceAll(m -> Matcher.quoteReplacement(replacement.apply(m)));
+    }
 
     /**
      * @param value a string value of the entry
@@ -198,13 +191,7 @@ abstract class Variables {
             if (!value.contains("${")) {
                 return value;
             }
-            Matcher m = EDITOR.matcher(value);
-            StringBuilder out = new StringBuilder();
-            while (m.find()) {
-                m.appendReplacement(out, Matcher.quoteReplacement(replacement(m.group(), m.group(1), pointer)));
-            }
-            m.appendTail(out);
-            return out.toString();
+            return replace(EDITOR, value, m -> replacement(m.group(), m.group(1), pointer));
         }
 
         private String replacement(String written, String name, String pointer) {
@@ -257,22 +244,15 @@ abstract class Variables {
             if (value.indexOf('{') < 0) {
                 return value;
             }
-            Matcher m = OPENCODE.matcher(value);
-            StringBuilder out = new StringBuilder();
-            while (m.find()) {
-                String replacement;
+            return replace(OPENCODE, value, m -> {
                 if (m.group(1) != null) {
-                    replacement = environment.getOrDefault(m.group(1), "");
-                } else {
-                    if (firstFile == null) {
-                        firstFile = new InputReference(m.group(), pointer);
-                    }
-                    replacement = m.group();
+                    return environment.getOrDefault(m.group(1), "");
                 }
-                m.appendReplacement(out, Matcher.quoteReplacement(replacement));
-            }
-            m.appendTail(out);
-            return out.toString();
+                if (firstFile == null) {
+                    firstFile = new InputReference(m.group(), pointer);
+                }
+                return m.group();
+            });
         }
 
         @Override
