@@ -40,8 +40,8 @@ record ClaudeConsent(Path projectRoot, List<Lists> lists, Optional<Lists> projec
     private static final String DISABLED = "disabledMcpjsonServers";
     private static final String ENABLE_ALL = "enableAllProjectMcpServers";
 
-    /** One place that may hold the lists, and the file it is in (for the reason). */
-    record Lists(String where, ObjectNode node) {
+    /** One place that may hold the lists: where, for a reason; the file it is in, for a problem. */
+    record Lists(String where, Path file, ObjectNode node) {
         boolean names(String key, String server) {
             JsonNode list = node.get(key);
             return list != null && list.isArray()
@@ -61,7 +61,8 @@ record ClaudeConsent(Path projectRoot, List<Lists> lists, Optional<Lists> projec
     static ClaudeConsent read(Optional<ObjectNode> claudeJson, SearchPath search, Findings findings) {
         Path root = search.projectRoot();
         Optional<Lists> entry = claudeJson.flatMap(r -> SearchPath.folderEntry(r.get("projects"), root))
-                .map(project -> new Lists("~/.claude.json (projects[\"" + project.getKey() + "\"])", project.getValue()));
+                .map(project -> new Lists("~/.claude.json (projects[\"" + project.getKey() + "\"])",
+                        search.home().resolve(".claude.json"), project.getValue()));
         List<Lists> lists = new ArrayList<>();
         settings(search.home().resolve(".claude/settings.json"), SourceMetadata.Level.USER, root, findings)
                 .ifPresent(lists::add);
@@ -86,7 +87,7 @@ record ClaudeConsent(Path projectRoot, List<Lists> lists, Optional<Lists> projec
 
     private static Optional<Lists> settings(Path path, SourceMetadata.Level level, Path root, Findings findings) {
         ConfigFile file = new ConfigFile(path.normalize(), level, root, Format.JSON);
-        return ConfigReader.read(file, findings).map(node -> new Lists(path.toString(), node));
+        return ConfigReader.read(file, findings).map(node -> new Lists(path.toString(), file.path(), node));
     }
 
     /** @return what Claude Code decided about this {@code .mcp.json} server here: approved, or why not */

@@ -1,5 +1,6 @@
 package mcp.config.internal.sources;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,48 +61,35 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
     static ClaudePolicy read(ClaudeConsent consent, SearchPath search, Findings findings) {
         Path directory = managedDirectory(search.environment());
         Path root = consent.projectRoot();
-        List<Rule> deny = new ArrayList<>();
-        List<Rule> managedAllow = null;
-        List<Rule> otherAllow = null;
-        boolean managedOnly = false;
+        Path managedSettings = directory.resolve("managed-settings.json");
+        Optional<ObjectNode> managed = ConfigReader.read(new ConfigFile(managedSettings, Level.USER, root, Format.JSON),
+                findings);
+        boolean managedOnly = managed.map(m -> m.path("allowManagedMcpServersOnly").asBoolean(false)).orElse(false);
 
-        Optional<ObjectNode> managed = ConfigReader.read(new ConfigFile(directory.resolve("managed-settings.json"),
-                Level.USER, root, Format.JSON), findings);
-        if (managed.isPresent()) {
-            String where = directory.resolve("managed-settings.json").toString();
-            managedAllow = rules(managed.get(), ALLOWED, where, findings);
-            deny.addAll(Optional.ofNullable(rules(managed.get(), DENIED, where, findings)).orElse(List.of()));
-            managedOnly = managed.get().path("allowManagedMcpServersOnly").asBoolean(false);
-        }
-        List<ClaudeConsent.Lists> places = new ArrayList<>(consent.lists());
-        if (!consent.trusted()) {
-            // An untrusted project's settings cannot approve or widen anything, but their deny lists only block.
-            for (String name : List.of(".claude/settings.json", ".claude/settings.local.json")) {
-                ConfigReader.read(new ConfigFile(root.resolve(name).normalize(), Level.PROJECT, root, Format.JSON),
-                        new Findings()).ifPresent(node -> deny.addAll(Optional.ofNullable(
-                                rules(node, DENIED, root.resolve(name).toString(), new Findings())).orElse(List.of())));
-            }
-        }
+        List<Rule> deny = new ArrayList<>();
+        List<Rule> allow = null; // null: no place sets an allow list, so every server is allowed
+        List<ClaudeConsent.Lists> places = new ArrayList<>();
+        managed.ifPresent(m -> places.add(new ClaudeConsent.Lists(managedSettings.toString(), managedSettings, m)));
+        places.addAll(consent.lists());
         for (ClaudeConsent.Lists place : places) {
-            Optional.ofNullable(rules(place.node(), DENIED, place.where(), findings)).ifPresent(deny::addAll);
-            List<Rule> allowed = rules(place.node(), ALLOWED, place.where(), findings);
-            if (allowed != null) {
-                otherAllow = otherAllow == null ? new ArrayList<>() : otherAllow;
-                otherAllow.addAll(allowed);
+            rules(place, DENIED, findings).ifPresent(deny::addAll);
+            boolean isManaged = managed.isPresent() && place == places.get(0);
+            Optional<List<Rule>> allowed = isManaged || !managedOnly ? rules(place, ALLOWED, findings) : Optional.empty();
+            if (allowed.isPresent()) {
+                allow = allow == null ? new ArrayList<>() : allow;
+                allow.addAll(allowed.get());
             }
         }
-        List<Rule> allow = null;
-        if (managedAllow != null || (otherAllow != null && !managedOnly)) {
-            allow = new ArrayList<>();
-            if (managedAllow != null) {
-                allow.addAll(managedAllow);
-            }
-            if (otherAllow != null && !managedOnly) {
-                allow.addAll(otherAllow);
+        if (!consent.trusted()) {
+            // An untrusted project's settings cannot approve or widen anything, but a deny list only blocks.
+            for (String name : List.of(".claude/settings.json", ".claude/settings.local.json")) {
+                Path path = root.resolve(name).normalize();
+                ConfigReader.read(new ConfigFile(path, Level.PROJECT, root, Format.JSON), new Findings()).flatMap(node ->
+                        rules(new ClaudeConsent.Lists(path.toString(), path, node), DENIED, new Findings())).ifPresent(deny::addAll);
             }
         }
         Path managedMcp = directory.resolve("managed-mcp.json");
-        Optional<ConfigFile> managedFile = java.nio.file.Files.exists(managedMcp)
+        Optional<ConfigFile> managedFile = Files.exists(managedMcp)
                 ? Optional.of(new ConfigFile(managedMcp, Level.USER, root, Format.JSON)) : Optional.empty();
         return new ClaudePolicy(managedFile, Optional.ofNullable(allow).map(List::copyOf), List.copyOf(deny),
                 search.environment());
@@ -112,26 +100,28 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
         if (moved.isPresent()) {
             return moved.get();
         }
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        if (os.contains("mac")) {
-            return Path.of("/Library/Application Support/ClaudeCode");
+        switch (Platform.current()) {
+            case MACOS:
+                return Path.of("/Library/Application Support/ClaudeCode");
+            case WINDOWS:
+                return Path.of("C:\\Program Files\\ClaudeCode");
+            default:
+                return Path.of("/etc/claude-code");
         }
-        if (os.contains("win")) {
-            return Path.of("C:\\Program Files\\ClaudeCode");
-        }
-        return Path.of("/etc/claude-code");
     }
 
-    /** @return the list's valid entries, or {@code null} when the place does not set the list; a bad entry is reported and dropped */
-    private static List<Rule> rules(ObjectNode settings, String key, String where, Findings findings) {
-        JsonNode list = settings.get(key);
+    /** @return the list's valid entries, or empty when the place does not set the list; a bad entry is reported and dropped */
+    private static Optional<List<Rule>> rules(ClaudeConsent.Lists place, String key, Findings findings) {
+        JsonNode list = place.node().get(key);
+        String where = place.where();
+        Path file = place.file();
         if (list == null || list.isNull()) {
-            return null;
+            return Optional.empty();
         }
         List<Rule> rules = new ArrayList<>();
         if (!list.isArray()) {
-            findings.problem(Path.of(where), "/" + key, "", "\"" + key + "\" must be an array; ignored");
-            return rules;
+            findings.problem(file, "/" + key, "", "\"" + key + "\" must be an array; ignored");
+            return Optional.of(rules);
         }
         for (int i = 0; i < list.size(); i++) {
             JsonNode item = list.get(i);
@@ -140,14 +130,14 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
                     : Optional.empty();
             if (rule.isEmpty()) {
                 // As Claude Code 2.1.154 and later: an invalid entry is dropped, not the whole list.
-                findings.problem(Path.of(where), "/" + key + "/" + i, "", "entry " + i + " of \"" + key
+                findings.problem(file, "/" + key + "/" + i, "", "entry " + i + " of \"" + key
                         + "\" must have exactly one of serverName (a string), serverCommand (an array of strings) or"
                         + " serverUrl (a string); ignored");
             } else {
                 rules.add(rule.get());
             }
         }
-        return rules;
+        return Optional.of(rules);
     }
 
     private static boolean valid(String key, JsonNode value) {

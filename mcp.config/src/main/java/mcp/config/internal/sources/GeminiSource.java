@@ -1,10 +1,14 @@
 package mcp.config.internal.sources;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import mcp.api.OwnerState;
+import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -51,7 +55,7 @@ public final class GeminiSource extends FileSource {
         ConfigFile user = userFile(search.home().resolve(".gemini/settings.json"), search);
         Path cwd = search.workingDirectory();
         ConfigFile workspace = new ConfigFile(cwd.resolve(".gemini/settings.json").normalize(),
-                mcp.api.SourceMetadata.Level.PROJECT, cwd, Format.JSON);
+                Level.PROJECT, cwd, Format.JSON);
         Optional<ObjectNode> systemRoot = system.path().equals(user.path()) ? Optional.empty() : readRoot(system, findings);
         Optional<ObjectNode> userRoot = readRoot(user, findings);
         boolean workspaceIsUser = workspace.path().equals(user.path()) || workspace.path().equals(system.path());
@@ -82,9 +86,9 @@ public final class GeminiSource extends FileSource {
     private void readExtensions(SearchPath search, GeminiConsent consent, Findings findings) {
         Path root = search.home().resolve(".gemini/extensions");
         List<Path> extensions;
-        try (java.util.stream.Stream<Path> dirs = java.nio.file.Files.list(root)) {
-            extensions = dirs.filter(java.nio.file.Files::isDirectory).sorted().toList();
-        } catch (java.io.IOException | RuntimeException e) {
+        try (Stream<Path> dirs = Files.list(root)) {
+            extensions = dirs.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException | RuntimeException e) {
             return; // no extensions
         }
         ConfigFile enablementFile = userFile(root.resolve("extension-enablement.json"), search);
@@ -113,7 +117,7 @@ public final class GeminiSource extends FileSource {
         JsonNode overrides = enablement.path(extension).path("overrides");
         String last = null;
         boolean enabled = true;
-        for (JsonNode item : overrides.isArray() ? overrides : java.util.List.<JsonNode>of()) {
+        for (JsonNode item : overrides.isArray() ? overrides : List.<JsonNode>of()) {
             String rule = item.asString("");
             boolean disable = rule.startsWith("!");
             String pattern = disable ? rule.substring(1) : rule;
@@ -132,14 +136,14 @@ public final class GeminiSource extends FileSource {
         if (moved.isPresent()) {
             return moved.get();
         }
-        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
-        if (os.contains("mac")) {
-            return Path.of("/Library/Application Support/GeminiCli/settings.json");
+        switch (Platform.current()) {
+            case MACOS:
+                return Path.of("/Library/Application Support/GeminiCli/settings.json");
+            case WINDOWS:
+                return Path.of("C:\\ProgramData\\gemini-cli\\settings.json");
+            default:
+                return Path.of("/etc/gemini-cli/settings.json");
         }
-        if (os.contains("win")) {
-            return Path.of("C:\\ProgramData\\gemini-cli\\settings.json");
-        }
-        return Path.of("/etc/gemini-cli/settings.json");
     }
 
     @Override

@@ -124,6 +124,20 @@ class ClaudePolicyTest {
         assertEquals("blocked", kind(result, "gamma"));
     }
 
+    /** As Claude Code 2.1.154 and later (its changelog): an invalid entry is dropped, not the whole list. */
+    @Test
+    void anInvalidEntryIsReportedAndDroppedAndTheRestOfTheListHolds(@TempDir Path dir) {
+        Fixture f = servers(dir);
+        Path settings = f.write(f.managed().resolve("managed-settings.json"), "{\"deniedMcpServers\": ["
+                + "{\"serverName\": \"gamma\", \"serverUrl\": \"x\"}, {\"serverName\": \"alpha\"}]}");
+        Result result = source.discover(f.context());
+        assertEquals(java.util.List.of(new mcp.api.spi.CapabilitySource.Problem(settings, "/deniedMcpServers/0", "",
+                "entry 0 of \"deniedMcpServers\" must have exactly one of serverName (a string), serverCommand (an array"
+                        + " of strings) or serverUrl (a string); ignored")), result.problems());
+        assertEquals("blocked", kind(result, "alpha"));
+        assertEquals("active", kind(result, "gamma"));
+    }
+
     @Test
     void urlPatterns() {
         assertTrue(ClaudePolicy.urlMatches("https://mcp.example.com/*", "https://mcp.example.com/api"));
