@@ -164,7 +164,13 @@ public final class GeminiSource extends FileSource {
         } else if (spec.url.isPresent()) {
             spec.type = spec.type.or(() -> Optional.of("sse"));
         }
-        if (spec.command.isPresent()) {
+        if (spec.url.isPresent()) {
+            // Gemini CLI picks httpUrl, then url, then command: an endpoint beside a command wins (gemini mcp list).
+            spec.command = Optional.empty();
+            spec.args = List.of();
+            spec.env.clear();
+            spec.cwd = Optional.empty();
+        } else if (spec.command.isPresent()) {
             spec.inheritedEnv = Optional.of(GeminiEnvironment.inherited(entry.environment()));
         }
         entry.stringList("includeTools", false).ifPresent(tools -> spec.enabledTools = Optional.of(tools));

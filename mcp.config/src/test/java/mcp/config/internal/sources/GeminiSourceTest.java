@@ -60,12 +60,17 @@ class GeminiSourceTest {
         f.write(f.app.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
                 + "\"both\": {\"httpUrl\": \"http://h\", \"url\": \"http://s\"},"
                 + "\"typed\": {\"type\": \"http\", \"url\": \"http://t\"},"
+                + "\"endpoint-wins\": {\"command\": \"false\", \"args\": [\"x\"], \"url\": \"http://e\"},"
                 + "\"dollars\": {\"command\": \"$CMD\", \"args\": [\"$1\", \"a$\", \"${KEEP}\", \"$A_B-c\"]}}}");
 
         Result result = source.discover(f.context());
         assertEquals(Optional.of("http://h"), server(result, "both").url());
         assertEquals(Optional.of("http"), server(result, "both").type());
         assertEquals(Optional.of("http"), server(result, "typed").type());
+        // gemini mcp list 0.61.0 showed such an entry by its url: the endpoint wins over the command.
+        assertEquals(Optional.empty(), server(result, "endpoint-wins").command());
+        assertEquals(List.of(), server(result, "endpoint-wins").args());
+        assertEquals(Optional.of("http://e"), server(result, "endpoint-wins").url());
         assertEquals(Optional.of("${CMD}"), server(result, "dollars").command());
         assertEquals(List.of("$1", "a$", "${KEEP}", "${A_B}-c"), server(result, "dollars").args());
     }
