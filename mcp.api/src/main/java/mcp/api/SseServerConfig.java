@@ -42,8 +42,8 @@ public record SseServerConfig(
     }
 
     /** A config that bounds tool calls by {@code timeout} and may use value references. */
-    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, boolean enabled, Optional<AuthRef> auth,
-            Optional<List<String>> enabledTools, List<String> disabledTools) {
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, boolean enabled,
+            Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools) {
         this(url, headers, timeout, Optional.empty(), enabled, auth, enabledTools, disabledTools, true);
     }
 
@@ -71,6 +71,7 @@ public record SseServerConfig(
     public String toString() {
         // Header values may be secrets: show names only.
         return "SseServerConfig[url=" + url + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
-                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";
+                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled
+                + "]";
     }
 }

@@ -84,8 +84,9 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
             // An untrusted project's settings cannot approve or widen anything, but a deny list only blocks.
             for (String name : List.of(".claude/settings.json", ".claude/settings.local.json")) {
                 Path path = root.resolve(name).normalize();
-                ConfigReader.read(new ConfigFile(path, Level.PROJECT, root, Format.JSON), new Findings()).flatMap(node ->
-                        rules(new ClaudeConsent.Lists(path.toString(), path, node), DENIED, new Findings())).ifPresent(deny::addAll);
+                ConfigReader.read(new ConfigFile(path, Level.PROJECT, root, Format.JSON), new Findings())
+                        .flatMap(node -> rules(new ClaudeConsent.Lists(path.toString(), path, node), DENIED, new Findings()))
+                        .ifPresent(deny::addAll);
             }
         }
         Path managedMcp = directory.resolve("managed-mcp.json");
@@ -110,7 +111,10 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
         }
     }
 
-    /** @return the list's valid entries, or empty when the place does not set the list; a bad entry is reported and dropped */
+    /**
+     * @return the list's valid entries, or empty when the place does not set the list; a bad entry is reported
+     *     and dropped
+     */
     private static Optional<List<Rule>> rules(ClaudeConsent.Lists place, String key, Findings findings) {
         JsonNode list = place.node().get(key);
         String where = place.where();

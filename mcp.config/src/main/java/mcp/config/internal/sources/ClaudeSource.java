@@ -19,12 +19,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       file system's root, nearest first (Claude Code does not stop at the repository root);</li>
  *   <li><b>user scope</b>: the top-level {@code mcpServers} of {@code ~/.claude.json}.</li>
  * </ol>
- * {@code ${VAR}} and {@code ${VAR:-default}} are expanded in every scope (command, args, env, url, headers). The {@code type} decides the transport: {@code stdio}
+ * {@code ${VAR}} and {@code ${VAR:-default}} are expanded in every scope (command, args, env, url,
+ * headers). The {@code type} decides the transport: {@code stdio}
  * (the default when there is no {@code url}), {@code http} (alias {@code streamable-http}), {@code sse};
  * with a type, the other transport's field is ignored; an entry with a {@code url} and no type is skipped
  * with Claude Code's own warning, and {@code ws} (Claude Code's WebSocket transport) is reported as not
  * supported. {@code MCP_TIMEOUT} and {@code MCP_TOOL_TIMEOUT} of the environment (milliseconds) are the
- * startup and tool-call timeouts of every Claude Code server. The rest of {@code ~/.claude.json} is ignored but for what the user decided: approvals, a
+ * startup and tool-call timeouts of every Claude Code server. The rest of {@code ~/.claude.json} is
+ * ignored but for what the user decided: approvals, a
  * server disabled for the project ({@link ClaudeConsent}), and the administrator's managed policy
  * ({@link ClaudePolicy}).
  */
@@ -44,7 +46,8 @@ public final class ClaudeSource extends FileSource {
         Optional<ObjectNode> root = readRoot(claudeJson, findings);
         ClaudeConsent consent = ClaudeConsent.read(root, search, findings);
         ClaudePolicy policy = ClaudePolicy.read(consent, search, findings);
-        Findings userAndLocal = findings.withConsent(server -> policy.decide(server).or(() -> consent.disabledForProject(server)));
+        Findings userAndLocal = findings.withConsent(
+                server -> policy.decide(server).or(() -> consent.disabledForProject(server)));
         Findings project = findings.withConsent(server -> policy.decide(server).or(() -> consent.projectServer(server)));
 
         policy.managedFile().ifPresent(file -> readFile(file, search, findings.withConsent(policy::decideManaged)));
@@ -58,7 +61,10 @@ public final class ClaudeSource extends FileSource {
                 () -> readServers(claudeJson, r, "", SERVERS, search, userAndLocal)));
     }
 
-    /** {@code .mcp.json} of every folder from the working directory up; a home that is an ancestor holds none of the user's files. */
+    /**
+     * {@code .mcp.json} of every folder from the working directory up to the root; {@code ~/.claude.json} is
+     * never one of them, even when the home is such a folder.
+     */
     private List<ConfigFile> mcpJsonFiles(SearchPath search, Path claudeJson) {
         List<ConfigFile> files = new ArrayList<>();
         for (Path dir : search.ancestors()) {

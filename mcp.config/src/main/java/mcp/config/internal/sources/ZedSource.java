@@ -94,7 +94,8 @@ public final class ZedSource extends FileSource {
         Optional<OwnerState> trust = trustAll
                 ? Optional.of(new OwnerState(OwnerState.Kind.TRUSTED, "every worktree is trusted in Zed"
                         + " (session.trust_all_worktrees in " + user.path() + ")"))
-                : Optional.of(new OwnerState(OwnerState.Kind.UNTRUSTED_FOLDER, "Zed starts the servers of a project's .zed/settings.json only in a worktree you"
+                : Optional.of(new OwnerState(OwnerState.Kind.UNTRUSTED_FOLDER,
+                        "Zed starts the servers of a project's .zed/settings.json only in a worktree you"
                         + " trusted, and mcp-host cannot read Zed's trust decisions: set \"session\":"
                         + " {\"trust_all_worktrees\": true} in " + user.path()
                         + ", or configure the server in that file"));

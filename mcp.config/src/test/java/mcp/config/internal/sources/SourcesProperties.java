@@ -228,7 +228,8 @@ class SourcesProperties {
         assertEquals(List.of(), result.problems());
         assertEquals(servers.size(), result.servers().size());
         for (int i = 0; i < servers.size(); i++) {
-            Written expected = claude ? servers.get(i).asClaudeReadsIt() : servers.get(i);
+            Written expected = claude ? servers.get(i).asClaudeReadsIt()
+                    : target.file().startsWith(".gemini/") ? servers.get(i).asGeminiReadsIt() : servers.get(i);
             ServerSpec actual = result.servers().get(i);
             assertEquals(expected.name, actual.name());
             assertEquals(expected.command, actual.command());
@@ -264,6 +265,11 @@ class SourcesProperties {
         Written asClaudeReadsIt() {
             return command.isPresent() ? new Written(name, command, args, env, Optional.empty(), Map.of())
                     : new Written(name, command, List.of(), Map.of(), url, headers);
+        }
+
+        /** @return the server as Gemini CLI reads it: an endpoint beside a command wins */
+        Written asGeminiReadsIt() {
+            return url.isPresent() ? new Written(name, Optional.empty(), List.of(), Map.of(), url, headers) : this;
         }
 
         ObjectNode toJson() {
