@@ -97,18 +97,8 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<Rule>> allow
     }
 
     private static Path managedDirectory(Map<String, String> environment) {
-        Optional<Path> moved = SearchPath.absolutePath(environment.get(DIRECTORY_VARIABLE));
-        if (moved.isPresent()) {
-            return moved.get();
-        }
-        switch (Platform.current()) {
-            case MACOS:
-                return Path.of("/Library/Application Support/ClaudeCode");
-            case WINDOWS:
-                return Path.of("C:\\Program Files\\ClaudeCode");
-            default:
-                return Path.of("/etc/claude-code");
-        }
+        return Platform.current().machinePath(environment, DIRECTORY_VARIABLE, "/etc/claude-code",
+                "/Library/Application Support/ClaudeCode", "C:\\Program Files\\ClaudeCode");
     }
 
     /**

@@ -132,18 +132,9 @@ public final class GeminiSource extends FileSource {
     }
 
     private static Path systemSettings(SearchPath search) {
-        Optional<Path> moved = SearchPath.absolutePath(search.environment().get(SYSTEM_SETTINGS_VARIABLE));
-        if (moved.isPresent()) {
-            return moved.get();
-        }
-        switch (Platform.current()) {
-            case MACOS:
-                return Path.of("/Library/Application Support/GeminiCli/settings.json");
-            case WINDOWS:
-                return Path.of("C:\\ProgramData\\gemini-cli\\settings.json");
-            default:
-                return Path.of("/etc/gemini-cli/settings.json");
-        }
+        return Platform.current().machinePath(search.environment(), SYSTEM_SETTINGS_VARIABLE,
+                "/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json",
+                "C:\\ProgramData\\gemini-cli\\settings.json");
     }
 
     @Override

@@ -23,6 +23,21 @@ enum Platform {
     }
 
     /**
+     * A machine-wide path an administrator manages (a managed policy, system settings).
+     *
+     * @param environment the discovery's environment
+     * @param variable the environment variable that moves it (an absolute path), for tests and unusual installs
+     * @param linux the path on Linux and any other Unix
+     * @param macos the path on macOS
+     * @param windows the path on Windows
+     * @return the variable's path, else this platform's of the three
+     */
+    Path machinePath(Map<String, String> environment, String variable, String linux, String macos, String windows) {
+        return SearchPath.absolutePath(environment.get(variable))
+                .orElseGet(() -> Path.of(this == MACOS ? macos : this == WINDOWS ? windows : linux));
+    }
+
+    /**
      * @return {@code $XDG_CONFIG_HOME} when it is an absolute path, else {@code ~/.config}: where the
      *     command-line tools that follow the XDG spec keep their settings, on macOS as well
      */
