@@ -5,7 +5,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import mcp.api.SourceMetadata;
+import tools.jackson.databind.JsonNode;
 
 /**
  * mcp-host's own config files ({@code native}, priority 100): {@code mcp.json} in
@@ -13,7 +15,8 @@ import mcp.api.SourceMetadata;
  * requires; else {@code ~/.config/mcp-host/}), and {@code .mcp-host/mcp.json} in the project. The
  * servers sit under {@code mcpServers} in the common shape, so a Claude Desktop config can be
  * copied in as it is. Its env and header values may use mcp-host's own value syntax (a {@code !command},
- * the name of an environment variable; see {@link mcp.api.ServerConfig#valueReferences()}).
+ * the name of an environment variable; see {@link mcp.api.ServerConfig#valueReferences()}), and
+ * {@code inheritEnv} says which of the host's variables a stdio server gets (default all).
  */
 public final class NativeSource extends FileSource {
 
@@ -63,9 +66,45 @@ public final class NativeSource extends FileSource {
         return List.of(".mcp-host/mcp.json");
     }
 
+    /**
+     * The variables {@code "inheritEnv": "minimal"} passes on: a process's own basics, the ones Codex passes
+     * to its servers.
+     */
+    static final List<String> MINIMAL_ENV = List.of("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG", "LC_ALL",
+            "TERM", "TMPDIR", "TZ", "__CF_USER_TEXT_ENCODING", "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP",
+            "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "SYSTEMDRIVE");
+
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
         CommonShape.read(entry, spec);
         spec.valueReferences = true;
+        inheritEnv(entry).ifPresent(names -> spec.inheritedEnv = Optional.of(names));
+    }
+
+    /**
+     * {@code inheritEnv}: {@code "all"} (the default: the whole environment), {@code "minimal"}
+     * ({@link #MINIMAL_ENV}), or an array of names: the minimal set plus those.
+     *
+     * @return the names a stdio server inherits, or empty for the whole environment
+     */
+    private static Optional<List<String>> inheritEnv(ServerEntry entry) {
+        JsonNode value = entry.value("inheritEnv");
+        if (value == null || value.isString() && value.stringValue().equals("all")) {
+            return Optional.empty();
+        }
+        if (value.isString() && value.stringValue().equals("minimal")) {
+            return Optional.of(MINIMAL_ENV);
+        }
+        Optional<List<String>> names = value.isArray() ? entry.stringList("inheritEnv", false) : Optional.empty();
+        if (names.isEmpty()) {
+            if (!entry.failed()) {
+                entry.error(Pointers.child(entry.pointer(), "inheritEnv"), "\"inheritEnv\" must be \"all\", \"minimal\""
+                        + " or an array of variable names, got " + ServerEntry.describe(value, Format.JSON));
+            }
+            return Optional.empty();
+        }
+        List<String> inherited = new java.util.ArrayList<>(MINIMAL_ENV);
+        names.get().stream().filter(name -> !inherited.contains(name)).forEach(inherited::add);
+        return Optional.of(inherited);
     }
 }

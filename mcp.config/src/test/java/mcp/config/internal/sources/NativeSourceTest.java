@@ -80,4 +80,25 @@ class NativeSourceTest {
             assertEquals(List.of("project-native", "weather", "puppeteer", "remote"), names(result), value);
         }
     }
+
+    @Test
+    void inheritEnvSaysWhichOfTheHostsVariablesAServerGets(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.home.resolve(".config/mcp-host/mcp.json"), "{\"mcpServers\": {"
+                + "\"all\": {\"command\": \"a\"},"
+                + "\"said-all\": {\"command\": \"a\", \"inheritEnv\": \"all\"},"
+                + "\"minimal\": {\"command\": \"a\", \"inheritEnv\": \"minimal\"},"
+                + "\"named\": {\"command\": \"a\", \"inheritEnv\": [\"GITHUB_TOKEN\", \"PATH\"]},"
+                + "\"wrong\": {\"command\": \"a\", \"inheritEnv\": \"some\"}}}");
+        mcp.api.spi.CapabilitySource.Result result = new NativeSource().discover(f.context());
+        assertEquals(List.of("all", "said-all", "minimal", "named"), names(result));
+        assertEquals(Optional.empty(), server(result, "all").inheritedEnv());
+        assertEquals(Optional.empty(), server(result, "said-all").inheritedEnv());
+        assertEquals(Optional.of(NativeSource.MINIMAL_ENV), server(result, "minimal").inheritedEnv());
+        List<String> named = server(result, "named").inheritedEnv().orElseThrow();
+        assertEquals(NativeSource.MINIMAL_ENV.size() + 1, named.size(), "PATH is in the minimal set already");
+        assertEquals("GITHUB_TOKEN", named.get(named.size() - 1));
+        assertEquals(List.of(new mcp.api.spi.CapabilitySource.Problem(file, "/mcpServers/wrong/inheritEnv", "wrong",
+                "\"inheritEnv\" must be \"all\", \"minimal\" or an array of variable names, got a string")), result.problems());
+    }
 }
