@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.manager.internal.AgentText;
 import mcp.manager.internal.CallFuture;
 import mcp.manager.internal.ResultRenderer;
 import tools.jackson.databind.JsonNode;
@@ -49,7 +50,8 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     }
 
     public String label() {
-        return serverName + "/" + definition.name();
+        // The tool's own name stays as the server wrote it for calls; a person sees it clean.
+        return serverName + "/" + AgentText.clean(definition.name(), 128).text();
     }
 
     public String description() {

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +35,7 @@ import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.manager.internal.ClientThreads;
+import mcp.manager.internal.AgentText;
 import mcp.manager.internal.ConfigHash;
 import mcp.manager.internal.ToolNames;
 import org.slf4j.Logger;
@@ -63,6 +66,9 @@ public final class McpManager implements AutoCloseable {
     private final Optional<ToolCache> cache;
     private final Duration startupGate;
     private final Duration debounce;
+    private final int maxDescription;
+    /** The texts already warned about, so that a relisting or reconnect does not repeat the warning. */
+    private final Set<String> warnedTexts = ConcurrentHashMap.newKeySet();
     private final Path workingDirectory;
     private final Map<String, String> environment;
     private final Consumer<ClientOptions.Builder> clientSettings;
@@ -103,6 +109,7 @@ public final class McpManager implements AutoCloseable {
         this.resolverContext = new ResolverContext(environment, authServices.map(AuthServices::storage));
         this.clientSettings = builder.clientSettings;
         this.listeners.addAll(builder.listeners);
+        this.maxDescription = builder.maxDescription;
     }
 
     /** @return a builder with every default set */
@@ -279,7 +286,7 @@ public final class McpManager implements AutoCloseable {
                 boolean pending = pendingConnections.get(server.name) == server
                         || pendingToolLoads.get(server.name) == server;
                 if (pending && !slices.containsKey(server.name)) {
-                    slices.put(server.name, new Slice(true, exposed(server.config, tools)));
+                    slices.put(server.name, new Slice(true, exposed(server.name, server.config, tools)));
                     offered.add(server.name);
                     LOG.debug("MCP server \"{}\" is still connecting: {} deferred tools from the cache", server.name,
                             tools.size());
@@ -394,15 +401,42 @@ public final class McpManager implements AutoCloseable {
                 return;
             }
             pendingToolLoads.remove(server.name);
-            slices.put(server.name, new Slice(false, exposed(server.config, tools)));
+            slices.put(server.name, new Slice(false, exposed(server.name, server.config, tools)));
             rebuildView(server.name);
         }
         cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config), tools));
         server.settled.complete(null);
     }
 
-    private static List<ToolDefinition> exposed(ServerConfig config, List<ToolDefinition> tools) {
-        return tools.stream().filter(tool -> config.exposesTool(tool.name())).toList();
+    /**
+     * The tools of a server the agent gets: those its config exposes, with clean and bounded titles and
+     * descriptions ({@link AgentText}); each change is one warning naming the server and the tool, once
+     * for the same text.
+     */
+    private List<ToolDefinition> exposed(String serverName, ServerConfig config, List<ToolDefinition> tools) {
+        return tools.stream().filter(tool -> config.exposesTool(tool.name())).map(tool -> cleaned(serverName, tool))
+                .toList();
+    }
+
+    private ToolDefinition cleaned(String serverName, ToolDefinition tool) {
+        Optional<String> title = tool.title().map(text -> cleaned(serverName, tool, "title", text, AgentText.MAX_TITLE));
+        Optional<String> description = tool.description()
+                .map(text -> cleaned(serverName, tool, "description", text, maxDescription));
+        if (title.equals(tool.title()) && description.equals(tool.description())) {
+            return tool;
+        }
+        return new ToolDefinition(tool.name(), title, description, tool.inputSchema(), tool.outputSchema(),
+                tool.annotations());
+    }
+
+    private String cleaned(String serverName, ToolDefinition tool, String field, String text, int max) {
+        AgentText.Cleaned cleaned = AgentText.clean(text, max);
+        if (!cleaned.changes().isEmpty()
+                && warnedTexts.add(serverName + "\u0000" + tool.name() + "\u0000" + field + "\u0000" + text.hashCode())) {
+            LOG.warn("MCP server \"{}\": the {} of tool \"{}\" was changed before the agent sees it: {}", serverName,
+                    field, AgentText.clean(tool.name(), 64).text(), String.join(", ", cleaned.changes()));
+        }
+        return cleaned.text();
     }
 
     private void failed(Server server, Throwable error) {
@@ -795,6 +829,7 @@ public final class McpManager implements AutoCloseable {
         private Path workingDirectory = Path.of("").toAbsolutePath();
         private Map<String, String> environment = System.getenv();
         private Consumer<ClientOptions.Builder> clientSettings = options -> { };
+        private int maxDescription = AgentText.DEFAULT_MAX_DESCRIPTION;
         private final List<ManagerListener> listeners = new ArrayList<>();
 
         private Builder() {
@@ -853,6 +888,19 @@ public final class McpManager implements AutoCloseable {
         /** @return this, with the environment auth resolvers see (default: the JVM's) */
         public Builder environment(Map<String, String> env) {
             this.environment = Map.copyOf(env);
+            return this;
+        }
+
+        /**
+         * @param characters the most characters of a tool's description the agent gets (default
+         *     {@value AgentText#DEFAULT_MAX_DESCRIPTION}); a longer one is cut, with a warning
+         * @return this
+         */
+        public Builder maxDescriptionLength(int characters) {
+            if (characters < 1) {
+                throw new IllegalArgumentException("maxDescriptionLength must be at least 1, got " + characters);
+            }
+            this.maxDescription = characters;
             return this;
         }
 

@@ -95,6 +95,36 @@ class McpManagerTest {
     }
 
     @Test
+    void toolTextReachesTheAgentCleanAndBoundedWithOneWarningEach() throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        Map<String, BridgedTool> tools;
+        try {
+            McpManager manager = manager(McpManager.DEFAULT_STARTUP_GATE, null);
+            manager.connectServers(Map.of("hostile", kit("--fault", "hostile-text")), Map.of());
+            tools = manager.getTools().stream().collect(Collectors.toMap(BridgedTool::toolName, t -> t));
+            manager.disconnectAll();
+            // Again: the same texts are not warned about twice.
+            manager.connectServers(Map.of("hostile", kit("--fault", "hostile-text")), Map.of());
+        } finally {
+            System.setErr(original);
+        }
+        assertEquals("Red alert, a title  and a bell.", tools.get("ansi").description());
+        assertEquals(Optional.of("Cleared"), tools.get("ansi").definition().title());
+        assertEquals("Reads files.", tools.get("tags").description());
+        assertEquals("Safe etirw and hidden  text.", tools.get("bidi").description());
+        assertEquals(2_048, tools.get("huge").description().length());
+        assertEquals("Echoes the message back as text.", tools.get("echo").description(), "plain text is untouched");
+
+        List<String> warnings = captured.toString(java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains("was changed before the agent sees it")).toList();
+        assertEquals(5, warnings.size(), warnings::toString); // ansi: title and description; tags; bidi; huge
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("MCP server \"hostile\": the description of tool \"huge\"")
+                && w.contains("cut from 102400 to 2048 characters")), warnings::toString);
+    }
+
+    @Test
     void theGateReturnsCachedToolsForSlowServersAndCallsWaitForThem() throws Exception {
         Map<String, ServerConfig> configs = new LinkedHashMap<>();
         for (String fast : List.of("fast1", "fast2", "fast3")) {

@@ -14,7 +14,8 @@ public final class Options {
 
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
-        EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR;
+        EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
+        HOSTILE_TEXT;
 
         /** The name used on the command line, e.g. {@code exit-at-start}. */
         public String cliName() {
@@ -34,7 +35,9 @@ public final class Options {
             "  --name NAME             serverInfo.name (default mcp-testkit)",
             "  --fault F               repeatable; F is one of: exit-at-start, exit-during-call,",
             "                          garbage-stdout, no-initialize, oversized, server-requests, grandchild,",
-            "                          repeat-cursor (tools/list always answers page one with cursor \"0\")");
+            "                          repeat-cursor (tools/list always answers page one with cursor \"0\"),",
+            "                          hostile-text (tools whose titles and descriptions hold terminal escapes,",
+            "                          invisible characters and 100 KB of text)");
 
     public int tools = 0;
     public int pageSize = 100;
