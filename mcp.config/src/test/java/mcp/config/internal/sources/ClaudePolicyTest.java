@@ -140,15 +140,15 @@ class ClaudePolicyTest {
 
     @Test
     void urlPatterns() {
-        assertTrue(ClaudePolicy.urlMatches("https://mcp.example.com/*", "https://mcp.example.com/api"));
-        assertTrue(ClaudePolicy.urlMatches("https://mcp.example.com", "https://mcp.example.com/a/b"));
-        assertTrue(ClaudePolicy.urlMatches("https://*.example.com/*", "https://api.example.com/mcp"));
-        assertTrue(ClaudePolicy.urlMatches("http://localhost:*/*", "http://localhost:8080/mcp"));
-        assertTrue(ClaudePolicy.urlMatches("*://mcp.example.com/*", "http://mcp.example.com/x"));
-        assertTrue(ClaudePolicy.urlMatches("https://Mcp.Example.com/*", "https://mcp.example.com./api"));
-        assertFalse(ClaudePolicy.urlMatches("https://mcp.example.com/API", "https://mcp.example.com/api"), "paths keep case");
-        assertFalse(ClaudePolicy.urlMatches("https://*.example.com/*", "https://example.org/x"));
-        assertFalse(ClaudePolicy.urlMatches("https://mcp.example.com/*", "https://mcp.example.com.evil.org/x"));
+        assertTrue(ServerRules.urlMatches("https://mcp.example.com/*", "https://mcp.example.com/api"));
+        assertTrue(ServerRules.urlMatches("https://mcp.example.com", "https://mcp.example.com/a/b"));
+        assertTrue(ServerRules.urlMatches("https://*.example.com/*", "https://api.example.com/mcp"));
+        assertTrue(ServerRules.urlMatches("http://localhost:*/*", "http://localhost:8080/mcp"));
+        assertTrue(ServerRules.urlMatches("*://mcp.example.com/*", "http://mcp.example.com/x"));
+        assertTrue(ServerRules.urlMatches("https://Mcp.Example.com/*", "https://mcp.example.com./api"));
+        assertFalse(ServerRules.urlMatches("https://mcp.example.com/API", "https://mcp.example.com/api"), "paths keep case");
+        assertFalse(ServerRules.urlMatches("https://*.example.com/*", "https://example.org/x"));
+        assertFalse(ServerRules.urlMatches("https://mcp.example.com/*", "https://mcp.example.com.evil.org/x"));
     }
 
     private static String kind(Result result, String name) {
