@@ -24,6 +24,7 @@ import mcp.config.internal.ExaFilter;
 import mcp.config.internal.Expansion;
 import mcp.config.internal.ProjectFilter;
 import mcp.config.internal.Validation;
+import mcp.config.internal.sources.ManagedPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,7 @@ public final class Discovery {
     private final List<ConfigFilter> explicitFilters;
     private final boolean loadSources;
     private final boolean loadFilters;
+    private final Path managedPolicy;
 
     private Discovery(Builder b) {
         this.workingDirectory = b.workingDirectory;
@@ -76,6 +78,7 @@ public final class Discovery {
         this.explicitFilters = b.filters;
         this.loadSources = b.loadSources;
         this.loadFilters = b.loadFilters;
+        this.managedPolicy = b.managedPolicy;
     }
 
     /** @return a builder with every setting at its default */
@@ -116,8 +119,19 @@ public final class Discovery {
         private final List<DiscoveryProblem> problems = new ArrayList<>();
         private final List<SkippedServer> skipped = new ArrayList<>();
 
+        /** The administrator's policy: it binds every source, and no builder setting turns it off. */
+        private ManagedPolicy policy;
+
         DiscoveryResult execute() {
-            List<CapabilitySource> orderedSources = orderedSources();
+            ManagedPolicy.Read read = ManagedPolicy.read(managedPolicy, environment);
+            policy = read.policy();
+            for (CapabilitySource.Problem p : read.problems()) {
+                problems.add(new DiscoveryProblem(policy.broken() ? DiscoveryProblem.Severity.ERROR
+                        : DiscoveryProblem.Severity.WARNING, Optional.of(p.file()), p.location(), p.server(), p.message()));
+            }
+            List<CapabilitySource> orderedSources = new ArrayList<>();
+            orderedSources.add(policy.source());
+            orderedSources.addAll(orderedSources());
             List<ConfigFilter> orderedFilters = orderedFilters();
             LOG.debug("MCP discovery in {}: sources {}, filters {}", workingDirectory,
                     orderedSources.stream().map(CapabilitySource::id).toList(),
@@ -198,6 +212,11 @@ public final class Discovery {
                         return;
                     }
                     spec = kept.get();
+                }
+                Optional<OwnerState> blocked = policy.decide(spec);
+                if (blocked.isPresent()) {
+                    skip(spec.withOwner(blocked.get()), SkippedServer.Reason.NOT_CONSENTED, blocked.get().reason());
+                    return;
                 }
                 // Only now: a dropped entry's unset variables are nobody's concern.
                 for (Expansion.Unset unset : expanded.unset()) {
@@ -314,6 +333,7 @@ public final class Discovery {
         private List<ConfigFilter> filters = List.of();
         private boolean loadSources = true;
         private boolean loadFilters = true;
+        private Path managedPolicy;
 
         private Builder() {
         }
@@ -390,6 +410,17 @@ public final class Discovery {
         }
 
         /**
+         * @param file mcp-host's managed policy file, instead of the platform's
+         *     ({@code /etc/mcp-host/managed-mcp.json} on Linux): for tests, and for an embedder that keeps its
+         *     administrator's policy elsewhere
+         * @return this builder
+         */
+        public Builder managedPolicy(Path file) {
+            this.managedPolicy = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
          * @param useServiceLoader whether to add the capability sources {@link java.util.ServiceLoader}
          *     finds (the built-in ones and plugins); default {@code true}
          * @return this builder
@@ -428,6 +459,7 @@ public final class Discovery {
             b.filters = filters;
             b.loadSources = loadSources;
             b.loadFilters = loadFilters;
+            b.managedPolicy = managedPolicy != null ? managedPolicy.toAbsolutePath().normalize() : ManagedPolicy.defaultFile();
             return new Discovery(b);
         }
     }

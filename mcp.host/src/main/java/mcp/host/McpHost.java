@@ -147,6 +147,9 @@ public final class McpHost implements AutoCloseable {
                     .exaFilter(settings.exaFilter)
                     .filters(settings.configFilters)
                     .loadFilters(settings.serviceLoader);
+            if (settings.managedPolicy != null) {
+                discovery.managedPolicy(settings.managedPolicy);
+            }
             if (settings.configFile != null) {
                 discovery.sources(List.of(ConfigFiles.nativeFile(settings.configFile))).loadSources(false);
             } else {
@@ -234,6 +237,7 @@ public final class McpHost implements AutoCloseable {
         private boolean cacheEnabled = true;
         private Path cacheDirectory;
         private Path configFile;
+        private Path managedPolicy;
         private Duration startupGate = McpManager.DEFAULT_STARTUP_GATE;
         private boolean serviceLoader = true;
         private final List<TransportProvider> transportProviders = new ArrayList<>();
@@ -299,6 +303,16 @@ public final class McpHost implements AutoCloseable {
         /** @return this, reading only this file (native {@code mcpServers} format) instead of discovering */
         public Builder configFile(Path file) {
             this.configFile = file.toAbsolutePath();
+            return this;
+        }
+
+        /**
+         * @return this, with mcp-host's managed policy read from this file instead of the platform's
+         *     ({@code /etc/mcp-host/managed-mcp.json} on Linux); the policy binds every source, {@code --config}
+         *     included
+         */
+        public Builder managedPolicy(Path file) {
+            this.managedPolicy = file.toAbsolutePath();
             return this;
         }
 
