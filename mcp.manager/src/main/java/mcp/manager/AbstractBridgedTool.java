@@ -24,6 +24,7 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     private final ToolDefinition definition;
     private final Optional<SourceMetadata> source;
     private final JsonNode inputSchema;
+    private final String label;
 
     AbstractBridgedTool(McpManager manager, String name, String serverName, ToolDefinition definition,
             Optional<SourceMetadata> source) {
@@ -33,6 +34,8 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
         this.definition = definition;
         this.source = source;
         this.inputSchema = withProperties(definition.inputSchema());
+        // The tool's own name stays as the server wrote it for calls; a person sees it clean.
+        this.label = serverName + "/" + AgentText.clean(definition.name(), 128).text();
     }
 
     /** An object schema without {@code properties} gets an empty one: some model APIs insist. */
@@ -50,8 +53,7 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     }
 
     public String label() {
-        // The tool's own name stays as the server wrote it for calls; a person sees it clean.
-        return serverName + "/" + AgentText.clean(definition.name(), 128).text();
+        return label;
     }
 
     public String description() {

@@ -39,7 +39,8 @@ public final class ClaudeDesktopSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         return List.of(platform.appData(search.home(), environment)
                 .resolve("Claude").resolve("claude_desktop_config.json").normalize());
     }

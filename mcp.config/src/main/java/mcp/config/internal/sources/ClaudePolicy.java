@@ -37,36 +37,34 @@ import tools.jackson.databind.node.ObjectNode;
  * absolute path), for tests and unusual installs.
  *
  * @param managedFile {@code managed-mcp.json}, when it exists
- * @param allow the merged allow list, absent when no place sets one
- * @param deny the merged deny list
- * @param environment the variables policy entries and servers expand from
+ * @param rules the merged allow and deny lists
  */
-record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<ServerRules.Rule>> allow, List<ServerRules.Rule> deny,
-        Map<String, String> environment) {
+record ClaudePolicy(Optional<ConfigFile> managedFile, ServerRules rules) {
 
     /** Moves the managed directory (absolute path). */
     static final String DIRECTORY_VARIABLE = "MCP_HOST_CLAUDE_MANAGED_DIR";
-
-    private static final String ALLOWED = ServerRules.ALLOWED;
-    private static final String DENIED = ServerRules.DENIED;
 
     static ClaudePolicy read(ClaudeConsent consent, SearchPath search, Findings findings) {
         Path directory = managedDirectory(search.environment());
         Path root = consent.projectRoot();
         Path managedSettings = directory.resolve("managed-settings.json");
-        Optional<ObjectNode> managed = ConfigReader.read(new ConfigFile(managedSettings, Level.USER, root, Format.JSON),
-                findings);
-        boolean managedOnly = managed.map(m -> m.path("allowManagedMcpServersOnly").asBoolean(false)).orElse(false);
+        Optional<ClaudeConsent.Lists> managed = ConfigReader.read(
+                new ConfigFile(managedSettings, Level.USER, root, Format.JSON), findings)
+                .map(node -> new ClaudeConsent.Lists(managedSettings.toString(), managedSettings, node));
+        boolean managedOnly = managed.map(m -> m.node().path("allowManagedMcpServersOnly").asBoolean(false))
+                .orElse(false);
 
         List<ServerRules.Rule> deny = new ArrayList<>();
         List<ServerRules.Rule> allow = null; // null: no place sets an allow list, so every server is allowed
         List<ClaudeConsent.Lists> places = new ArrayList<>();
-        managed.ifPresent(m -> places.add(new ClaudeConsent.Lists(managedSettings.toString(), managedSettings, m)));
+        managed.ifPresent(places::add);
         places.addAll(consent.lists());
         for (ClaudeConsent.Lists place : places) {
-            ServerRules.rules(place, DENIED, findings).ifPresent(deny::addAll);
-            boolean isManaged = managed.isPresent() && place == places.get(0);
-            Optional<List<ServerRules.Rule>> allowed = isManaged || !managedOnly ? ServerRules.rules(place, ALLOWED, findings) : Optional.empty();
+            ServerRules.rules(place, ServerRules.DENIED, findings).ifPresent(deny::addAll);
+            if (managedOnly && place != managed.get()) {
+                continue; // allowManagedMcpServersOnly: the others' allow lists do not count
+            }
+            Optional<List<ServerRules.Rule>> allowed = ServerRules.rules(place, ServerRules.ALLOWED, findings);
             if (allowed.isPresent()) {
                 allow = allow == null ? new ArrayList<>() : allow;
                 allow.addAll(allowed.get());
@@ -77,15 +75,16 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<ServerRules.
             for (String name : List.of(".claude/settings.json", ".claude/settings.local.json")) {
                 Path path = root.resolve(name).normalize();
                 ConfigReader.read(new ConfigFile(path, Level.PROJECT, root, Format.JSON), new Findings())
-                        .flatMap(node -> ServerRules.rules(new ClaudeConsent.Lists(path.toString(), path, node), DENIED, new Findings()))
+                        .flatMap(node -> ServerRules.rules(new ClaudeConsent.Lists(path.toString(), path, node),
+                                ServerRules.DENIED, new Findings()))
                         .ifPresent(deny::addAll);
             }
         }
         Path managedMcp = directory.resolve("managed-mcp.json");
         Optional<ConfigFile> managedFile = Files.exists(managedMcp)
                 ? Optional.of(new ConfigFile(managedMcp, Level.USER, root, Format.JSON)) : Optional.empty();
-        return new ClaudePolicy(managedFile, Optional.ofNullable(allow).map(List::copyOf), List.copyOf(deny),
-                search.environment());
+        return new ClaudePolicy(managedFile, new ServerRules("Claude Code's managed policy",
+                Optional.ofNullable(allow).map(List::copyOf), List.copyOf(deny), search.environment()));
     }
 
     private static Path managedDirectory(Map<String, String> environment) {
@@ -96,22 +95,14 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, Optional<List<ServerRules.
     /** @return that Claude Code's policy keeps this (non-managed) server from loading, or empty */
     Optional<OwnerState> decide(ServerSpec server) {
         if (managedFile.isPresent()) {
-            return blocked("not in Claude Code's managed-mcp.json (" + managedFile.get().path()
-                    + "), which has exclusive control over Claude Code's MCP servers");
+            return Optional.of(new OwnerState(OwnerState.Kind.BLOCKED, "not in Claude Code's managed-mcp.json ("
+                    + managedFile.get().path() + "), which has exclusive control over Claude Code's MCP servers"));
         }
-        return check(server, true);
+        return rules.check(server, true);
     }
 
     /** @return that a server of {@code managed-mcp.json} does not load, or empty */
     Optional<OwnerState> decideManaged(ServerSpec server) {
-        return check(server, ServerRules.usesVariables(server));
-    }
-
-    private Optional<OwnerState> check(ServerSpec server, boolean allowListApplies) {
-        return new ServerRules("Claude Code's managed policy", allow, deny, environment).check(server, allowListApplies);
-    }
-
-    private static Optional<OwnerState> blocked(String reason) {
-        return Optional.of(new OwnerState(OwnerState.Kind.BLOCKED, reason));
+        return rules.check(server, ServerRules.usesVariables(server));
     }
 }

@@ -1,11 +1,9 @@
 package mcp.config.internal.sources;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -54,26 +52,22 @@ public final class ClaudeSource extends FileSource {
         root.ifPresent(r -> guarded(claudeJson, "", findings, () -> SearchPath.folderEntry(r.get("projects"),
                 consent.projectRoot()).ifPresent(entry -> readServers(claudeJson, entry.getValue(),
                         Pointers.child("/projects", entry.getKey()), SERVERS, search, userAndLocal))));
-        for (ConfigFile file : mcpJsonFiles(search, claudeJson.path())) {
+        for (ConfigFile file : projectConfigFiles(search, List.of(claudeJson.path()))) {
             readFile(file, search, project);
         }
         root.ifPresent(r -> guarded(claudeJson, "", findings,
                 () -> readServers(claudeJson, r, "", SERVERS, search, userAndLocal)));
     }
 
-    /**
-     * {@code .mcp.json} of every folder from the working directory up to the root; {@code ~/.claude.json} is
-     * never one of them, even when the home is such a folder.
-     */
-    private List<ConfigFile> mcpJsonFiles(SearchPath search, Path claudeJson) {
-        List<ConfigFile> files = new ArrayList<>();
-        for (Path dir : search.ancestors()) {
-            Path path = dir.resolve(".mcp.json");
-            if (!path.equals(claudeJson)) {
-                files.add(new ConfigFile(path, Level.PROJECT, dir, format()));
-            }
-        }
-        return files;
+    @Override
+    List<String> projectFiles() {
+        return List.of(".mcp.json");
+    }
+
+    /** Every folder from the working directory up to the root: Claude Code does not stop at the repository's. */
+    @Override
+    List<Path> projectDirectories(SearchPath search) {
+        return search.ancestors();
     }
 
     @Override

@@ -41,7 +41,8 @@ public final class CodexSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         Path codexHome = SearchPath.absolutePath(environment.get("CODEX_HOME"))
                 .orElse(search.home().resolve(".codex"));
         return List.of(codexHome.resolve("config.toml").normalize());
@@ -59,7 +60,7 @@ public final class CodexSource extends FileSource {
      */
     @Override
     void collect(Context context, SearchPath search, Findings findings) {
-        Path userPath = userFiles(search, context.environment()).get(0);
+        Path userPath = userFiles(search).get(0);
         ConfigFile user = userFile(userPath, search);
         Optional<ObjectNode> userRoot = readRoot(user, findings);
         Path cwd = search.workingDirectory();

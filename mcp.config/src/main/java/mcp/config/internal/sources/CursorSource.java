@@ -2,7 +2,6 @@ package mcp.config.internal.sources;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Cursor's config files ({@code cursor}, priority 50): {@code ~/.cursor/mcp.json} and
@@ -18,7 +17,7 @@ public final class CursorSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
         return List.of(search.home().resolve(".cursor/mcp.json"));
     }
 
@@ -36,6 +35,6 @@ public final class CursorSource extends FileSource {
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
         CommonShape.read(entry, spec);
-        VsCodeSource.readEnvFile(entry, spec);
+        EnvFile.apply(entry, spec);
     }
 }

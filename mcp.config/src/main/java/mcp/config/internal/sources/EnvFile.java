@@ -29,6 +29,19 @@ final class EnvFile {
     }
 
     /**
+     * Reads the entry's {@code envFile}, if any, relative to the workspace folder; its variables go under
+     * those of {@code env}. One that cannot be read is a problem that skips the server.
+     */
+    static void apply(ServerEntry entry, SpecBuilder spec) {
+        entry.string("envFile").flatMap(path -> read(entry, path, entry.file().directory())).ifPresent(fromFile -> {
+            Map<String, String> env = new LinkedHashMap<>(fromFile);
+            env.putAll(spec.env);
+            spec.env.clear();
+            spec.env.putAll(env);
+        });
+    }
+
+    /**
      * @param entry the server entry, for the problems
      * @param written the {@code envFile} value as translated (variables replaced)
      * @param directory what a relative path is resolved against (the workspace folder)

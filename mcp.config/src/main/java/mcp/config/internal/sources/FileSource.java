@@ -60,17 +60,25 @@ abstract class FileSource implements CapabilitySource {
     }
 
     /**
-     * @param search the home and the project directories
-     * @param environment the environment variables (for {@code XDG_CONFIG_HOME}, {@code CODEX_HOME})
+     * @param search the home, the project directories and the environment (for {@code XDG_CONFIG_HOME},
+     *     {@code CODEX_HOME})
      * @return the user-level files, absolute and normalized, in reading order; default none
      */
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
         return List.of();
     }
 
     /** @return the project-level files, relative to each searched directory, in reading order; default none */
     List<String> projectFiles() {
         return List.of();
+    }
+
+    /**
+     * @return the folders whose {@link #projectFiles()} are read, nearest first; default
+     *     {@link SearchPath#directories()} (the working directory up to the repository root)
+     */
+    List<Path> projectDirectories(SearchPath search) {
+        return search.directories();
     }
 
     /** @return the syntax of this source's files; default JSON */
@@ -95,7 +103,7 @@ abstract class FileSource implements CapabilitySource {
 
     /** Reads every file: project files nearest first, then user files (see {@link SearchPath}). */
     void collect(Context context, SearchPath search, Findings findings) {
-        List<Path> user = userFiles(search, context.environment());
+        List<Path> user = userFiles(search);
         for (ConfigFile file : projectConfigFiles(search, user)) {
             readFile(file, search, findings);
         }
@@ -116,7 +124,7 @@ abstract class FileSource implements CapabilitySource {
      */
     final List<ConfigFile> projectConfigFiles(SearchPath search, List<Path> userFiles) {
         List<ConfigFile> files = new ArrayList<>();
-        for (Path dir : search.directories()) {
+        for (Path dir : projectDirectories(search)) {
             for (String name : projectFiles()) {
                 Path path = dir.resolve(name).normalize();
                 if (!userFiles.contains(path)) {

@@ -32,14 +32,14 @@ import tools.jackson.databind.node.ObjectNode;
  * </ul>
  * A trust file that cannot be read is a problem of that file and trusts nothing.
  *
- * @param untrusted the reason when the working directory is not trusted
- * @param trusted the reason when folder trust is on and the working directory is trusted
+ * @param folder the working directory's trust, when folder trust is on: trusted, or untrusted (then no server
+ *     starts)
  * @param allowed {@code mcp.allowed}, when the user's settings have it
  * @param excluded {@code mcp.excluded}
  * @param allowedIn the settings file {@code allowed} is from, for the reason
  * @param excludedIn the settings file {@code excluded} is from, for the reason
  */
-record GeminiConsent(Optional<String> untrusted, Optional<String> trusted, Optional<Set<String>> allowed,
+record GeminiConsent(Optional<OwnerState> folder, Optional<Set<String>> allowed,
         Set<String> excluded, Path allowedIn, Path excludedIn) {
 
     /** One settings file that was read, with its path. */
@@ -49,37 +49,34 @@ record GeminiConsent(Optional<String> untrusted, Optional<String> trusted, Optio
     /**
      * @param system the system settings, if any
      * @param user the user's settings, if any
-     * @param workspace reads the workspace settings, asked only in a trusted folder
+     * @param workspace the workspace settings, whose lists count only in a trusted folder
      */
-    static GeminiConsent read(Optional<Settings> system, Optional<Settings> user,
-            java.util.function.Supplier<Optional<Settings>> workspace, SearchPath search, Findings findings) {
+    static GeminiConsent read(Optional<Settings> system, Optional<Settings> user, Optional<Settings> workspace,
+            SearchPath search, Findings findings) {
         boolean trustOn = Stream.of(system, user).flatMap(Optional::stream)
                 .map(s -> s.node().path("security").path("folderTrust").path("enabled"))
                 .filter(JsonNode::isBoolean).map(JsonNode::asBoolean).findFirst().orElse(true);
-        Optional<String> untrusted = Optional.empty();
-        Optional<String> trusted = Optional.empty();
+        Optional<OwnerState> folder = Optional.empty();
         if (trustOn) {
             Path file = search.home().resolve(".gemini/trustedFolders.json");
             Optional<ObjectNode> folders = ConfigReader.read(
                     new ConfigFile(file, SourceMetadata.Level.USER, search.projectRoot(), Format.JSON), findings);
             Path cwd = search.workingDirectory();
-            if (!folders.map(rules -> trusted(rules, cwd)).orElse(false)) {
-                untrusted = Optional.of("the folder " + cwd + " is not trusted in Gemini CLI, which then starts no"
-                        + " server: trust it when `gemini` asks (or in " + file + ")");
-            } else {
-                trusted = Optional.of("the folder " + cwd + " is trusted in Gemini CLI (" + file + ")");
-            }
+            folder = Optional.of(folders.map(rules -> trusted(rules, cwd)).orElse(false)
+                    ? new OwnerState(Kind.TRUSTED, "the folder " + cwd + " is trusted in Gemini CLI (" + file + ")")
+                    : new OwnerState(Kind.UNTRUSTED_FOLDER, "the folder " + cwd + " is not trusted in Gemini CLI, which"
+                            + " then starts no server: trust it when `gemini` asks (or in " + file + ")"));
         }
         List<Settings> byPrecedence = new ArrayList<>();
         system.ifPresent(byPrecedence::add);
-        if (untrusted.isEmpty()) {
-            workspace.get().ifPresent(byPrecedence::add);
+        if (folder.map(OwnerState::startsServer).orElse(true)) {
+            workspace.ifPresent(byPrecedence::add);
         }
         user.ifPresent(byPrecedence::add);
         Optional<Settings> allowedIn = setting(byPrecedence, "allowed");
         Optional<Settings> excludedIn = setting(byPrecedence, "excluded");
         Path none = search.home().resolve(".gemini/settings.json");
-        return new GeminiConsent(untrusted, trusted, allowedIn.flatMap(s -> names(s.node().path("mcp").get("allowed"))),
+        return new GeminiConsent(folder, allowedIn.flatMap(s -> names(s.node().path("mcp").get("allowed"))),
                 excludedIn.flatMap(s -> names(s.node().path("mcp").get("excluded"))).orElse(Set.of()),
                 allowedIn.map(Settings::path).orElse(none), excludedIn.map(Settings::path).orElse(none));
     }
@@ -116,8 +113,8 @@ record GeminiConsent(Optional<String> untrusted, Optional<String> trusted, Optio
 
     /** @return what Gemini CLI decided about this server here, or empty when nothing had to be decided */
     Optional<OwnerState> decide(ServerSpec server) {
-        if (untrusted.isPresent()) {
-            return untrusted.map(reason -> new OwnerState(Kind.UNTRUSTED_FOLDER, reason));
+        if (folder.filter(state -> !state.startsServer()).isPresent()) {
+            return folder;
         }
         if (allowed.isPresent() && !allowed.get().contains(server.name())) {
             return Optional.of(new OwnerState(Kind.BLOCKED, "blocked in Gemini CLI: mcp.allowed of " + allowedIn
@@ -127,6 +124,6 @@ record GeminiConsent(Optional<String> untrusted, Optional<String> trusted, Optio
             return Optional.of(new OwnerState(Kind.BLOCKED, "blocked in Gemini CLI: mcp.excluded of " + excludedIn
                     + " names it"));
         }
-        return trusted.map(reason -> new OwnerState(Kind.TRUSTED, reason));
+        return folder;
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import mcp.api.OwnerState;
@@ -35,7 +34,7 @@ public final class GeminiSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
         return List.of(search.home().resolve(".gemini/settings.json"));
     }
 
@@ -59,21 +58,21 @@ public final class GeminiSource extends FileSource {
         Optional<ObjectNode> systemRoot = system.path().equals(user.path()) ? Optional.empty() : readRoot(system, findings);
         Optional<ObjectNode> userRoot = readRoot(user, findings);
         boolean workspaceIsUser = workspace.path().equals(user.path()) || workspace.path().equals(system.path());
-        // The workspace file's own problems are reported once, when its servers are read below.
+        Optional<ObjectNode> workspaceRoot = workspaceIsUser ? Optional.empty() : readRoot(workspace, findings);
         GeminiConsent consent = GeminiConsent.read(
                 systemRoot.map(r -> new GeminiConsent.Settings(r, system.path())),
                 userRoot.map(r -> new GeminiConsent.Settings(r, user.path())),
-                () -> workspaceIsUser ? Optional.empty() : readRoot(workspace, new Findings())
-                        .map(r -> new GeminiConsent.Settings(r, workspace.path())), search, findings);
+                workspaceRoot.map(r -> new GeminiConsent.Settings(r, workspace.path())), search, findings);
         Findings gated = findings.withConsent(consent::decide);
-        systemRoot.ifPresent(root -> guarded(system, "", findings,
-                () -> readServers(system, root, "", "mcpServers", search, gated)));
-        if (!workspaceIsUser) {
-            readFile(workspace, search, gated);
-        }
-        userRoot.ifPresent(root -> guarded(user, "", findings,
-                () -> readServers(user, root, "", "mcpServers", search, gated)));
+        readServers(system, systemRoot, search, findings, gated);
+        readServers(workspace, workspaceRoot, search, findings, gated);
+        readServers(user, userRoot, search, findings, gated);
         readExtensions(search, consent, findings);
+    }
+
+    private void readServers(ConfigFile file, Optional<ObjectNode> root, SearchPath search, Findings findings,
+            Findings gated) {
+        root.ifPresent(r -> guarded(file, "", findings, () -> readServers(file, r, "", "mcpServers", search, gated)));
     }
 
     /**

@@ -69,7 +69,8 @@ public final class GooseSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         Path configDir = SearchPath.absolutePath(environment.get("GOOSE_PATH_ROOT"))
                 .map(root -> root.resolve("config"))
                 .orElseGet(() -> platform == Platform.WINDOWS

@@ -30,7 +30,7 @@ public final class KiroSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
         return List.of(search.home().resolve(".kiro/settings/mcp.json"));
     }
 

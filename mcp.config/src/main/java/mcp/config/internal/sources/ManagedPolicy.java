@@ -26,12 +26,13 @@ import tools.jackson.databind.node.ObjectNode;
  * A file that cannot be read blocks every server (fail closed), with a problem that names it.
  *
  * @param file the policy file
- * @param present whether it exists
+ * @param root its content, when it exists and can be read (read once, for the rules and the servers)
  * @param broken whether it exists but cannot be read
  * @param exclusive whether only its own servers may run
  * @param rules its lists
  */
-public record ManagedPolicy(Path file, boolean present, boolean broken, boolean exclusive, ServerRules rules) {
+public record ManagedPolicy(Path file, Optional<ObjectNode> root, boolean broken, boolean exclusive,
+        ServerRules rules) {
 
     /** The id of the source of the policy's own servers. */
     public static final String SOURCE_ID = "managed";
@@ -46,15 +47,13 @@ public record ManagedPolicy(Path file, boolean present, boolean broken, boolean 
         ConfigFile config = new ConfigFile(file.toAbsolutePath().normalize(), Level.USER, file.getParent(), Format.JSON);
         boolean present = Files.exists(config.path());
         Optional<ObjectNode> root = present ? ConfigReader.read(config, findings) : Optional.empty();
-        ServerRules rules = new ServerRules("mcp-host's managed policy", Optional.empty(), List.of(), environment);
-        boolean exclusive = false;
-        if (root.isPresent()) {
-            ClaudeConsent.Lists place = new ClaudeConsent.Lists(config.path().toString(), config.path(), root.get());
-            rules = new ServerRules("mcp-host's managed policy", ServerRules.rules(place, ServerRules.ALLOWED, findings),
-                    ServerRules.rules(place, ServerRules.DENIED, findings).orElse(List.of()), environment);
-            exclusive = root.get().path("exclusive").asBoolean(false);
-        }
-        return new Read(new ManagedPolicy(config.path(), present, present && root.isEmpty(), exclusive, rules),
+        Optional<ClaudeConsent.Lists> place = root.map(node -> new ClaudeConsent.Lists(config.path().toString(),
+                config.path(), node));
+        ServerRules rules = new ServerRules("mcp-host's managed policy",
+                place.flatMap(p -> ServerRules.rules(p, ServerRules.ALLOWED, findings)),
+                place.flatMap(p -> ServerRules.rules(p, ServerRules.DENIED, findings)).orElse(List.of()), environment);
+        boolean exclusive = root.map(node -> node.path("exclusive").asBoolean(false)).orElse(false);
+        return new Read(new ManagedPolicy(config.path(), root, present && root.isEmpty(), exclusive, rules),
                 findings.result().problems());
     }
 
@@ -67,13 +66,13 @@ public record ManagedPolicy(Path file, boolean present, boolean broken, boolean 
 
     /** @return this platform's policy file */
     public static Path defaultFile() {
-        return Platform.current().machinePath(Map.of(), "", "/etc/mcp-host/managed-mcp.json",
+        return Platform.current().machinePath("/etc/mcp-host/managed-mcp.json",
                 "/Library/Application Support/mcp-host/managed-mcp.json", "C:\\ProgramData\\mcp-host\\managed-mcp.json");
     }
 
     /** @return the source of the policy's own servers ({@code mcpServers} of the file), read as the native format */
     public CapabilitySource source() {
-        return new ManagedSource(file);
+        return new ManagedSource(file, root);
     }
 
     /**
@@ -98,18 +97,20 @@ public record ManagedPolicy(Path file, boolean present, boolean broken, boolean 
     /** The policy's own servers: its {@code mcpServers}, in mcp-host's format (priority above every other source). */
     private static final class ManagedSource extends FileSource {
         private final Path file;
+        private final Optional<ObjectNode> root;
 
-        ManagedSource(Path file) {
+        ManagedSource(Path file, Optional<ObjectNode> root) {
             super(SOURCE_ID, "mcp-host managed policy", 1000);
             this.file = file;
+            this.root = root;
         }
 
+        /** The file as the policy read it: a problem of the file as a whole is the policy's, reported once. */
         @Override
         void collect(Context context, SearchPath search, Findings findings) {
             ConfigFile config = userFile(file, search);
-            // A problem of the file as a whole is the policy's, which Discovery reports once; an entry's is here.
-            readRoot(config, new Findings()).ifPresent(root -> guarded(config, "", findings,
-                    () -> readServers(config, root, "", "mcpServers", search, findings)));
+            root.ifPresent(node -> guarded(config, "", findings,
+                    () -> readServers(config, node, "", "mcpServers", search, findings)));
         }
 
         @Override

@@ -55,7 +55,8 @@ public final class NativeSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         Path configHome = SearchPath.absolutePath(environment.get("XDG_CONFIG_HOME"))
                 .orElse(search.home().resolve(".config"));
         return List.of(configHome.resolve("mcp-host").resolve("mcp.json").normalize());

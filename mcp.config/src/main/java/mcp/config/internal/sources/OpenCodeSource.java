@@ -47,7 +47,8 @@ public final class OpenCodeSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         List<Path> files = new ArrayList<>();
         SearchPath.absolutePath(environment.get("OPENCODE_CONFIG")).ifPresent(files::add);
         Path dir = Platform.xdgConfigHome(search.home(), environment).resolve("opencode");
@@ -68,7 +69,7 @@ public final class OpenCodeSource extends FileSource {
     /** Reads each file's OpenCode 2 servers, then its OpenCode 1 ones (see the class comment). */
     @Override
     void collect(Context context, SearchPath search, Findings findings) {
-        List<Path> user = userFiles(search, context.environment());
+        List<Path> user = userFiles(search);
         List<ConfigFile> files = new ArrayList<>(projectConfigFiles(search, user));
         user.forEach(path -> files.add(userFile(path, search)));
         for (ConfigFile file : files) {

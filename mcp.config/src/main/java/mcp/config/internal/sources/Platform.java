@@ -33,8 +33,12 @@ enum Platform {
      * @return the variable's path, else this platform's of the three
      */
     Path machinePath(Map<String, String> environment, String variable, String linux, String macos, String windows) {
-        return SearchPath.absolutePath(environment.get(variable))
-                .orElseGet(() -> Path.of(this == MACOS ? macos : this == WINDOWS ? windows : linux));
+        return SearchPath.absolutePath(environment.get(variable)).orElseGet(() -> machinePath(linux, macos, windows));
+    }
+
+    /** @return this platform's of three machine-wide paths */
+    Path machinePath(String linux, String macos, String windows) {
+        return Path.of(this == MACOS ? macos : this == WINDOWS ? windows : linux);
     }
 
     /**

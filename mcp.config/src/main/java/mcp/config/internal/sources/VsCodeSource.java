@@ -51,7 +51,8 @@ public final class VsCodeSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         Optional<Path> portable = SearchPath.absolutePath(environment.get("VSCODE_PORTABLE"));
         if (portable.isPresent()) {
             return List.of(portable.get().resolve("user-data/User/mcp.json").normalize());
@@ -80,21 +81,10 @@ public final class VsCodeSource extends FileSource {
         return Variables.editor(file.directory(), search.home());
     }
 
-    /** {@code envFile}, relative to the workspace folder: its variables go under those of {@code env}. */
-    static void readEnvFile(ServerEntry entry, SpecBuilder spec) {
-        entry.string("envFile").flatMap(path -> EnvFile.read(entry, path, entry.file().directory()))
-                .ifPresent(fromFile -> {
-                    Map<String, String> env = new java.util.LinkedHashMap<>(fromFile);
-                    env.putAll(spec.env);
-                    spec.env.clear();
-                    spec.env.putAll(env);
-                });
-    }
-
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
         CommonShape.read(entry, spec);
-        readEnvFile(entry, spec);
+        EnvFile.apply(entry, spec);
         if (spec.auth.isEmpty()) {
             spec.auth = OAuthClient.read(entry, "oauth", Map.of("clientId", "clientId"));
         }

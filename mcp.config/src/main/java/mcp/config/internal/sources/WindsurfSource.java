@@ -2,7 +2,6 @@ package mcp.config.internal.sources;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,7 +30,7 @@ public final class WindsurfSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
         return List.of(search.home().resolve(".codeium/windsurf/mcp_config.json"),
                 search.home().resolve(".codeium/mcp_config.json"));
     }

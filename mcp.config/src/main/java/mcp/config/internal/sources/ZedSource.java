@@ -57,7 +57,8 @@ public final class ZedSource extends FileSource {
     }
 
     @Override
-    List<Path> userFiles(SearchPath search, Map<String, String> environment) {
+    List<Path> userFiles(SearchPath search) {
+        Map<String, String> environment = search.environment();
         Path configDir;
         switch (platform) {
             case WINDOWS:
@@ -86,7 +87,7 @@ public final class ZedSource extends FileSource {
 
     @Override
     void collect(Context context, SearchPath search, Findings findings) {
-        List<Path> userPaths = userFiles(search, context.environment());
+        List<Path> userPaths = userFiles(search);
         ConfigFile user = userFile(userPaths.get(0), search);
         Optional<ObjectNode> userRoot = readRoot(user, findings);
         boolean trustAll = userRoot.map(root -> root.path("session").path("trust_all_worktrees"))
