@@ -2,6 +2,7 @@ package mcp.manager.internal;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
@@ -33,7 +34,7 @@ public final class ConfigHash {
             json.put("command", stdio.command());
             putIfNotEmpty(json, "args", stdio.args());
             putIfNotEmpty(json, "env", new TreeMap<>(stdio.env()));
-            stdio.inheritedEnv().ifPresent(names -> json.put("inheritedEnv", new java.util.TreeSet<>(names)));
+            stdio.inheritedEnv().ifPresent(names -> json.put("inheritedEnv", new TreeSet<>(names)));
             stdio.cwd().ifPresent(cwd -> json.put("cwd", cwd));
         } else if (config instanceof HttpServerConfig http) {
             json.put("url", http.url());

@@ -3,9 +3,11 @@ package mcp.config.internal.sources;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
 
@@ -69,11 +71,10 @@ public final class NativeSource extends FileSource {
 
     /**
      * The variables {@code "inheritEnv": "minimal"} passes on: a process's own basics, the ones Codex passes
-     * to its servers.
+     * to its servers, and their Windows counterparts.
      */
-    static final List<String> MINIMAL_ENV = List.of("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG", "LC_ALL",
-            "TERM", "TMPDIR", "TZ", "__CF_USER_TEXT_ENCODING", "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP",
-            "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "SYSTEMDRIVE");
+    static final List<String> MINIMAL_ENV = Stream.concat(CodexSource.DEFAULT_ENV_VARS.stream(), Stream.of("SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR",
+            "TEMP", "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "SYSTEMDRIVE")).toList();
 
     @Override
     void readServer(ServerEntry entry, SpecBuilder spec) {
@@ -104,7 +105,7 @@ public final class NativeSource extends FileSource {
             }
             return Optional.empty();
         }
-        List<String> inherited = new java.util.ArrayList<>(MINIMAL_ENV);
+        List<String> inherited = new ArrayList<>(MINIMAL_ENV);
         names.get().stream().filter(name -> !inherited.contains(name)).forEach(inherited::add);
         return Optional.of(inherited);
     }
