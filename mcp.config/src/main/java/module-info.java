@@ -6,7 +6,9 @@
  * <p>The exported package {@code mcp.config} holds the discovery entry point and its result types;
  * the filters and the validation rules live in {@code mcp.config.internal}. Sources and filters are
  * found through {@link mcp.api.spi.Providers}, whose module declares the {@code uses} clauses; an
- * embedder can also pass instances and switch {@link java.util.ServiceLoader} off.
+ * embedder can also pass instances and switch {@link java.util.ServiceLoader} off. mcp-host's managed
+ * policy ({@code /etc/mcp-host/managed-mcp.json}) is no provider: discovery always reads it, and it binds
+ * every source's entries.
  *
  * @uses mcp.api.spi.CapabilitySource (through {@link mcp.api.spi.Providers}) the places server configs are read from
  * @uses mcp.api.spi.ConfigFilter (through {@link mcp.api.spi.Providers}) what drops or rewrites discovered entries
