@@ -104,7 +104,8 @@ class GeminiConsentTest {
     }
 
     /**
-     * As Gemini CLI 0.61.0 did after `gemini extensions install` of such an extension: its server is listed
+     * Extensions as Gemini CLI documents them (https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/reference.md)
+     * and as Gemini CLI 0.61.0 did after `gemini extensions install` of such an extension: its server is listed
      * "(from myext)" with the variables replaced; a workspace's .gemini/extensions is not read; an untrusted
      * folder disables it too. The enablement rules are the ones `gemini extensions disable` wrote; `gemini mcp
      * list` still listed the servers of a disabled extension, so their effect follows Gemini's documentation.
