@@ -269,6 +269,8 @@ class McpManagerTest {
         call(manager, "mcp_kit_change_tools", null);
         await("the new tool is listed", () -> manager.getTools().stream().anyMatch(t -> t.name().equals("mcp_kit_extra_0")));
         assertEquals(KIT_TOOLS + 1, manager.toolsOf("kit").size());
+        // Listeners hear of a change on the manager's event thread, after the view has it: wait for them too.
+        await("the listener heard of both changes", () -> changes.size() >= 2);
         assertTrue(changes.size() >= 2 && changes.stream().allMatch("kit"::equals), changes.toString());
 
         call(manager, "mcp_kit_change_tools", null);
