@@ -23,6 +23,8 @@
 module mcp.config {
     // Transitive: Discovery's builder and result speak in mcp.api types.
     requires transitive mcp.api;
+    // Transitive: approvals of project servers (mcp.consent.Approvals) are a builder setting.
+    requires transitive mcp.consent;
     requires org.slf4j;
     // For the Codex source (config.toml).
     requires tools.jackson.dataformat.toml;

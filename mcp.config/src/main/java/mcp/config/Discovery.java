@@ -12,13 +12,18 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import mcp.api.ProviderException;
+import mcp.api.ApprovalState;
 import mcp.api.OwnerState;
+import mcp.api.PendingServer;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
+import mcp.api.spi.ConsentHandler;
 import mcp.api.spi.Providers;
+import mcp.consent.Approvals;
+import mcp.consent.ServerDefinition;
 import mcp.config.internal.EnabledFilter;
 import mcp.config.internal.ExaFilter;
 import mcp.config.internal.Expansion;
@@ -68,6 +73,9 @@ public final class Discovery {
     private final boolean loadSources;
     private final boolean loadFilters;
     private final Path managedPolicy;
+    private final Approvals approvals;
+    private final ConsentHandler consent;
+    private final boolean approveProjectServers;
 
     private Discovery(Builder b) {
         this.workingDirectory = b.workingDirectory;
@@ -79,6 +87,14 @@ public final class Discovery {
         this.loadSources = b.loadSources;
         this.loadFilters = b.loadFilters;
         this.managedPolicy = b.managedPolicy;
+        this.approvals = b.approvals;
+        this.consent = b.consent;
+        this.approveProjectServers = b.approveProjectServers;
+    }
+
+    /** @return where the approvals of project servers are kept */
+    public Approvals approvals() {
+        return approvals;
     }
 
     /** @return a builder with every setting at its default */
@@ -115,12 +131,16 @@ public final class Discovery {
         private final Map<String, ServerConfig> configs = new LinkedHashMap<>();
         private final Map<String, SourceMetadata> sources = new LinkedHashMap<>();
         private final Map<String, OwnerState> owners = new LinkedHashMap<>();
+        private final Map<String, ApprovalState> approvalStates = new LinkedHashMap<>();
+        private final Map<String, String> definitions = new LinkedHashMap<>();
         private final Set<String> exaApiKeys = new LinkedHashSet<>();
         private final List<DiscoveryProblem> problems = new ArrayList<>();
         private final List<SkippedServer> skipped = new ArrayList<>();
 
         /** The administrator's policy: it binds every source, and no builder setting turns it off. */
         private ManagedPolicy policy;
+        /** The approvals as they were when this discovery began; read on the first project-level entry. */
+        private Approvals.Snapshot approved;
 
         DiscoveryResult execute() {
             ManagedPolicy.Read read = ManagedPolicy.read(managedPolicy, environment);
@@ -144,7 +164,8 @@ public final class Discovery {
             }
             LOG.debug("MCP discovery done: {} servers {}, {} skipped, {} problems", configs.size(), configs.keySet(),
                     skipped.size(), problems.size());
-            return new DiscoveryResult(configs, sources, new ArrayList<>(exaApiKeys), problems, skipped, owners);
+            return new DiscoveryResult(configs, sources, new ArrayList<>(exaApiKeys), problems, skipped, owners,
+                    approvalStates, definitions);
         }
 
         /** Explicit first, then ServiceLoader's; by priority, highest first; a stable sort keeps that order on ties. */
@@ -227,7 +248,7 @@ public final class Discovery {
                     invalid(spec, validation.joinedErrors());
                     return;
                 }
-                merge(spec, validation.config().orElseThrow());
+                merge(spec, validation.config().orElseThrow(), ServerDefinition.of(asWritten));
             } catch (RuntimeException e) {
                 // A fault of discovery itself on one odd entry must not cost the other servers.
                 LOG.warn("MCP discovery could not process server {} from {}", spec.name(), spec.source().providerId(), e);
@@ -269,18 +290,81 @@ public final class Discovery {
             return Optional.empty();
         }
 
-        private void merge(ServerSpec spec, ServerConfig config) {
+        private void merge(ServerSpec spec, ServerConfig config, ServerDefinition definition) {
             SourceMetadata winner = sources.get(spec.name());
             if (winner != null) {
                 skip(spec, SkippedServer.Reason.SHADOWED, "shadowed by the entry from " + winner.providerName()
                         + winner.path().map(p -> " (" + p + ")").orElse(""));
                 return;
             }
+            Optional<ApprovalState> approval = approval(spec, definition);
+            if (approval.isPresent() && !approval.get().startsServer()) {
+                skipped.add(new SkippedServer(spec.name(), spec.source(), spec.location(),
+                        SkippedServer.Reason.NOT_APPROVED, approval.get().reason(), spec.owner(), approval));
+                LOG.debug("Server {} from {} not started: {}", spec.name(), spec.source().providerId(),
+                        approval.get().reason());
+                return;
+            }
             configs.put(spec.name(), config);
             sources.put(spec.name(), spec.source());
+            definitions.put(spec.name(), definition.hash());
+            approval.ifPresent(state -> approvalStates.put(spec.name(), state));
             spec.owner().ifPresent(owner -> owners.put(spec.name(), owner));
             LOG.debug("Server {} [{}] from {} ({}){}", spec.name(), config.type(), spec.source().providerName(),
                     spec.source().level(), spec.source().path().map(p -> " " + p).orElse(""));
+        }
+
+        /**
+         * mcp-host's approval of an entry from a project-level file: the stored decision about this
+         * definition, else the consent handler's; empty for the entries that need none.
+         */
+        private Optional<ApprovalState> approval(ServerSpec spec, ServerDefinition definition) {
+            if (spec.source().level() != SourceMetadata.Level.PROJECT) {
+                return Optional.empty();
+            }
+            if (approved == null) {
+                approved = approvals.snapshot();
+                approved.problem().ifPresent(problem -> problems.add(new DiscoveryProblem(
+                        DiscoveryProblem.Severity.ERROR, Optional.of(approvals.file()), "", "",
+                        "mcp-host's approvals could not be read, so no project server is approved: " + problem)));
+            }
+            Path file = spec.source().path().orElse(workingDirectory);
+            ApprovalState state = approved.stateOf(file, spec.name(), definition);
+            if (state.startsServer() || state.kind() == ApprovalState.Kind.DENIED) {
+                return Optional.of(state);
+            }
+            if (approveProjectServers) {
+                return Optional.of(new ApprovalState(ApprovalState.Kind.TRUSTED_CHECKOUT, state.definitionHash(),
+                        state.definition(), state.changes(), "started without approval: the checkout is trusted"
+                        + " (--approve-project-servers)"));
+            }
+            ConsentHandler.Decision decision;
+            try {
+                decision = consent.decide(new PendingServer(spec.name(), spec.source(), spec.location(), state));
+            } catch (RuntimeException e) {
+                LOG.warn("The consent handler failed on MCP server {}; it stays pending", spec.name(), e);
+                decision = ConsentHandler.Decision.LEAVE_PENDING;
+            }
+            if (decision == null || decision == ConsentHandler.Decision.LEAVE_PENDING) {
+                return Optional.of(state);
+            }
+            try {
+                if (decision == ConsentHandler.Decision.APPROVE) {
+                    approvals.approve(file, spec.name(), definition);
+                    return Optional.of(new ApprovalState(ApprovalState.Kind.APPROVED, state.definitionHash(),
+                            state.definition(), List.of(), "approved in mcp-host just now"));
+                }
+                approvals.deny(file, spec.name(), definition);
+                return Optional.of(new ApprovalState(ApprovalState.Kind.DENIED, state.definitionHash(),
+                        state.definition(), List.of(), "denied in mcp-host just now: run `mcp-host approve "
+                        + spec.name() + "` to allow it"));
+            } catch (java.io.IOException e) {
+                warn(spec, "Server \"" + spec.name() + "\": the decision could not be saved: " + e.getMessage());
+                // An approval that cannot be kept still holds for this run; a denial too.
+                return Optional.of(new ApprovalState(decision == ConsentHandler.Decision.APPROVE
+                        ? ApprovalState.Kind.APPROVED : ApprovalState.Kind.DENIED, state.definitionHash(),
+                        state.definition(), List.of(), "decided in mcp-host just now, not saved: " + e.getMessage()));
+            }
         }
 
         private void invalid(ServerSpec spec, String messages) {
@@ -334,8 +418,43 @@ public final class Discovery {
         private boolean loadSources = true;
         private boolean loadFilters = true;
         private Path managedPolicy;
+        private Approvals approvals;
+        private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
+        private boolean approveProjectServers;
 
         private Builder() {
+        }
+
+        /**
+         * @param store where mcp-host keeps the user's approvals of project servers; default
+         *     {@link Approvals#forUser(Map, Path)} of this builder's environment and home
+         * @return this builder
+         */
+        public Builder approvals(Approvals store) {
+            this.approvals = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * @param handler asked about each project server that is not approved in its current definition
+         *     (and not denied); what it approves or denies is saved; default
+         *     {@link ConsentHandler#DENY_AND_REPORT}
+         * @return this builder
+         */
+        public Builder consent(ConsentHandler handler) {
+            this.consent = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * @param trusted whether every project server that is not denied starts without an approval, for
+         *     automation that trusts its checkout (nothing is saved); the owning tools' declines and the
+         *     managed policy still hold; default {@code false}
+         * @return this builder
+         */
+        public Builder approveProjectServers(boolean trusted) {
+            this.approveProjectServers = trusted;
+            return this;
         }
 
         /**
@@ -459,6 +578,9 @@ public final class Discovery {
             b.filters = filters;
             b.loadSources = loadSources;
             b.loadFilters = loadFilters;
+            b.approvals = approvals != null ? approvals : Approvals.forUser(b.environment, b.home);
+            b.consent = consent;
+            b.approveProjectServers = approveProjectServers;
             b.managedPolicy = managedPolicy != null ? managedPolicy.toAbsolutePath().normalize() : ManagedPolicy.defaultFile();
             return new Discovery(b);
         }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.ApprovalState;
 import mcp.api.OwnerState;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
@@ -27,10 +28,14 @@ import mcp.api.SourceMetadata;
  * @param skipped every entry not used, with why, in discovery order
  * @param owners what the owning tool decided about a winner whose start depended on it (approved, trusted
  *     folder), by name; winners that needed no one's consent are not in it
+ * @param approvals mcp-host's approval of each winner from a project-level file (approved, or started for a
+ *     trusted checkout), by name; the others need none and are not in it
+ * @param definitions the {@linkplain mcp.consent.ServerDefinition#hash() definition hash} of every winner,
+ *     by name: the key of its pinned tool definitions
  */
 public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
         List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped,
-        Map<String, OwnerState> owners) {
+        Map<String, OwnerState> owners, Map<String, ApprovalState> approvals, Map<String, String> definitions) {
 
     /** The file a hard failure names, as the described system does (SPEC §3, failure classes). */
     private static final Path HARD_FAILURE_FILE = Path.of(".mcp.json");
@@ -43,6 +48,15 @@ public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, Sou
         problems = List.copyOf(problems);
         skipped = List.copyOf(skipped);
         owners = Collections.unmodifiableMap(new LinkedHashMap<>(owners));
+        approvals = Collections.unmodifiableMap(new LinkedHashMap<>(approvals));
+        definitions = Collections.unmodifiableMap(new LinkedHashMap<>(definitions));
+    }
+
+    /** A result without approvals and definition hashes. */
+    public DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
+            List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped,
+            Map<String, OwnerState> owners) {
+        this(configs, sources, exaApiKeys, problems, skipped, owners, Map.of(), Map.of());
     }
 
     /** A result without owners' decisions. */

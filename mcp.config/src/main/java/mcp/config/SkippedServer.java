@@ -2,6 +2,7 @@ package mcp.config;
 
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.ApprovalState;
 import mcp.api.OwnerState;
 import mcp.api.SourceMetadata;
 
@@ -17,9 +18,11 @@ import mcp.api.SourceMetadata;
  * @param detail the reason for people (never an env or header value)
  * @param owner what the tool that owns the entry's file decided about it, when its start depends on that
  *     (always present for {@link Reason#NOT_CONSENTED})
+ * @param approval mcp-host's approval state of an entry from a project-level file (always present for
+ *     {@link Reason#NOT_APPROVED}: pending, changed or denied, with the definition and what changed)
  */
 public record SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail,
-        Optional<OwnerState> owner) {
+        Optional<OwnerState> owner, Optional<ApprovalState> approval) {
 
     /** Why an entry is not used. */
     public enum Reason {
@@ -40,7 +43,12 @@ public record SkippedServer(String name, SourceMetadata source, String location,
          * declined, disabled for the project, an untrusted folder); the detail is that tool's reason and
          * how to change it. See {@link mcp.api.spi.CapabilitySource.Inactive}.
          */
-        NOT_CONSENTED
+        NOT_CONSENTED,
+        /**
+         * It comes from a project-level file and mcp-host has no approval of it in this definition (never
+         * approved, changed since, or denied); {@link SkippedServer#approval()} says which and what changed.
+         */
+        NOT_APPROVED
     }
 
     /** Validates. */
@@ -51,10 +59,17 @@ public record SkippedServer(String name, SourceMetadata source, String location,
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(detail, "detail");
         Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(approval, "approval");
+    }
+
+    /** An entry skipped before mcp-host's approval was asked. */
+    public SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail,
+            Optional<OwnerState> owner) {
+        this(name, source, location, reason, detail, owner, Optional.empty());
     }
 
     /** An entry skipped whatever its owner decided. */
     public SkippedServer(String name, SourceMetadata source, String location, Reason reason, String detail) {
-        this(name, source, location, reason, detail, Optional.empty());
+        this(name, source, location, reason, detail, Optional.empty(), Optional.empty());
     }
 }

@@ -1,0 +1,241 @@
+package mcp.consent;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import mcp.api.McpJson;
+import mcp.api.ServerSpec;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A server's definition as its file writes it, before any {@code ${VAR}} expansion or secret resolution:
+ * what an approval is bound to. Its fields are the ones that decide what runs and where it connects:
+ * {@code type}, {@code command}, {@code args}, {@code env}, {@code cwd}, {@code url}, {@code headers},
+ * and {@code inheritEnv} (the host variables a stdio server inherits, when not all). The
+ * {@linkplain #hash() hash} is the SHA-256 of its canonical JSON (keys sorted, empty fields left out), so
+ * two files that write the same definition in another order or format hash alike.
+ *
+ * <p>{@link #masked(UnaryOperator)} gives the form that may be shown and stored: env and header values
+ * that are not plain variable references, values of secret-looking arguments ({@code --api-key=...},
+ * {@code --token X}), and the credentials and secret-looking query parameters of URLs are replaced by a
+ * fingerprint, so that {@link #changes(JsonNode, JsonNode)} can still say that a value changed without
+ * anyone seeing it.
+ */
+public final class ServerDefinition {
+
+    private static final String HASH_PREFIX = "mcp-host server definition 1\n";
+    /** A value that only names a variable: shown as is, since it holds no secret. */
+    private static final Pattern REFERENCE = Pattern.compile(
+            "\\$\\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?}|\\$\\{(?:env|input):[^}]+}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{env:[A-Za-z_][A-Za-z0-9_]*}"
+            + "|\\{\\{[^}]+}}");
+    private static final String SECRET_WORD = "(?:token|key|secret|password|passwd|pwd|auth|credential|bearer|cookie|session)";
+    private static final Pattern SECRET_OPTION = Pattern.compile("(?i)(-{1,2}[a-z0-9_.-]*" + SECRET_WORD + "[a-z0-9_.-]*)");
+    private static final Pattern SECRET_OPTION_WITH_VALUE = Pattern.compile(
+            "(?i)(-{0,2}[a-z0-9_.-]*" + SECRET_WORD + "[a-z0-9_.-]*=)(.+)");
+    private static final Pattern URL_CREDENTIALS = Pattern.compile("(?i)^([a-z][a-z0-9+.-]*://)([^/@]+)@");
+    private static final Pattern URL_SECRET_PARAMETER = Pattern.compile(
+            "(?i)([?&][a-z0-9_.-]*" + SECRET_WORD + "[a-z0-9_.-]*=)([^&#]+)");
+    private static final Pattern BEARER = Pattern.compile("(?i)^(bearer|basic|token)\\s+\\S+");
+
+    private final ObjectNode canonical;
+    private final String hash;
+
+    private ServerDefinition(ObjectNode canonical) {
+        this.canonical = canonical;
+        this.hash = sha256(HASH_PREFIX + McpJson.mapper().writeValueAsString(canonical));
+    }
+
+    /**
+     * @param asWritten the entry as its capability source read it, before expansion and filters
+     * @return its definition
+     */
+    public static ServerDefinition of(ServerSpec asWritten) {
+        Objects.requireNonNull(asWritten, "asWritten");
+        // Keys in alphabetical order, so that the JSON text is canonical.
+        ObjectNode json = McpJson.object();
+        if (!asWritten.args().isEmpty()) {
+            ArrayNode args = json.putArray("args");
+            asWritten.args().forEach(args::add);
+        }
+        asWritten.command().ifPresent(command -> json.put("command", command));
+        asWritten.cwd().ifPresent(cwd -> json.put("cwd", cwd));
+        putSorted(json, "env", asWritten.env());
+        putSorted(json, "headers", asWritten.headers());
+        asWritten.inheritedEnv().ifPresent(names -> {
+            ArrayNode array = json.putArray("inheritEnv");
+            names.stream().sorted().forEach(array::add);
+        });
+        asWritten.type().ifPresent(type -> json.put("type", type));
+        asWritten.url().ifPresent(url -> json.put("url", url));
+        return new ServerDefinition(json);
+    }
+
+    private static void putSorted(ObjectNode json, String field, Map<String, String> values) {
+        if (!values.isEmpty()) {
+            ObjectNode object = json.putObject(field);
+            new TreeMap<>(values).forEach(object::put);
+        }
+    }
+
+    /** @return the SHA-256 of the canonical definition, in lower-case hex */
+    public String hash() {
+        return hash;
+    }
+
+    /**
+     * @param fingerprint turns a secret value into a short fingerprint that tells values apart without
+     *     revealing them (see {@link Approvals})
+     * @return the definition with every secret-looking value replaced by {@code <hidden FINGERPRINT>}
+     */
+    public ObjectNode masked(UnaryOperator<String> fingerprint) {
+        ObjectNode masked = canonical.deepCopy();
+        for (String field : List.of("env", "headers")) {
+            if (masked.get(field) instanceof ObjectNode values) {
+                for (String name : new ArrayList<>(values.propertyNames())) {
+                    String value = values.get(name).asString();
+                    if (!REFERENCE.matcher(value).matches()) {
+                        values.put(name, hidden(fingerprint, value));
+                    }
+                }
+            }
+        }
+        if (masked.get("args") instanceof ArrayNode args) {
+            boolean valueOfSecretOption = false;
+            for (int i = 0; i < args.size(); i++) {
+                String arg = args.get(i).asString();
+                String shown = arg;
+                Matcher withValue = SECRET_OPTION_WITH_VALUE.matcher(arg);
+                if (valueOfSecretOption && !arg.startsWith("-") && !REFERENCE.matcher(arg).matches()) {
+                    shown = hidden(fingerprint, arg);
+                } else if (withValue.matches() && !REFERENCE.matcher(withValue.group(2)).matches()) {
+                    shown = withValue.group(1) + hidden(fingerprint, withValue.group(2));
+                } else if (BEARER.matcher(arg).matches()) {
+                    shown = hidden(fingerprint, arg);
+                } else if (arg.contains("://")) {
+                    shown = maskUrl(arg, fingerprint);
+                }
+                valueOfSecretOption = SECRET_OPTION.matcher(arg).matches();
+                args.set(i, shown);
+            }
+        }
+        if (masked.get("url") != null) {
+            masked.put("url", maskUrl(masked.get("url").asString(), fingerprint));
+        }
+        return masked;
+    }
+
+    private static String maskUrl(String url, UnaryOperator<String> fingerprint) {
+        Matcher credentials = URL_CREDENTIALS.matcher(url);
+        String result = credentials.find()
+                ? credentials.group(1) + hidden(fingerprint, credentials.group(2)) + "@" + url.substring(credentials.end())
+                : url;
+        Matcher parameter = URL_SECRET_PARAMETER.matcher(result);
+        StringBuilder out = new StringBuilder();
+        while (parameter.find()) {
+            String value = parameter.group(2);
+            parameter.appendReplacement(out, Matcher.quoteReplacement(parameter.group(1)
+                    + (REFERENCE.matcher(value).matches() ? value : hidden(fingerprint, value))));
+        }
+        parameter.appendTail(out);
+        return out.toString();
+    }
+
+    private static String hidden(UnaryOperator<String> fingerprint, String value) {
+        return "<hidden " + fingerprint.apply(value) + ">";
+    }
+
+    /**
+     * @param masked a masked definition
+     * @return one {@code field: value} line per field, for people
+     */
+    public static List<String> describe(JsonNode masked) {
+        List<String> lines = new ArrayList<>();
+        for (String field : masked.propertyNames()) {
+            lines.add(field + ": " + McpJson.mapper().writeValueAsString(masked.get(field)));
+        }
+        return lines;
+    }
+
+    /**
+     * @param before the masked definition that was approved
+     * @param after the masked definition the file writes now
+     * @return what changed, one line per field (per variable or header for {@code env} and {@code headers}),
+     *     e.g. {@code command: "node" -> "bash"}, {@code env.API_KEY: changed (value hidden)}
+     */
+    public static List<String> changes(JsonNode before, JsonNode after) {
+        Set<String> fields = new LinkedHashSet<>();
+        before.propertyNames().forEach(fields::add);
+        after.propertyNames().forEach(fields::add);
+        List<String> lines = new ArrayList<>();
+        for (String field : fields.stream().sorted().toList()) {
+            JsonNode old = before.get(field);
+            JsonNode now = after.get(field);
+            if (Objects.equals(old, now)) {
+                continue;
+            }
+            if ((field.equals("env") || field.equals("headers")) && (old == null || old.isObject())
+                    && (now == null || now.isObject())) {
+                lines.addAll(mapChanges(field, old, now));
+            } else {
+                lines.add(field + ": " + show(old) + " -> " + show(now));
+            }
+        }
+        return lines;
+    }
+
+    private static List<String> mapChanges(String field, JsonNode old, JsonNode now) {
+        Set<String> all = new java.util.TreeSet<>();
+        Optional.ofNullable(old).ifPresent(o -> o.propertyNames().forEach(all::add));
+        Optional.ofNullable(now).ifPresent(n -> n.propertyNames().forEach(all::add));
+        List<String> lines = new ArrayList<>();
+        for (String name : all) {
+            JsonNode a = old == null ? null : old.get(name);
+            JsonNode b = now == null ? null : now.get(name);
+            if (Objects.equals(a, b)) {
+                continue;
+            }
+            String label = field + "." + name + ": ";
+            if (a == null) {
+                lines.add(label + "added " + b);
+            } else if (b == null) {
+                lines.add(label + "removed (was " + a + ")");
+            } else if (a.asString().startsWith("<hidden ") && b.asString().startsWith("<hidden ")) {
+                lines.add(label + "changed (value hidden)");
+            } else {
+                lines.add(label + a + " -> " + b);
+            }
+        }
+        return lines;
+    }
+
+    private static String show(JsonNode value) {
+        return value == null ? "(none)" : McpJson.mapper().writeValueAsString(value);
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ServerDefinition[" + hash + "]";
+    }
+}

@@ -1,0 +1,136 @@
+package mcp.consent.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * mcp-host's state files: under {@code $XDG_STATE_HOME/mcp-host/} (an absolute {@code XDG_STATE_HOME}
+ * only, as the XDG specification says), else {@code ~/.local/state/mcp-host/}; written owner-only from
+ * creation on, atomically (a temporary file forced to disk, then renamed), and changed under a lock
+ * file, so that two mcp-host processes never lose each other's update.
+ */
+public final class StateFiles {
+
+    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+
+    private StateFiles() {
+    }
+
+    /**
+     * @param environment the environment ({@code XDG_STATE_HOME})
+     * @param home the user's home directory
+     * @return mcp-host's state directory
+     */
+    public static Path directory(Map<String, String> environment, Path home) {
+        String xdg = environment.get("XDG_STATE_HOME");
+        Path base = xdg != null && !xdg.isEmpty() && Path.of(xdg).isAbsolute() ? Path.of(xdg)
+                : home.resolve(".local").resolve("state");
+        return base.resolve("mcp-host").toAbsolutePath().normalize();
+    }
+
+    /**
+     * @param file a state file
+     * @return its bytes, or empty when there is no such file
+     * @throws IOException when it exists but cannot be read
+     */
+    public static Optional<byte[]> read(Path file) throws IOException {
+        try {
+            return Optional.of(Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Replaces a state file atomically, owner-only ({@code rw-------}, its directory {@code rwx------}).
+     *
+     * @param file the file
+     * @param bytes its new content
+     * @throws IOException when it cannot be written (the old content is then still there)
+     */
+    public static void write(Path file, byte[] bytes) throws IOException {
+        Path directory = file.toAbsolutePath().getParent();
+        createDirectory(directory);
+        Path temp = Files.createTempFile(directory, file.getFileName() + ".", ".tmp", ownerOnly("rw-------"));
+        try {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            try {
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            temp = null;
+        } finally {
+            if (temp != null) {
+                Files.deleteIfExists(temp);
+            }
+        }
+    }
+
+    /** A change that reads a state file, computes, and writes it back. */
+    @FunctionalInterface
+    public interface Update<T> {
+        /**
+         * @return the result of the change
+         * @throws IOException when reading or writing fails
+         */
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs a read-modify-write of a state file while holding its lock file ({@code FILE.lock}), which
+     * other mcp-host processes take too.
+     *
+     * @param file the state file
+     * @param update the change
+     * @param <T> its result
+     * @return its result
+     * @throws IOException when the lock or the change fails
+     */
+    public static <T> T locked(Path file, Update<T> update) throws IOException {
+        Path directory = file.toAbsolutePath().getParent();
+        createDirectory(directory);
+        Path lockFile = directory.resolve(file.getFileName() + ".lock");
+        if (!Files.exists(lockFile)) {
+            try {
+                Files.createFile(lockFile, ownerOnly("rw-------"));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // Another process made it first.
+            }
+        }
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+                FileLock lock = channel.lock()) {
+            return update.run();
+        }
+    }
+
+    private static void createDirectory(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            Files.createDirectories(directory, ownerOnly("rwx------"));
+        }
+    }
+
+    private static FileAttribute<?>[] ownerOnly(String permissions) {
+        return POSIX ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))}
+                : new FileAttribute<?>[0];
+    }
+}
