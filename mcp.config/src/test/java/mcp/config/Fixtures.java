@@ -49,10 +49,12 @@ final class Fixtures {
 
     /**
      * @return a discovery over exactly these sources and the built-in filters, with neither found by
-     *     ServiceLoader, a fixed working directory and home, and an empty environment
+     *     ServiceLoader, a fixed working directory and home, and an empty environment; project servers start
+     *     without approval (these tests are about merging: {@code ProjectApprovalTest} is about approval)
      */
     static Discovery.Builder discovery(CapabilitySource... sources) {
         return Discovery.builder()
+                .approveProjectServers(true)
                 .workingDirectory(Path.of("/work/project"))
                 .home(Path.of("/home/tester"))
                 .environment(Map.of())

@@ -16,11 +16,13 @@ import mcp.api.spi.AuthStorage;
 import mcp.api.spi.AuthorizationUi;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
+import mcp.api.spi.ConsentHandler;
 import mcp.api.spi.Providers;
 import mcp.api.spi.ToolCache;
 import mcp.api.spi.ToolCacheProvider;
 import mcp.api.spi.TransportProvider;
 import mcp.config.ConfigFiles;
+import mcp.consent.Approvals;
 import mcp.config.Discovery;
 import mcp.config.DiscoveryProblem;
 import mcp.config.DiscoveryResult;
@@ -150,6 +152,10 @@ public final class McpHost implements AutoCloseable {
             if (settings.managedPolicy != null) {
                 discovery.managedPolicy(settings.managedPolicy);
             }
+            if (settings.approvals != null) {
+                discovery.approvals(settings.approvals);
+            }
+            discovery.consent(settings.consentHandler).approveProjectServers(settings.approveProjectServers);
             if (settings.configFile != null) {
                 discovery.sources(List.of(ConfigFiles.nativeFile(settings.configFile))).loadSources(false);
             } else {
@@ -238,6 +244,9 @@ public final class McpHost implements AutoCloseable {
         private Path cacheDirectory;
         private Path configFile;
         private Path managedPolicy;
+        private Approvals approvals;
+        private ConsentHandler consentHandler = ConsentHandler.DENY_AND_REPORT;
+        private boolean approveProjectServers;
         private Duration startupGate = McpManager.DEFAULT_STARTUP_GATE;
         private boolean serviceLoader = true;
         private final List<TransportProvider> transportProviders = new ArrayList<>();
@@ -313,6 +322,39 @@ public final class McpHost implements AutoCloseable {
          */
         public Builder managedPolicy(Path file) {
             this.managedPolicy = file.toAbsolutePath();
+            return this;
+        }
+
+        /**
+         * @return this, keeping the user's approvals of project servers in this store (default:
+         *     {@code $XDG_STATE_HOME/mcp-host/approvals.json} of this builder's environment, else under
+         *     {@code ~/.local/state})
+         */
+        public Builder approvals(Approvals store) {
+            this.approvals = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * @param handler asked, during each load, about every project server that has no approval in its
+         *     current definition: an agent asks its user in its own UI, and what is approved or denied is
+         *     saved
+         * @return this (default {@link ConsentHandler#DENY_AND_REPORT}: such a server does not start, and
+         *     the load's {@link DiscoveryResult#skipped()} says it is pending and what changed)
+         */
+        public Builder consentHandler(ConsentHandler handler) {
+            this.consentHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * @param trusted whether project servers start without an approval, for automation that trusts its
+         *     checkout; nothing is saved, and denials, the owning tools' declines and the managed policy
+         *     still hold
+         * @return this (default {@code false})
+         */
+        public Builder approveProjectServers(boolean trusted) {
+            this.approveProjectServers = trusted;
             return this;
         }
 
@@ -406,6 +448,10 @@ public final class McpHost implements AutoCloseable {
             copy.cacheEnabled = cacheEnabled;
             copy.cacheDirectory = cacheDirectory;
             copy.configFile = configFile;
+            copy.managedPolicy = managedPolicy;
+            copy.approvals = approvals;
+            copy.consentHandler = consentHandler;
+            copy.approveProjectServers = approveProjectServers;
             copy.startupGate = startupGate;
             copy.serviceLoader = serviceLoader;
             copy.transportProviders.addAll(transportProviders);

@@ -15,6 +15,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * mcp-host's state files: under {@code $XDG_STATE_HOME/mcp-host/} (an absolute {@code XDG_STATE_HOME}
@@ -25,6 +26,8 @@ import java.util.Optional;
 public final class StateFiles {
 
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+
+    private static final Map<Path, Object> MONITORS = new ConcurrentHashMap<>();
 
     private StateFiles() {
     }
@@ -117,9 +120,12 @@ public final class StateFiles {
                 // Another process made it first.
             }
         }
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
-                FileLock lock = channel.lock()) {
-            return update.run();
+        // A file lock is held by the JVM, not a thread: threads of one JVM take turns on a monitor first.
+        synchronized (MONITORS.computeIfAbsent(lockFile, path -> new Object())) {
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+                    FileLock lock = channel.lock()) {
+                return update.run();
+            }
         }
     }
 

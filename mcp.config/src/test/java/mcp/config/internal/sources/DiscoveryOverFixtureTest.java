@@ -34,7 +34,7 @@ class DiscoveryOverFixtureTest {
                 .environment(Map.of("GITHUB_TOKEN", "t0ken", "HOME", fixture.home.toString(), "FIGMA_OAUTH_TOKEN", "f1gma",
                         ClaudePolicy.DIRECTORY_VARIABLE, fixture.managed().toString(),
                         GeminiSource.SYSTEM_SETTINGS_VARIABLE, fixture.managed().resolve("gemini.json").toString()))
-                .projectConfig(projectConfig).build().discover();
+                .projectConfig(projectConfig).approveProjectServers(true).build().discover();
     }
 
     private static String where(DiscoveryResult result, Fixture fixture, String name) {

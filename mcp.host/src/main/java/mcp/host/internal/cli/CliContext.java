@@ -14,6 +14,7 @@ import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
 import mcp.api.spi.AuthStorage;
+import mcp.api.spi.ConsentHandler;
 import mcp.api.spi.Providers;
 import mcp.config.DiscoveryProblem;
 import mcp.config.DiscoveryResult;
@@ -111,6 +112,7 @@ final class CliContext {
                 .home(io.home())
                 .environment(io.env())
                 .projectConfig(!options.noProjectConfig)
+                .approveProjectServers(options.approveProjectServers)
                 .cache(!options.noCache)
                 .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)));
         if (options.cacheDir != null) {
@@ -256,6 +258,36 @@ final class CliContext {
             } else if (!invalid.contains(problem.server())) {
                 io.err().println("error: " + problem.describe());
             }
+        }
+    }
+
+    /**
+     * Says on stderr which project servers did not start for want of mcp-host's approval, what changed
+     * since an approval, and what to run: one-shot commands never ask.
+     *
+     * @param discovery what discovery found
+     * @param onlyServer only this server, or {@code null} for all
+     */
+    void printPending(DiscoveryResult discovery, String onlyServer) {
+        for (SkippedServer skipped : discovery.skipped()) {
+            if (skipped.reason() != SkippedServer.Reason.NOT_APPROVED
+                    || (onlyServer != null && !onlyServer.equals(skipped.name()))) {
+                continue;
+            }
+            io.err().println("not started: " + skipped.name() + " (" + ServerLookup.describe(skipped.source()) + "): "
+                    + skipped.detail());
+            skipped.approval().ifPresent(approval -> approval.changes()
+                    .forEach(change -> io.err().println("    changed: " + change)));
+        }
+    }
+
+    /**
+     * Discovers without connecting, asking this handler about pending project servers (approve, deny);
+     * outside the shell's host, so the shell's own handler does not ask in between.
+     */
+    DiscoveryResult discover(ConsentHandler handler) {
+        try (McpHost host = newHost(hostBuilder().approveProjectServers(false).consentHandler(handler))) {
+            return checked(host.discover());
         }
     }
 

@@ -49,10 +49,15 @@ final class ListCommand implements Callable<Integer> {
                 }
                 if (entry.error() != null) {
                     line.append("  ").append(entry.error());
+                } else if (entry.approval() != null) {
+                    line.append("  ").append(entry.approval().reason()); // approved in mcp-host
                 } else if (entry.owner() != null) {
                     line.append("  ").append(entry.owner().reason()); // approved, or the folder is trusted
                 }
                 out.println(line);
+                if (entry.approval() != null) {
+                    entry.approval().changes().forEach(change -> out.println("      changed: " + change));
+                }
             }
         });
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.ApprovalState;
 import mcp.api.McpJson;
 import mcp.api.OwnerState;
 import mcp.api.SourceMetadata;
@@ -39,9 +40,11 @@ final class Listing {
      * @param error the validation message, skip reason or connect error; {@code null} when none
      * @param owner what the tool owning the file decided (approved, pending approval, untrusted folder, ...),
      *     {@code null} when the entry's start did not depend on it
+     * @param approval mcp-host's approval of an entry from a project-level file (approved, pending, changed,
+     *     denied), {@code null} for the others and for entries skipped before it was asked
      */
     record Entry(String name, String type, SourceMetadata source, boolean enabled, String status, String error,
-            OwnerState owner) {
+            OwnerState owner, ApprovalState approval) {
 
         String mark() {
             switch (status) {
@@ -78,7 +81,7 @@ final class Listing {
             }
             groups.computeIfAbsent(source, s -> new ArrayList<>())
                     .add(new Entry(name, config.type(), source, config.enabled(), status, error,
-                            discovery.owners().get(name)));
+                            discovery.owners().get(name), discovery.approvals().get(name)));
         });
         EntryTypes types = new EntryTypes();
         for (SkippedServer skipped : discovery.skipped()) {
@@ -90,7 +93,7 @@ final class Listing {
             groups.computeIfAbsent(skipped.source(), s -> new ArrayList<>())
                     .add(new Entry(skipped.name(), types.of(skipped), skipped.source(),
                             skipped.reason() != SkippedServer.Reason.DISABLED, status, skipped.detail(),
-                            skipped.owner().orElse(null)));
+                            skipped.owner().orElse(null), skipped.approval().orElse(null)));
         }
         return groups;
     }
@@ -114,8 +117,23 @@ final class Listing {
                 owner.put("state", entry.owner().kind().id());
                 owner.put("reason", entry.owner().reason());
             }
+            if (entry.approval() != null) {
+                node.set("approval", approvalJson(entry.approval()));
+            }
         }));
         return array;
+    }
+
+    /** @return {@code {state, reason, sha256, definition, changes}}: secrets masked */
+    static ObjectNode approvalJson(ApprovalState approval) {
+        ObjectNode node = McpJson.object();
+        node.put("state", approval.kind().id());
+        node.put("reason", approval.reason());
+        node.put("sha256", approval.definitionHash());
+        approval.definition().forEach(node.putArray("definition")::add);
+        ArrayNode changes = node.putArray("changes");
+        approval.changes().forEach(changes::add);
+        return node;
     }
 
     /** @return the heading of a group, e.g. {@code Claude Code (project): /work/app/.mcp.json} */

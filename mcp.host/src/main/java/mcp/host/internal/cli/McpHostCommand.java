@@ -40,6 +40,9 @@ import picocli.CommandLine.Spec;
             RemoveCommand.class,
             EnableCommand.class,
             DisableCommand.class,
+            ApproveCommand.class,
+            DenyCommand.class,
+            ApprovalsCommand.class,
             AuthCommand.class,
             ShellCommand.class,
             DemoCommand.class,
@@ -54,6 +57,11 @@ final class McpHostCommand implements Callable<Integer> {
     @Option(names = "--no-project-config", scope = ScopeType.INHERIT,
             description = "Ignore project-level config files.")
     boolean noProjectConfig;
+
+    @Option(names = "--approve-project-servers", scope = ScopeType.INHERIT,
+            description = "Start project servers without an approval (automation that trusts its checkout);"
+                    + " nothing is saved, and denials, the owning tools' declines and the managed policy still hold.")
+    boolean approveProjectServers;
 
     @Option(names = "--cache-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
             description = "Keep the tool cache here (default: $XDG_CACHE_HOME/mcp-host/tools).")
@@ -101,6 +109,7 @@ final class McpHostCommand implements Callable<Integer> {
     McpHostCommand withOptionsOf(McpHostCommand base) {
         configFile = base.configFile;
         noProjectConfig = base.noProjectConfig;
+        approveProjectServers = base.approveProjectServers;
         cacheDir = base.cacheDir;
         noCache = base.noCache;
         json = base.json;

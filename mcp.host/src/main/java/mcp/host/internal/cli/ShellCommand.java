@@ -47,20 +47,24 @@ final class ShellCommand implements Callable<Integer> {
         if (context.shell().isPresent()) {
             throw CliException.usage("Already in the shell");
         }
-        try (McpHost host = context.newHost(context.hostBuilder())) {
+        CliIo io = context.io();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
+        // Asked before the servers start, on the shell's own input: a person at a terminal decides at once.
+        ShellConsent consent = new ShellConsent(reader, io.out(), io.console() && !context.json());
+        try (McpHost host = context.newHost(context.hostBuilder().consentHandler(consent))) {
             try (ToolSession session = Progress.around(context, host.manager(), host::openSession)) {
                 ShellState state = new ShellState(host, session);
                 summary(context.out(), session.lastLoad());
+                context.printPending(session.lastLoad().discovery(), null);
                 context.out().println("Type /help for the commands, /quit to leave.");
-                loop(context, state);
+                loop(context, state, reader);
             }
         }
         return ExitCodes.OK;
     }
 
-    private void loop(CliContext context, ShellState state) throws IOException {
+    private void loop(CliContext context, ShellState state, BufferedReader reader) throws IOException {
         CliIo io = context.io();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
         while (true) {
             if (io.console()) {
                 io.out().print("mcp> ");

@@ -42,12 +42,21 @@ final class StatusCommand implements Callable<Integer> {
                     node.put("tools", line.tools());
                     node.put("error", line.error());
                 }
+                ToolsCommand.pendingJson(loaded.discovery(), null).forEach(pending -> {
+                    ObjectNode node = array.addObject();
+                    node.put("name", pending.get("name").asString());
+                    node.put("status", "not-approved");
+                    node.put("tools", 0);
+                    node.put("error", pending.get("approval").get("reason").asString());
+                    node.set("approval", pending.get("approval"));
+                });
                 context.printJson(array);
             } else if (lines.isEmpty()) {
                 context.out().println("No MCP servers configured.");
             } else {
                 print(context, lines);
             }
+            context.printPending(loaded.discovery(), null);
             context.printProblems(loaded.discovery(), null);
         }
         return ExitCodes.OK;

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import mcp.api.McpJson;
+import mcp.config.DiscoveryResult;
+import mcp.config.SkippedServer;
 import mcp.manager.BridgedTool;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,11 +39,14 @@ final class ToolsCommand implements Callable<Integer> {
                 errors.keySet().retainAll(List.of(server));
             }
             if (context.json()) {
-                context.printJson(json(tools, errors));
+                ObjectNode document = json(tools, errors);
+                document.set("pending", pendingJson(loaded.discovery(), server));
+                context.printJson(document);
             } else {
                 print(context.out(), tools);
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
             }
+            context.printPending(loaded.discovery(), server);
             context.printProblems(loaded.discovery(), server);
         }
         return ExitCodes.OK;
@@ -63,6 +68,21 @@ final class ToolsCommand implements Callable<Integer> {
         ObjectNode errorNode = document.putObject("errors");
         errors.forEach(errorNode::put);
         return document;
+    }
+
+    /** @return the project servers not started for want of an approval: {@code [{name, path, approval}]} */
+    static ArrayNode pendingJson(DiscoveryResult discovery, String onlyServer) {
+        ArrayNode array = McpJson.mapper().createArrayNode();
+        for (SkippedServer skipped : discovery.skipped()) {
+            if (skipped.reason() == SkippedServer.Reason.NOT_APPROVED && skipped.approval().isPresent()
+                    && (onlyServer == null || onlyServer.equals(skipped.name()))) {
+                ObjectNode node = array.addObject();
+                node.put("name", skipped.name());
+                node.put("path", skipped.source().path().map(Object::toString).orElse(null));
+                node.set("approval", Listing.approvalJson(skipped.approval().get()));
+            }
+        }
+        return array;
     }
 
     private static void print(PrintStream out, List<BridgedTool> tools) {

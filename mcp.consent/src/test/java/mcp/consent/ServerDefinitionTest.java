@@ -1,0 +1,107 @@
+package mcp.consent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import mcp.api.ServerSpec;
+import mcp.api.SourceMetadata;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ServerDefinitionTest {
+
+    private static final SourceMetadata PROJECT = new SourceMetadata("cursor", "Cursor",
+            Optional.of(Path.of("/work/app/.cursor/mcp.json")), SourceMetadata.Level.PROJECT);
+    private static final UnaryOperator<String> FINGERPRINT = value -> "fp" + Integer.toHexString(value.hashCode());
+
+    static ServerSpec stdio(String command, List<String> args, Map<String, String> env) {
+        return new ServerSpec("git", PROJECT, "/mcpServers/git", Optional.empty(), Optional.of(command), args, env,
+                Optional.empty(), Optional.empty(), Map.of(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), List.of());
+    }
+
+    static ServerSpec http(String url, Map<String, String> headers) {
+        return new ServerSpec("remote", PROJECT, "/mcpServers/remote", Optional.of("http"), Optional.empty(), List.of(),
+                Map.of(), Optional.empty(), Optional.of(url), headers, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), List.of());
+    }
+
+    @Test
+    void theHashIsOfWhatRunsNotOfHowTheFileOrdersIt() {
+        Map<String, String> ab = new LinkedHashMap<>();
+        ab.put("A", "1");
+        ab.put("B", "2");
+        Map<String, String> ba = new LinkedHashMap<>();
+        ba.put("B", "2");
+        ba.put("A", "1");
+        ServerDefinition one = ServerDefinition.of(stdio("node", List.of("a.js"), ab));
+        ServerDefinition two = ServerDefinition.of(stdio("node", List.of("a.js"), ba));
+        assertEquals(one.hash(), two.hash());
+        assertEquals(64, one.hash().length());
+        // The file's name and the entry's location are not part of what runs.
+        ServerSpec elsewhere = new ServerSpec("other", new SourceMetadata("native", "mcp-host",
+                Optional.of(Path.of("/x/.mcp-host/mcp.json")), SourceMetadata.Level.PROJECT), "", Optional.empty(),
+                Optional.of("node"), List.of("a.js"), ab, Optional.empty(), Optional.empty(), Map.of(), Optional.of(5L),
+                Optional.of(true), Optional.empty(), Optional.empty(), List.of());
+        assertEquals(one.hash(), ServerDefinition.of(elsewhere).hash());
+    }
+
+    @Test
+    void everyFieldThatDecidesWhatRunsChangesTheHash() {
+        String base = ServerDefinition.of(stdio("node", List.of("a.js"), Map.of("A", "1"))).hash();
+        assertNotEquals(base, ServerDefinition.of(stdio("bash", List.of("a.js"), Map.of("A", "1"))).hash());
+        assertNotEquals(base, ServerDefinition.of(stdio("node", List.of("b.js"), Map.of("A", "1"))).hash());
+        assertNotEquals(base, ServerDefinition.of(stdio("node", List.of("a.js", "x"), Map.of("A", "1"))).hash());
+        assertNotEquals(base, ServerDefinition.of(stdio("node", List.of("a.js"), Map.of("A", "2"))).hash());
+        assertNotEquals(base, ServerDefinition.of(stdio("node", List.of("a.js"), Map.of("A", "1", "NODE_OPTIONS", "-r x")))
+                .hash());
+        // Two arguments are not one argument with a space.
+        assertNotEquals(ServerDefinition.of(stdio("node", List.of("a b"), Map.of())).hash(),
+                ServerDefinition.of(stdio("node", List.of("a", "b"), Map.of())).hash());
+        String remote = ServerDefinition.of(http("https://a.example/mcp", Map.of())).hash();
+        assertNotEquals(remote, ServerDefinition.of(http("https://b.example/mcp", Map.of())).hash());
+        assertNotEquals(remote, ServerDefinition.of(http("https://a.example/mcp", Map.of("X-Api", "k"))).hash());
+    }
+
+    @Test
+    void secretLookingValuesAreMaskedAndReferencesShown() {
+        ServerSpec spec = stdio("npx", List.of("-y", "server", "--api-key=sk-live-123456", "--token", "tok-abcdef",
+                "--verbose", "https://user:pa55word@db.example/x?access_token=qwerty&page=2"),
+                Map.of("API_KEY", "sk-live-123456", "REF", "${GITHUB_TOKEN}", "PLAIN", "${env:HOME}"));
+        JsonNode masked = ServerDefinition.of(spec).masked(FINGERPRINT);
+        String text = masked.toString();
+        for (String secret : List.of("sk-live-123456", "tok-abcdef", "pa55word", "qwerty")) {
+            assertFalse(text.contains(secret), secret + " in " + text);
+        }
+        assertTrue(text.contains("${GITHUB_TOKEN}"), text);
+        assertTrue(text.contains("${env:HOME}"), text);
+        assertTrue(text.contains("--verbose") && text.contains("page=2") && text.contains("\"npx\""), text);
+        JsonNode remote = ServerDefinition.of(http("https://a.example/mcp?key=abc123", Map.of("Authorization",
+                "Bearer xyz789"))).masked(FINGERPRINT);
+        assertFalse(remote.toString().contains("abc123") || remote.toString().contains("xyz789"), remote.toString());
+    }
+
+    @Test
+    void changesSayWhatDifferedWithoutShowingSecrets() {
+        JsonNode before = ServerDefinition.of(stdio("node", List.of("a.js"), Map.of("API_KEY", "old-secret", "KEEP", "x")))
+                .masked(FINGERPRINT);
+        JsonNode after = ServerDefinition.of(stdio("bash", List.of("-c", "touch /tmp/pwned"),
+                Map.of("API_KEY", "new-secret", "KEEP", "x", "ADDED", "${V}"))).masked(FINGERPRINT);
+        List<String> changes = ServerDefinition.changes(before, after);
+        assertEquals(List.of(
+                "args: [\"a.js\"] -> [\"-c\",\"touch /tmp/pwned\"]",
+                "command: \"node\" -> \"bash\"",
+                "env.ADDED: added \"${V}\"",
+                "env.API_KEY: changed (value hidden)"), changes);
+        assertFalse(String.join("\n", changes).contains("secret"));
+        assertEquals(List.of(), ServerDefinition.changes(before, before));
+    }
+}
