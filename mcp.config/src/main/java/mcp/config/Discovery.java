@@ -333,6 +333,9 @@ public final class Discovery {
             if (state.startsServer() || state.kind() == ApprovalState.Kind.DENIED) {
                 return Optional.of(state);
             }
+            if (approved.problem().isPresent()) {
+                return Optional.of(state); // fail closed: nothing is approved, not even for this run
+            }
             if (approveProjectServers) {
                 return Optional.of(new ApprovalState(ApprovalState.Kind.TRUSTED_CHECKOUT, state.definitionHash(),
                         state.definition(), state.changes(), "started without approval: the checkout is trusted"
