@@ -54,6 +54,11 @@ import org.slf4j.LoggerFactory;
  *       {@link SkippedServer.Reason#SHADOWED}. An invalid or filtered entry therefore never hides a
  *       valid one. An invalid entry is one {@link DiscoveryProblem.Severity#ERROR} problem and
  *       {@link SkippedServer.Reason#INVALID}.</li>
+ *   <li><b>Approval.</b> A would-be winner from a project-level file needs mcp-host's approval of its
+ *       definition as written ({@link Builder#approvals(Approvals)}); without one the
+ *       {@link Builder#consent(ConsentHandler) consent handler} is asked, and an entry still not approved
+ *       is {@link SkippedServer.Reason#NOT_APPROVED} and hides no other entry of its name. The owning
+ *       tool's decline and the managed policy came before: no approval overrides them.</li>
  * </ol>
  *
  * <p>A {@code Discovery} is immutable and can be run again (a reload) and from several threads, as

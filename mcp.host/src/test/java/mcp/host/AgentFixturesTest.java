@@ -296,8 +296,11 @@ class AgentFixturesTest {
         });
         DiscoveryResult discovery;
         Map<String, String> errors;
+        // The tools' own decisions are what is compared: mcp-host's approval on top of them (ProjectApprovalCliTest)
+        // is taken as given, as for a checkout the user trusts.
         try (McpHost host = McpHost.builder().home(root.resolve("home")).workingDirectory(root.resolve(run.cwd))
-                .environment(env).cache(false).authStorage(AuthStorage.inMemory()).startupGate(GATE).build()) {
+                .environment(env).cache(false).authStorage(AuthStorage.inMemory()).startupGate(GATE)
+                .approveProjectServers(true).build()) {
             LoadResult load = host.load();
             discovery = load.discovery();
             errors = load.errors();

@@ -12,11 +12,11 @@ import mcp.api.PendingServer;
  * before, and no answer here overrides them. It is called on the thread that discovers (a load or a
  * reload), once per pending server and discovery; it may block to ask someone.
  */
+@FunctionalInterface
 public interface ConsentHandler {
 
     /** Starts nothing and leaves every pending server pending. */
-    ConsentHandler DENY_AND_REPORT = new ConsentHandler() {
-    };
+    ConsentHandler DENY_AND_REPORT = server -> Decision.LEAVE_PENDING;
 
     /** What the user decided about a pending server. */
     enum Decision {
@@ -31,9 +31,7 @@ public interface ConsentHandler {
     /**
      * @param server the pending server: its file, its definition and, when an approved definition
      *     changed, what changed (secrets masked)
-     * @return the decision; the default leaves it pending
+     * @return the decision ({@code null} counts as {@link Decision#LEAVE_PENDING}, and so does a throw)
      */
-    default Decision decide(PendingServer server) {
-        return Decision.LEAVE_PENDING;
-    }
+    Decision decide(PendingServer server);
 }

@@ -3,6 +3,8 @@ package mcp.host.internal.cli;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import mcp.api.SourceMetadata;
 import mcp.config.DiscoveryResult;
@@ -49,10 +51,12 @@ final class ListCommand implements Callable<Integer> {
                 }
                 if (entry.error() != null) {
                     line.append("  ").append(entry.error());
-                } else if (entry.approval() != null) {
-                    line.append("  ").append(entry.approval().reason()); // approved in mcp-host
-                } else if (entry.owner() != null) {
-                    line.append("  ").append(entry.owner().reason()); // approved, or the folder is trusted
+                } else {
+                    // Approved or trusted in its tool, then approved in mcp-host: each decision that let it start.
+                    StringJoiner decisions = new StringJoiner("; ", "  ", "").setEmptyValue("");
+                    Optional.ofNullable(entry.owner()).ifPresent(owner -> decisions.add(owner.reason()));
+                    Optional.ofNullable(entry.approval()).ifPresent(approval -> decisions.add(approval.reason()));
+                    line.append(decisions);
                 }
                 out.println(line);
                 if (entry.approval() != null) {

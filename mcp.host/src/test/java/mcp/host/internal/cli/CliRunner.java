@@ -90,13 +90,22 @@ final class CliRunner {
     }
 
     Result runWithInput(String input, String... args) {
+        return run(input, false, args);
+    }
+
+    /** Runs as if a person sat at a terminal: the shell asks its questions. */
+    Result runAtTerminal(String input, String... args) {
+        return run(input, true, args);
+    }
+
+    private Result run(String input, boolean console, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exitCode;
         try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
                 PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             exitCode = Main.run(args, new CliIo(outStream, errStream, env, cwd, home,
-                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), false), authStorage);
+                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), console), authStorage);
         }
         return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

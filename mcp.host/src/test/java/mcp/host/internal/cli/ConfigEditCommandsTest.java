@@ -198,6 +198,7 @@ class ConfigEditCommandsTest {
                 """);
         String before = Files.readString(claudeProject);
         cli.approveInClaude("web"); // so that it is a server mcp-host uses (and can say how to add it)
+        assertEquals(0, cli.run("approve", "web").exitCode());
         for (String command : List.of("disable", "enable", "remove")) {
             CliRunner.Result result = cli.run(command, "web");
             assertEquals(2, result.exitCode(), result::toString);

@@ -54,6 +54,9 @@ class ListCommandTest {
                 """);
         // Approved in Claude Code, so they count (ProjectConsentTest has what an unapproved one does).
         cli = new CliRunner(project, home).approveInClaude("web", "kit");
+        // And in mcp-host (ProjectApprovalCliTest has what a server not approved there does).
+        CliRunner.Result approved = cli.run("approve", "web");
+        assertEquals(0, approved.exitCode(), approved::toString);
     }
 
     @AfterEach
@@ -80,6 +83,9 @@ class ListCommandTest {
             Set<String> fields = new TreeSet<>(entry.propertyNames());
             // "owner" only where the owning tool's decision counted (a Claude Code project server here).
             assertEquals(entry.get("level").asString().equals("project"), fields.remove("owner"), entry::toString);
+            // "approval" where mcp-host's approval counted: a project server not hidden by another of its name.
+            assertEquals(entry.get("level").asString().equals("project") && !entry.get("status").asString()
+                    .equals("shadowed"), fields.remove("approval"), entry::toString);
             assertEquals(FIELDS, fields, entry::toString);
         }
 
@@ -111,6 +117,7 @@ class ListCommandTest {
         assertEquals("approved", web.get("owner").get("state").asString());
         assertEquals("approved in Claude Code (enabledMcpjsonServers in " + temp.resolve("home/.claude/settings.json")
                 + ")", web.get("owner").get("reason").asString());
+        assertEquals("approved", web.get("approval").get("state").asString());
 
         JsonNode shadowed = entry(list, "kit", "claude");
         assertEquals("shadowed", shadowed.get("status").asString());
@@ -149,7 +156,8 @@ class ListCommandTest {
 
         CliRunner.Result human = cli.run("list");
         List<String> lines = human.out().lines().toList();
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  ○ web [http]  approved in Claude Code (")), human::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  ○ web [http]  approved in Claude Code (")
+                && l.contains("); approved in mcp-host on ")), human::toString);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("  ◌ unasked [stdio]  pending approval in Claude Code")),
                 human::toString);
     }

@@ -56,6 +56,9 @@ class ProjectConsentTest {
         Files.writeString(repo.resolve(".mcp.json"), root.toString());
         // Approval of the kit only, where Claude Code keeps it for every project of the user.
         cli = new CliRunner(repo, home).approveInClaude("kit");
+        // And in mcp-host, whose approval comes on top of Claude Code's (ProjectApprovalCliTest).
+        CliRunner.Result approved = cli.run("approve", "kit");
+        assertEquals(0, approved.exitCode(), approved::toString);
     }
 
     @AfterEach
@@ -86,6 +89,15 @@ class ProjectConsentTest {
 
         CliRunner.Result shell = cli.runWithInput("/mcp status\n/tools\n/quit\n", "shell", "--no-cache");
         assertEquals(0, shell.exitCode(), shell::toString);
+
+        // mcp-host's approval cannot override Claude Code's: the owning tool's decision wins.
+        CliRunner.Result approve = cli.run("approve", "planted");
+        assertEquals(2, approve.exitCode(), approve::toString);
+        assertTrue(approve.err().contains("MCP server \"planted\" cannot be approved in mcp-host: pending approval in"
+                + " Claude Code"), approve::toString);
+        CliRunner.Result all = cli.run("approve", "--all");
+        assertEquals(0, all.exitCode(), all::toString);
+        assertTrue(all.out().contains("No project server is pending approval."), all::toString);
     }
 
     @Test
