@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param definition the definition as the file now writes it, one {@code field: value} line each, with
  *     secret-looking values masked: for people, never a secret
  * @param changes for {@link Kind#CHANGED}: what differs from the approved definition, one line each
- *     ({@code args: ["a.js"] -> ["b.js"]}), secrets masked; empty otherwise
+ *     ({@code args[0]: "a.js" -> "b.js"}), secrets masked; empty otherwise
  * @param reason for people: the state and what to run to change it
  */
 public record ApprovalState(Kind kind, String definitionHash, List<String> definition, List<String> changes,

@@ -45,10 +45,16 @@ public final class Approvals {
 
     private final Path file;
     private final Clock clock;
+    /**
+     * The salt of a file not written yet: one per store, so that the fingerprints shown before the first
+     * decision are the ones the file then holds.
+     */
+    private final byte[] freshSalt = new byte[16];
 
     private Approvals(Path file, Clock clock) {
         this.file = file.toAbsolutePath().normalize();
         this.clock = clock;
+        new SecureRandom().nextBytes(freshSalt);
     }
 
     /**
@@ -254,9 +260,7 @@ public final class Approvals {
 
     private Snapshot parse(Optional<byte[]> bytes) {
         if (bytes.isEmpty()) {
-            byte[] salt = new byte[16];
-            new SecureRandom().nextBytes(salt);
-            return new Snapshot(List.of(), Optional.empty(), salt);
+            return new Snapshot(List.of(), Optional.empty(), freshSalt);
         }
         JsonNode root;
         try {

@@ -173,8 +173,9 @@ public final class ServerDefinition {
     /**
      * @param before the masked definition that was approved
      * @param after the masked definition the file writes now
-     * @return what changed, one line per field (per variable or header for {@code env} and {@code headers}),
-     *     e.g. {@code command: "node" -> "bash"}, {@code env.API_KEY: changed (value hidden)}
+     * @return what changed, one line per field (per variable or header for {@code env} and {@code headers}, per
+     *     argument when their number is the same), e.g. {@code command: "node" -> "bash"},
+     *     {@code args[2]: "a.js" -> "b.js"}, {@code env.API_KEY: changed (value hidden)}
      */
     public static List<String> changes(JsonNode before, JsonNode after) {
         Set<String> fields = new LinkedHashSet<>();
@@ -190,6 +191,13 @@ public final class ServerDefinition {
             if ((field.equals("env") || field.equals("headers")) && (old == null || old.isObject())
                     && (now == null || now.isObject())) {
                 lines.addAll(mapChanges(field, old, now));
+            } else if (old != null && now != null && old.isArray() && now.isArray() && old.size() == now.size()) {
+                // As many arguments as before: name the ones that changed, a long argv stays readable.
+                for (int i = 0; i < old.size(); i++) {
+                    if (!old.get(i).equals(now.get(i))) {
+                        lines.add(field + "[" + i + "]: " + show(old.get(i)) + " -> " + show(now.get(i)));
+                    }
+                }
             } else {
                 lines.add(field + ": " + show(old) + " -> " + show(now));
             }

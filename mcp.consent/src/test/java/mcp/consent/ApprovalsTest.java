@@ -64,6 +64,17 @@ class ApprovalsTest {
     }
 
     @Test
+    void theFingerprintsShownBeforeTheFirstDecisionAreTheOnesSaved() throws IOException {
+        Approvals approvals = Approvals.at(temp.resolve("approvals.json"));
+        Path file = configFile();
+        ServerDefinition definition = definition("node", "s3cret");
+        List<String> shown = approvals.snapshot().stateOf(file, "git", definition).definition();
+        approvals.approve(file, "git", definition);
+        assertEquals(shown, ServerDefinition.describe(approvals.snapshot().find(file, "git").orElseThrow().definition()));
+        assertEquals(shown, approvals.snapshot().stateOf(file, "git", definition).definition());
+    }
+
+    @Test
     void aDenialHoldsWhateverTheDefinitionUntilRevoked() throws IOException {
         Approvals approvals = Approvals.at(temp.resolve("approvals.json"));
         Path file = configFile();

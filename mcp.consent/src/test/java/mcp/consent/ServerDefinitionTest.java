@@ -103,5 +103,8 @@ class ServerDefinitionTest {
                 "env.API_KEY: changed (value hidden)"), changes);
         assertFalse(String.join("\n", changes).contains("secret"));
         assertEquals(List.of(), ServerDefinition.changes(before, before));
+        JsonNode sameCount = ServerDefinition.of(stdio("node", List.of("b.js"), Map.of("API_KEY", "old-secret", "KEEP", "x")))
+                .masked(FINGERPRINT);
+        assertEquals(List.of("args[0]: \"a.js\" -> \"b.js\""), ServerDefinition.changes(before, sameCount));
     }
 }
