@@ -18,6 +18,9 @@
  *   <li>{@link mcp.api.spi.AuthorizationUi}: lets the user authorize a client in the browser.</li>
  * </ul>
  *
+ * <p>{@link mcp.api.spi.ConsentHandler} is not looked up: an embedder passes its own to the host's
+ * builder, so that its user, in its own UI, decides whether a project's server may start.
+ *
  * <p>{@link mcp.api.spi.AuthServices} bundles the last two for a transport that obtains credentials
  * itself ({@link mcp.api.spi.TransportRequest#auth()}).
  *

@@ -1,5 +1,6 @@
 package mcp.host.internal.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import java.util.concurrent.Callable;
 import mcp.api.McpJson;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
+import mcp.consent.ServerDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -80,6 +82,15 @@ final class AddCommand implements Callable<Integer> {
         }
         editor.putServer(name, entry());
         editor.save();
+        if (project && context.configFile().isEmpty()) {
+            // The user wrote this definition just now: that is the approval a project server needs.
+            try {
+                Consents.store(context).approve(file, name, ServerDefinition.of(spec(file)));
+            } catch (IOException e) {
+                context.warn("MCP server \"" + name + "\" was added but not approved (" + e.getMessage()
+                        + "); run mcp-host approve " + name);
+            }
+        }
         Edits.report(context, replacing ? "replaced" : "added", name, file);
         return ExitCodes.OK;
     }

@@ -135,6 +135,11 @@ class ConfigEditCommandsTest {
         assertEquals(0, added.exitCode(), added::toString);
         Path projectFile = project.resolve(".mcp-host/mcp.json");
         assertEquals("project-kit", read(projectFile).at("/mcpServers/kit/command").asString());
+        // Written by the user just now: approved, in exactly that definition.
+        JsonNode listed = cli.run("list", "--json").json().valueStream()
+                .filter(e -> e.get("name").asString().equals("kit") && e.get("level").asString().equals("project"))
+                .findFirst().orElseThrow();
+        assertEquals("approved", listed.at("/approval/state").asString(), listed::toString);
 
         CliRunner.Result disabled = cli.run("disable", "kit");
         assertEquals(0, disabled.exitCode(), disabled::toString);
