@@ -17,6 +17,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import mcp.api.McpJson;
+import mcp.api.spi.ConsentHandler;
+import mcp.host.LoadResult;
+import mcp.host.McpHost;
 import mcp.testkit.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -251,14 +254,54 @@ class ProjectApprovalCliTest {
         assertEquals(Set.of(), ran());
     }
 
-    @Test
-    void theShellAsksOncePerServerAndOneShotCommandsNever() throws IOException {
-        // Only the Cursor server, so that the answers below go to it.
+    /** Leaves only these servers' files. */
+    private void keepOnly(Set<String> names) throws IOException {
         for (Map.Entry<String, Path> e : files.entrySet()) {
-            if (!e.getKey().equals("p-cursor")) {
+            if (!names.contains(e.getKey())) {
                 Files.delete(e.getValue());
             }
         }
+        files.keySet().retainAll(names);
+    }
+
+    @Test
+    void aTrustedCheckoutRunsItsServersAndSavesNothing() throws IOException {
+        keepOnly(Set.of("p-cursor", "p-codex"));
+        assertEquals(0, cli.run("deny", "p-codex").exitCode());
+        String approvals = Files.readString(state.resolve("mcp-host/approvals.json"));
+        CliRunner.Result tools = cli.run("tools", "--json", "--no-cache", "--approve-project-servers");
+        assertEquals(Set.of("p-cursor"), serversWithTools(tools), tools::toString);
+        assertEquals(Set.of("p-cursor"), ran(), "a denial holds for a trusted checkout too");
+        assertEquals(approvals, Files.readString(state.resolve("mcp-host/approvals.json")));
+        assertEquals("pending", approvalStates(cli.run("list", "--json").json()).get("p-cursor"));
+    }
+
+    @Test
+    void anEmbedderDecidesInItsOwnUi() throws IOException {
+        keepOnly(Set.of("p-cursor", "p-vscode"));
+        List<String> asked = new ArrayList<>();
+        Map<String, String> env = Map.of("HOME", home.toString(), "XDG_STATE_HOME", state.toString(),
+                "MCP_HOST_CLAUDE_MANAGED_DIR", temp.resolve("managed").toString());
+        try (McpHost host = McpHost.builder().home(home).workingDirectory(repo).environment(env).cache(false)
+                .consentHandler(server -> {
+                    asked.add(server.name() + " " + server.state().kind().id());
+                    return server.name().equals("p-vscode") ? ConsentHandler.Decision.APPROVE
+                            : ConsentHandler.Decision.LEAVE_PENDING;
+                }).build()) {
+            LoadResult load = host.load();
+            assertEquals(Set.of("p-vscode"), load.tools().stream().map(t -> t.serverName())
+                    .collect(Collectors.toSet()), load::toString);
+            assertEquals(List.of("p-cursor pending", "p-vscode pending"), asked.stream().sorted().toList());
+        }
+        assertEquals(Set.of("p-vscode"), ran());
+        Map<String, String> states = approvalStates(cli.run("list", "--json").json());
+        assertEquals(Map.of("p-cursor", "pending", "p-vscode", "approved"), states);
+    }
+
+    @Test
+    void theShellAsksOncePerServerAndOneShotCommandsNever() throws IOException {
+        // Only the Cursor server, so that the answers below go to it.
+        keepOnly(Set.of("p-cursor"));
         CliRunner.Result oneShot = cli.runAtTerminal("y\n", "tools", "--no-cache");
         assertFalse(oneShot.out().contains("Start it?"), oneShot::toString);
         assertEquals(Set.of(), ran());
