@@ -1,5 +1,6 @@
 package mcp.config;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,10 +12,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import mcp.api.ProviderException;
 import mcp.api.ApprovalState;
 import mcp.api.OwnerState;
 import mcp.api.PendingServer;
+import mcp.api.ProviderException;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
@@ -22,14 +23,14 @@ import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
 import mcp.api.spi.ConsentHandler;
 import mcp.api.spi.Providers;
-import mcp.consent.Approvals;
-import mcp.consent.ServerDefinition;
 import mcp.config.internal.EnabledFilter;
 import mcp.config.internal.ExaFilter;
 import mcp.config.internal.Expansion;
 import mcp.config.internal.ProjectFilter;
 import mcp.config.internal.Validation;
 import mcp.config.internal.sources.ManagedPolicy;
+import mcp.consent.Approvals;
+import mcp.consent.ServerDefinition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -366,7 +367,7 @@ public final class Discovery {
                 return Optional.of(new ApprovalState(ApprovalState.Kind.DENIED, state.definitionHash(),
                         state.definition(), List.of(), "denied in mcp-host just now: run `mcp-host approve "
                         + spec.name() + "` to allow it"));
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 warn(spec, "Server \"" + spec.name() + "\": the decision could not be saved: " + e.getMessage());
                 // An approval that cannot be kept still holds for this run; a denial too.
                 return Optional.of(new ApprovalState(decision == ConsentHandler.Decision.APPROVE
