@@ -150,10 +150,10 @@ public final class ToolDiff {
             if (i < a.size() && j < b.size() && a.get(i).equals(b.get(j))) {
                 i++;
                 j++;
-            } else if (j < b.size() && (i == a.size() || common[i][j + 1] >= common[i + 1][j])) {
-                lines.add(prefix + "+ " + cut(escape(b.get(j++))));
-            } else {
+            } else if (i < a.size() && (j == b.size() || common[i + 1][j] >= common[i][j + 1])) {
                 lines.add(prefix + "- " + cut(escape(a.get(i++))));
+            } else {
+                lines.add(prefix + "+ " + cut(escape(b.get(j++))));
             }
         }
         return lines;
