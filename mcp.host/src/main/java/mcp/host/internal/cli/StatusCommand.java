@@ -18,14 +18,15 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@code status}: connect (startup gate included), then each server's state and tool count. */
 @Command(name = "status", description = {
     "Connect the servers and show each one's state and tool count.",
-    "● connected  ◌ connecting  ✗ failed  ○ disconnected"})
+    "● connected  ◌ connecting  ✗ failed  ○ disconnected",
+    "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
     @ParentCommand
     McpHostCommand root;
 
-    /** One server's line. */
-    record Line(String name, String status, int tools, String error) {
+    /** One server's line; {@code withheld} counts the tools (and instructions) kept from the agent. */
+    record Line(String name, String status, int tools, String error, int withheld) {
     }
 
     @Override
@@ -41,12 +42,14 @@ final class StatusCommand implements Callable<Integer> {
                     node.put("status", line.status());
                     node.put("tools", line.tools());
                     node.put("error", line.error());
+                    node.put("withheld", line.withheld());
                 }
                 context.printJson(array);
             } else if (lines.isEmpty()) {
                 context.out().println("No MCP servers configured.");
             } else {
                 print(context, lines);
+                ToolChangesOutput.print(context.err(), ToolChangesOutput.of(loaded.manager(), null));
             }
             context.printProblems(loaded.discovery(), null);
         }
@@ -71,7 +74,9 @@ final class StatusCommand implements Callable<Integer> {
                 state = "failed";
                 error = errors.get(name);
             }
-            lines.add(new Line(name, state, manager.toolsOf(name).size(), error));
+            int withheld = manager.toolChanges(name).map(changes -> changes.withheld().size()
+                    + (changes.instructions().isPresent() ? 1 : 0)).orElse(0);
+            lines.add(new Line(name, state, manager.toolsOf(name).size(), error, withheld));
         }
         return lines;
     }
@@ -86,7 +91,8 @@ final class StatusCommand implements Callable<Integer> {
                 default -> "○";
             };
             String state = line.error() == null ? line.status() : line.status() + ": " + line.error();
-            String tools = line.tools() == 1 ? "  (1 tool)" : "  (" + line.tools() + " tools)";
+            String tools = (line.tools() == 1 ? "  (1 tool" : "  (" + line.tools() + " tools")
+                    + (line.withheld() > 0 ? ", " + line.withheld() + " withheld)" : ")");
             boolean live = line.status().equals("connected") || line.status().equals("connecting");
             context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
                     + (live ? tools : ""));
