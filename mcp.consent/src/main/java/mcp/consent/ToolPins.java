@@ -181,7 +181,8 @@ public final class ToolPins {
                 }
                 return compare(key, server, pinned, listed, text, tools, strictNewTools);
             });
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // Fail closed: whatever went wrong, nothing unverified reaches the agent.
             return unverified(key, server, listed, text, file + ": " + e);
         }
     }

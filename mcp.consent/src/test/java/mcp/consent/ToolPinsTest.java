@@ -104,6 +104,24 @@ class ToolPinsTest {
     }
 
     @Test
+    void comparisonsOfOneKeyFromManyThreadsWaitForEachOther() throws Exception {
+        ToolPins pins = ToolPins.at(temp);
+        List<java.util.concurrent.Future<ToolPins.Verdict>> verdicts = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            for (int i = 0; i < 32; i++) {
+                verdicts.add(threads.submit(() -> pins.compare(KEY, "s", Optional.empty(), List.of(READ), false)));
+            }
+            for (java.util.concurrent.Future<ToolPins.Verdict> verdict : verdicts) {
+                ToolPins.Verdict v = verdict.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(List.of(READ), v.exposed(), v.changes()::toString);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
     void aKeyMustBeAHashSoThatNoFileNameCanBeSmuggledIn() {
         ToolPins pins = ToolPins.at(temp);
         assertThrows(IllegalArgumentException.class, () -> pins.file("../../.bashrc"));

@@ -788,7 +788,7 @@ public final class McpManager implements AutoCloseable {
     /**
      * @param name a connected server
      * @return the {@code instructions} it gave in its handshake, cleaned like tool descriptions
-     *     ({@value #MAX_INSTRUCTIONS} characters at most); empty when it gave none or, with pins, when they
+     *     (8,192 characters at most); empty when it gave none or, with pins, when they
      *     differ from the pinned ones (until accepted). Nothing hands them to an agent by itself.
      */
     public Optional<String> instructions(String name) {
