@@ -2,12 +2,15 @@
  * The MCP client protocol: one {@link mcp.manager.McpClient} session per server over any
  * {@link mcp.api.spi.Transport}, with request correlation, the {@code initialize} handshake,
  * answers to server requests, paginated {@code tools/list}, and {@code tools/call} with timeouts,
- * progress and cancellation.
+ * progress and cancellation; and {@link mcp.manager.McpManager}, which runs many servers and withholds
+ * tools whose definitions changed since they were pinned ({@link mcp.consent.ToolPins}).
  *
  * @uses mcp.api.spi.TransportProvider
  */
 module mcp.manager {
     requires transitive mcp.api;
+    // Transitive: the builder takes the pinned tool definitions (mcp.consent.ToolPins).
+    requires transitive mcp.consent;
     requires org.slf4j;
 
     exports mcp.manager;

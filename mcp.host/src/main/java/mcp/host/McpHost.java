@@ -26,6 +26,7 @@ import mcp.consent.Approvals;
 import mcp.config.Discovery;
 import mcp.config.DiscoveryProblem;
 import mcp.config.DiscoveryResult;
+import mcp.consent.ToolPins;
 import mcp.manager.ClientOptions;
 import mcp.manager.ConnectResult;
 import mcp.manager.McpManager;
@@ -74,6 +75,12 @@ public final class McpHost implements AutoCloseable {
         openCache(builder).ifPresent(managerBuilder::toolCache);
         authStorage(builder).ifPresent(storage -> managerBuilder.authServices(
                 new AuthServices(storage, Optional.ofNullable(builder.authorizationUi))));
+        if (builder.toolPinning) {
+            managerBuilder.toolPins(builder.toolPins != null ? builder.toolPins
+                    : ToolPins.forUser(builder.environment, builder.home)).strictNewTools(builder.strictNewTools);
+        }
+        // The embedder's UI decides about changed tool definitions as about pending servers.
+        managerBuilder.consent(builder.consentHandler);
         this.manager = managerBuilder.build();
     }
 
@@ -192,7 +199,7 @@ public final class McpHost implements AutoCloseable {
         }
         ConnectResult connected;
         try {
-            connected = manager.connectServers(discovery.configs(), discovery.sources());
+            connected = manager.connectServers(discovery.configs(), discovery.sources(), discovery.definitions());
         } catch (McpException e) {
             return new LoadResult(manager.getTools(), Map.of(".mcp.json", e.getMessage()), manager,
                     discovery.exaApiKeys(), discovery);
@@ -257,6 +264,9 @@ public final class McpHost implements AutoCloseable {
         private AuthStorage authStorage;
         private AuthorizationUi authorizationUi;
         private Consumer<ClientOptions.Builder> clientSettings = options -> { };
+        private boolean toolPinning = true;
+        private ToolPins toolPins;
+        private boolean strictNewTools;
 
         private Builder() {
         }
@@ -429,6 +439,36 @@ public final class McpHost implements AutoCloseable {
         }
 
         /**
+         * @param enabled whether servers' tool definitions are pinned and a changed tool withheld from the
+         *     agent until accepted ({@code mcp-host approve NAME --tools}, {@link McpManager#acceptToolChanges})
+         * @return this (default {@code true})
+         */
+        public Builder toolPinning(boolean enabled) {
+            this.toolPinning = enabled;
+            return this;
+        }
+
+        /**
+         * @param pins where tool definitions are pinned
+         * @return this (default: {@link ToolPins#forUser} of this builder's environment and home, i.e.
+         *     {@code $XDG_STATE_HOME/mcp-host/pins}, else {@code ~/.local/state/mcp-host/pins}); unused when
+         *     {@linkplain #toolPinning(boolean) pinning is off}
+         */
+        public Builder toolPins(ToolPins pins) {
+            this.toolPins = Objects.requireNonNull(pins, "pins");
+            return this;
+        }
+
+        /**
+         * @param strict whether a tool not pinned before (new or renamed) is withheld until accepted too
+         * @return this (default {@code false}: new tools are exposed, reported and pinned)
+         */
+        public Builder strictNewTools(boolean strict) {
+            this.strictNewTools = strict;
+            return this;
+        }
+
+        /**
          * @return the host; nothing is discovered or started until {@link McpHost#load()}
          * @throws mcp.api.ProviderException if a needed provider is missing or two share an id
          */
@@ -462,6 +502,9 @@ public final class McpHost implements AutoCloseable {
             copy.authStorage = authStorage;
             copy.authorizationUi = authorizationUi;
             copy.clientSettings = clientSettings;
+            copy.toolPinning = toolPinning;
+            copy.toolPins = toolPins;
+            copy.strictNewTools = strictNewTools;
             return copy;
         }
     }

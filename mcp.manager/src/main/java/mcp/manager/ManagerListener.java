@@ -1,6 +1,7 @@
 package mcp.manager;
 
 import java.util.List;
+import mcp.api.ToolChanges;
 
 /**
  * Events of a {@link McpManager}. Called in order on the manager's event thread, never under its
@@ -25,5 +26,15 @@ public interface ManagerListener {
      * @param tools every tool of the manager now
      */
     default void onToolsChanged(String serverName, List<BridgedTool> tools) {
+    }
+
+    /**
+     * A server's listing differs from its pinned tool definitions (see {@link McpManager#toolChanges(String)}):
+     * tools changed and withheld, new, removed or renamed, or its instructions changed. Sent for every such
+     * listing, after {@link #onToolsChanged} of the same listing.
+     *
+     * @param changes what differs, and what is withheld
+     */
+    default void onToolChanges(ToolChanges changes) {
     }
 }

@@ -1,5 +1,6 @@
 package mcp.manager;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,22 +19,26 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
 import mcp.api.SseServerConfig;
 import mcp.api.StdioServerConfig;
+import mcp.api.ToolChanges;
 import mcp.api.ToolDefinition;
 import mcp.api.TransportClosedException;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
 import mcp.api.spi.AuthStorage;
+import mcp.api.spi.ConsentHandler;
 import mcp.api.spi.Providers;
 import mcp.api.spi.ToolCache;
 import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
+import mcp.consent.ToolPins;
 import mcp.manager.internal.ClientThreads;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.ConfigHash;
@@ -48,6 +53,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failing or slow server never affects another: tool slices are keyed by server, errors are
  * per server, and every wait is bounded by the server's own timeout.
+ *
+ * <p>With {@linkplain Builder#toolPins(ToolPins) tool pins}, every listing of a server (the first, and
+ * each after {@code tools/list_changed} or {@link #refreshServerTools}) is compared, as the server sent
+ * it, with the definitions pinned for the server's key (the hash of its approved definition, see
+ * {@link #connectServers(Map, Map, Map)}): a tool whose definition changed is withheld from the agent
+ * and reported ({@link #toolChanges(String)}, {@link ManagerListener#onToolChanges}, a warning) until
+ * accepted ({@link #acceptToolChanges(String)}, {@link ConsentHandler#acceptToolChanges}, or
+ * {@code mcp-host approve NAME --tools}); see {@link ToolPins} for the rules.
  */
 public final class McpManager implements AutoCloseable {
 
@@ -58,6 +71,9 @@ public final class McpManager implements AutoCloseable {
     public static final Duration DEFAULT_LIST_CHANGED_DEBOUNCE = Duration.ofMillis(100);
 
     private static final Logger LOG = LoggerFactory.getLogger(McpManager.class);
+    /** The most characters of a server's instructions {@link #instructions(String)} gives. */
+    private static final int MAX_INSTRUCTIONS = 4 * AgentText.DEFAULT_MAX_DESCRIPTION;
+    private static final Pattern PIN_KEY = Pattern.compile("[0-9a-f]{64}");
 
     private final Map<String, TransportProvider> transports;
     private final List<AuthResolver> authResolvers;
@@ -74,6 +90,11 @@ public final class McpManager implements AutoCloseable {
     private final Consumer<ClientOptions.Builder> clientSettings;
     private final List<ManagerListener> listeners = new CopyOnWriteArrayList<>();
     private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+    private final Optional<ToolPins> pins;
+    private final boolean strictNewTools;
+    private final ConsentHandler consent;
+    /** The tool changes already warned about, so that a relisting does not repeat the warning. */
+    private final Set<String> warnedChanges = ConcurrentHashMap.newKeySet();
 
     /*
      * The registries, all guarded by `lock` (I/O never happens under it). Invariants:
@@ -85,6 +106,8 @@ public final class McpManager implements AutoCloseable {
      *  4. `view` is always the naming of exactly the tools of `slices`, in slice order.
      *  5. `inactive` holds the last status of servers in neither `connections` nor `pendingConnections`
      *     that ended with an error; a server starting again leaves it.
+     *  6. `listings` has an entry only for a name in `connections`: its last listing as the server sent it,
+     *     and what the pins decided about it; its live slice holds exactly the tools the pins let through.
      */
     private final Object lock = new Object();
     private final Map<String, Server> connections = new LinkedHashMap<>();
@@ -93,6 +116,7 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, Slice> slices = new LinkedHashMap<>();
     private final Map<String, SourceMetadata> sources = new LinkedHashMap<>();
     private final Map<String, ServerStatus> inactive = new LinkedHashMap<>();
+    private final Map<String, Listing> listings = new LinkedHashMap<>();
     private volatile List<BridgedTool> view = List.of();
 
     private McpManager(Builder builder) {
@@ -110,6 +134,9 @@ public final class McpManager implements AutoCloseable {
         this.clientSettings = builder.clientSettings;
         this.listeners.addAll(builder.listeners);
         this.maxDescription = builder.maxDescription;
+        this.pins = Optional.ofNullable(builder.toolPins);
+        this.strictNewTools = builder.strictNewTools;
+        this.consent = builder.consent;
     }
 
     /** @return a builder with every default set */
@@ -121,6 +148,8 @@ public final class McpManager implements AutoCloseable {
     private static final class Server {
         final String name;
         final ServerConfig config;
+        /** What its pinned tool definitions are keyed by. */
+        final String pinKey;
         final CompletableFuture<McpClient> connected = new CompletableFuture<>();
         /** Completes when the first tool list is in the slice; fails when the attempt fails. */
         final CompletableFuture<Void> settled = new CompletableFuture<>();
@@ -131,10 +160,20 @@ public final class McpManager implements AutoCloseable {
         /** The debounced re-list after {@code tools/list_changed}; guarded by the manager's lock. */
         ScheduledFuture<?> relist;
 
-        Server(String name, ServerConfig config) {
+        Server(String name, ServerConfig config, String pinKey) {
             this.name = name;
             this.config = config;
+            this.pinKey = pinKey;
         }
+    }
+
+    /**
+     * A connected server's last listing as it sent it, and what its pins decided (null without pins).
+     *
+     * @param report the differences from the pins that concern the tools its config exposes
+     */
+    private record Listing(Server server, List<ToolDefinition> tools, Optional<String> instructions,
+            ToolPins.Verdict verdict, ToolChanges report) {
     }
 
     /** One server's tools: live, or deferred (from the cache, server still connecting). */
@@ -157,6 +196,22 @@ public final class McpManager implements AutoCloseable {
      * @return the tools and the errors
      */
     public ConnectResult connectServers(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sourceMetadata) {
+        return connectServers(configs, sourceMetadata, Map.of());
+    }
+
+    /**
+     * Connects as {@link #connectServers(Map, Map)} does, with the keys of the servers' pinned tool
+     * definitions.
+     *
+     * @param configs the servers, by name, as configured (unresolved)
+     * @param sourceMetadata where each came from; may lack entries
+     * @param pinKeys the key of each server's pinned tool definitions, by name: the SHA-256 (lower-case hex) of
+     *     its definition as approved ({@code DiscoveryResult.definitions()}), so that pins follow the
+     *     definition, not the name; a server without one is keyed by the hash of its config
+     * @return the tools and the errors
+     */
+    public ConnectResult connectServers(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sourceMetadata,
+            Map<String, String> pinKeys) {
         long start = System.nanoTime();
         Map<String, String> errors = new LinkedHashMap<>();
         List<Server> started = new ArrayList<>();
@@ -164,6 +219,10 @@ public final class McpManager implements AutoCloseable {
             String name = entry.getKey();
             ServerConfig config = entry.getValue();
             Optional<String> problem = validate(name, config);
+            String pinKey = pinKeys.get(name) != null ? pinKeys.get(name) : ConfigHash.of(config);
+            if (problem.isEmpty() && !PIN_KEY.matcher(pinKey).matches()) {
+                problem = Optional.of("Server \"" + name + "\": its pin key is not a SHA-256 in lower-case hex");
+            }
             Server server = null;
             synchronized (lock) {
                 SourceMetadata source = sourceMetadata.get(name);
@@ -178,7 +237,7 @@ public final class McpManager implements AutoCloseable {
                 } else if (!config.enabled()) {
                     LOG.debug("MCP server \"{}\" is disabled; not started", name);
                 } else {
-                    server = new Server(name, config);
+                    server = new Server(name, config, pinKey);
                     inactive.remove(name);
                     pendingConnections.put(name, server);
                     fireStatus(name, ServerStatus.of(ServerStatus.State.CONNECTING));
@@ -264,7 +323,10 @@ public final class McpManager implements AutoCloseable {
         }
         for (Server server : servers) {
             if (!server.settled.isDone()) {
+                // Only tools exactly as pinned: a cached definition the user never accepted is not offered.
                 cache.get().read(server.name, ConfigHash.of(server.config))
+                        .map(tools -> pins.map(p -> p.verified(server.pinKey, tools)).orElse(tools))
+                        .filter(tools -> !tools.isEmpty())
                         .ifPresent(tools -> cached.put(server, tools));
             }
         }
@@ -394,18 +456,104 @@ public final class McpManager implements AutoCloseable {
         });
     }
 
-    /** A fresh tool list of a connected server: it replaces that server's slice, and only that. */
+    /**
+     * A fresh tool list of a connected server: compared with its pins (outside the lock: file I/O), it
+     * replaces that server's slice, and only that.
+     */
     private void loaded(Server server, List<ToolDefinition> tools) {
+        Optional<String> instructions = server.client.initializeResult().instructions();
+        ToolPins.Verdict verdict = pins.map(p -> p.compare(server.pinKey, server.name, instructions, tools,
+                strictNewTools)).orElse(null);
+        ToolChanges report = verdict == null ? ToolChanges.none(server.name, server.pinKey)
+                : concerning(server.config, verdict.changes());
+        Listing listing = new Listing(server, tools, instructions, verdict, report);
         synchronized (lock) {
             if (connections.get(server.name) != server) {
                 return;
             }
             pendingToolLoads.remove(server.name);
-            slices.put(server.name, new Slice(false, exposed(server.name, server.config, tools)));
+            listings.put(server.name, listing);
+            slices.put(server.name, new Slice(false, exposed(server.name, server.config,
+                    verdict == null ? tools : verdict.exposed())));
             rebuildView(server.name);
+            if (!report.isEmpty()) {
+                events.execute(() -> listeners.forEach(l -> l.onToolChanges(report)));
+            }
         }
+        warn(server, report);
         cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config), tools));
         server.settled.complete(null);
+        if (report.hasWithheld() && consent != ConsentHandler.DENY_AND_REPORT) {
+            // Never on the transport's reader, never before the gate has its tools: the handler may block.
+            ClientThreads.WORKERS.execute(() -> ask(listing));
+        }
+    }
+
+    /** The differences that concern the agent: those of tools the config exposes. */
+    private static ToolChanges concerning(ServerConfig config, ToolChanges changes) {
+        List<ToolChanges.ToolChange> kept = changes.tools().stream().filter(change -> config.exposesTool(change.tool())
+                || change.previousName().map(config::exposesTool).orElse(false)).toList();
+        return new ToolChanges(changes.server(), changes.key(), kept, changes.instructions(), changes.problem());
+    }
+
+    /** One log line per difference and server key, once: a warning for what waits for the user. */
+    private void warn(Server server, ToolChanges report) {
+        if (report.isEmpty()) {
+            return;
+        }
+        String name = AgentText.clean(server.name, 64).text();
+        String approve = "run `mcp-host approve " + name + " --tools` to accept";
+        report.problem().filter(problem -> warnedChanges.add(server.pinKey + "\u0000problem\u0000" + problem))
+                .ifPresent(problem -> LOG.warn("MCP server \"{}\": its tools cannot be compared with their pinned "
+                        + "definitions ({}); all of them are withheld from the agent: {}", name, problem, approve));
+        report.instructions().filter(change -> warnedChanges.add(server.pinKey + "\u0000instructions\u0000"
+                + change.diff())).ifPresent(change -> LOG.warn("MCP server \"{}\": its instructions changed since "
+                        + "they were pinned; withheld: {}", name, approve));
+        for (ToolChanges.ToolChange change : report.tools()) {
+            if (change.kind() == ToolChanges.Kind.UNVERIFIED
+                    || !warnedChanges.add(server.pinKey + "\u0000" + change)) {
+                continue;
+            }
+            String tool = AgentText.clean(change.tool(), 64).text();
+            switch (change.kind()) {
+                case CHANGED -> LOG.warn("MCP server \"{}\": tool \"{}\" changed since it was pinned ({}); withheld "
+                        + "from the agent: {}", name, tool, String.join(", ", change.fields()), approve);
+                case ADDED -> {
+                    if (change.withheld()) {
+                        LOG.warn("MCP server \"{}\": new tool \"{}\" withheld (strict mode): {}", name, tool, approve);
+                    } else {
+                        LOG.info("MCP server \"{}\": new tool \"{}\" (pinned now)", name, tool);
+                    }
+                }
+                case RENAMED -> LOG.info("MCP server \"{}\": tool \"{}\" was renamed \"{}\"{}", name,
+                        AgentText.clean(change.previousName().orElse(""), 64).text(), tool,
+                        change.withheld() ? "; withheld (strict mode): " + approve : "");
+                case REMOVED -> LOG.info("MCP server \"{}\": pinned tool \"{}\" is no longer listed", name, tool);
+                default -> { }
+            }
+            if (!change.diff().isEmpty()) {
+                LOG.debug("MCP server \"{}\": tool \"{}\": {}", name, tool, String.join("; ", change.diff()));
+            }
+        }
+    }
+
+    /** Asks the consent handler about a listing that withholds something; on a worker thread. */
+    private void ask(Listing listing) {
+        boolean accepted;
+        try {
+            accepted = consent.acceptToolChanges(listing.report());
+        } catch (RuntimeException e) {
+            LOG.warn("MCP server \"{}\": the consent handler failed on its tool changes; they stay withheld: {}",
+                    listing.server().name, e.toString());
+            return;
+        }
+        if (accepted) {
+            try {
+                accept(listing);
+            } catch (McpException e) {
+                LOG.warn("{}", e.getMessage());
+            }
+        }
     }
 
     /**
@@ -454,6 +602,7 @@ public final class McpManager implements AutoCloseable {
                 current = true;
             }
             if (current) {
+                listings.remove(server.name);
                 if (slices.remove(server.name) != null) {
                     rebuildView(server.name);
                 }
@@ -485,6 +634,7 @@ public final class McpManager implements AutoCloseable {
             if (server.relist != null) {
                 server.relist.cancel(false);
             }
+            listings.remove(server.name);
             if (slices.remove(server.name) != null) {
                 rebuildView(server.name);
             }
@@ -552,6 +702,105 @@ public final class McpManager implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ queries
+
+    /**
+     * @param name a connected server
+     * @return how its last listing differs from its pinned tool definitions (empty without pins or when it
+     *     does not differ), limited to the tools its config exposes
+     */
+    public Optional<ToolChanges> toolChanges(String name) {
+        synchronized (lock) {
+            return Optional.ofNullable(listings.get(name)).map(Listing::report).filter(report -> !report.isEmpty());
+        }
+    }
+
+    /**
+     * @return {@link #toolChanges(String)} of every connected server whose last listing differs from its
+     *     pins, by name; {@link ToolChanges#withheld()} says what the agent does not get
+     */
+    public Map<String, ToolChanges> toolChanges() {
+        synchronized (lock) {
+            Map<String, ToolChanges> all = new LinkedHashMap<>();
+            listings.forEach((name, listing) -> {
+                if (!listing.report().isEmpty()) {
+                    all.put(name, listing.report());
+                }
+            });
+            return all;
+        }
+    }
+
+    /**
+     * Accepts a connected server's last listing as it is: pins it (tools and instructions) and gives the
+     * agent every tool of it at once.
+     *
+     * @param name a connected server
+     * @return what was withheld or reported and is now accepted (empty when nothing differed)
+     * @throws McpException when the server is not connected, no pins are kept, or the pins cannot be written
+     */
+    public ToolChanges acceptToolChanges(String name) {
+        Listing listing;
+        synchronized (lock) {
+            listing = listings.get(name);
+        }
+        if (listing == null) {
+            throw notConnected(name);
+        }
+        return accept(listing);
+    }
+
+    private ToolChanges accept(Listing listing) {
+        Server server = listing.server();
+        if (pins.isEmpty()) {
+            throw new McpException("MCP server \"" + server.name + "\": tool definitions are not pinned by this host");
+        }
+        try {
+            pins.get().pin(server.pinKey, server.name, listing.instructions(), listing.tools());
+        } catch (IOException e) {
+            throw new McpException("MCP server \"" + server.name + "\": could not pin its tool definitions in "
+                    + pins.get().file(server.pinKey) + ": " + e.getMessage(), e);
+        }
+        boolean stale;
+        synchronized (lock) {
+            stale = listings.get(server.name) != listing;
+            if (!stale) {
+                listings.put(server.name, new Listing(server, listing.tools(), listing.instructions(),
+                        new ToolPins.Verdict(listing.tools(), ToolChanges.none(server.name, server.pinKey), true),
+                        ToolChanges.none(server.name, server.pinKey)));
+                slices.put(server.name, new Slice(false, exposed(server.name, server.config, listing.tools())));
+                rebuildView(server.name);
+            }
+        }
+        if (stale && connections(server)) {
+            // A newer listing came in meanwhile, compared with the old pins: compare it again.
+            relist(server);
+        }
+        LOG.info("MCP server \"{}\": its tool definitions are accepted and pinned", AgentText.clean(server.name, 64).text());
+        return listing.report();
+    }
+
+    private boolean connections(Server server) {
+        synchronized (lock) {
+            return connections.get(server.name) == server;
+        }
+    }
+
+    /**
+     * @param name a connected server
+     * @return the {@code instructions} it gave in its handshake, cleaned like tool descriptions
+     *     (8,192 characters at most); empty when it gave none or, with pins, when they
+     *     differ from the pinned ones (until accepted). Nothing hands them to an agent by itself.
+     */
+    public Optional<String> instructions(String name) {
+        Listing listing;
+        synchronized (lock) {
+            listing = listings.get(name);
+        }
+        if (listing == null || (listing.verdict() != null && !listing.verdict().instructionsExposed())) {
+            return Optional.empty();
+        }
+        return listing.instructions().map(text -> AgentText.clean(text, MAX_INSTRUCTIONS).text());
+    }
 
     /** @return every tool: the union of every server's slice, in a stable order, with unique names */
     public List<BridgedTool> getTools() {
@@ -681,6 +930,7 @@ public final class McpManager implements AutoCloseable {
             if (connected != null && connected.relist != null) {
                 connected.relist.cancel(false);
             }
+            listings.remove(name);
             if (slices.remove(name) != null) {
                 rebuildView(name);
             }
@@ -725,6 +975,7 @@ public final class McpManager implements AutoCloseable {
             pendingToolLoads.clear();
             sources.clear();
             inactive.clear();
+            listings.clear();
             boolean hadTools = !slices.isEmpty();
             slices.clear();
             if (hadTools) {
@@ -831,6 +1082,9 @@ public final class McpManager implements AutoCloseable {
         private Consumer<ClientOptions.Builder> clientSettings = options -> { };
         private int maxDescription = AgentText.DEFAULT_MAX_DESCRIPTION;
         private final List<ManagerListener> listeners = new ArrayList<>();
+        private ToolPins toolPins;
+        private boolean strictNewTools;
+        private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
 
         private Builder() {
         }
@@ -907,6 +1161,36 @@ public final class McpManager implements AutoCloseable {
         /** @return this, adjusting every client's options (roots, server request handlers, ...) */
         public Builder clientSettings(Consumer<ClientOptions.Builder> settings) {
             this.clientSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * @param pins where servers' tool definitions are pinned; a listing that differs withholds the
+         *     changed tools (see {@link ToolPins})
+         * @return this (default: none, so nothing is pinned or withheld)
+         */
+        public Builder toolPins(ToolPins pins) {
+            this.toolPins = Objects.requireNonNull(pins, "pins");
+            return this;
+        }
+
+        /**
+         * @param strict whether a tool not pinned before (new, or renamed) is withheld until accepted, as a
+         *     changed one is
+         * @return this (default {@code false}: new tools are exposed, reported and pinned)
+         */
+        public Builder strictNewTools(boolean strict) {
+            this.strictNewTools = strict;
+            return this;
+        }
+
+        /**
+         * @param handler asked whether to accept tool changes that withhold something
+         *     ({@link ConsentHandler#acceptToolChanges})
+         * @return this (default {@link ConsentHandler#DENY_AND_REPORT}: they stay withheld and reported)
+         */
+        public Builder consent(ConsentHandler handler) {
+            this.consent = Objects.requireNonNull(handler, "handler");
             return this;
         }
 

@@ -38,7 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>It offers the tools {@code echo}, {@code add}, {@code slow}, {@code fail}, {@code error},
  * {@code content}, {@code pid}, {@code change_tools}, {@code roots} and {@code server_requests}, then
- * {@code --tools N} generated tools {@code tool_0 .. tool_{N-1}}. Faults chosen with {@code --fault}
+ * {@code --tools N} generated tools {@code tool_0 .. tool_{N-1}}; {@code --tools-file FILE} adds tools and
+ * instructions read from a file at every listing, so that a test can change a tool's definition between
+ * restarts or, with the tool {@code reread_tools}, live. Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
  *
@@ -112,6 +114,24 @@ public final class TestServer {
         }
         if (options.has(Fault.HOSTILE_TEXT)) {
             addHostileTools();
+        }
+        if (options.toolsFile != null) {
+            tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
+                    schema()));
+        }
+    }
+
+    /** The tools file's content, or an empty object when there is none. */
+    private JsonNode toolsFile() {
+        if (options.toolsFile == null) {
+            return mapper.createObjectNode();
+        }
+        try {
+            return mapper.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(options.toolsFile), UTF_8));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return mapper.createObjectNode();
+        } catch (IOException | JacksonException e) {
+            throw new RpcError(-32603, "cannot read the tools file: " + e);
         }
     }
 
@@ -309,6 +329,10 @@ public final class TestServer {
         ObjectNode result = mapper.createObjectNode().put("protocolVersion", version);
         result.putObject("capabilities").putObject("tools").put("listChanged", true);
         result.putObject("serverInfo").put("name", options.name).put("version", "1.0");
+        JsonNode instructions = toolsFile().path("instructions");
+        if (instructions.isString()) {
+            result.put("instructions", instructions.stringValue());
+        }
         return result;
     }
 
@@ -320,6 +344,11 @@ public final class TestServer {
             return result;
         }
         List<ObjectNode> all = new ArrayList<>(tools);
+        for (JsonNode extra : toolsFile().path("tools")) {
+            String name = text(extra.path("name"), "");
+            all.removeIf(tool -> text(tool.path("name"), "").equals(name));
+            all.add((ObjectNode) extra);
+        }
         String cursor = text(params.path("cursor"), null);
         int offset = 0;
         if (cursor != null) {
@@ -396,10 +425,19 @@ public final class TestServer {
                 return textResult("changed");
             }
             case "roots": return roots();
+            case "reread_tools": {
+                send(message(null).put("method", "notifications/tools/list_changed"));
+                return textResult("notified");
+            }
             case "server_requests": return textResult(mapper.writeValueAsString(new ArrayList<>(clientResponses)));
             default:
                 if (generatedTools.contains(name)) {
                     return textResult(name + ": " + text(args.path("value"), ""));
+                }
+                for (JsonNode extra : toolsFile().path("tools")) {
+                    if (text(extra.path("name"), "").equals(name)) {
+                        return textResult(name + ": " + args);
+                    }
                 }
                 throw new RpcError(-32602, "Unknown tool: " + name);
         }

@@ -1,6 +1,7 @@
 package mcp.api.spi;
 
 import mcp.api.PendingServer;
+import mcp.api.ToolChanges;
 
 /**
  * Decides what mcp-host may not decide alone: whether a project's server may start. An embedder sets
@@ -11,6 +12,9 @@ import mcp.api.PendingServer;
  * Claude Code, a folder not trusted in Codex or Gemini CLI) and an administrator's policy are applied
  * before, and no answer here overrides them. It is called on the thread that discovers (a load or a
  * reload), once per pending server and discovery; it may block to ask someone.
+ *
+ * <p>It is also asked, by the manager, about tool definitions that changed since they were pinned
+ * ({@link #acceptToolChanges(ToolChanges)}).
  */
 @FunctionalInterface
 public interface ConsentHandler {
@@ -34,4 +38,19 @@ public interface ConsentHandler {
      * @return the decision ({@code null} counts as {@link Decision#LEAVE_PENDING}, and so does a throw)
      */
     Decision decide(PendingServer server);
+
+    /**
+     * Asked when a server's tool listing differs from its pinned definitions in a way that withholds
+     * something from the agent: a changed tool, a new tool in strict mode, changed instructions. Called on
+     * one of the manager's worker threads (never a transport's reader, never holding up the startup gate),
+     * once per listing that withholds something; it may block to ask someone.
+     *
+     * @param changes what changed, with readable diffs
+     * @return {@code true} to pin the listing as it is now and give the agent its tools; the default,
+     *     {@code false}, keeps them withheld and reported (to be accepted with
+     *     {@code mcp-host approve NAME --tools})
+     */
+    default boolean acceptToolChanges(ToolChanges changes) {
+        return false;
+    }
 }

@@ -16,18 +16,23 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * mcp-host's state files: under {@code $XDG_STATE_HOME/mcp-host/} (an absolute {@code XDG_STATE_HOME}
  * only, as the XDG specification says), else {@code ~/.local/state/mcp-host/}; written owner-only from
  * creation on, atomically (a temporary file forced to disk, then renamed), and changed under a lock
- * file, so that two mcp-host processes never lose each other's update.
+ * file (and, between the threads of one JVM, a lock of its own), so that two mcp-host processes or
+ * threads never lose each other's update.
  */
 public final class StateFiles {
 
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-
-    private static final Map<Path, Object> MONITORS = new ConcurrentHashMap<>();
+    /**
+     * A lock per lock file for the threads of this JVM: a file lock is held by the whole JVM, and a second
+     * thread asking for it gets an OverlappingFileLockException instead of waiting.
+     */
+    private static final Map<Path, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
 
     private StateFiles() {
     }
@@ -120,12 +125,13 @@ public final class StateFiles {
                 // Another process made it first.
             }
         }
-        // A file lock is held by the JVM, not a thread: threads of one JVM take turns on a monitor first.
-        synchronized (MONITORS.computeIfAbsent(lockFile, path -> new Object())) {
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
-                    FileLock lock = channel.lock()) {
-                return update.run();
-            }
+        ReentrantLock local = IN_PROCESS.computeIfAbsent(lockFile.toAbsolutePath().normalize(), p -> new ReentrantLock());
+        local.lock();
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+                FileLock lock = channel.lock()) {
+            return update.run();
+        } finally {
+            local.unlock();
         }
     }
 

@@ -33,6 +33,9 @@ public final class Options {
             "  --protocol-version V    answer initialize with V whatever the client asked",
             "  --stderr TEXT           print TEXT on stderr at startup",
             "  --name NAME             serverInfo.name (default mcp-testkit)",
+            "  --tools-file FILE       JSON {\"instructions\": TEXT, \"tools\": [TOOL...]}, read at every initialize and",
+            "                          tools/list: its tools replace built-ins of the same name or come last; adds the",
+            "                          tool reread_tools, which sends notifications/tools/list_changed",
             "  --fault F               repeatable; F is one of: exit-at-start, exit-during-call,",
             "                          garbage-stdout, no-initialize, oversized, server-requests, grandchild,",
             "                          repeat-cursor (tools/list always answers page one with cursor \"0\"),",
@@ -48,6 +51,8 @@ public final class Options {
     /** Text to print on stderr at startup, or {@code null}. */
     public String stderrText;
     public String name = "mcp-testkit";
+    /** The file of extra tools and instructions, or {@code null}. */
+    public String toolsFile;
     public final Set<Fault> faults = EnumSet.noneOf(Fault.class);
 
     /**
@@ -71,6 +76,7 @@ public final class Options {
                 case "--protocol-version": o.protocolVersion = value; break;
                 case "--stderr": o.stderrText = value; break;
                 case "--name": o.name = value; break;
+                case "--tools-file": o.toolsFile = value; break;
                 case "--fault": o.faults.add(fault(value)); break;
                 default: throw new IllegalArgumentException("unknown option: " + opt);
             }
@@ -85,7 +91,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--fault").contains(opt);
+                "--stderr", "--name", "--tools-file", "--fault").contains(opt);
     }
 
     private static int number(String opt, String value) {

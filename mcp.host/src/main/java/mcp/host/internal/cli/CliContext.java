@@ -201,7 +201,7 @@ final class CliContext {
             DiscoveryResult discovery = checked(host.discover());
             Map.Entry<ServerConfig, SourceMetadata> server = ServerLookup.find(discovery, name);
             ConnectResult connected = Progress.around(this, host.manager(), () -> host.manager().connectServers(
-                    Map.of(name, server.getKey()), Map.of(name, server.getValue())));
+                    Map.of(name, server.getKey()), Map.of(name, server.getValue()), pinKey(discovery, name)));
             Map<String, String> errors = new LinkedHashMap<>(connected.errors());
             return Loaded.owned(host, new LoadResult(connected.tools(), errors, host.manager(),
                     discovery.exaApiKeys(), discovery));
@@ -209,6 +209,16 @@ final class CliContext {
             host.close();
             throw e;
         }
+    }
+
+    /**
+     * @param discovery what discovery found
+     * @param name a server it found
+     * @return the key of that server's pinned tool definitions, by name (empty when discovery has none)
+     */
+    static Map<String, String> pinKey(DiscoveryResult discovery, String name) {
+        String key = discovery.definitions().get(name);
+        return key == null ? Map.of() : Map.of(name, key);
     }
 
     /**

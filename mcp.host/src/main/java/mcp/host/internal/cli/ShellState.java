@@ -51,7 +51,8 @@ record ShellState(McpHost host, ToolSession session) {
             return;
         }
         ConnectResult result = Progress.around(context, manager,
-                () -> manager.connectServers(Map.of(name, config), Map.of(name, discovery.sources().get(name))));
+                () -> manager.connectServers(Map.of(name, config), Map.of(name, discovery.sources().get(name)),
+                        CliContext.pinKey(discovery, name)));
         String error = result.errors().get(name);
         int tools = manager.toolsOf(name).size();
         out.println(error == null ? "● " + name + " connected (" + tools + " tools)" : "✗ " + name + " failed: " + error);

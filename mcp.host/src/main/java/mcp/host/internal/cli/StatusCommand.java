@@ -18,14 +18,15 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@code status}: connect (startup gate included), then each server's state and tool count. */
 @Command(name = "status", description = {
     "Connect the servers and show each one's state and tool count.",
-    "● connected  ◌ connecting  ✗ failed  ○ disconnected"})
+    "● connected  ◌ connecting  ✗ failed  ○ disconnected",
+    "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
     @ParentCommand
     McpHostCommand root;
 
-    /** One server's line. */
-    record Line(String name, String status, int tools, String error) {
+    /** One server's line; {@code withheld} counts the tools (and instructions) kept from the agent. */
+    record Line(String name, String status, int tools, String error, int withheld) {
     }
 
     @Override
@@ -41,6 +42,7 @@ final class StatusCommand implements Callable<Integer> {
                     node.put("status", line.status());
                     node.put("tools", line.tools());
                     node.put("error", line.error());
+                    node.put("withheld", line.withheld());
                 }
                 ToolsCommand.pendingJson(loaded.discovery(), null).forEach(pending -> {
                     ObjectNode node = array.addObject();
@@ -55,6 +57,7 @@ final class StatusCommand implements Callable<Integer> {
                 context.out().println("No MCP servers configured.");
             } else {
                 print(context, lines);
+                ToolChangesOutput.print(context.err(), ToolChangesOutput.of(loaded.manager(), null));
             }
             context.printPending(loaded.discovery(), null);
             context.printProblems(loaded.discovery(), null);
@@ -80,7 +83,9 @@ final class StatusCommand implements Callable<Integer> {
                 state = "failed";
                 error = errors.get(name);
             }
-            lines.add(new Line(name, state, manager.toolsOf(name).size(), error));
+            int withheld = manager.toolChanges(name).map(changes -> changes.withheld().size()
+                    + (changes.instructions().isPresent() ? 1 : 0)).orElse(0);
+            lines.add(new Line(name, state, manager.toolsOf(name).size(), error, withheld));
         }
         return lines;
     }
@@ -95,7 +100,8 @@ final class StatusCommand implements Callable<Integer> {
                 default -> "○";
             };
             String state = line.error() == null ? line.status() : line.status() + ": " + line.error();
-            String tools = line.tools() == 1 ? "  (1 tool)" : "  (" + line.tools() + " tools)";
+            String tools = (line.tools() == 1 ? "  (1 tool" : "  (" + line.tools() + " tools")
+                    + (line.withheld() > 0 ? ", " + line.withheld() + " withheld)" : ")");
             boolean live = line.status().equals("connected") || line.status().equals("connecting");
             context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
                     + (live ? tools : ""));

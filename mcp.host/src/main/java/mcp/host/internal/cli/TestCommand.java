@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
+import mcp.config.DiscoveryResult;
 import mcp.host.McpHost;
 import mcp.manager.ConnectResult;
 import mcp.manager.ServerStatus;
@@ -34,10 +35,11 @@ final class TestCommand implements Callable<Integer> {
         CliContext context = root.context();
         // A host of its own even in the shell: testing must not disturb the shell's servers.
         try (McpHost host = context.newHost(context.hostBuilder().cache(false))) {
-            Map.Entry<ServerConfig, SourceMetadata> server = ServerLookup.find(CliContext.checked(host.discover()), name);
+            DiscoveryResult discovery = CliContext.checked(host.discover());
+            Map.Entry<ServerConfig, SourceMetadata> server = ServerLookup.find(discovery, name);
             long start = System.nanoTime();
             ConnectResult result = Progress.around(context, host.manager(), () -> host.manager().connectServers(
-                    Map.of(name, server.getKey()), Map.of(name, server.getValue())));
+                    Map.of(name, server.getKey()), Map.of(name, server.getValue()), CliContext.pinKey(discovery, name)));
             long millis = (System.nanoTime() - start) / 1_000_000;
             String error = result.errors().get(name);
             ServerStatus status = host.manager().status(name);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import mcp.api.McpJson;
+import mcp.api.ToolChanges;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
 import mcp.manager.BridgedTool;
@@ -18,6 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
 @Command(name = "tools", description = {
     "Connect the servers (startup gate included) and list their tools, as mcp_<server>_<tool>.",
     "(deferred) marks tools from the cache whose server was still connecting at the gate.",
+    "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
     "Per-server errors are reported and do not change the exit code."})
 final class ToolsCommand implements Callable<Integer> {
 
@@ -38,13 +40,16 @@ final class ToolsCommand implements Callable<Integer> {
             if (server != null) {
                 errors.keySet().retainAll(List.of(server));
             }
+            Map<String, ToolChanges> changes = ToolChangesOutput.of(loaded.manager(), server);
             if (context.json()) {
                 ObjectNode document = json(tools, errors);
                 document.set("pending", pendingJson(loaded.discovery(), server));
+                ToolChangesOutput.json(document.putArray("withheld"), changes);
                 context.printJson(document);
             } else {
                 print(context.out(), tools);
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
+                ToolChangesOutput.print(context.err(), changes);
             }
             context.printPending(loaded.discovery(), server);
             context.printProblems(loaded.discovery(), server);

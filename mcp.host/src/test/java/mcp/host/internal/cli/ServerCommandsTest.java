@@ -167,7 +167,7 @@ class ServerCommandsTest {
         JsonNode kit = null;
         JsonNode broken = null;
         for (JsonNode line : result.json()) {
-            assertEquals(List.of("name", "status", "tools", "error"), List.copyOf(line.propertyNames()));
+            assertEquals(List.of("name", "status", "tools", "error", "withheld"), List.copyOf(line.propertyNames()));
             if (line.get("name").asString().equals("kit")) {
                 kit = line;
             } else if (line.get("name").asString().equals("broken")) {
