@@ -259,9 +259,13 @@ class McpClientTest {
         for (int i = 0; i < 20; i++) {
             assertEquals("outer" + i + "+inner", chains.get(i).get(30, TimeUnit.SECONDS));
         }
-        // Every continuation ran where the response was read, not on a worker.
+        // Every continuation ran where the response was read, not on a worker; or, for a response that came
+        // before its continuation was chained (the first calls, on a fast machine), on the chaining thread.
         assertEquals(20, threads.size());
-        assertTrue(threads.stream().allMatch(name -> name.equals("mcp-stdio-nested-stdout")), threads.toString());
+        String caller = Thread.currentThread().getName();
+        assertTrue(threads.stream().allMatch(name -> name.equals("mcp-stdio-nested-stdout") || name.equals(caller)),
+                threads.toString());
+        assertTrue(threads.stream().filter(name -> name.equals("mcp-stdio-nested-stdout")).count() >= 10, threads.toString());
         assertEquals("still", text(client.callToolBlocking("echo", args("{\"message\":\"still\"}"))));
     }
 
