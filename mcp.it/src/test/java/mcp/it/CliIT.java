@@ -185,6 +185,7 @@ class CliIT {
                     "level", "enabled", "status", "error"));
             if (entry.get("level").asString().equals("project")) {
                 fields.add("owner");
+                fields.add("approval"); // and mcp-host's own approval, on top of Claude Code's
             }
             assertEquals(fields, List.copyOf(entry.propertyNames()), entry::toString);
             byKey.put(entry.get("provider").asString() + "/" + entry.get("name").asString(), entry);
@@ -200,6 +201,7 @@ class CliIT {
         assertEquals("http", byKey.get("claude/web").get("type").asString());
         assertEquals(claudeFile.toString(), byKey.get("claude/web").get("path").asString());
         assertEquals("approved", byKey.get("claude/web").path("owner").path("state").asString(), run::toString);
+        assertEquals("pending", byKey.get("claude/web").path("approval").path("state").asString(), run::toString);
     }
 
     private static Path fixture(String name) {
