@@ -35,10 +35,15 @@ import java.util.Optional;
  *     transport read on on a new thread at once, any other block holds up that server's other responses
  *     for 10 to 20 ms, once (see BENCHMARKS.md for what the hand-off costs).
  *     Timeouts, closes and server requests use worker threads either way.
+ * @param protocolVersion {@link McpClient#AUTO} (the default: mcp-host finds the server's era), or one of
+ *     {@link McpClient#ALL_PROTOCOL_VERSIONS}, which is then the only one spoken
+ * @param knownProtocolVersion in {@code auto}, the version this server spoke last time (remembered in the tool
+ *     cache): a handshake-era one skips the {@code server/discover} probe
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
-        ClientListener listener, int maxListPages, boolean directCompletion) {
+        ClientListener listener, int maxListPages, boolean directCompletion, String protocolVersion,
+        Optional<String> knownProtocolVersion) {
 
     /** The handler method that declares the {@code sampling} capability. */
     public static final String SAMPLING_METHOD = "sampling/createMessage";
@@ -59,6 +64,11 @@ public record ClientOptions(String serverName, String clientName, String clientV
         if (maxListPages < 1) {
             throw new IllegalArgumentException("maxListPages must be at least 1");
         }
+        if (!protocolVersion.equals(McpClient.AUTO) && !McpClient.ALL_PROTOCOL_VERSIONS.contains(protocolVersion)) {
+            throw new IllegalArgumentException("protocolVersion is \"auto\" or one of " + McpClient.ALL_PROTOCOL_VERSIONS
+                    + ", not \"" + protocolVersion + "\"");
+        }
+        Objects.requireNonNull(knownProtocolVersion, "knownProtocolVersion");
     }
 
     /**
@@ -83,6 +93,8 @@ public record ClientOptions(String serverName, String clientName, String clientV
         };
         private int maxListPages = 1000;
         private boolean directCompletion;
+        private String protocolVersion = McpClient.AUTO;
+        private String knownProtocolVersion;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -143,10 +155,23 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /** @return this, speaking only this protocol version, or {@link McpClient#AUTO} (the default) */
+        public Builder protocolVersion(String value) {
+            this.protocolVersion = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, with the version the server spoke last time (used in {@code auto}) */
+        public Builder knownProtocolVersion(String value) {
+            this.knownProtocolVersion = value;
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
-                    toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion);
+                    toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion,
+                    protocolVersion, Optional.ofNullable(knownProtocolVersion));
         }
     }
 }

@@ -25,18 +25,33 @@ import tools.jackson.databind.JsonNode;
  */
 public interface McpClient extends AutoCloseable {
 
-    /** The protocol version mcp-host offers. */
+    /** The protocol version mcp-host offers in the {@code initialize} handshake (the 2025 era). */
     String LATEST_PROTOCOL_VERSION = "2025-11-25";
 
-    /** Every protocol version mcp-host accepts from a server, newest first. */
+    /** Every protocol version of the handshake era mcp-host accepts from a server, newest first. */
     List<String> SUPPORTED_PROTOCOL_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    /**
+     * The stateless revision: no {@code initialize}, no session; every request carries the protocol version,
+     * the client's capabilities and identity in {@code _meta}.
+     */
+    String MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+    /** Every protocol version mcp-host speaks, newest first: the modern one, then those of the handshake. */
+    List<String> ALL_PROTOCOL_VERSIONS = List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    /** {@link ClientOptions#protocolVersion()} that lets mcp-host find the server's era itself. */
+    String AUTO = "auto";
 
     /** mcp-host's version, sent in {@code clientInfo}. */
     String VERSION = "0.1.0";
 
     /**
-     * Starts the transport, performs the {@code initialize} handshake and sends
-     * {@code notifications/initialized}. On failure the transport is closed.
+     * Starts the transport and finds the server's era ({@link ClientOptions#protocolVersion()}): in
+     * {@code auto}, over a transport that carries the stateless revision, it asks {@code server/discover} and
+     * falls back to the {@code initialize} handshake (then {@code notifications/initialized}) on any answer but
+     * a recognised modern one, a timeout included; a handshake-era verdict remembered from an earlier run
+     * ({@link ClientOptions#knownProtocolVersion()}) skips the probe. On failure the transport is closed.
      *
      * @param transport a transport that has not been started
      * @param options the session's settings

@@ -39,6 +39,7 @@ import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.consent.ToolPins;
+import mcp.manager.internal.ClientSession;
 import mcp.manager.internal.ClientThreads;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.ConfigHash;
@@ -159,6 +160,10 @@ public final class McpManager implements AutoCloseable {
         volatile boolean gateReturned;
         /** The debounced re-list after {@code tools/list_changed}; guarded by the manager's lock. */
         ScheduledFuture<?> relist;
+        /** The protocol version the tool cache says this server spoke last time, if any. */
+        volatile String knownProtocolVersion;
+        /** Whether this attempt was started again in the handshake era after the server closed on the probe. */
+        volatile boolean probeClosedOnce;
 
         Server(String name, ServerConfig config, String pinKey) {
             this.name = name;
@@ -324,7 +329,9 @@ public final class McpManager implements AutoCloseable {
         for (Server server : servers) {
             if (!server.settled.isDone()) {
                 // Only tools exactly as pinned: a cached definition the user never accepted is not offered.
-                cache.get().read(server.name, ConfigHash.of(server.config))
+                Optional<ToolCache.Entry> entry = cache.get().readEntry(server.name, ConfigHash.of(server.config));
+                entry.flatMap(ToolCache.Entry::protocolVersion).ifPresent(v -> server.knownProtocolVersion = v);
+                entry.map(ToolCache.Entry::tools)
                         .map(tools -> pins.map(p -> p.verified(server.pinKey, tools)).orElse(tools))
                         .filter(tools -> !tools.isEmpty())
                         .ifPresent(tools -> cached.put(server, tools));
@@ -395,7 +402,15 @@ public final class McpManager implements AutoCloseable {
                     throw new McpException("MCP server \"" + server.name + "\" was disconnected while connecting");
                 }
                 McpClient.connect(transport, clientOptions(server)).whenComplete((client, error) -> {
-                    if (error != null) {
+                    if (error != null && unwrap(error) instanceof ClientSession.ProbeClosedException closed
+                            && !server.probeClosedOnce && !server.cancelled) {
+                        // Some servers of the 2025 era exit on any request before initialize: start it again
+                        // in that era, once.
+                        LOG.debug("{}; starting it again with the initialize handshake", closed.getMessage());
+                        server.probeClosedOnce = true;
+                        server.knownProtocolVersion = McpClient.LATEST_PROTOCOL_VERSION;
+                        launch(server);
+                    } else if (error != null) {
                         failed(server, error);
                     } else {
                         connected(server, client);
@@ -412,6 +427,7 @@ public final class McpManager implements AutoCloseable {
                 .initializeTimeout(server.config.timeout())
                 .requestTimeout(server.config.timeout())
                 .toolCallTimeout(server.config.toolCallTimeout())
+                .knownProtocolVersion(server.knownProtocolVersion)
                 .listener(new ClientListener() {
                     @Override
                     public void onToolsListChanged() {
@@ -481,7 +497,10 @@ public final class McpManager implements AutoCloseable {
             }
         }
         warn(server, report);
-        cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config), tools));
+        // The era it spoke goes with its tools: a warm start then sends no probe to a server of the handshake.
+        Optional<String> spoke = Optional.ofNullable(server.client).map(McpClient::initializeResult)
+                .map(InitializeResult::protocolVersion);
+        cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config), tools, spoke));
         server.settled.complete(null);
         if (report.hasWithheld() && consent != ConsentHandler.DENY_AND_REPORT) {
             // Never on the transport's reader, never before the gate has its tools: the handler may block.

@@ -40,7 +40,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code content}, {@code pid}, {@code change_tools}, {@code roots} and {@code server_requests}, then
  * {@code --tools N} generated tools {@code tool_0 .. tool_{N-1}}; {@code --tools-file FILE} adds tools and
  * instructions read from a file at every listing, so that a test can change a tool's definition between
- * restarts or, with the tool {@code reread_tools}, live. Faults chosen with {@code --fault}
+ * restarts or, with the tool {@code reread_tools}, live. With {@code --era modern} (or {@code dual}) it serves
+ * the stateless 2026-07-28 revision: per-request {@code _meta}, {@code server/discover}, {@code resultType},
+ * a multi round-trip {@code ask}, {@code subscriptions/listen}. Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
  *
@@ -86,12 +88,33 @@ public final class TestServer {
     /** Thrown by a handler to answer with a JSON-RPC error instead of a result. */
     private static final class RpcError extends RuntimeException {
         final int code;
+        final JsonNode data;
 
         RpcError(int code, String message) {
+            this(code, message, null);
+        }
+
+        RpcError(int code, String message, JsonNode data) {
             super(message);
             this.code = code;
+            this.data = data;
         }
     }
+
+    /** The revision of the stateless era, and the keys of its per-request envelope. */
+    static final String MODERN_VERSION = "2026-07-28";
+    private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
+    private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    private static final String META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
+    private static final String ASK_STATE = "ask-state-1";
+
+    /** Every request's method, in the order received: what the tool {@code received} returns. */
+    private final List<String> received = new CopyOnWriteArrayList<>();
+    /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */
+    private volatile String lockedEra;
+    /** The ids of the open {@code subscriptions/listen} requests that asked for tool list changes. */
+    private final Set<JsonNode> toolListeners = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger elicitations = new AtomicInteger();
 
     private TestServer(Options options) {
         this.options = options;
@@ -109,6 +132,12 @@ public final class TestServer {
         tools.add(tool("roots", "Asks the client for roots/list and returns its answer as text.", schema()));
         tools.add(tool("server_requests", "Returns the client's responses to our requests so far, as a JSON array.",
                 schema()));
+        if (options.eraGiven) {
+            tools.add(tool("received", "Returns the methods of the requests received so far, in order, as a JSON"
+                    + " array.", schema()));
+            tools.add(tool("ask", "Asks the user's name by elicitation (2026-07-28: a multi round-trip request; 2025:"
+                    + " a server request) and greets them.", schema()));
+        }
         for (int i = 0; i < options.tools; i++) {
             addGeneratedTool("tool_" + i);
         }
@@ -235,6 +264,11 @@ public final class TestServer {
         } else if (id == null || id.isNull()) {
             onNotification(method, msg.path("params"));
         } else {
+            if (received.isEmpty() && !method.equals("initialize") && options.has(Fault.EXIT_BEFORE_INITIALIZE)) {
+                System.err.println("fatal: " + method + " before initialize");
+                System.exit(6);
+            }
+            received.add(method);
             if (method.equals("tools/call") && options.has(Fault.EXIT_DURING_CALL)) {
                 System.err.println("fatal: exit during call on purpose");
                 System.exit(4);
@@ -248,6 +282,7 @@ public final class TestServer {
 
     private void onNotification(String method, JsonNode params) {
         if (method.equals("notifications/cancelled")) {
+            toolListeners.removeIf(listen -> listen.toString().equals(params.path("requestId").toString()));
             Call call = inFlight.get(params.path("requestId").toString());
             if (call != null) {
                 synchronized (call) {
@@ -279,10 +314,14 @@ public final class TestServer {
 
     // ---- serving: runs on a worker ----
 
+    /** The id of the request the current worker serves. */
+    private final ThreadLocal<JsonNode> currentId = new ThreadLocal<>();
+
     private void serve(Call call, JsonNode id, String method, JsonNode params) {
         synchronized (call) {
             call.worker = Thread.currentThread();
         }
+        currentId.set(id);
         ObjectNode response = null;
         try {
             if (!call.cancelled) {
@@ -294,6 +333,9 @@ public final class TestServer {
             response = null; // cancelled: MCP says a cancelled request gets no response
         } catch (RpcError e) {
             response = error(id, e.code, e.getMessage());
+            if (e.data != null) {
+                ((ObjectNode) response.get("error")).set("data", e.data);
+            }
         } catch (RuntimeException e) {
             response = error(id, -32603, "Internal error: " + e);
         } finally {
@@ -309,12 +351,153 @@ public final class TestServer {
 
     /** Returns the result, or null to send no answer at all. */
     private JsonNode handle(String method, JsonNode params) throws InterruptedException {
+        if (method.equals("server/discover") && options.has(Fault.SILENT_DISCOVER)) {
+            return null;
+        }
+        boolean modernRequest = params.path("_meta").has(META_VERSION);
+        if (eraOf(modernRequest).equals("modern")) {
+            return modern(method, params);
+        }
+        if (options.era.equals("modern")) {
+            throw new RpcError(-32602, "Invalid params: params._meta must carry " + META_VERSION + " and "
+                    + META_CAPABILITIES);
+        }
+        if (modernRequest && options.era.equals("dual")) {
+            throw new RpcError(-32600, "this connection serves the handshake protocol era");
+        }
         switch (method) {
             case "initialize": return initialize(params);
             case "ping": return mapper.createObjectNode();
             case "tools/list": return listTools(params);
             case "tools/call": return callTool(params);
             default: throw new RpcError(-32601, "Method not found: " + method);
+        }
+    }
+
+    /** The era this request is served in: the server's own, or for a dual server the one its first request fixed. */
+    private String eraOf(boolean modernRequest) {
+        if (!options.era.equals("dual")) {
+            return options.era;
+        }
+        synchronized (this) {
+            if (lockedEra == null) {
+                lockedEra = modernRequest ? "modern" : "legacy";
+            }
+            return lockedEra;
+        }
+    }
+
+    /** A request of the 2026-07-28 era: the envelope is checked, and every result says its resultType. */
+    private JsonNode modern(String method, JsonNode params) throws InterruptedException {
+        JsonNode meta = params.path("_meta");
+        String version = text(meta.path(META_VERSION), "");
+        if (!meta.path(META_CAPABILITIES).isObject()) {
+            throw new RpcError(-32602, "Invalid params: missing _meta keys: " + META_CAPABILITIES);
+        }
+        if (!version.equals(MODERN_VERSION)) {
+            ObjectNode data = mapper.createObjectNode().put("requested", version);
+            data.putArray("supported").add(MODERN_VERSION);
+            throw new RpcError(-32022, "Unsupported protocol version", data);
+        }
+        ObjectNode result;
+        switch (method) {
+            case "server/discover": {
+                sleep(options.initDelayMs);
+                result = mapper.createObjectNode();
+                result.putArray("supportedVersions").add(MODERN_VERSION);
+                result.putObject("capabilities").putObject("tools").put("listChanged", true);
+                result.putObject("_meta").putObject("io.modelcontextprotocol/serverInfo").put("name", options.name)
+                        .put("version", "1.0");
+                JsonNode instructions = toolsFile().path("instructions");
+                if (instructions.isString()) {
+                    result.put("instructions", instructions.stringValue());
+                }
+                result.put("ttlMs", 60_000).put("cacheScope", "public");
+                break;
+            }
+            case "tools/list":
+                result = (ObjectNode) listTools(params);
+                result.put("ttlMs", 0).put("cacheScope", "public");
+                break;
+            case "tools/call":
+                if (text(params.path("name"), "").equals("ask")) {
+                    return askModern(params);
+                }
+                result = (ObjectNode) callTool(params);
+                break;
+            case "subscriptions/listen": {
+                JsonNode id = currentId.get();
+                ObjectNode ack = message(null).put("method", "notifications/subscriptions/acknowledged");
+                ObjectNode ackParams = ack.putObject("params");
+                ackParams.putObject("_meta").set(META_SUBSCRIPTION, id);
+                ObjectNode granted = ackParams.putObject("notifications");
+                if (params.path("notifications").path("toolsListChanged").asBoolean(false)) {
+                    granted.put("toolsListChanged", true);
+                    toolListeners.add(id);
+                }
+                send(ack);
+                return null; // the stream stays open until the client cancels it or leaves
+            }
+            default:
+                throw new RpcError(-32601, "Method not found: " + method);
+        }
+        return result == null ? null : result.put("resultType", "complete");
+    }
+
+    /** The tool {@code ask} on the 2026-07-28 wire: the first round asks for the name, the retry answers. */
+    private JsonNode askModern(JsonNode params) {
+        JsonNode responses = params.path("inputResponses");
+        if (!responses.has("name") || options.has(Fault.ENDLESS_INPUT)) {
+            ObjectNode result = mapper.createObjectNode().put("resultType", "input_required");
+            ObjectNode request = result.putObject("inputRequests").putObject("name")
+                    .put("method", "elicitation/create");
+            request.set("params", elicitationParams());
+            result.put("requestState", ASK_STATE);
+            return result;
+        }
+        if (!text(params.path("requestState"), "").equals(ASK_STATE)) {
+            return toolError("the retry did not echo the requestState").put("resultType", "complete");
+        }
+        return greeting(responses.get("name")).put("resultType", "complete");
+    }
+
+    /** The tool {@code ask} on the 2025 wire: a server request to the client. */
+    private JsonNode askLegacy() throws InterruptedException {
+        try {
+            JsonNode answer = askClient("elicit-" + elicitations.incrementAndGet(), "elicitation/create",
+                    elicitationParams()).get(CLIENT_ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return answer.has("error") ? toolError(answer.path("error").toString()) : greeting(answer.path("result"));
+        } catch (TimeoutException e) {
+            return toolError("no answer to elicitation/create within " + CLIENT_ANSWER_TIMEOUT_MS + " ms");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private ObjectNode elicitationParams() {
+        ObjectNode params = mapper.createObjectNode().put("mode", "form").put("message", "Your name?");
+        ObjectNode schema = params.putObject("requestedSchema").put("type", "object");
+        schema.putObject("properties").putObject("name").put("type", "string").put("default", "Ada");
+        schema.putArray("required").add("name");
+        return params;
+    }
+
+    private ObjectNode greeting(JsonNode elicitResult) {
+        return text(elicitResult.path("action"), "").equals("accept")
+                ? textResult("hello " + text(elicitResult.path("content").path("name"), "?"))
+                : textResult("no name: " + text(elicitResult.path("action"), "?"));
+    }
+
+    /** Tells the client that the tool list changed: on the listen streams in the modern era, else plainly. */
+    private void toolsChanged() {
+        if ("modern".equals(options.era.equals("dual") ? lockedEra : options.era)) {
+            for (JsonNode id : toolListeners) {
+                ObjectNode notification = message(null).put("method", "notifications/tools/list_changed");
+                notification.putObject("params").putObject("_meta").set(META_SUBSCRIPTION, id);
+                send(notification);
+            }
+        } else {
+            send(message(null).put("method", "notifications/tools/list_changed"));
         }
     }
 
@@ -421,12 +604,22 @@ public final class TestServer {
             }
             case "change_tools": {
                 addGeneratedTool("extra_" + extraTools.getAndIncrement());
-                send(message(null).put("method", "notifications/tools/list_changed"));
+                toolsChanged();
                 return textResult("changed");
             }
+            case "received":
+                if (options.eraGiven) {
+                    return textResult(mapper.writeValueAsString(new ArrayList<>(received)));
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
+            case "ask":
+                if (options.eraGiven) {
+                    return askLegacy();
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
             case "roots": return roots();
             case "reread_tools": {
-                send(message(null).put("method", "notifications/tools/list_changed"));
+                toolsChanged();
                 return textResult("notified");
             }
             case "server_requests": return textResult(mapper.writeValueAsString(new ArrayList<>(clientResponses)));

@@ -48,6 +48,17 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * Whether this transport carries the stateless 2026-07-28 revision (every request on its own, its
+     * metadata inline). A client probes the server's era only over a transport that does; over the others it
+     * speaks the 2025 handshake. The default is {@code false}.
+     *
+     * @return whether requests of the 2026-07-28 revision may be sent over this transport
+     */
+    default boolean carriesModernEra() {
+        return false;
+    }
+
+    /**
      * Whether {@link Listener#onMessage} may block without holding up this transport for more than a
      * moment. A transport that says so keeps reading and delivering while a listener call blocks (the
      * {@code stdio} transport moves its reading to a new thread after 10 to 20 ms; deliveries then

@@ -82,6 +82,11 @@ final class FileToolCache implements ToolCache {
 
     @Override
     public Optional<List<ToolDefinition>> read(String serverName, String configHash) {
+        return readEntry(serverName, configHash).map(ToolCache.Entry::tools);
+    }
+
+    @Override
+    public Optional<ToolCache.Entry> readEntry(String serverName, String configHash) {
         Objects.requireNonNull(serverName, "serverName");
         Objects.requireNonNull(configHash, "configHash");
         Path file = file(serverName);
@@ -100,7 +105,7 @@ final class FileToolCache implements ToolCache {
             }
             LOG.debug("Tool cache hit for MCP server {}: {} tools from {}", quoted(serverName), entry.tools().size(),
                     file);
-            return Optional.of(entry.tools());
+            return Optional.of(new ToolCache.Entry(entry.tools(), entry.protocolVersion()));
         } catch (NoSuchFileException e) {
             LOG.debug("Tool cache miss for MCP server {}: no file {}", quoted(serverName), file);
         } catch (InvalidEntry e) {
@@ -114,13 +119,19 @@ final class FileToolCache implements ToolCache {
 
     @Override
     public void write(String serverName, String configHash, List<ToolDefinition> tools) {
+        write(serverName, configHash, tools, Optional.empty());
+    }
+
+    @Override
+    public void write(String serverName, String configHash, List<ToolDefinition> tools,
+            Optional<String> protocolVersion) {
         Objects.requireNonNull(serverName, "serverName");
         Objects.requireNonNull(configHash, "configHash");
         Objects.requireNonNull(tools, "tools");
         Path file = file(serverName);
         Path temp = null;
         try {
-            byte[] bytes = encode(serverName, configHash, tools);
+            byte[] bytes = encode(serverName, configHash, tools, protocolVersion);
             boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
             Files.createDirectories(directory, posix ? ownerOnly("rwx------") : new FileAttribute<?>[0]);
             // Owner-only from creation on: there is no moment at which another user could open it.
@@ -172,19 +183,21 @@ final class FileToolCache implements ToolCache {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))};
     }
 
-    private byte[] encode(String serverName, String configHash, List<ToolDefinition> tools) {
+    private byte[] encode(String serverName, String configHash, List<ToolDefinition> tools,
+            Optional<String> protocolVersion) {
         ObjectNode root = McpJson.object();
         root.put("version", FileToolCaches.FORMAT_VERSION);
         root.put("server", serverName);
         root.put("configHash", configHash);
         root.put("savedAt", clock.instant().toString());
+        protocolVersion.ifPresent(version -> root.put("protocolVersion", version));
         ArrayNode array = root.putArray("tools");
         tools.forEach(tool -> array.add(tool.toJson()));
         return McpJson.mapper().writeValueAsBytes(root);
     }
 
     /** A well-formed entry; whether it is fresh and for this config is decided by the caller. */
-    record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools) {
+    record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools, Optional<String> protocolVersion) {
     }
 
     /** What is wrong with a file: logged as a warning, never thrown out of the cache. */
@@ -242,7 +255,12 @@ final class FileToolCache implements ToolCache {
             }
             tools.add(ToolDefinition.fromJson(tool));
         }
-        return new Entry(configHash, savedAt, List.copyOf(tools));
+        JsonNode protocolVersion = root.get("protocolVersion");
+        if (protocolVersion != null && !protocolVersion.isString()) {
+            throw new InvalidEntry("\"protocolVersion\" is not a string");
+        }
+        return new Entry(configHash, savedAt, List.copyOf(tools),
+                protocolVersion == null ? Optional.empty() : Optional.of(protocolVersion.asString()));
     }
 
     private static String string(JsonNode root, String field) throws InvalidEntry {

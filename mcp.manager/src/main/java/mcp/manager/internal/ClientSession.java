@@ -75,6 +75,12 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile TransportClosedException closeReason;
     private volatile InitializeResult initializeResult;
+    /**
+     * The protocol version of every request of the stateless era, or {@code null} in the handshake era. Set
+     * before the {@code server/discover} probe, so that the probe carries the envelope; cleared when the
+     * server turns out to be of the handshake era.
+     */
+    private volatile String modernVersion;
 
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
@@ -97,24 +103,255 @@ public final class ClientSession implements McpClient, Transport.Listener {
             transport.close();
             return CompletableFuture.failedFuture(session.connectFailure(e));
         }
-        CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
-        return session.request("initialize", session.initializeParams(), initOptions).handle((result, error) -> {
+        return session.negotiate().handle((ignored, error) -> {
             if (error != null) {
                 session.close();
-                throw new CompletionException(session.connectFailure(unwrap(error)));
-            }
-            try {
-                session.accept(result);
-            } catch (McpException e) {
-                session.close();
-                throw new CompletionException(session.connectFailure(e));
+                Throwable cause = unwrap(error);
+                throw new CompletionException(cause instanceof ProbeClosedException ? cause : session.connectFailure(cause));
             }
             return session;
         });
     }
 
-    private ObjectNode initializeParams() {
-        ObjectNode params = McpJson.object().put("protocolVersion", LATEST_PROTOCOL_VERSION);
+    // ---------------------------------------------------------------- era
+
+    /** The methods whose result may ask for input ({@code input_required}) in the stateless era. */
+    private static final Set<String> MULTI_ROUND_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
+    /** The most rounds of one multi round-trip request; the spec sets none, the TypeScript SDK 10. */
+    static final int MAX_INPUT_ROUNDS = 10;
+    private static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    private static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    /** The code of {@code UnsupportedProtocolVersionError} in 2026-07-28. */
+    static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+    /**
+     * The server closed the connection while its era was being probed: some servers of the handshake era
+     * exit on any request before {@code initialize}. The manager starts such a server again in that era.
+     */
+    public static final class ProbeClosedException extends McpException {
+        private static final long serialVersionUID = 1L;
+
+        ProbeClosedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Finds and sets up the server's era, as {@link ClientOptions#protocolVersion()} asks. */
+    private CompletableFuture<Void> negotiate() {
+        String pinned = options.protocolVersion();
+        if (!pinned.equals(McpClient.AUTO)) {
+            return pinned.equals(McpClient.MODERN_PROTOCOL_VERSION) ? discover(pinned, false, false) : handshake(pinned);
+        }
+        boolean knownLegacy = options.knownProtocolVersion().filter(SUPPORTED_PROTOCOL_VERSIONS::contains).isPresent();
+        if (!transport.carriesModernEra() || knownLegacy) {
+            // No probe: the transport speaks only the handshake, or this server did last time.
+            return handshake(LATEST_PROTOCOL_VERSION);
+        }
+        return discover(McpClient.MODERN_PROTOCOL_VERSION, true, false);
+    }
+
+    /**
+     * Sends {@code server/discover} in the stateless era. A {@code DiscoverResult} with a version mcp-host
+     * speaks makes the session modern; {@code UnsupportedProtocolVersionError} listing one is retried once with
+     * it (never a fallback: the server is modern); anything else (another error, a timeout, a result that is
+     * not a {@code DiscoverResult}) means the handshake era, when {@code fallBack} allows it.
+     */
+    private CompletableFuture<Void> discover(String version, boolean fallBack, boolean retried) {
+        modernVersion = version;
+        CallOptions probeOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
+        return request("server/discover", McpJson.object(), probeOptions).handle((result, error) -> {
+            String legacyBecause;
+            if (error == null) {
+                Optional<String> mutual = mutualModernVersion(result.path("supportedVersions"));
+                if (mutual.isPresent() && result.isObject()) {
+                    acceptDiscover(result, version);
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                legacyBecause = "its answer to server/discover lists no version mcp-host speaks";
+            } else {
+                Throwable cause = unwrap(error);
+                if (cause instanceof TransportClosedException closed) {
+                    throw new CompletionException(new ProbeClosedException("MCP server \"" + options.serverName()
+                            + "\" closed the connection when asked server/discover: " + closed.getMessage(), closed));
+                }
+                if (cause instanceof McpProtocolException protocol && protocol.code() == UNSUPPORTED_PROTOCOL_VERSION) {
+                    JsonNode supported = protocol.data().map(data -> data.path("supported")).orElse(McpJson.object());
+                    Optional<String> mutual = mutualModernVersion(supported);
+                    if (mutual.isPresent() && !retried) {
+                        return discover(mutual.get(), fallBack, true);
+                    }
+                    if (mutual.isPresent() || !fallBack) {
+                        throw new CompletionException(new McpException("MCP server \"" + options.serverName()
+                                + "\" refused protocol version " + version + " and supports " + supported));
+                    }
+                    legacyBecause = "it supports " + supported;
+                } else {
+                    legacyBecause = "it answered server/discover with " + cause.getMessage();
+                }
+            }
+            if (!fallBack) {
+                throw new CompletionException(new McpException("MCP server \"" + options.serverName()
+                        + "\" does not speak protocol version " + version + ": " + legacyBecause));
+            }
+            LOG.debug("MCP server \"{}\" is of the handshake era ({}); initializing", options.serverName(),
+                    legacyBecause);
+            modernVersion = null;
+            return handshake(LATEST_PROTOCOL_VERSION);
+        }).thenCompose(next -> next);
+    }
+
+    private static Optional<String> mutualModernVersion(JsonNode versions) {
+        if (versions != null && versions.isArray()) {
+            for (JsonNode v : versions) {
+                if (v.isString() && v.asString().equals(McpClient.MODERN_PROTOCOL_VERSION)) {
+                    return Optional.of(v.asString());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Takes a {@code DiscoverResult}: the session is modern, and listens for tool list changes if offered. */
+    private void acceptDiscover(JsonNode result, String version) {
+        JsonNode metaInfo = result.path("_meta").path(META_SERVER_INFO);
+        // Some servers (and the conformance suite's) also put serverInfo at the top level.
+        JsonNode info = metaInfo.isObject() ? metaInfo : result.path("serverInfo");
+        JsonNode capabilities = result.path("capabilities").isObject() ? result.get("capabilities") : McpJson.object();
+        JsonNode instructions = result.get("instructions");
+        initializeResult = new InitializeResult(version, info.path("name").asString(""),
+                info.path("version").asString(""), capabilities,
+                instructions != null && instructions.isString() ? Optional.of(instructions.asString()) : Optional.empty());
+        transport.protocolVersion(version);
+        LOG.debug("MCP server \"{}\" speaks {}: {} {}", options.serverName(), version, initializeResult.serverName(),
+                initializeResult.serverVersion());
+        if (capabilities.path("tools").path("listChanged").asBoolean(false)) {
+            listen();
+        }
+    }
+
+    /**
+     * Opens the {@code subscriptions/listen} stream for tool list changes: a request without a timeout, whose
+     * notifications arrive like any other and which lives as long as the session.
+     */
+    private void listen() {
+        ObjectNode params = McpJson.object();
+        params.putObject("notifications").put("toolsListChanged", true);
+        request("subscriptions/listen", params, CallOptions.DEFAULT, false, true).whenComplete((result, error) -> {
+            if (closeReason == null) {
+                LOG.debug("MCP server \"{}\" ended the subscription to tool list changes: {}", options.serverName(),
+                        error != null ? unwrap(error).getMessage() : result);
+            }
+        });
+    }
+
+    /** The {@code initialize} handshake of the 2025 era, offering this version. */
+    private CompletableFuture<Void> handshake(String version) {
+        CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
+        return request("initialize", initializeParams(version), initOptions).thenCompose(this::accept);
+    }
+
+    /** {@code params} with the stateless era's envelope in its {@code _meta} (a copy; other keys kept). */
+    private ObjectNode withEnvelope(JsonNode params, String version) {
+        ObjectNode copy = params != null && params.isObject() ? ((ObjectNode) params).deepCopy() : McpJson.object();
+        JsonNode meta = copy.get("_meta");
+        ObjectNode metaObject = meta != null && meta.isObject() ? (ObjectNode) meta : copy.putObject("_meta");
+        metaObject.put(META_PROTOCOL_VERSION, version);
+        ObjectNode capabilities = metaObject.putObject(META_CLIENT_CAPABILITIES);
+        if (options.roots().isPresent()) {
+            capabilities.putObject("roots");
+        }
+        if (options.handlers().containsKey(ClientOptions.SAMPLING_METHOD)) {
+            capabilities.putObject("sampling");
+        }
+        if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
+            capabilities.putObject("elicitation").putObject("form");
+        }
+        metaObject.putObject(META_CLIENT_INFO).put("name", options.clientName()).put("version", options.clientVersion());
+        return copy;
+    }
+
+    /**
+     * A request that may take several rounds in the stateless era: while the result says
+     * {@code input_required}, the inputs it asks for are answered by this client's handlers (elicitation,
+     * sampling, roots) and the request is sent again with a new id, the original params, the
+     * {@code inputResponses} and the {@code requestState} as given; at most {@link #MAX_INPUT_ROUNDS} rounds,
+     * each with the request's own timeout. A result without {@code resultType} is complete.
+     */
+    private CompletableFuture<JsonNode> multiRound(String method, ObjectNode params, CallOptions callOptions,
+            boolean direct) {
+        CompletableFuture<JsonNode> first = request(method, params, callOptions, direct);
+        return modernVersion == null ? first : first.thenCompose(result -> nextRound(method, params, callOptions,
+                direct, result, 1));
+    }
+
+    private CompletableFuture<JsonNode> nextRound(String method, ObjectNode params, CallOptions callOptions,
+            boolean direct, JsonNode result, int round) {
+        JsonNode type = result.get("resultType");
+        if (type == null || type.isNull() || type.asString("").equals("complete")) {
+            return CompletableFuture.completedFuture(result);
+        }
+        String server = "MCP server \"" + options.serverName() + "\"";
+        if (!type.asString("").equals("input_required")) {
+            return CompletableFuture.failedFuture(new McpException(server + " answered " + method
+                    + " with a resultType mcp-host does not know: " + type));
+        }
+        if (!MULTI_ROUND_METHODS.contains(method)) {
+            return CompletableFuture.failedFuture(new McpException(server + " asked for input in its answer to "
+                    + method + ", which may not"));
+        }
+        if (round >= MAX_INPUT_ROUNDS) {
+            return CompletableFuture.failedFuture(new McpException(server + " still asked for input after "
+                    + MAX_INPUT_ROUNDS + " rounds of " + method));
+        }
+        // The handlers may ask a person, and so block: never on the thread that read the response.
+        return CompletableFuture.supplyAsync(() -> inputResponses(result.path("inputRequests")), ClientThreads.WORKERS)
+                .thenCompose(responses -> {
+                    ObjectNode retry = params.deepCopy();
+                    retry.remove("inputResponses");
+                    retry.remove("requestState");
+                    if (!responses.isEmpty()) {
+                        retry.set("inputResponses", responses);
+                    }
+                    JsonNode state = result.get("requestState");
+                    if (state != null && state.isString()) {
+                        retry.set("requestState", state);
+                    }
+                    return request(method, retry, callOptions, direct)
+                            .thenCompose(next -> nextRound(method, params, callOptions, direct, next, round + 1));
+                });
+    }
+
+    /** Answers each input request of a round as the 2025 era answers the same server request. */
+    private ObjectNode inputResponses(JsonNode inputRequests) {
+        ObjectNode responses = McpJson.object();
+        if (inputRequests == null || !inputRequests.isObject()) {
+            return responses;
+        }
+        for (String key : inputRequests.propertyNames()) {
+            JsonNode input = inputRequests.get(key);
+            String method = input.path("method").asString("");
+            try {
+                responses.set(key, handle(new JsonRpcRequest(RequestId.of(key), method, input.get("params"))));
+            } catch (McpProtocolException e) {
+                throw new CompletionException(new McpException("MCP server \"" + options.serverName() + "\" asked for "
+                        + method + ", which mcp-host cannot answer: " + e.getMessage(), e));
+            } catch (Exception e) {
+                throw new CompletionException(new McpException("MCP server \"" + options.serverName() + "\": the answer"
+                        + " to its " + method + " failed: " + e.getMessage(), e));
+            }
+        }
+        return responses;
+    }
+
+    /** @return the protocol version of the session: the stateless era's, or the one agreed in {@code initialize} */
+    public Optional<String> modernProtocolVersion() {
+        return Optional.ofNullable(modernVersion);
+    }
+
+    private ObjectNode initializeParams(String version) {
+        ObjectNode params = McpJson.object().put("protocolVersion", version);
         ObjectNode capabilities = params.putObject("capabilities");
         if (options.roots().isPresent()) {
             capabilities.putObject("roots").put("listChanged", false);
@@ -165,7 +402,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         LOG.debug("MCP server \"{}\": {}; initializing a new session", options.serverName(), reason);
         CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
-        return request("initialize", initializeParams(), initOptions).thenCompose(this::accept);
+        return request("initialize", initializeParams(LATEST_PROTOCOL_VERSION), initOptions).thenCompose(this::accept);
     }
 
     private McpException connectFailure(Throwable cause) {
@@ -203,6 +440,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
      */
     private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
             boolean direct) {
+        return request(method, params, callOptions, direct, false);
+    }
+
+    /**
+     * @param untimed whether the request has no timeout: only a {@code subscriptions/listen} stream, which
+     *     lives as long as the session and ends with it
+     */
+    private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
+            boolean direct, boolean untimed) {
         CompletableFuture<JsonNode> future = new CallFuture<>();
         TransportClosedException reason = closeReason;
         if (reason != null) {
@@ -213,6 +459,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
         if (callOptions.onProgress().isPresent()) {
             params = withProgressToken(params, id);
         }
+        String version = modernVersion;
+        if (version != null) {
+            params = withEnvelope(params, version);
+        }
         Duration timeout = callOptions.timeout().orElse(options.requestTimeout());
         Pending entry = new Pending(id, method, future, timeout, callOptions, direct);
         pending.put(id, entry);
@@ -221,7 +471,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
             future.completeExceptionally(reason);
             return future;
         }
-        entry.armTimer(timeout);
+        if (!untimed) {
+            entry.armTimer(timeout);
+        }
         future.whenComplete((value, error) -> {
             if (error instanceof CancellationException && pending.remove(id, entry)) {
                 entry.disarmTimer();
@@ -340,7 +592,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
         CallOptions bounded = callOptions.timeout().isPresent() ? callOptions
                 : callOptions.withTimeout(options.toolCallTimeout());
-        CompletableFuture<JsonNode> request = request("tools/call", params, bounded, direct);
+        CompletableFuture<JsonNode> request = multiRound("tools/call", params, bounded, direct);
         CompletableFuture<ToolResult> result = new CallFuture<>();
         result.whenComplete((value, error) -> {
             if (error instanceof CancellationException) {
@@ -462,6 +714,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
             case "notifications/message" -> LOG.debug("MCP server \"{}\" log: {}", options.serverName(),
                     notification.params());
             case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
+                    options.serverName(), notification.params());
+            case "notifications/subscriptions/acknowledged" -> LOG.debug("MCP server \"{}\" listens: {}",
                     options.serverName(), notification.params());
             default -> events.execute(() -> options.listener().onNotification(notification));
         }

@@ -15,7 +15,7 @@ public final class Options {
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
-        HOSTILE_TEXT;
+        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT;
 
         /** The name used on the command line, e.g. {@code exit-at-start}. */
         public String cliName() {
@@ -33,6 +33,11 @@ public final class Options {
             "  --protocol-version V    answer initialize with V whatever the client asked",
             "  --stderr TEXT           print TEXT on stderr at startup",
             "  --name NAME             serverInfo.name (default mcp-testkit)",
+            "  --era E                 adds the tools ask and received; E is legacy (the default era: the 2025",
+            "                          handshake only, server/discover is an unknown method),",
+            "                          modern (2026-07-28 only: per-request _meta, server/discover, resultType,",
+            "                          multi round-trip requests, subscriptions/listen), or dual (both; the first",
+            "                          request fixes the era of the process, as the Python SDK does)",
             "  --tools-file FILE       JSON {\"instructions\": TEXT, \"tools\": [TOOL...]}, read at every initialize and",
             "                          tools/list: its tools replace built-ins of the same name or come last; adds the",
             "                          tool reread_tools, which sends notifications/tools/list_changed",
@@ -40,7 +45,10 @@ public final class Options {
             "                          garbage-stdout, no-initialize, oversized, server-requests, grandchild,",
             "                          repeat-cursor (tools/list always answers page one with cursor \"0\"),",
             "                          hostile-text (tools whose titles and descriptions hold terminal escapes,",
-            "                          invisible characters and 100 KB of text)");
+            "                          invisible characters and 100 KB of text), silent-discover (server/discover is",
+            "                          never answered), exit-before-initialize (a first request other than",
+            "                          initialize makes the server exit, as some legacy servers do), endless-input (the",
+            "                          modern ask asks for input again in every round)");
 
     public int tools = 0;
     public int pageSize = 100;
@@ -54,6 +62,10 @@ public final class Options {
     /** The file of extra tools and instructions, or {@code null}. */
     public String toolsFile;
     public final Set<Fault> faults = EnumSet.noneOf(Fault.class);
+    /** The protocol era: {@code legacy}, {@code modern} or {@code dual}. */
+    public String era = "legacy";
+    /** Whether {@code --era} was given: only then are the tools {@code ask} and {@code received} offered. */
+    public boolean eraGiven;
 
     /**
      * Parses the arguments.
@@ -78,6 +90,13 @@ public final class Options {
                 case "--name": o.name = value; break;
                 case "--tools-file": o.toolsFile = value; break;
                 case "--fault": o.faults.add(fault(value)); break;
+                case "--era":
+                    if (!Set.of("legacy", "modern", "dual").contains(value)) {
+                        throw new IllegalArgumentException("--era is legacy, modern or dual, got: " + value);
+                    }
+                    o.era = value;
+                    o.eraGiven = true;
+                    break;
                 default: throw new IllegalArgumentException("unknown option: " + opt);
             }
         }
@@ -91,7 +110,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--fault").contains(opt);
+                "--stderr", "--name", "--tools-file", "--fault", "--era").contains(opt);
     }
 
     private static int number(String opt, String value) {

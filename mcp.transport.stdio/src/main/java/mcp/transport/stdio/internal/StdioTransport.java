@@ -247,6 +247,12 @@ public final class StdioTransport implements Transport {
     }
 
     /** A delivery that blocks is left behind by a new reading thread ({@link DeliveryWatchdog}). */
+    /** Newline-delimited messages carry the stateless revision as they are: nothing to add on this transport. */
+    @Override
+    public boolean carriesModernEra() {
+        return true;
+    }
+
     @Override
     public boolean listenerMayBlock() {
         return true;

@@ -1,0 +1,179 @@
+package mcp.manager;
+
+import static mcp.manager.TestServerProcesses.connect;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import mcp.api.McpException;
+import mcp.api.McpJson;
+import mcp.api.StdioServerConfig;
+import mcp.api.ToolResult;
+import mcp.api.spi.Providers;
+import mcp.api.spi.ToolCache;
+import mcp.api.spi.ToolCacheProvider;
+import mcp.manager.internal.ClientSession;
+import mcp.manager.internal.ConfigHash;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Both eras of MCP against the testkit server in each of its eras: the 2026-07-28 revision found by a
+ * {@code server/discover} probe and spoken statelessly (envelope, multi round-trip requests, listen
+ * stream), the 2025 handshake as the fallback on anything else, a pinned version, and the verdict
+ * remembered so that a warm start makes no probe.
+ */
+class ProtocolEraTest {
+
+    @TempDir
+    Path temp;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+        TestServerProcesses.assertNoChildProcessLeft();
+    }
+
+    private McpClient track(McpClient client) {
+        open.add(client);
+        return client;
+    }
+
+    private static String text(ToolResult result) {
+        return ((mcp.api.Content.Text) result.content().get(0)).text();
+    }
+
+    /** The methods the server received so far, in order. */
+    private static List<String> received(McpClient client) {
+        JsonNode array = McpJson.mapper().readTree(text(client.callToolBlocking("received", McpJson.object())));
+        List<String> methods = new ArrayList<>();
+        array.forEach(m -> methods.add(m.asString()));
+        return methods;
+    }
+
+    private static ClientOptions.Builder withElicitation(String name) {
+        return ClientOptions.builder(name).handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.acceptDefaults());
+    }
+
+    @Test
+    void aModernServerIsSpokenStatelesslyWithItsInputRoundsAndListenStream() throws Exception {
+        CountDownLatch changed = new CountDownLatch(1);
+        ClientOptions.Builder options = withElicitation("modern").listener(new ClientListener() {
+            @Override
+            public void onToolsListChanged() {
+                changed.countDown();
+            }
+        });
+        McpClient client = track(connect("modern", options, "--era", "modern"));
+        assertEquals("2026-07-28", client.initializeResult().protocolVersion());
+        assertEquals("mcp-testkit", client.initializeResult().serverName());
+        assertTrue(client.listTools().join().stream().anyMatch(t -> t.name().equals("ask")));
+        // A multi round-trip request: the server asks for the name, the elicitation handler gives the default.
+        assertEquals("hello Ada", text(client.callToolBlocking("ask", McpJson.object())));
+        client.callToolBlocking("change_tools", McpJson.object());
+        assertTrue(changed.await(10, TimeUnit.SECONDS), "tools/list_changed on the listen stream");
+        List<String> methods = received(client);
+        assertEquals(List.of("server/discover", "subscriptions/listen", "tools/list", "tools/call", "tools/call",
+                "tools/call", "tools/call"), methods, "no initialize, no ping: " + methods);
+    }
+
+    @Test
+    void aServerOfTheHandshakeEraIsFoundByTheProbeAndInitialized() {
+        McpClient client = track(connect("legacy", withElicitation("legacy"), "--era", "legacy"));
+        assertEquals("2025-11-25", client.initializeResult().protocolVersion());
+        assertEquals("hello Ada", text(client.callToolBlocking("ask", McpJson.object())), "a server request, in 2025");
+        assertEquals(List.of("server/discover", "initialize", "tools/call", "tools/call"), received(client));
+    }
+
+    @Test
+    void aDualServerIsSpokenInTheModernEraAndInTheOneThatIsPinned() {
+        McpClient auto = track(connect("dual", withElicitation("dual"), "--era", "dual"));
+        assertEquals("2026-07-28", auto.initializeResult().protocolVersion());
+        McpClient pinned = track(connect("dual-2025", withElicitation("dual-2025").protocolVersion("2025-11-25"),
+                "--era", "dual"));
+        assertEquals("2025-11-25", pinned.initializeResult().protocolVersion());
+        assertEquals("hello Ada", text(pinned.callToolBlocking("ask", McpJson.object())));
+        assertEquals(List.of("initialize", "tools/call", "tools/call"), received(pinned), "no probe when pinned");
+    }
+
+    @Test
+    void aRememberedHandshakeEraSkipsTheProbe() {
+        McpClient client = track(connect("known", ClientOptions.builder("known").knownProtocolVersion("2025-06-18"),
+                "--era", "legacy"));
+        assertEquals(List.of("initialize", "tools/call"), received(client));
+    }
+
+    @Test
+    void aProbeThatIsNeverAnsweredFallsBackWhenItTimesOut() {
+        McpClient client = track(connect("silent", ClientOptions.builder("silent")
+                .initializeTimeout(Duration.ofMillis(800)), "--fault", "silent-discover"));
+        assertEquals("2025-11-25", client.initializeResult().protocolVersion());
+    }
+
+    @Test
+    void pinningTheModernEraOnAServerOfTheHandshakeFailsClearly() {
+        McpException failure = assertThrows(McpException.class, () -> connect("old",
+                ClientOptions.builder("old").protocolVersion("2026-07-28")));
+        assertTrue(failure.getMessage().contains("does not speak protocol version 2026-07-28"), failure.getMessage());
+    }
+
+    @Test
+    void aServerThatExitsOnTheProbeIsReportedAsSuch() {
+        CompletionException failure = assertThrows(CompletionException.class, () -> McpClient.connect(
+                TestServerProcesses.open("fragile", "--fault", "exit-before-initialize"),
+                ClientOptions.builder("fragile").build()).join());
+        assertInstanceOf(ClientSession.ProbeClosedException.class, failure.getCause(), failure.toString());
+    }
+
+    @Test
+    void inputRoundsAreBounded() {
+        McpClient client = track(connect("endless", withElicitation("endless"), "--era", "modern", "--fault",
+                "endless-input"));
+        CompletionException failure = assertThrows(CompletionException.class,
+                () -> client.callTool("ask", McpJson.object()).join());
+        assertTrue(failure.getCause().getMessage().contains("still asked for input after 10 rounds of tools/call"),
+                failure.getCause().getMessage());
+        assertEquals("still", text(client.callToolBlocking("echo", McpJson.object().put("message", "still"))));
+    }
+
+    @Test
+    void theManagerRemembersTheEraAndStartsAServerThatExitsOnTheProbeAgain() throws Exception {
+        ToolCacheProvider file = Providers.require(ToolCacheProvider.class, Providers.byId(ToolCacheProvider.class,
+                Providers.load(ToolCacheProvider.class, getClass().getClassLoader()), ToolCacheProvider::id), "file");
+        ToolCache cache = file.open(new ToolCacheProvider.Settings(Optional.of(temp), temp, Map.of(), Duration.ofDays(1)));
+        StdioServerConfig legacy = TestServerProcesses.config("--era", "legacy");
+        StdioServerConfig fragile = TestServerProcesses.config("--fault", "exit-before-initialize");
+        try (McpManager first = McpManager.builder().transportProviders(List.of(TestServerProcesses.stdio()))
+                .toolCache(cache).build()) {
+            ConnectResult result = first.connectServers(Map.of("legacy", legacy, "fragile", fragile), Map.of());
+            assertEquals(Map.of(), result.errors(), "the fragile server is started again in the 2025 era");
+            assertEquals("2025-11-25", first.waitForConnection("fragile").join().initializeResult().protocolVersion());
+        }
+        assertEquals(Optional.of("2025-11-25"), cache.readEntry("legacy", ConfigHash.of(legacy)).orElseThrow()
+                .protocolVersion());
+        try (McpManager warm = McpManager.builder().transportProviders(List.of(TestServerProcesses.stdio()))
+                .toolCache(cache).build()) {
+            warm.connectServers(Map.of("legacy", legacy), Map.of());
+            McpClient client = warm.waitForConnection("legacy").join();
+            List<String> methods = received(client);
+            assertEquals("initialize", methods.get(0), methods::toString);
+            assertTrue(!methods.contains("server/discover"), "a warm start sends no probe: " + methods);
+        }
+    }
+}
