@@ -28,7 +28,8 @@ public record HttpServerConfig(
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
         List<String> disabledTools,
-        boolean valueReferences) implements ServerConfig {
+        boolean valueReferences,
+        String protocolVersion) implements ServerConfig {
 
     /** Validates and copies. */
     public HttpServerConfig {
@@ -39,6 +40,12 @@ public record HttpServerConfig(
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+        Objects.requireNonNull(protocolVersion, "protocolVersion");
+    }
+
+    /** A config of these fields that finds the server's protocol era itself ({@code protocolVersion} "auto"). */
+    public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, ServerConfig.AUTO_PROTOCOL_VERSION);
     }
 
     /** A config that bounds tool calls by {@code timeout} and may use value references. */
@@ -64,13 +71,13 @@ public record HttpServerConfig(
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
         return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences);
+                valueReferences, protocolVersion);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
         return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools,
-                valueReferences);
+                valueReferences, protocolVersion);
     }
 
     @Override

@@ -28,8 +28,18 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
     /** @return the transport kind: {@code stdio}, {@code http} or {@code sse}; also the transport provider id */
     String type();
 
+    /** {@link #protocolVersion()} that lets the client find the server's era itself. */
+    String AUTO_PROTOCOL_VERSION = "auto";
+
     /** @return the connect and default request timeout */
     Duration timeout();
+
+    /**
+     * @return the MCP protocol version to speak: {@value #AUTO_PROTOCOL_VERSION} (the default: the client probes
+     *     the server's era), or a version, which is then the only one spoken (the native format's
+     *     {@code protocolVersion})
+     */
+    String protocolVersion();
 
     /** @return the bound of a tool call, if it differs from {@link #timeout()} */
     Optional<Duration> toolTimeout();

@@ -34,6 +34,8 @@ import java.util.Optional;
  * @param owner what the owning tool decided about the entry, when its start depends on such a decision
  * @param valueReferences whether env and header values may use mcp-host's own value syntax (see
  *     {@link ServerConfig#valueReferences()}); {@code true} for mcp-host's own files only
+ * @param protocolVersion the protocol version to speak, if the entry pins one ({@code "auto"} or a version; see
+ *     {@link ServerConfig#protocolVersion()})
  */
 public record ServerSpec(
         String name,
@@ -55,7 +57,8 @@ public record ServerSpec(
         Optional<List<String>> inheritedEnv,
         boolean expandVariables,
         Optional<OwnerState> owner,
-        boolean valueReferences) {
+        boolean valueReferences,
+        Optional<String> protocolVersion) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -77,6 +80,19 @@ public record ServerSpec(
         Objects.requireNonNull(toolTimeoutMillis, "toolTimeoutMillis");
         inheritedEnv = inheritedEnv.map(List::copyOf);
         Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(protocolVersion, "protocolVersion");
+    }
+
+    /** An entry that pins no protocol version. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                Optional.empty());
     }
 
     /** An entry with one timeout, the whole environment inherited and {@code ${VAR}} expanded. */
@@ -92,7 +108,7 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences);
+                Optional.of(newOwner), valueReferences, protocolVersion);
     }
 
     @Override

@@ -28,7 +28,8 @@ public record SseServerConfig(
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
         List<String> disabledTools,
-        boolean valueReferences) implements ServerConfig {
+        boolean valueReferences,
+        String protocolVersion) implements ServerConfig {
 
     /** Validates and copies. */
     public SseServerConfig {
@@ -39,6 +40,12 @@ public record SseServerConfig(
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+        Objects.requireNonNull(protocolVersion, "protocolVersion");
+    }
+
+    /** A config of these fields that finds the server's protocol era itself ({@code protocolVersion} "auto"). */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, ServerConfig.AUTO_PROTOCOL_VERSION);
     }
 
     /** A config that bounds tool calls by {@code timeout} and may use value references. */
@@ -64,7 +71,7 @@ public record SseServerConfig(
     /** @return a copy with these headers */
     public SseServerConfig withHeaders(Map<String, String> newHeaders) {
         return new SseServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences);
+                valueReferences, protocolVersion);
     }
 
     @Override

@@ -36,7 +36,8 @@ public record StdioServerConfig(
         Optional<AuthRef> auth,
         Optional<List<String>> enabledTools,
         List<String> disabledTools,
-        boolean valueReferences) implements ServerConfig {
+        boolean valueReferences,
+        String protocolVersion) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -50,6 +51,12 @@ public record StdioServerConfig(
         Objects.requireNonNull(auth, "auth");
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
+        Objects.requireNonNull(protocolVersion, "protocolVersion");
+    }
+
+    /** A config of these fields that finds the server's protocol era itself ({@code protocolVersion} "auto"). */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, ServerConfig.AUTO_PROTOCOL_VERSION);
     }
 
     /** A config that inherits the whole environment, bounds tool calls by {@code timeout}, and may use value references. */
@@ -78,19 +85,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences);
+                enabledTools, disabledTools, valueReferences, protocolVersion);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences);
+                enabledTools, disabledTools, valueReferences, protocolVersion);
     }
 
     @Override

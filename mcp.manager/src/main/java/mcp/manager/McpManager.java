@@ -427,6 +427,7 @@ public final class McpManager implements AutoCloseable {
                 .initializeTimeout(server.config.timeout())
                 .requestTimeout(server.config.timeout())
                 .toolCallTimeout(server.config.toolCallTimeout())
+                .protocolVersion(server.config.protocolVersion())
                 .knownProtocolVersion(server.knownProtocolVersion)
                 .listener(new ClientListener() {
                     @Override

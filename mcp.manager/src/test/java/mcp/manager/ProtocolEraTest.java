@@ -167,6 +167,17 @@ class ProtocolEraTest {
         }
         assertEquals(Optional.of("2025-11-25"), cache.readEntry("legacy", ConfigHash.of(legacy)).orElseThrow()
                 .protocolVersion());
+        // A config that pins the handshake era is spoken so, without a probe, even by a dual server.
+        StdioServerConfig dual = TestServerProcesses.config("--era", "dual");
+        StdioServerConfig pinned = new StdioServerConfig(dual.command(), dual.args(), Map.of(), Optional.empty(),
+                Optional.empty(), dual.timeout(), Optional.empty(), true, Optional.empty(), Optional.empty(), List.of(),
+                true, "2025-11-25");
+        try (McpManager manager = McpManager.builder().transportProviders(List.of(TestServerProcesses.stdio())).build()) {
+            manager.connectServers(Map.of("pinned", pinned), Map.of());
+            McpClient client = manager.waitForConnection("pinned").join();
+            assertEquals("2025-11-25", client.initializeResult().protocolVersion());
+            assertEquals("initialize", received(client).get(0));
+        }
         try (McpManager warm = McpManager.builder().transportProviders(List.of(TestServerProcesses.stdio()))
                 .toolCache(cache).build()) {
             warm.connectServers(Map.of("legacy", legacy), Map.of());

@@ -19,6 +19,10 @@ import mcp.api.StdioServerConfig;
  */
 public final class Validation {
 
+    /** The protocol versions a server entry may pin, newest first (as {@code mcp.manager.McpClient} speaks them). */
+    static final List<String> PROTOCOL_VERSIONS = List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26",
+            "2024-11-05");
+
     private Validation() {
     }
 
@@ -101,6 +105,12 @@ public final class Validation {
         Optional<Duration> toolTimeout = positive(spec.toolTimeoutMillis(), prefix + "\"toolTimeout\" must be positive",
                 errors);
 
+        String protocolVersion = spec.protocolVersion().orElse(ServerConfig.AUTO_PROTOCOL_VERSION);
+        if (!protocolVersion.equals(ServerConfig.AUTO_PROTOCOL_VERSION) && !PROTOCOL_VERSIONS.contains(protocolVersion)) {
+            errors.add(prefix + "\"protocolVersion\" must be \"auto\" or one of " + String.join(", ", PROTOCOL_VERSIONS)
+                    + ", not \"" + protocolVersion + "\"");
+        }
+
         if (!errors.isEmpty()) {
             return new Result(Optional.empty(), errors);
         }
@@ -110,15 +120,15 @@ public final class Validation {
             case "stdio":
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
                         timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
-                        spec.valueReferences());
+                        spec.valueReferences(), protocolVersion);
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
-                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences());
+                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion);
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
-                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences());
+                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion);
                 break;
         }
         return new Result(Optional.of(config), List.of());

@@ -55,6 +55,10 @@ public final class ConfigHash {
         });
         config.enabledTools().ifPresent(tools -> json.put("enabledTools", tools));
         putIfNotEmpty(json, "disabledTools", config.disabledTools());
+        if (!config.protocolVersion().equals(ServerConfig.AUTO_PROTOCOL_VERSION)) {
+            // Only when pinned, so that the hash of every config that pins nothing stays what it was.
+            json.put("protocolVersion", config.protocolVersion());
+        }
         return McpJson.mapper().writeValueAsString(json);
     }
 

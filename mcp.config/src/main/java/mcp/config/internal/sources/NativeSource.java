@@ -81,6 +81,8 @@ public final class NativeSource extends FileSource {
         CommonShape.read(entry, spec);
         spec.valueReferences = true;
         inheritEnv(entry).ifPresent(names -> spec.inheritedEnv = Optional.of(names));
+        // Checked by validation, which names the versions there are.
+        spec.protocolVersion = entry.string("protocolVersion");
     }
 
     /**

@@ -29,10 +29,12 @@ final class SpecBuilder {
     boolean expandVariables = true;
     /** mcp-host's own value syntax ({@code !command}, a variable's name) is for its own files only. */
     boolean valueReferences = false;
+    /** The protocol version an entry pins (mcp-host's own format only). */
+    Optional<String> protocolVersion = Optional.empty();
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                expandVariables, Optional.empty(), valueReferences);
+                expandVariables, Optional.empty(), valueReferences, protocolVersion);
     }
 }
