@@ -12,11 +12,12 @@ image=$3
 
 rm -rf "$image"
 # --add-modules names the roots: the host and the providers ServiceLoader finds. The libraries they
-# require (Jackson with its TOML and YAML modules, snakeyaml-engine, slf4j) are resolved from their
-# descriptors, from the jars maven-dependency-plugin copied into the module path.
+# require (Jackson with its TOML and YAML modules, snakeyaml-engine, slf4j, the JSON Schema validator) are
+# resolved from their descriptors, from the jars maven-dependency-plugin copied into the module path;
+# com.ethlo.time is named because the validator requires it only statically (for date-time formats).
 "$java_home/bin/jlink" \
   --module-path "$module_path" \
-  --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl,jdk.crypto.ec \
+  --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl,com.ethlo.time,jdk.crypto.ec \
   --strip-debug --no-header-files --no-man-pages --compress=2 \
   --output "$image"
 

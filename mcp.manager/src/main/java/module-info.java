@@ -12,6 +12,8 @@ module mcp.manager {
     // Transitive: the builder takes the pinned tool definitions (mcp.consent.ToolPins).
     requires transitive mcp.consent;
     requires org.slf4j;
+    // JSON Schema 2020-12: structured tool results are checked against the tool's outputSchema.
+    requires com.networknt.schema;
 
     exports mcp.manager;
 

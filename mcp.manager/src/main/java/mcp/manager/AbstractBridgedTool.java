@@ -11,6 +11,7 @@ import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.CallFuture;
+import mcp.manager.internal.OutputSchemas;
 import mcp.manager.internal.ResultRenderer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -25,6 +26,8 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     private final Optional<SourceMetadata> source;
     private final JsonNode inputSchema;
     private final String label;
+    /** The validator of the tool's outputSchema, made on the first result that needs it. */
+    private volatile OutputSchemas outputValidator;
 
     AbstractBridgedTool(McpManager manager, String name, String serverName, ToolDefinition definition,
             Optional<SourceMetadata> source) {
@@ -100,7 +103,10 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
             }
             request.whenComplete((result, failure) -> {
                 if (failure == null) {
-                    output.complete(ResultRenderer.render(result, details(result.isError(), result)));
+                    Optional<String> mismatch = result.isError() ? Optional.empty() : outputMismatch(result);
+                    output.complete(mismatch.isPresent()
+                            ? new ToolOutput(mismatch.get(), true, details(true, result))
+                            : ResultRenderer.render(result, details(result.isError(), result)));
                 } else if (unwrap(failure) instanceof CancellationException) {
                     output.cancel(false);
                 } else {
@@ -115,6 +121,32 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
             }
         });
         return output;
+    }
+
+    /**
+     * Why a successful result breaks the tool's {@code outputSchema} (MCP: a server that declares one must send
+     * structured content that conforms to it), or empty when it does not or there is no schema.
+     */
+    private Optional<String> outputMismatch(ToolResult result) {
+        Optional<JsonNode> schema = definition.outputSchema();
+        if (schema.isEmpty()) {
+            return Optional.empty();
+        }
+        String prefix = "MCP server \"" + serverName + "\": tool \"" + definition.name() + "\" ";
+        if (result.structuredContent().isEmpty()) {
+            return Optional.of(prefix + "declares an outputSchema but returned no structuredContent");
+        }
+        OutputSchemas validator = outputValidator;
+        if (validator == null) {
+            try {
+                validator = OutputSchemas.of(schema.get());
+            } catch (RuntimeException e) {
+                return Optional.of(prefix + "has an outputSchema that cannot be used: " + e.getMessage());
+            }
+            outputValidator = validator;
+        }
+        return validator.problem(result.structuredContent().get())
+                .map(reason -> prefix + "returned structuredContent that does not match its outputSchema: " + reason);
     }
 
     private ToolOutput failure(Throwable error) {
