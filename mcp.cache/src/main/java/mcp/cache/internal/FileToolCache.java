@@ -1,17 +1,10 @@
 package mcp.cache.internal;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -25,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import mcp.api.McpJson;
+import mcp.api.internal.OwnerOnlyFiles;
 import mcp.api.ToolDefinition;
 import mcp.api.spi.ToolCache;
 import mcp.cache.FileToolCaches;
@@ -129,39 +123,11 @@ final class FileToolCache implements ToolCache {
         Objects.requireNonNull(configHash, "configHash");
         Objects.requireNonNull(tools, "tools");
         Path file = file(serverName);
-        Path temp = null;
         try {
-            byte[] bytes = encode(serverName, configHash, tools, protocolVersion);
-            boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
-            Files.createDirectories(directory, posix ? ownerOnly("rwx------") : new FileAttribute<?>[0]);
-            // Owner-only from creation on: there is no moment at which another user could open it.
-            temp = Files.createTempFile(directory, file.getFileName() + ".", ".tmp",
-                    posix ? ownerOnly("rw-------") : new FileAttribute<?>[0]);
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                // On disk before the rename, so a crash cannot publish an empty file.
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            temp = null;
+            OwnerOnlyFiles.replace(file, encode(serverName, configHash, tools, protocolVersion), file.getFileName() + ".");
             LOG.debug("Saved {} tools of MCP server {} to {}", tools.size(), quoted(serverName), file);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not write tool cache file {} of MCP server {}: {}", file, quoted(serverName), reason(e));
-        } finally {
-            if (temp != null) {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException | RuntimeException e) {
-                    LOG.debug("Could not delete temp file {}: {}", temp, reason(e));
-                }
-            }
         }
     }
 
@@ -176,11 +142,6 @@ final class FileToolCache implements ToolCache {
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not remove tool cache file {} of MCP server {}: {}", file, quoted(serverName), reason(e));
         }
-    }
-
-    private static FileAttribute<?>[] ownerOnly(String permissions) {
-        return new FileAttribute<?>[] {
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))};
     }
 
     private byte[] encode(String serverName, String configHash, List<ToolDefinition> tools,

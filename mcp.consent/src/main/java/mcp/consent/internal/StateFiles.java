@@ -1,33 +1,27 @@
 package mcp.consent.internal;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import mcp.api.internal.OwnerOnlyFiles;
 
 /**
  * mcp-host's state files: under {@code $XDG_STATE_HOME/mcp-host/} (an absolute {@code XDG_STATE_HOME}
  * only, as the XDG specification says), else {@code ~/.local/state/mcp-host/}; written owner-only from
- * creation on, atomically (a temporary file forced to disk, then renamed), and changed under a lock
+ * creation on, atomically ({@link OwnerOnlyFiles}), and changed under a lock
  * file (and, between the threads of one JVM, a lock of its own), so that two mcp-host processes or
  * threads never lose each other's update.
  */
 public final class StateFiles {
 
-    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
     /**
      * A lock per lock file for the threads of this JVM: a file lock is held by the whole JVM, and a second
      * thread asking for it gets an OverlappingFileLockException instead of waiting.
@@ -70,28 +64,7 @@ public final class StateFiles {
      * @throws IOException when it cannot be written (the old content is then still there)
      */
     public static void write(Path file, byte[] bytes) throws IOException {
-        Path directory = file.toAbsolutePath().getParent();
-        createDirectory(directory);
-        Path temp = Files.createTempFile(directory, file.getFileName() + ".", ".tmp", ownerOnly("rw-------"));
-        try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            temp = null;
-        } finally {
-            if (temp != null) {
-                Files.deleteIfExists(temp);
-            }
-        }
+        OwnerOnlyFiles.replace(file, bytes, file.getFileName() + ".");
     }
 
     /** A change that reads a state file, computes, and writes it back. */
@@ -116,11 +89,11 @@ public final class StateFiles {
      */
     public static <T> T locked(Path file, Update<T> update) throws IOException {
         Path directory = file.toAbsolutePath().getParent();
-        createDirectory(directory);
+        OwnerOnlyFiles.createDirectory(directory);
         Path lockFile = directory.resolve(file.getFileName() + ".lock");
         if (!Files.exists(lockFile)) {
             try {
-                Files.createFile(lockFile, ownerOnly("rw-------"));
+                Files.createFile(lockFile, OwnerOnlyFiles.ownerOnly("rw-------"));
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 // Another process made it first.
             }
@@ -135,14 +108,4 @@ public final class StateFiles {
         }
     }
 
-    private static void createDirectory(Path directory) throws IOException {
-        if (!Files.isDirectory(directory)) {
-            Files.createDirectories(directory, ownerOnly("rwx------"));
-        }
-    }
-
-    private static FileAttribute<?>[] ownerOnly(String permissions) {
-        return POSIX ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))}
-                : new FileAttribute<?>[0];
-    }
 }

@@ -4,20 +4,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
@@ -33,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.api.internal.OwnerOnlyFiles;
 import mcp.api.StoredCredential;
 import mcp.api.spi.AuthStorage;
 import mcp.transport.http.HttpTransports;
@@ -187,42 +183,12 @@ public final class FileAuthStorage implements AuthStorage {
         Objects.requireNonNull(credential, "credential");
         Path file = file(credentialId);
         byte[] bytes = encode(credential);
-        Path temp = null;
         try {
-            boolean posix = isPosix();
-            if (!Files.isDirectory(directory)) {
-                Files.createDirectories(directory, posix ? ownerOnly("rwx------") : new FileAttribute<?>[0]);
-            }
-            // Owner-only from creation on: there is no moment at which another user could open it.
-            temp = Files.createTempFile(directory, ".credential-", ".tmp",
-                    posix ? ownerOnly("rw-------") : new FileAttribute<?>[0]);
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                // On disk before the rename, so a crash cannot publish an empty file.
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                // Same directory, so only on exotic file systems; a plain replace is the best left.
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            temp = null;
+            OwnerOnlyFiles.replace(file, bytes, ".credential-");
             LOG.debug("Saved credential {} to {}", quoted(credentialId), file);
         } catch (IOException e) {
             throw new McpException("Could not save credential " + quoted(credentialId) + " to " + file + ": "
                     + reason(e) + "; the previous credential is unchanged", e);
-        } finally {
-            if (temp != null) {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException e) {
-                    LOG.debug("Could not delete temp file {}: {}", temp, reason(e));
-                }
-            }
         }
     }
 
@@ -371,11 +337,6 @@ public final class FileAuthStorage implements AuthStorage {
                     + PosixFilePermissions.toString(permissions) + ", so other users may read or change it; it is "
                     + "not used until only its owner can. Fix: chmod 600 " + file);
         }
-    }
-
-    private static FileAttribute<?>[] ownerOnly(String permissions) {
-        return new FileAttribute<?>[] {
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))};
     }
 
     // ---- content ---------------------------------------------------------------------------------
