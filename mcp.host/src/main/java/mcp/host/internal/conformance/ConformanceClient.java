@@ -28,7 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The conformance suite's client: {@code ConformanceClient <server url>}, with the scenario in
- * {@code MCP_CONFORMANCE_SCENARIO}. The suite runs it as {@code <command> <url>} and judges what the
+ * {@code MCP_CONFORMANCE_SCENARIO} and, from the suite of the 2026-07-28 revision on, the revision it is judged
+ * by in {@code MCP_CONFORMANCE_PROTOCOL_VERSION} (spoken as pinned). The suite runs it as {@code <command> <url>} and judges what the
  * server saw, so the client does what a host does with any server: connect over Streamable HTTP
  * (initialize, initialized), list the tools, call each one with arguments made from its input
  * schema, and close (DELETE). It declares the {@code elicitation} capability and answers with the
@@ -92,7 +93,10 @@ public final class ConformanceClient {
                     Providers.load(AuthorizationUi.class, ConformanceClient.class.getClassLoader()), AuthorizationUi::id),
                     "headless");
             AuthServices auth = new AuthServices(AuthStorage.inMemory(), Optional.of(ui));
+            // The suite says which revision a scenario is judged by; a version mcp-host does not know: find it.
+            String version = env.getOrDefault("MCP_CONFORMANCE_PROTOCOL_VERSION", McpClient.AUTO);
             ClientOptions options = ClientOptions.builder("conformance")
+                    .protocolVersion(McpClient.ALL_PROTOCOL_VERSIONS.contains(version) ? version : McpClient.AUTO)
                     .initializeTimeout(TIMEOUT)
                     .requestTimeout(TIMEOUT)
                     .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.acceptDefaults())
