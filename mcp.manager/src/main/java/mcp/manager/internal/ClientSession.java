@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
@@ -175,6 +176,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 if (cause instanceof TransportClosedException closed) {
                     throw new CompletionException(new ProbeClosedException("MCP server \"" + options.serverName()
                             + "\" closed the connection when asked server/discover: " + closed.getMessage(), closed));
+                }
+                if (cause instanceof McpAuthorizationException) {
+                    // Credentials, not the era: the transport already tried to obtain them (the spec's 401/403).
+                    throw new CompletionException(cause);
                 }
                 if (cause instanceof McpProtocolException protocol && protocol.code() == UNSUPPORTED_PROTOCOL_VERSION) {
                     JsonNode supported = protocol.data().map(data -> data.path("supported")).orElse(McpJson.object());

@@ -39,6 +39,13 @@ import mcp.transport.http.internal.oauth.FileAuthStorage;
  *   <li>An {@code initialize} POST answered 400, 404 or 405 by a server that never gave this transport a
  *       session: the legacy HTTP+SSE transport is tried at the same URL, and used from then on.</li>
  *   <li>Close: streams closed, the session ended with DELETE (bounded by the close step).</li>
+ *   <li>The stateless revision 2026-07-28 (a message whose {@code _meta} carries
+ *       {@code io.modelcontextprotocol/protocolVersion}): {@code MCP-Protocol-Version}, {@code Mcp-Method} and
+ *       {@code Mcp-Name} on each POST, no session, GET stream, resumption or DELETE; a 4xx whose body is a
+ *       JSON-RPC error is the request's error response; {@code notifications/cancelled} closes the request's
+ *       stream instead of being sent. A server that answers such a request 404 or 405 without a JSON-RPC body
+ *       gets the legacy HTTP+SSE fallback at once. Once {@code initialize} was sent, the connection speaks
+ *       the handshake only.</li>
  * </ul>
  *
  * <h2>{@code sse}: legacy HTTP+SSE</h2>

@@ -22,7 +22,12 @@ sealed interface Reply {
      * A non-2xx status, or a 2xx whose content type is neither JSON nor SSE.
      *
      * @param excerpt the body's first bytes, printable, possibly empty
+     * @param body the body's first bytes as received (as many as the handler was asked to keep), possibly
+     *     empty: a 2026-07-28 server's 4xx carries a JSON-RPC error there
      */
-    record Failure(String excerpt) implements Reply {
+    record Failure(String excerpt, byte[] body) implements Reply {
+        Failure(String excerpt) {
+            this(excerpt, new byte[0]);
+        }
     }
 }

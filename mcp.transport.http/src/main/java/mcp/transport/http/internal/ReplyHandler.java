@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * Decides, when a response's headers arrive, how its body is read; every way is bounded in memory:
  * <ul>
  *   <li>a non-2xx status: the first {@value #EXCERPT_BYTES} bytes for the error message
- *       ({@link Reply.Failure}), waited for at most {@link #EXCERPT_WAIT};</li>
+ *       ({@link Reply.Failure}), or as many as the caller asked to keep for its own reading, waited for
+ *       at most {@link #EXCERPT_WAIT};</li>
  *   <li>a 2xx when no reply is wanted (the POST of a notification or a response): the body is
  *       discarded ({@link Reply.Empty} at once);</li>
  *   <li>{@code text/event-stream}: an {@link SseStream} ({@link Reply.Stream} at once);</li>
@@ -37,6 +38,9 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
     /** How long an error body may take to arrive before the message is built from what came. */
     static final Duration EXCERPT_WAIT = Duration.ofSeconds(2);
 
+    /** How much of an error body a 2026-07-28 request keeps: enough for a JSON-RPC error with its data. */
+    static final int ERROR_BODY_BYTES = 64 * 1024;
+
     /** The limit on discarded bodies, after which the connection is dropped instead of drained. */
     private static final long DISCARD_LIMIT = 1024 * 1024;
 
@@ -44,6 +48,7 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
     private final long maxBytes;
     private final SseStream.Listener streamListener;
     private final Consumer<HttpResponse.ResponseInfo> onHeaders;
+    private final int keepErrorBytes;
 
     /**
      * @param wantReply whether the body may carry messages (a request's POST, a GET)
@@ -63,10 +68,20 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
      */
     ReplyHandler(boolean wantReply, long maxBytes, SseStream.Listener streamListener,
             Consumer<HttpResponse.ResponseInfo> onHeaders) {
+        this(wantReply, maxBytes, streamListener, onHeaders, EXCERPT_BYTES);
+    }
+
+    /**
+     * As above; {@code keepErrorBytes}: how many bytes of a non-2xx body {@link Reply.Failure#body()} keeps
+     * (at least {@value #EXCERPT_BYTES}).
+     */
+    ReplyHandler(boolean wantReply, long maxBytes, SseStream.Listener streamListener,
+            Consumer<HttpResponse.ResponseInfo> onHeaders, int keepErrorBytes) {
         this.wantReply = wantReply;
         this.maxBytes = maxBytes;
         this.streamListener = streamListener;
         this.onHeaders = onHeaders;
+        this.keepErrorBytes = Math.max(EXCERPT_BYTES, keepErrorBytes);
     }
 
     @Override
@@ -76,7 +91,7 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         }
         int status = info.statusCode();
         if (status < 200 || status > 299) {
-            return new Excerpt();
+            return new Excerpt(keepErrorBytes);
         }
         if (!wantReply) {
             return new Discard();
@@ -95,7 +110,7 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         if (status == 202 || status == 204 || length == 0) {
             return new Discard();
         }
-        return new Excerpt();
+        return new Excerpt(EXCERPT_BYTES);
     }
 
     /** @return the media type, lower case, without parameters; empty when absent */
@@ -171,14 +186,16 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         }
     }
 
-    /** Keeps the first bytes of a body for a message; done at the end, at the excerpt size, or after a wait. */
+    /** Keeps the first bytes of a body for a message; done at the end, past the kept size, or after a wait. */
     private static final class Excerpt implements HttpResponse.BodySubscriber<Reply> {
         private final CompletableFuture<Reply> result = new CompletableFuture<>();
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final int keep;
         private volatile Flow.Subscription subscription;
         private final ScheduledFuture<?> deadline;
 
-        Excerpt() {
+        Excerpt(int keep) {
+            this.keep = keep;
             deadline = HttpThreads.TIMER.schedule(this::finishEarly, EXCERPT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         }
 
@@ -197,14 +214,14 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         public void onNext(List<ByteBuffer> buffers) {
             synchronized (bytes) {
                 for (ByteBuffer buffer : buffers) {
-                    int take = Math.min(buffer.remaining(), EXCERPT_BYTES + 1 - bytes.size());
+                    int take = Math.min(buffer.remaining(), keep + 1 - bytes.size());
                     if (take > 0) {
                         byte[] chunk = new byte[take];
                         buffer.get(chunk);
                         bytes.write(chunk, 0, take);
                     }
                 }
-                if (bytes.size() > EXCERPT_BYTES) {
+                if (bytes.size() > keep) {
                     subscription.cancel();
                     finish();
                 }
@@ -222,11 +239,12 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         private void finish() {
             deadline.cancel(false);
             String text;
+            byte[] raw;
             synchronized (bytes) {
-                byte[] raw = bytes.toByteArray();
+                raw = bytes.toByteArray();
                 text = printable(raw, EXCERPT_BYTES);
             }
-            result.complete(new Reply.Failure(text));
+            result.complete(new Reply.Failure(text, raw.length > keep ? java.util.Arrays.copyOf(raw, keep) : raw));
         }
 
         @Override

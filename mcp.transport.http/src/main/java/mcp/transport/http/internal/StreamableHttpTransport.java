@@ -2,10 +2,13 @@ package mcp.transport.http.internal;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -14,9 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpJson;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
+import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.jsonrpc.JsonRpcNotification;
 import mcp.api.jsonrpc.JsonRpcRequest;
@@ -70,8 +76,31 @@ import tools.jackson.databind.JsonNode;
  *       (bounded by the close step; 405 is fine); {@link Transport.Listener#onClose} once.</li>
  * </ul>
  *
+ * <h2>The stateless revision (2026-07-28)</h2>
+ * A message whose {@code params._meta} holds {@code io.modelcontextprotocol/protocolVersion} (the client's
+ * envelope) belongs to the stateless revision, and everything the transport does with it follows from the
+ * message alone; the path above is not taken:
+ * <ul>
+ *   <li>POST with {@code MCP-Protocol-Version} (the envelope's version), {@code Mcp-Method} and, for
+ *       {@code tools/call}, {@code prompts/get} and {@code resources/read}, {@code Mcp-Name} (the
+ *       {@code name} or {@code uri}; plain when it is printable ASCII without edge spaces, else
+ *       {@code =?base64?...?=}). No session id is sent (one the server returns is ignored), no GET stream
+ *       is opened ({@link #protocolVersion} then does nothing), nothing is deleted on close.</li>
+ *   <li>The reply is JSON or SSE as above, notifications first. A stream may stay open as long as the
+ *       server keeps it ({@code subscriptions/listen}); closing the transport closes it. A stream that ends
+ *       before the reply is not resumed: the request fails, and the client may send it again.</li>
+ *   <li>A 4xx other than 401/403 whose body is a JSON-RPC error (a modern server's
+ *       {@code UnsupportedProtocolVersionError}, a 2025 server's "not initialized") is delivered as the error
+ *       response to the request, whatever id the body names (2025 servers say {@code null}): the client's
+ *       era probe reads it. 401 and 403 go to OAuth as above.</li>
+ *   <li>{@code notifications/cancelled} for a stateless request closes its exchange and is not sent: closing
+ *       the stream is the cancellation over HTTP.</li>
+ *   <li>Once {@code initialize} was sent (the client fell back to the handshake), a stateless message is
+ *       refused: one connection speaks one era.</li>
+ * </ul>
+ *
  * <h2>State</h2>
- * {@code lock} guards {@code state}, the session id, the protocol version, {@code gate},
+ * {@code lock} guards {@code state}, {@code era}, the session id, the protocol version, {@code gate},
  * {@code reinit}, {@code held}, {@code expiriesWithoutSuccess}, {@code fallback} and
  * {@code serverStream}. {@code exchanges} (requests in flight) is a concurrent map: an exchange leaves
  * it once, by whoever finishes it first (its reply, its failure, its cancellation, the close).
@@ -85,11 +114,34 @@ final class StreamableHttpTransport implements Transport {
 
     private enum State { OPEN, CLOSED }
 
-    /** A message on its way, with the future its sender holds. */
+    /**
+     * Which revision this connection speaks: not yet known, the stateless one (a message with the envelope
+     * was sent), or the 2025 handshake ({@code initialize} was sent). It only ever moves away from
+     * {@code UNDECIDED}, and from {@code STATELESS} to {@code HANDSHAKE} (the client's fallback).
+     */
+    private enum Era { UNDECIDED, STATELESS, HANDSHAKE }
+
+    /** The envelope key that marks a message of the stateless revision. */
+    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+    /** The methods whose {@code Mcp-Name} header mirrors a param, and that param. */
+    private static final Map<String, String> NAMED_METHODS = Map.of("tools/call", "name", "prompts/get", "name",
+            "resources/read", "uri");
+
+    /**
+     * A message on its way, with the future its sender holds.
+     *
+     * @param statelessVersion the envelope's protocol version for a message of the stateless revision, else
+     *     {@code null}
+     */
     private record Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future,
-            AtomicInteger authorizations) {
-        Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future) {
-            this(message, bytes, future, new AtomicInteger());
+            AtomicInteger authorizations, String statelessVersion) {
+        Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future, String statelessVersion) {
+            this(message, bytes, future, new AtomicInteger(), statelessVersion);
+        }
+
+        boolean stateless() {
+            return statelessVersion != null;
         }
     }
 
@@ -100,6 +152,7 @@ final class StreamableHttpTransport implements Transport {
 
     private final Object lock = new Object();
     private State state = State.OPEN;
+    private Era era = Era.UNDECIDED;
     private String sessionId;
     private String protocolVersion;
     private boolean initialized;
@@ -123,6 +176,12 @@ final class StreamableHttpTransport implements Transport {
         inbound.start(listener);
     }
 
+    /** {@inheritDoc} This transport does: see the class comment. */
+    @Override
+    public boolean carriesModernEra() {
+        return true;
+    }
+
     // ------------------------------------------------------------------------------------------ sending
 
     @Override
@@ -135,12 +194,18 @@ final class StreamableHttpTransport implements Transport {
             return CompletableFuture.failedFuture(new McpException(
                     "Cannot encode a message for MCP server \"" + http.serverName + "\": " + e.getMessage(), e));
         }
-        Outgoing out = new Outgoing(message, bytes, new CompletableFuture<>());
+        Outgoing out = new Outgoing(message, bytes, new CompletableFuture<>(), statelessVersion(message));
+        if (out.stateless() || isStatelessCancel(message)) {
+            return sendStateless(out);
+        }
         CompletableFuture<Void> wait;
         LegacySseTransport legacy;
         synchronized (lock) {
             if (state != State.OPEN) {
                 return CompletableFuture.failedFuture(closedException());
+            }
+            if (isInitialize(message)) {
+                era = Era.HANDSHAKE;
             }
             legacy = fallback;
             if (legacy == null) {
@@ -164,6 +229,48 @@ final class StreamableHttpTransport implements Transport {
         wait.whenComplete((v, e) -> post(out));
         cancelledRequest(message).ifPresent(this::abandon);
         return out.future();
+    }
+
+    /**
+     * A message of the stateless revision: POSTed at once (there is no handshake to wait for), or, for
+     * {@code notifications/cancelled}, not sent at all: its exchange is closed, which is the cancellation.
+     */
+    private CompletableFuture<Void> sendStateless(Outgoing out) {
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                return CompletableFuture.failedFuture(closedException());
+            }
+            if (out.stateless()) {
+                if (era == Era.HANDSHAKE || fallback != null) {
+                    return CompletableFuture.failedFuture(new McpException(prefix() + "cannot send a "
+                            + describe(out.message()) + " of protocol version " + out.statelessVersion()
+                            + " on a connection that initialized a 2025 session"));
+                }
+                era = Era.STATELESS;
+            }
+        }
+        Optional<RequestId> cancelled = cancelledRequest(out.message());
+        if (cancelled.isPresent()) {
+            abandon(cancelled.get());
+            return CompletableFuture.completedFuture(null);
+        }
+        post(out);
+        return out.future();
+    }
+
+    /** A {@code notifications/cancelled} about a stateless request, or sent while the connection is stateless. */
+    private boolean isStatelessCancel(JsonRpcMessage message) {
+        Optional<RequestId> id = cancelledRequest(message);
+        if (id.isEmpty()) {
+            return false;
+        }
+        Exchange ex = exchanges.get(id.get());
+        if (ex != null) {
+            return ex.out.stateless();
+        }
+        synchronized (lock) {
+            return era == Era.STATELESS;
+        }
     }
 
     private void post(Outgoing out) {
@@ -193,8 +300,8 @@ final class StreamableHttpTransport implements Transport {
                 held.add(out);
                 return;
             }
-            session = init ? null : sessionId;
-            version = init ? null : protocolVersion;
+            session = init || out.stateless() ? null : sessionId;
+            version = out.stateless() ? out.statelessVersion() : init ? null : protocolVersion;
         }
         boolean isRequest = out.message() instanceof JsonRpcRequest;
         Duration responseTimeout = isRequest ? http.timeout.multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR)
@@ -204,6 +311,9 @@ final class StreamableHttpTransport implements Transport {
                 .setHeader("Accept", ACCEPT_BOTH)
                 .setHeader("Content-Type", "application/json");
         sessionHeaders(builder, session, version);
+        if (out.stateless()) {
+            statelessHeaders(builder, out.message());
+        }
         Optional<String> sentAuthorization = oauth == null ? Optional.empty() : oauth.authorization();
         sentAuthorization.ifPresent(value -> builder.setHeader("Authorization", value));
         Exchange exchange = null;
@@ -222,7 +332,8 @@ final class StreamableHttpTransport implements Transport {
         // The session id must be known before the initialize reply is delivered: the client answers it
         // with notifications/initialized at once, which must carry the id.
         ReplyHandler handler = new ReplyHandler(isRequest, http.maxMessageBytes, ex,
-                isInitialize(out.message()) ? this::initializeHeaders : null);
+                isInitialize(out.message()) ? this::initializeHeaders : null,
+                out.stateless() ? ReplyHandler.ERROR_BODY_BYTES : ReplyHandler.EXCERPT_BYTES);
         try {
             response = http.client.sendAsync(builder.build(), handler);
         } catch (RuntimeException e) {
@@ -271,6 +382,29 @@ final class StreamableHttpTransport implements Transport {
                     http.statusMessage("POST", http.uri, response, excerpt, false));
             return;
         }
+        if (ex != null && out.stateless() && status >= 400 && status <= 499 && status != 401 && status != 403) {
+            Optional<JsonRpcError> answer = jsonRpcError(reply, ex.id);
+            if (answer.isPresent()) {
+                LOG.debug("MCP server \"{}\": HTTP {} to request {} carries JSON-RPC error {}", http.serverName, status,
+                        ex.id, answer.get().code());
+                if (inbound.deliver(answer.get())) {
+                    ex.finish();
+                } else {
+                    ex.fail(closedException());
+                }
+                return;
+            }
+            if ((status == 404 || status == 405) && fallbackAllowed && !everInitialized()) {
+                // Not a JSON-RPC error: the URL is no Streamable HTTP endpoint of either era (the spec's
+                // backward-compatibility procedure), so the legacy transport is opened at once; the request fails,
+                // and the client's initialize goes through it. The exchange leaves the map first, so that the
+                // legacy transport's own failure (which closes this one) cannot overtake this one.
+                String what = http.statusMessage("POST", http.uri, response, excerpt);
+                fallBack(null, ex, what);
+                ex.fail(new McpException(prefix() + what));
+                return;
+            }
+        }
         if (status == 404 && sentSession != null) {
             sessionExpired(out, ex, sentSession, http.statusMessage("POST", http.uri, response, excerpt));
             return;
@@ -303,7 +437,7 @@ final class StreamableHttpTransport implements Transport {
             }
             Throwable cause = e == null ? closedException() : HttpEndpoint.unwrap(e);
             McpException error = cause instanceof TransportClosedException closed ? closed
-                    : new McpException(prefix() + "authorization failed: " + cause.getMessage(), cause);
+                    : new McpAuthorizationException(prefix() + "authorization failed: " + cause.getMessage(), cause);
             if (ex != null) {
                 ex.fail(error);
             } else {
@@ -347,6 +481,10 @@ final class StreamableHttpTransport implements Transport {
             ex.fail(new McpException(prefix() + "POST " + HttpEndpoint.redact(http.uri) + " answered HTTP "
                     + response.statusCode() + " with content type \"" + ReplyHandler.contentType(response.headers())
                     + "\", neither JSON nor an SSE stream; body: " + failure.excerpt()));
+        } else if (out.stateless()) {
+            ex.fail(new McpException(prefix() + "POST " + HttpEndpoint.redact(http.uri) + " answered request " + ex.id
+                    + " (" + ex.method + ") with HTTP " + response.statusCode() + " and no body; in protocol version "
+                    + out.statelessVersion() + " the answer comes in the POST's own response"));
         } else {
             // 202 to a request: the reply will come on the GET stream.
             ex.acceptedWithoutReply();
@@ -380,6 +518,67 @@ final class StreamableHttpTransport implements Transport {
             LOG.debug("MCP server \"{}\": request {} cancelled; closing its exchange", http.serverName, id);
             ex.fail(new McpException(prefix() + "request " + id + " cancelled"));
         }
+    }
+
+    /** The standard headers of the stateless revision: {@code Mcp-Method}, and {@code Mcp-Name} where it applies. */
+    private static void statelessHeaders(HttpRequest.Builder builder, JsonRpcMessage message) {
+        String method = message instanceof JsonRpcRequest request ? request.method()
+                : ((JsonRpcNotification) message).method();
+        builder.setHeader("Mcp-Method", headerValue(method));
+        String param = NAMED_METHODS.get(method);
+        JsonNode params = message instanceof JsonRpcRequest request ? request.params() : null;
+        JsonNode name = param == null || params == null ? null : params.get(param);
+        if (name != null && name.isString()) {
+            builder.setHeader("Mcp-Name", headerValue(name.asString()));
+        }
+    }
+
+    /**
+     * A value as a header of the stateless revision: as it is when it is printable ASCII (0x20 to 0x7E) without
+     * leading or trailing spaces and does not itself look like the sentinel; otherwise
+     * {@code =?base64?<Base64 of its UTF-8>?=}. A safe value is never encoded: servers compare it raw.
+     */
+    static String headerValue(String value) {
+        boolean safe = !value.isEmpty() && value.charAt(0) != ' ' && value.charAt(value.length() - 1) != ' '
+                && !(value.startsWith("=?base64?") && value.endsWith("?="));
+        for (int i = 0; safe && i < value.length(); i++) {
+            char c = value.charAt(i);
+            safe = c >= 0x20 && c <= 0x7E;
+        }
+        return safe ? value : "=?base64?" + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))
+                + "?=";
+    }
+
+    /** @return the envelope's protocol version when the message belongs to the stateless revision */
+    static String statelessVersion(JsonRpcMessage message) {
+        JsonNode params = message instanceof JsonRpcRequest request ? request.params()
+                : message instanceof JsonRpcNotification notification ? notification.params() : null;
+        JsonNode version = params == null ? null : params.path("_meta").get(META_PROTOCOL_VERSION);
+        return version != null && version.isString() ? version.asString() : null;
+    }
+
+    /**
+     * The JSON-RPC error an HTTP error body holds, as the error response to request {@code id} (the body's own
+     * id may be {@code null}: the server could not read it, or did not try).
+     */
+    static Optional<JsonRpcError> jsonRpcError(Reply reply, RequestId id) {
+        if (!(reply instanceof Reply.Failure failure) || failure.body().length == 0) {
+            return Optional.empty();
+        }
+        JsonNode body;
+        try {
+            body = McpJson.mapper().readTree(failure.body());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        JsonNode error = body == null ? null : body.get("error");
+        if (body == null || !body.isObject() || !"2.0".equals(body.path("jsonrpc").asString(null)) || error == null
+                || !error.isObject() || !error.path("code").isIntegralNumber() || !error.path("code").canConvertToInt()) {
+            return Optional.empty();
+        }
+        JsonNode message = error.get("message");
+        return Optional.of(new JsonRpcError(id, error.get("code").asInt(),
+                message != null && message.isString() ? message.asString() : "", error.get("data")));
     }
 
     private static void sessionHeaders(HttpRequest.Builder builder, String session, String version) {
@@ -493,6 +692,11 @@ final class StreamableHttpTransport implements Transport {
         }
     }
 
+    /**
+     * Moves everything to the legacy HTTP+SSE transport at the same URL and sends {@code init} through it;
+     * {@code init} is {@code null} when a stateless request found the URL serves no Streamable HTTP: the
+     * client's {@code initialize} then follows.
+     */
     private void fallBack(Outgoing init, Exchange ex, String what) {
         if (ex != null) {
             exchanges.remove(ex.id, ex);
@@ -500,6 +704,9 @@ final class StreamableHttpTransport implements Transport {
         String context = what + ", so mcp-host tried the legacy HTTP+SSE transport";
         LegacySseTransport legacy;
         synchronized (lock) {
+            if (init == null && (state != State.OPEN || fallback != null)) {
+                return;
+            }
             if (state != State.OPEN) {
                 init.future().completeExceptionally(closedException());
                 return;
@@ -519,7 +726,9 @@ final class StreamableHttpTransport implements Transport {
                 closeFromPeer(reason.reason(), reason.getCause());
             }
         });
-        legacy.send(init.message()).whenComplete((v, e) -> complete(init.future(), e));
+        if (init != null) {
+            legacy.send(init.message()).whenComplete((v, e) -> complete(init.future(), e));
+        }
     }
 
     // ------------------------------------------------------------------------------------------ protocol version and GET stream
@@ -531,6 +740,11 @@ final class StreamableHttpTransport implements Transport {
         ServerStream stream = null;
         ServerStream old = null;
         synchronized (lock) {
+            if (era == Era.STATELESS) {
+                // No session, so no GET stream: each request carries its version itself.
+                LOG.debug("MCP server \"{}\" speaks protocol version {} statelessly", http.serverName, version);
+                return;
+            }
             legacy = fallback;
             if (legacy == null && state == State.OPEN) {
                 protocolVersion = version;
@@ -817,6 +1031,11 @@ final class StreamableHttpTransport implements Transport {
             String why = error == null ? "the server closed the SSE stream of request " + id + " (" + method
                     + ") before answering" : "the SSE stream of request " + id + " (" + method + ") broke before the answer: "
                     + failureText(error);
+            if (out.stateless()) {
+                fail(new McpException(prefix() + why + "; protocol version " + out.statelessVersion()
+                        + " resumes no stream, so the request is lost (it may be sent again as a new request)"));
+                return;
+            }
             resumeLater(why, !source.sawEvent());
         }
 
