@@ -552,6 +552,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
             for (JsonNode item : array) {
                 try {
                     ToolDefinition tool = ToolDefinition.fromJson(item);
+                    Optional<String> badHeader = modernVersion == null ? Optional.empty()
+                            : ToolHeaders.problem(tool.inputSchema());
+                    if (badHeader.isPresent()) {
+                        // 2026-07-28: a tool whose x-mcp-header is invalid must be left out; the others stay.
+                        LOG.warn("MCP server \"{}\": tool \"{}\" left out: {}", options.serverName(),
+                                AgentText.clean(tool.name(), 64).text(), badHeader.get());
+                        continue;
+                    }
                     if (tools.putIfAbsent(tool.name(), tool) != null) {
                         LOG.warn("MCP server \"{}\" listed tool \"{}\" twice; keeping the first", options.serverName(),
                                 tool.name());
