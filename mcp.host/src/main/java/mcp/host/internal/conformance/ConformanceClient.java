@@ -109,9 +109,15 @@ public final class ConformanceClient {
                         + client.initializeResult().protocolVersion() + ")");
                 List<ToolDefinition> tools = client.listToolsBlocking();
                 err.println("conformance client: " + tools.size() + " tools");
+                // A scenario may say which calls to make, with which arguments (http-custom-headers).
+                Map<String, JsonNode> given = givenCalls(env.get("MCP_CONFORMANCE_CONTEXT"));
                 for (ToolDefinition tool : tools) {
+                    if (!given.isEmpty() && !given.containsKey(tool.name())) {
+                        continue;
+                    }
                     try {
-                        ToolResult result = client.callToolBlocking(tool.name(), arguments(tool.inputSchema()));
+                        ToolResult result = client.callToolBlocking(tool.name(),
+                                given.getOrDefault(tool.name(), arguments(tool.inputSchema())));
                         err.println("conformance client: " + tool.name() + " -> " + (result.isError() ? "error " : "ok ")
                                 + result.content().size() + " content items");
                     } catch (McpProtocolException e) {
@@ -160,6 +166,21 @@ public final class ConformanceClient {
             copy(context, "signing_algorithm", options, "signingAlgorithm");
         }
         return options;
+    }
+
+    /** @return the calls {@code MCP_CONFORMANCE_CONTEXT.toolCalls} names, tool name to arguments; empty when none */
+    static Map<String, JsonNode> givenCalls(String contextJson) {
+        Map<String, JsonNode> calls = new java.util.LinkedHashMap<>();
+        if (contextJson == null || contextJson.isBlank()) {
+            return calls;
+        }
+        for (JsonNode call : McpJson.mapper().readTree(contextJson).path("toolCalls")) {
+            if (call.path("name").isString()) {
+                calls.put(call.get("name").asString(), call.path("arguments").isObject() ? call.get("arguments")
+                        : McpJson.object());
+            }
+        }
+        return calls;
     }
 
     private static void copy(JsonNode context, String from, Map<String, String> options, String to) {

@@ -126,6 +126,14 @@ final class Inbound {
     }
 
     /** Delivers one message if the transport is open; true if it was delivered. */
+    /** Sees every message just before its delivery (the transport learns from some); must not throw or block. */
+    private volatile java.util.function.Consumer<JsonRpcMessage> observer = message -> { };
+
+    /** Sets what sees every message before it is delivered. */
+    void observe(java.util.function.Consumer<JsonRpcMessage> value) {
+        this.observer = Objects.requireNonNull(value, "value");
+    }
+
     boolean deliver(JsonRpcMessage message) {
         Transport.Listener target = listener;
         if (target == null || !open) {
@@ -137,6 +145,7 @@ final class Inbound {
                 return false;
             }
             try {
+                observer.accept(message);
                 target.onMessage(message);
             } catch (RuntimeException e) {
                 LOG.warn("MCP server \"{}\": the transport listener failed on a message", serverName, e);

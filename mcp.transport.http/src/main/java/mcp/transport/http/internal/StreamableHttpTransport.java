@@ -148,6 +148,8 @@ final class StreamableHttpTransport implements Transport {
     private final HttpEndpoint http;
     private final boolean fallbackAllowed;
     private final Inbound inbound;
+    /** The x-mcp-header annotations of the tools listed in the stateless revision. */
+    private final ParamHeaders paramHeaders = new ParamHeaders();
     private final ConcurrentHashMap<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
 
     private final Object lock = new Object();
@@ -169,6 +171,7 @@ final class StreamableHttpTransport implements Transport {
         this.http = http;
         this.fallbackAllowed = fallbackAllowed;
         this.inbound = new Inbound(http.serverName, http.closeStep);
+        inbound.observe(this::learnParamHeaders);
     }
 
     @Override
@@ -313,6 +316,9 @@ final class StreamableHttpTransport implements Transport {
         sessionHeaders(builder, session, version);
         if (out.stateless()) {
             statelessHeaders(builder, out.message());
+            if (out.message() instanceof JsonRpcRequest call && call.method().equals("tools/call")) {
+                paramHeaders.apply(builder, call.params());
+            }
         }
         Optional<String> sentAuthorization = oauth == null ? Optional.empty() : oauth.authorization();
         sentAuthorization.ifPresent(value -> builder.setHeader("Authorization", value));
@@ -517,6 +523,16 @@ final class StreamableHttpTransport implements Transport {
         if (ex != null) {
             LOG.debug("MCP server \"{}\": request {} cancelled; closing its exchange", http.serverName, id);
             ex.fail(new McpException(prefix() + "request " + id + " cancelled"));
+        }
+    }
+
+    /** A {@code tools/list} result of the stateless revision, before it is delivered: its tools' header annotations. */
+    private void learnParamHeaders(JsonRpcMessage message) {
+        if (message instanceof mcp.api.jsonrpc.JsonRpcSuccess success && success.id() != null) {
+            Exchange ex = exchanges.get(success.id());
+            if (ex != null && ex.method.equals("tools/list") && ex.out.stateless()) {
+                paramHeaders.learn(success.result());
+            }
         }
     }
 
