@@ -247,7 +247,11 @@ class ConformanceIT {
             "http-standard-headers", List.of("sep-2243-client-includes-standard-headers"),
             "http-custom-headers", List.of("sep-2243-client-supports-custom-headers"),
             "http-invalid-tool-headers", List.of("sep-2243-client-reject-invalid-tool"),
-            "json-schema-ref-no-deref", List.of("sep-2106-no-network-ref-deref"));
+            "json-schema-ref-no-deref", List.of("sep-2106-no-network-ref-deref"),
+            "json-schema-2020-12-preservation", List.of("json-schema-2020-12-client-echo-completed",
+                    "json-schema-2020-12-client-$schema-preserved", "json-schema-2020-12-client-$defs-preserved",
+                    "sep-2106-client-composition-keywords-preserved", "sep-2106-client-conditional-keywords-preserved",
+                    "sep-2106-client-anchor-keyword-preserved"));
 
     static Stream<String> statelessScenarioNames() {
         return STATELESS_SCENARIOS.keySet().stream().sorted();

@@ -111,6 +111,17 @@ public final class ConformanceClient {
                 err.println("conformance client: " + tools.size() + " tools");
                 // A scenario may say which calls to make, with which arguments (http-custom-headers).
                 Map<String, JsonNode> given = givenCalls(env.get("MCP_CONFORMANCE_CONTEXT"));
+                // json-schema-2020-12-preservation: the echo tool gets another tool's inputSchema as it was listed,
+                // which shows that the listing kept every keyword.
+                tools.stream().filter(t -> !t.name().equals(SCHEMA_ECHO_TOOL)).findFirst().ifPresent(other -> {
+                    if (tools.stream().anyMatch(t -> t.name().equals(SCHEMA_ECHO_TOOL)) && given.isEmpty()) {
+                        ObjectNode echo = McpJson.object();
+                        echo.set("schema", other.inputSchema());
+                        given.put(SCHEMA_ECHO_TOOL, echo);
+                        tools.stream().filter(t -> !t.name().equals(SCHEMA_ECHO_TOOL))
+                                .forEach(t -> given.put(t.name(), arguments(t.inputSchema())));
+                    }
+                });
                 for (ToolDefinition tool : tools) {
                     if (!given.isEmpty() && !given.containsKey(tool.name())) {
                         continue;
@@ -132,6 +143,9 @@ public final class ConformanceClient {
             return 1;
         }
     }
+
+    /** The tool of the suite's json-schema-2020-12-preservation scenario that echoes a schema back. */
+    static final String SCHEMA_ECHO_TOOL = "json_schema_echo";
 
     /** The URL of the client metadata document the suite's authorization servers expect (SEP-991). */
     static final String CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
