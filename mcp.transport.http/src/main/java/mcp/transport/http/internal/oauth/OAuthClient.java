@@ -415,6 +415,8 @@ public final class OAuthClient {
     private Client register(Discovery.AuthServer as, URI endpoint, String redirectUri) {
         ObjectNode body = McpJson.object();
         body.put("client_name", "mcp-host");
+        // A command-line and desktop client with a loopback redirect (2026-07-28, SEP-837: clients say which).
+        body.put("application_type", "native");
         body.putArray("redirect_uris").add(redirectUri);
         ArrayNode grants = body.putArray("grant_types").add("authorization_code");
         if (as.grantTypes().isEmpty() || as.supportsGrant("refresh_token")) {
