@@ -36,7 +36,7 @@ final class Discovery {
     record AuthServer(String issuer, URI authorizationEndpoint, URI tokenEndpoint, Optional<URI> registrationEndpoint,
             Optional<List<String>> scopesSupported, List<String> tokenEndpointAuthMethods,
             Optional<List<String>> codeChallengeMethods, boolean clientIdMetadataDocumentSupported,
-            Optional<List<String>> grantTypes, boolean fromMetadata) {
+            Optional<List<String>> grantTypes, boolean fromMetadata, boolean issParameterSupported) {
 
         boolean supportsScope(String scope) {
             return scopesSupported.map(list -> list.contains(scope)).orElse(false);
@@ -99,7 +99,7 @@ final class Discovery {
         for (URI candidate : candidates) {
             Optional<JsonNode> document = http.getJson(candidate);
             if (document.isPresent()) {
-                return fromMetadata(document.get(), issuer, candidate);
+                return fromMetadata(document.get(), issuer, candidate, true);
             }
         }
         throw new McpException("the authorization server " + Urls.redact(uri) + " publishes no metadata (tried "
@@ -115,15 +115,24 @@ final class Discovery {
         URI candidate = origin.resolve("/.well-known/oauth-authorization-server");
         Optional<JsonNode> document = http.getJson(candidate);
         if (document.isPresent()) {
-            return fromMetadata(document.get(), origin.toString(), candidate);
+            return fromMetadata(document.get(), origin.toString(), candidate, false);
         }
         return new AuthServer(stripTrailingSlash(origin.toString()), origin.resolve("/authorize"),
                 origin.resolve("/token"), Optional.of(origin.resolve("/register")), Optional.empty(), List.of(),
-                Optional.empty(), false, Optional.empty(), false);
+                Optional.empty(), false, Optional.empty(), false, false);
     }
 
-    private static AuthServer fromMetadata(JsonNode json, String expectedIssuer, URI location) {
+    /**
+     * @param exactIssuer whether the metadata's {@code issuer} must be the one its well-known URL was made from,
+     *     character for character (RFC 8414, section 3.3): metadata of another issuer is refused, so that no one
+     *     can pass their authorization server off as the one the resource named
+     */
+    private static AuthServer fromMetadata(JsonNode json, String expectedIssuer, URI location, boolean exactIssuer) {
         String issuer = text(json, "issuer").orElse(expectedIssuer);
+        if (exactIssuer && !issuer.equals(expectedIssuer)) {
+            throw new McpException("the authorization server metadata at " + Urls.redact(location) + " names the issuer "
+                    + issuer + ", not " + expectedIssuer + " whose metadata it should be; refused");
+        }
         URI authorization = endpoint(json, "authorization_endpoint", location, true);
         URI token = endpoint(json, "token_endpoint", location, true);
         Optional<URI> registration = Optional.ofNullable(endpoint(json, "registration_endpoint", location, false));
@@ -131,7 +140,8 @@ final class Discovery {
                 strings(json, "token_endpoint_auth_methods_supported").orElse(List.of()),
                 strings(json, "code_challenge_methods_supported"),
                 json.path("client_id_metadata_document_supported").asBoolean(false),
-                strings(json, "grant_types_supported"), true);
+                strings(json, "grant_types_supported"), true,
+                json.path("authorization_response_iss_parameter_supported").asBoolean(false));
     }
 
     private static URI endpoint(JsonNode json, String name, URI location, boolean required) {

@@ -299,6 +299,7 @@ public final class OAuthClient {
             LOG.info("MCP server \"{}\": asking the user to authorize at {}", serverName,
                     Urls.redact(as.authorizationEndpoint()));
             Map<String, String> answer = receiver.await(authorizationUrl, USER_TIMEOUT);
+            checkIssuer(as, answer.get("iss"));
             if (answer.containsKey("error")) {
                 throw new McpException("the authorization server refused the authorization: " + answer.get("error")
                         + Optional.ofNullable(answer.get("error_description")).map(d -> " (" + oneLine(d) + ")").orElse(""));
@@ -409,6 +410,22 @@ public final class OAuthClient {
                 + as.issuer() + " offers no dynamic client registration; register mcp-host there and set auth.clientId "
                 + "(and auth.clientSecret) in the server's config"));
         return register(as, registration, redirectUri);
+    }
+
+    /**
+     * RFC 9207 (2026-07-28, SEP-2468): an authorization answer that names an issuer must name this one, compared
+     * as strings (no normalisation); one that names none is refused when the server said it always does. Checked
+     * before anything else of the answer is used, its error included: an answer from a mix-up is not shown.
+     */
+    static void checkIssuer(Discovery.AuthServer as, String iss) {
+        if (iss != null && !iss.equals(as.issuer())) {
+            throw new McpException("the authorization answer comes from the issuer " + iss + ", not " + as.issuer()
+                    + " that was asked; refusing it (an authorization server mix-up)");
+        }
+        if (iss == null && as.issParameterSupported()) {
+            throw new McpException("the authorization answer names no issuer although " + as.issuer()
+                    + " says it always does (authorization_response_iss_parameter_supported); refusing it");
+        }
     }
 
     /** Dynamic Client Registration (RFC 7591). */
