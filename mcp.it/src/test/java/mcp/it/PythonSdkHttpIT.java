@@ -21,16 +21,11 @@ import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import mcp.api.Content;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
-import mcp.api.ToolDefinition;
-import mcp.api.ToolResult;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
-import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandlers;
 import mcp.manager.McpClient;
@@ -39,7 +34,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * mcp-host's client against the same Python SDK server as {@link PythonSdkIT} ({@code interop/python/era_server.py},
@@ -129,38 +123,11 @@ class PythonSdkHttpIT {
         return client;
     }
 
-    private static String text(ToolResult result) {
-        return result.content().stream().filter(Content.Text.class::isInstance).map(c -> ((Content.Text) c).text())
-                .collect(Collectors.joining("\n"));
-    }
-
-    private static JsonNode args(String json) {
-        return McpJson.mapper().readTree(json);
-    }
-
     @Test
     void theModernEraIsChosenOverHttpWithInputRoundsAndTheListenStream() throws Exception {
         CountDownLatch changed = new CountDownLatch(1);
-        McpClient client = connect(ClientOptions.builder("py-http")
-                .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.accepting(params ->
-                        McpJson.object().put("name", "Grace")))
-                .listener(new ClientListener() {
-                    @Override
-                    public void onToolsListChanged() {
-                        changed.countDown();
-                    }
-                }));
-        assertEquals("2026-07-28", client.initializeResult().protocolVersion());
-        assertEquals("era-server", client.initializeResult().serverName());
-        List<String> names = client.listToolsBlocking().stream().map(ToolDefinition::name).toList();
-        assertTrue(names.containsAll(List.of("add", "greet", "grow")), names.toString());
-        assertEquals("42", text(client.callToolBlocking("add", args("{\"a\": 40, \"b\": 2}"))));
-        // input_required in the POST's answer; the retry, a new POST, carries the answer.
-        assertEquals("hello Grace", text(client.callToolBlocking("greet", McpJson.object())));
-        assertEquals("grown", text(client.callToolBlocking("grow", McpJson.object())));
-        // The list change comes on the subscriptions/listen POST's stream, still open since connect.
-        assertTrue(changed.await(10, TimeUnit.SECONDS), "no tools/list_changed on the listen stream: " + output);
-        assertTrue(client.listToolsBlocking().stream().anyMatch(t -> t.name().equals("extra")));
+        // Over HTTP the input round is a second POST, and the list change comes on the listen POST's stream.
+        PythonSdkIT.showsTheModernEra(connect(PythonSdkIT.options("py-http", "Grace", changed)), changed, output);
     }
 
     @Test
@@ -169,7 +136,7 @@ class PythonSdkHttpIT {
                 .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.accepting(params ->
                         McpJson.object().put("name", "Ada"))));
         assertEquals("2025-11-25", client.initializeResult().protocolVersion());
-        assertEquals("42", text(client.callToolBlocking("add", args("{\"a\": 40, \"b\": 2}"))));
+        assertEquals("42", PythonSdkIT.text(client.callToolBlocking("add", PythonSdkIT.args("{\"a\": 40, \"b\": 2}"))));
         // In the 2025 era the resolver becomes a server request, which a stateless 2025 HTTP server cannot send
         // (no session to route the answer to): the server says so, which shows the pinned era was spoken.
         McpProtocolException noBackChannel = assertThrows(McpProtocolException.class,

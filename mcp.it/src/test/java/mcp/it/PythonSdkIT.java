@@ -73,37 +73,49 @@ class PythonSdkIT {
         return client;
     }
 
-    private static String text(ToolResult result) {
+    static String text(ToolResult result) {
         return result.content().stream().filter(Content.Text.class::isInstance).map(c -> ((Content.Text) c).text())
                 .collect(Collectors.joining("\n"));
     }
 
-    private static JsonNode args(String json) {
+    static JsonNode args(String json) {
         return McpJson.mapper().readTree(json);
     }
 
-    @Test
-    void theModernEraIsChosenByItselfWithInputRoundsAndListChanges() throws Exception {
-        CountDownLatch changed = new CountDownLatch(1);
-        McpClient client = connect(ClientOptions.builder("py")
+    /** Options that answer the server's elicitation with this name, and count down on a tool list change. */
+    static ClientOptions.Builder options(String server, String name, CountDownLatch changed) {
+        return ClientOptions.builder(server)
                 .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.accepting(params ->
-                        McpJson.object().put("name", "Grace")))
+                        McpJson.object().put("name", name)))
                 .listener(new ClientListener() {
                     @Override
                     public void onToolsListChanged() {
                         changed.countDown();
                     }
-                }));
+                });
+    }
+
+    /**
+     * What the server shows in the stateless era, over either transport: 2026-07-28 chosen by the probe, tools
+     * listed and called, the name asked in an input_required result and given in the retry ("Grace"), and the
+     * tool list change after grow on the subscriptions/listen stream.
+     */
+    static void showsTheModernEra(McpClient client, CountDownLatch changed, Object diagnostics) throws Exception {
         assertEquals("2026-07-28", client.initializeResult().protocolVersion());
         assertEquals("era-server", client.initializeResult().serverName());
         List<String> names = client.listToolsBlocking().stream().map(ToolDefinition::name).toList();
         assertTrue(names.containsAll(List.of("add", "greet", "grow")), names.toString());
         assertEquals("42", text(client.callToolBlocking("add", args("{\"a\": 40, \"b\": 2}"))));
-        // The Python SDK asks for the name in an input_required result; the retry carries the answer.
         assertEquals("hello Grace", text(client.callToolBlocking("greet", McpJson.object())));
         assertEquals("grown", text(client.callToolBlocking("grow", McpJson.object())));
-        assertTrue(changed.await(10, TimeUnit.SECONDS), "no tools/list_changed on the listen stream");
+        assertTrue(changed.await(10, TimeUnit.SECONDS), "no tools/list_changed on the listen stream: " + diagnostics);
         assertTrue(client.listToolsBlocking().stream().anyMatch(t -> t.name().equals("extra")));
+    }
+
+    @Test
+    void theModernEraIsChosenByItselfWithInputRoundsAndListChanges() throws Exception {
+        CountDownLatch changed = new CountDownLatch(1);
+        showsTheModernEra(connect(options("py", "Grace", changed)), changed, "stdio");
     }
 
     @Test
