@@ -123,10 +123,11 @@ class ConformanceIT {
 
     private Outcome judge(String name, Outcome outcome, String... required) {
         for (String id : required) {
-            // A check may be reported several times (valid-bearer-token once per request): all must succeed.
+            // A check may be reported several times (valid-bearer-token once per request): all must succeed, but
+            // for those about what this client never does (http-standard-headers skips the methods not sent).
             String statuses = outcome.statuses().get(id);
-            assertTrue(statuses != null && Stream.of(statuses.split(",")).allMatch("SUCCESS"::equals),
-                    id + " of " + name + ": " + outcome);
+            assertTrue(statuses != null && Stream.of(statuses.split(",")).allMatch(st -> st.equals("SUCCESS")
+                    || st.equals("SKIPPED")) && statuses.contains("SUCCESS"), id + " of " + name + ": " + outcome);
         }
         List<String> bad = outcome.checks().stream()
                 .filter(c -> c.path("status").asString().equals("FAILURE") || c.path("status").asString().equals("WARNING"))
@@ -299,7 +300,8 @@ class ConformanceIT {
     @MethodSource("statelessAuthScenarioNames")
     void authorizationOnTheStatelessRevision(String name) throws Exception {
         assertTrue(Files.isRegularFile(SUITE_2026), SUITE_2026 + " is missing: run interop/install.sh");
-        judge(name, suite(SUITE_2026, name + "-2026", "--scenario", name, "--spec-version", "2026-07-28"),
+        // --force: the extension scenarios run on this wire too, as --requirements 2026-07-28 runs them.
+        judge(name, suite(SUITE_2026, name + "-2026", "--scenario", name, "--spec-version", "2026-07-28", "--force"),
                 STATELESS_AUTH_SCENARIOS.get(name).toArray(String[]::new));
     }
 
