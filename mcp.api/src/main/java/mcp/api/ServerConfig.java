@@ -31,6 +31,13 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
     /** {@link #protocolVersion()} that lets the client find the server's era itself. */
     String AUTO_PROTOCOL_VERSION = "auto";
 
+    /**
+     * Every MCP protocol version mcp-host speaks, newest first: the stateless 2026-07-28, then those of the
+     * {@code initialize} handshake. The one list the client, its options and config validation use.
+     */
+    java.util.List<String> PROTOCOL_VERSIONS = java.util.List.of("2026-07-28", "2025-11-25", "2025-06-18",
+            "2025-03-26", "2024-11-05");
+
     /** @return the connect and default request timeout */
     Duration timeout();
 

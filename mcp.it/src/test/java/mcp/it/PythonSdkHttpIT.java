@@ -13,7 +13,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PythonSdkHttpIT {
 
-    private static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath();
-    private static final Path PYTHON = INTEROP.resolve("python/venv/bin/python");
-    private static final Path SERVER = INTEROP.resolve("python/era_server.py");
+    private static final Path PYTHON = PythonSdkIT.PYTHON;
+    private static final Path SERVER = PythonSdkIT.SERVER;
 
     private final List<McpClient> clients = new ArrayList<>();
     private final List<String> output = new CopyOnWriteArrayList<>();
@@ -57,8 +55,7 @@ class PythonSdkHttpIT {
 
     @BeforeAll
     static void installed() {
-        assertTrue(Files.isExecutable(PYTHON), PYTHON + " is missing: run interop/install.sh (mvn verify runs it)");
-        assertTrue(Files.isRegularFile(SERVER), SERVER + " is missing");
+        PythonSdkIT.installed();
     }
 
     @BeforeEach

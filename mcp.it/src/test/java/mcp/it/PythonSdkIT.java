@@ -36,9 +36,9 @@ import tools.jackson.databind.JsonNode;
  */
 class PythonSdkIT {
 
-    private static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath();
-    private static final Path PYTHON = INTEROP.resolve("python/venv/bin/python");
-    private static final Path SERVER = INTEROP.resolve("python/era_server.py");
+    static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath();
+    static final Path PYTHON = INTEROP.resolve("python/venv/bin/python");
+    static final Path SERVER = INTEROP.resolve("python/era_server.py");
 
     private final List<McpClient> clients = new ArrayList<>();
 

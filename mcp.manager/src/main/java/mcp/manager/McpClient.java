@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import mcp.api.McpException;
+import mcp.api.ServerConfig;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
@@ -29,19 +30,20 @@ public interface McpClient extends AutoCloseable {
     String LATEST_PROTOCOL_VERSION = "2025-11-25";
 
     /** Every protocol version of the handshake era mcp-host accepts from a server, newest first. */
-    List<String> SUPPORTED_PROTOCOL_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+    List<String> SUPPORTED_PROTOCOL_VERSIONS = ServerConfig.PROTOCOL_VERSIONS.subList(1,
+            ServerConfig.PROTOCOL_VERSIONS.size());
 
     /**
      * The stateless revision: no {@code initialize}, no session; every request carries the protocol version,
      * the client's capabilities and identity in {@code _meta}.
      */
-    String MODERN_PROTOCOL_VERSION = "2026-07-28";
+    String MODERN_PROTOCOL_VERSION = ServerConfig.PROTOCOL_VERSIONS.get(0);
 
     /** Every protocol version mcp-host speaks, newest first: the modern one, then those of the handshake. */
-    List<String> ALL_PROTOCOL_VERSIONS = List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+    List<String> ALL_PROTOCOL_VERSIONS = ServerConfig.PROTOCOL_VERSIONS;
 
     /** {@link ClientOptions#protocolVersion()} that lets mcp-host find the server's era itself. */
-    String AUTO = "auto";
+    String AUTO = ServerConfig.AUTO_PROTOCOL_VERSION;
 
     /** mcp-host's version, sent in {@code clientInfo}. */
     String VERSION = "0.1.0";

@@ -19,10 +19,6 @@ import mcp.api.StdioServerConfig;
  */
 public final class Validation {
 
-    /** The protocol versions a server entry may pin, newest first (as {@code mcp.manager.McpClient} speaks them). */
-    static final List<String> PROTOCOL_VERSIONS = List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26",
-            "2024-11-05");
-
     private Validation() {
     }
 
@@ -106,8 +102,8 @@ public final class Validation {
                 errors);
 
         String protocolVersion = spec.protocolVersion().orElse(ServerConfig.AUTO_PROTOCOL_VERSION);
-        if (!protocolVersion.equals(ServerConfig.AUTO_PROTOCOL_VERSION) && !PROTOCOL_VERSIONS.contains(protocolVersion)) {
-            errors.add(prefix + "\"protocolVersion\" must be \"auto\" or one of " + String.join(", ", PROTOCOL_VERSIONS)
+        if (!protocolVersion.equals(ServerConfig.AUTO_PROTOCOL_VERSION) && !ServerConfig.PROTOCOL_VERSIONS.contains(protocolVersion)) {
+            errors.add(prefix + "\"protocolVersion\" must be \"auto\" or one of " + String.join(", ", ServerConfig.PROTOCOL_VERSIONS)
                     + ", not \"" + protocolVersion + "\"");
         }
 
