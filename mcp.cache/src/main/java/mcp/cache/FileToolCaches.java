@@ -28,8 +28,11 @@ import mcp.cache.internal.FileToolCacheProvider;
  *       case-insensitive file system, a name that looks like a hash), the file also records the server
  *       name, and a read for another name is a miss.</li>
  *   <li><b>Content.</b> {@code {"version":1,"server":"<name>","configHash":"<hash>",
- *       "savedAt":"<ISO-8601 instant>","tools":[...]}}, each tool in its MCP JSON form. The file holds
- *       tool definitions and the config hash, never a config value.</li>
+ *       "savedAt":"<ISO-8601 instant>","tools":[...]}}, each tool in its MCP JSON form, and optionally
+ *       {@code "protocolVersion"} (the era the server spoke) and {@code "fresh":{"until":"<instant>",
+ *       "scope":"public|private","context":"<hash>"}} (a 2026-07-28 {@code ttlMs}/{@code cacheScope} hint,
+ *       see {@link mcp.api.spi.ToolCache.Freshness}). The file holds tool definitions and hashes, never a
+ *       config value.</li>
  *   <li><b>Read.</b> Returns the tools only when the file exists, parses, has version
  *       {@value #FORMAT_VERSION}, has the expected shape and server name, the same config hash, and
  *       {@code savedAt + ttl} is not before now. A missing file, another config hash or an expired

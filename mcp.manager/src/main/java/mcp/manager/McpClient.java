@@ -79,6 +79,16 @@ public interface McpClient extends AutoCloseable {
     CompletableFuture<List<ToolDefinition>> listTools();
 
     /**
+     * Like {@link #listTools}, with the caching hints the server gave ({@code ttlMs}, {@code cacheScope}
+     * of the 2026-07-28 revision; none in the handshake era). The default has none.
+     *
+     * @return the tools and their hints
+     */
+    default CompletableFuture<ToolListing> listToolsWithHints() {
+        return listTools().thenApply(ToolListing::unhinted);
+    }
+
+    /**
      * Calls a tool.
      *
      * @param name the tool's name on the server

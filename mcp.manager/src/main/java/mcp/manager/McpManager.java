@@ -3,6 +3,7 @@ package mcp.manager;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,7 @@ import mcp.consent.ToolPins;
 import mcp.manager.internal.ClientSession;
 import mcp.manager.internal.ClientThreads;
 import mcp.manager.internal.AgentText;
+import mcp.manager.internal.AuthContext;
 import mcp.manager.internal.ConfigHash;
 import mcp.manager.internal.ToolNames;
 import org.slf4j.Logger;
@@ -164,6 +166,10 @@ public final class McpManager implements AutoCloseable {
         volatile String knownProtocolVersion;
         /** Whether this attempt was started again in the handshake era after the server closed on the probe. */
         volatile boolean probeClosedOnce;
+        /** The cache entry read for the gate, tools verified against the pins; null if none. */
+        volatile ToolCache.Entry cached;
+        /** The fingerprint of the authorization context this attempt reaches the server in ({@link AuthContext}). */
+        volatile String authContext = "";
 
         Server(String name, ServerConfig config, String pinKey) {
             this.name = name;
@@ -331,10 +337,13 @@ public final class McpManager implements AutoCloseable {
                 // Only tools exactly as pinned: a cached definition the user never accepted is not offered.
                 Optional<ToolCache.Entry> entry = cache.get().readEntry(server.name, ConfigHash.of(server.config));
                 entry.flatMap(ToolCache.Entry::protocolVersion).ifPresent(v -> server.knownProtocolVersion = v);
-                entry.map(ToolCache.Entry::tools)
-                        .map(tools -> pins.map(p -> p.verified(server.pinKey, tools)).orElse(tools))
-                        .filter(tools -> !tools.isEmpty())
-                        .ifPresent(tools -> cached.put(server, tools));
+                entry.map(e -> new ToolCache.Entry(pins.map(p -> p.verified(server.pinKey, e.tools())).orElse(e.tools()),
+                                e.protocolVersion(), e.freshness()))
+                        .filter(e -> !e.tools().isEmpty())
+                        .ifPresent(e -> {
+                            server.cached = e;
+                            cached.put(server, e.tools());
+                        });
             }
         }
         return cached;
@@ -390,6 +399,7 @@ public final class McpManager implements AutoCloseable {
                 for (AuthResolver resolver : authResolvers) {
                     resolved = resolver.resolve(server.name, resolved, resolverContext);
                 }
+                server.authContext = AuthContext.of(resolved, System.getenv(), authServices.isPresent());
                 TransportProvider provider = Providers.require(TransportProvider.class, transports, server.config.type());
                 TransportRequest request = TransportRequest.of(server.name, resolved, workingDirectory);
                 if (authServices.isPresent()) {
@@ -464,20 +474,34 @@ public final class McpManager implements AutoCloseable {
         }
         LOG.debug("MCP server \"{}\" connected", server.name);
         server.connected.complete(client);
-        client.listTools().whenComplete((tools, error) -> {
+        ToolCache.Entry entry = server.cached;
+        if (entry != null && isModern(client) && entry.freshness().filter(f -> f.isFresh(Instant.now(),
+                server.authContext)).isPresent()) {
+            // 2026-07-28 ttlMs: the server let its list be taken as current until then; no tools/list now.
+            LOG.debug("MCP server \"{}\": its cached tool list is fresh until {}; not listed again", server.name,
+                    entry.freshness().get().until());
+            loaded(server, new ToolListing(entry.tools(), Duration.ZERO, false), false);
+            return;
+        }
+        client.listToolsWithHints().whenComplete((listing, error) -> {
             if (error != null) {
                 failed(server, error);
             } else {
-                loaded(server, tools);
+                loaded(server, listing, true);
             }
         });
+    }
+
+    private static boolean isModern(McpClient client) {
+        return client.initializeResult().protocolVersion().equals(McpClient.MODERN_PROTOCOL_VERSION);
     }
 
     /**
      * A fresh tool list of a connected server: compared with its pins (outside the lock: file I/O), it
      * replaces that server's slice, and only that.
      */
-    private void loaded(Server server, List<ToolDefinition> tools) {
+    private void loaded(Server server, ToolListing fetched, boolean save) {
+        List<ToolDefinition> tools = fetched.tools();
         Optional<String> instructions = server.client.initializeResult().instructions();
         ToolPins.Verdict verdict = pins.map(p -> p.compare(server.pinKey, server.name, instructions, tools,
                 strictNewTools)).orElse(null);
@@ -501,7 +525,14 @@ public final class McpManager implements AutoCloseable {
         // The era it spoke goes with its tools: a warm start then sends no probe to a server of the handshake.
         Optional<String> spoke = Optional.ofNullable(server.client).map(McpClient::initializeResult)
                 .map(InitializeResult::protocolVersion);
-        cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config), tools, spoke));
+        // The tools as listed (not as exposed): the config's filters and the pins apply again on the next read.
+        Optional<ToolCache.Freshness> fresh = fetched.ttl().isZero() ? Optional.empty()
+                : Optional.of(new ToolCache.Freshness(Instant.now().plus(fetched.ttl()), fetched.shared(),
+                        server.authContext));
+        if (save) {
+            cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config),
+                    new ToolCache.Entry(tools, spoke, fresh)));
+        }
         server.settled.complete(null);
         if (report.hasWithheld() && consent != ConsentHandler.DENY_AND_REPORT) {
             // Never on the transport's reader, never before the gate has its tools: the handler may block.
@@ -695,13 +726,13 @@ public final class McpManager implements AutoCloseable {
                 return CompletableFuture.failedFuture(notConnected(server.name));
             }
         }
-        return server.client.listTools().whenComplete((tools, error) -> {
+        return server.client.listToolsWithHints().whenComplete((listing, error) -> {
             if (error != null) {
                 LOG.warn("MCP server \"{}\": re-listing tools failed: {}", server.name, unwrap(error).getMessage());
             } else {
-                loaded(server, tools);
+                loaded(server, listing, true);
             }
-        });
+        }).thenApply(ToolListing::tools);
     }
 
     /**

@@ -417,7 +417,7 @@ public final class TestServer {
             }
             case "tools/list":
                 result = (ObjectNode) listTools(params);
-                result.put("ttlMs", 0).put("cacheScope", "public");
+                result.put("ttlMs", options.listTtlMs).put("cacheScope", options.listScope);
                 break;
             case "tools/call":
                 if (text(params.path("name"), "").equals("ask")) {

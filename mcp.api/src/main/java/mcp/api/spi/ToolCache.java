@@ -36,12 +36,51 @@ public interface ToolCache {
      * @param tools the tools, as {@link #read} returns them
      * @param protocolVersion the protocol version the server spoke when they were saved, if the cache kept it:
      *     a warm start that knows a server speaks the 2025 handshake sends it no {@code server/discover} probe
+     * @param freshness how long the server let the list be taken as current ({@code ttlMs} of the 2026-07-28
+     *     revision), if it did and the cache kept it
      */
-    record Entry(List<ToolDefinition> tools, Optional<String> protocolVersion) {
+    record Entry(List<ToolDefinition> tools, Optional<String> protocolVersion, Optional<Freshness> freshness) {
         /** Copies. */
         public Entry {
             tools = List.copyOf(tools);
             java.util.Objects.requireNonNull(protocolVersion, "protocolVersion");
+            java.util.Objects.requireNonNull(freshness, "freshness");
+        }
+
+        /**
+         * An entry without freshness.
+         *
+         * @param tools the tools
+         * @param protocolVersion the protocol version the server spoke
+         */
+        public Entry(List<ToolDefinition> tools, Optional<String> protocolVersion) {
+            this(tools, protocolVersion, Optional.empty());
+        }
+    }
+
+    /**
+     * Until when a server let its tool list be taken as current, and by whom ({@code ttlMs} and
+     * {@code cacheScope} of the 2026-07-28 revision). A warm start within it lists no tools.
+     *
+     * @param until the instant the list goes stale
+     * @param shared whether the server said {@code cacheScope: "public"}: any authorization context may reuse it
+     * @param context for a private list, the fingerprint of the authorization context it was listed in (an
+     *     opaque hash from the caller, never a secret); reused only in the same one
+     */
+    record Freshness(java.time.Instant until, boolean shared, String context) {
+        /** Checks. */
+        public Freshness {
+            java.util.Objects.requireNonNull(until, "until");
+            java.util.Objects.requireNonNull(context, "context");
+        }
+
+        /**
+         * @param now the time now
+         * @param currentContext the fingerprint of the authorization context now
+         * @return whether the list may be taken as current: not yet stale, and shared or listed in this context
+         */
+        public boolean isFresh(java.time.Instant now, String currentContext) {
+            return now.isBefore(until) && (shared || context.equals(currentContext));
         }
     }
 
@@ -66,5 +105,16 @@ public interface ToolCache {
      */
     default void write(String serverName, String configHash, List<ToolDefinition> tools, Optional<String> protocolVersion) {
         write(serverName, configHash, tools);
+    }
+
+    /**
+     * Like {@link #write}, with everything the entry holds. The default keeps the tools and the protocol version.
+     *
+     * @param serverName the server's name
+     * @param configHash the hash of the server's config
+     * @param entry the tools, the protocol version and the freshness
+     */
+    default void write(String serverName, String configHash, Entry entry) {
+        write(serverName, configHash, entry.tools(), entry.protocolVersion());
     }
 }

@@ -99,7 +99,7 @@ final class FileToolCache implements ToolCache {
             }
             LOG.debug("Tool cache hit for MCP server {}: {} tools from {}", quoted(serverName), entry.tools().size(),
                     file);
-            return Optional.of(new ToolCache.Entry(entry.tools(), entry.protocolVersion()));
+            return Optional.of(new ToolCache.Entry(entry.tools(), entry.protocolVersion(), entry.freshness()));
         } catch (NoSuchFileException e) {
             LOG.debug("Tool cache miss for MCP server {}: no file {}", quoted(serverName), file);
         } catch (InvalidEntry e) {
@@ -119,13 +119,18 @@ final class FileToolCache implements ToolCache {
     @Override
     public void write(String serverName, String configHash, List<ToolDefinition> tools,
             Optional<String> protocolVersion) {
+        write(serverName, configHash, new ToolCache.Entry(tools, protocolVersion));
+    }
+
+    @Override
+    public void write(String serverName, String configHash, ToolCache.Entry entry) {
         Objects.requireNonNull(serverName, "serverName");
         Objects.requireNonNull(configHash, "configHash");
-        Objects.requireNonNull(tools, "tools");
+        Objects.requireNonNull(entry, "entry");
         Path file = file(serverName);
         try {
-            OwnerOnlyFiles.replace(file, encode(serverName, configHash, tools, protocolVersion), file.getFileName() + ".");
-            LOG.debug("Saved {} tools of MCP server {} to {}", tools.size(), quoted(serverName), file);
+            OwnerOnlyFiles.replace(file, encode(serverName, configHash, entry), file.getFileName() + ".");
+            LOG.debug("Saved {} tools of MCP server {} to {}", entry.tools().size(), quoted(serverName), file);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not write tool cache file {} of MCP server {}: {}", file, quoted(serverName), reason(e));
         }
@@ -144,21 +149,23 @@ final class FileToolCache implements ToolCache {
         }
     }
 
-    private byte[] encode(String serverName, String configHash, List<ToolDefinition> tools,
-            Optional<String> protocolVersion) {
+    private byte[] encode(String serverName, String configHash, ToolCache.Entry entry) {
         ObjectNode root = McpJson.object();
         root.put("version", FileToolCaches.FORMAT_VERSION);
         root.put("server", serverName);
         root.put("configHash", configHash);
         root.put("savedAt", clock.instant().toString());
-        protocolVersion.ifPresent(version -> root.put("protocolVersion", version));
+        entry.protocolVersion().ifPresent(version -> root.put("protocolVersion", version));
+        entry.freshness().ifPresent(fresh -> root.putObject("fresh").put("until", fresh.until().toString())
+                .put("scope", fresh.shared() ? "public" : "private").put("context", fresh.context()));
         ArrayNode array = root.putArray("tools");
-        tools.forEach(tool -> array.add(tool.toJson()));
+        entry.tools().forEach(tool -> array.add(tool.toJson()));
         return McpJson.mapper().writeValueAsBytes(root);
     }
 
     /** A well-formed entry; whether it is fresh and for this config is decided by the caller. */
-    record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools, Optional<String> protocolVersion) {
+    record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools, Optional<String> protocolVersion,
+            Optional<ToolCache.Freshness> freshness) {
     }
 
     /** What is wrong with a file: logged as a warning, never thrown out of the cache. */
@@ -221,7 +228,27 @@ final class FileToolCache implements ToolCache {
             throw new InvalidEntry("\"protocolVersion\" is not a string");
         }
         return new Entry(configHash, savedAt, List.copyOf(tools),
-                protocolVersion == null ? Optional.empty() : Optional.of(protocolVersion.asString()));
+                protocolVersion == null ? Optional.empty() : Optional.of(protocolVersion.asString()),
+                freshness(root.get("fresh")));
+    }
+
+    private static Optional<ToolCache.Freshness> freshness(JsonNode fresh) throws InvalidEntry {
+        if (fresh == null) {
+            return Optional.empty();
+        }
+        if (!fresh.isObject()) {
+            throw new InvalidEntry("\"fresh\" is not an object");
+        }
+        String scope = string(fresh, "scope");
+        if (!scope.equals("public") && !scope.equals("private")) {
+            throw new InvalidEntry("\"fresh.scope\" is neither \"public\" nor \"private\"");
+        }
+        try {
+            return Optional.of(new ToolCache.Freshness(Instant.parse(string(fresh, "until")), scope.equals("public"),
+                    string(fresh, "context")));
+        } catch (DateTimeParseException e) {
+            throw new InvalidEntry("\"fresh.until\" is not an ISO-8601 instant");
+        }
     }
 
     private static String string(JsonNode root, String field) throws InvalidEntry {

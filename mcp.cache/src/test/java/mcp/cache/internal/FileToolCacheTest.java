@@ -117,6 +117,45 @@ class FileToolCacheTest {
         assertEquals(Optional.of(tools().subList(0, 1)), cache().read("github", "other"));
     }
 
+    @Test
+    void theEraAndTheFreshnessAreKeptBesideTheTools() throws IOException {
+        ToolCache.Freshness fresh = new ToolCache.Freshness(T0.plusSeconds(60), false, "c0ffee");
+        cache().write("github", HASH, new ToolCache.Entry(tools(), Optional.of("2026-07-28"), Optional.of(fresh)));
+
+        ToolCache.Entry entry = cache().readEntry("github", HASH).orElseThrow();
+        assertEquals(new ToolCache.Entry(tools(), Optional.of("2026-07-28"), Optional.of(fresh)), entry);
+        JsonNode root = json(Files.readString(dir().resolve("github.json")));
+        assertEquals(json("{\"until\":\"" + T0.plusSeconds(60) + "\",\"scope\":\"private\",\"context\":\"c0ffee\"}"),
+                root.get("fresh"));
+        assertTrue(fresh.isFresh(T0.plusSeconds(59), "c0ffee"));
+        assertFalse(fresh.isFresh(T0.plusSeconds(60), "c0ffee"), "stale at its instant");
+        assertFalse(fresh.isFresh(T0, "another context"), "private: only in its own context");
+        assertTrue(new ToolCache.Freshness(T0.plusSeconds(60), true, "c0ffee").isFresh(T0, "another context"));
+
+        cache().write("github", HASH, tools(), Optional.of("2025-11-25"));
+        assertEquals(Optional.empty(), cache().readEntry("github", HASH).orElseThrow().freshness(),
+                "a write without freshness drops the old one");
+    }
+
+    @Test
+    void aMalformedFreshnessIsAMiss() throws IOException {
+        cache().write("github", HASH, new ToolCache.Entry(tools(), Optional.empty(),
+                Optional.of(new ToolCache.Freshness(T0, true, ""))));
+        for (Consumer<ObjectNode> change : List.<Consumer<ObjectNode>>of(
+                root -> root.put("fresh", 5),
+                root -> root.withObject("fresh").put("scope", "shared"),
+                root -> root.withObject("fresh").put("until", "soon"),
+                root -> root.withObject("fresh").remove("context"))) {
+            Path file = dir().resolve("github.json");
+            ObjectNode root = (ObjectNode) json(Files.readString(file));
+            change.accept(root);
+            Files.writeString(file, root.toString());
+            assertEquals(Optional.empty(), cache().readEntry("github", HASH), root::toString);
+            cache().write("github", HASH, new ToolCache.Entry(tools(), Optional.empty(),
+                    Optional.of(new ToolCache.Freshness(T0, true, ""))));
+        }
+    }
+
     // ---- quiet misses ----
 
     @Test

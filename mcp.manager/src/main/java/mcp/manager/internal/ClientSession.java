@@ -41,6 +41,7 @@ import mcp.manager.McpClient;
 import mcp.manager.ProgressUpdate;
 import mcp.manager.Root;
 import mcp.manager.ServerRequestHandler;
+import mcp.manager.ToolListing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -524,13 +525,39 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public CompletableFuture<List<ToolDefinition>> listTools() {
-        CompletableFuture<List<ToolDefinition>> result = new CallFuture<>();
-        listPage(null, new LinkedHashMap<>(), new HashSet<>(), 1, result);
+        return listToolsWithHints().thenApply(ToolListing::tools);
+    }
+
+    @Override
+    public CompletableFuture<ToolListing> listToolsWithHints() {
+        CompletableFuture<ToolListing> result = new CallFuture<>();
+        listPage(null, new Pages(), 1, result);
         return result;
     }
 
-    private void listPage(String cursor, Map<String, ToolDefinition> tools, Set<String> seenCursors, int page,
-            CompletableFuture<List<ToolDefinition>> result) {
+    /** What the pages of one listing have given so far. */
+    private static final class Pages {
+        final Map<String, ToolDefinition> tools = new LinkedHashMap<>();
+        final Set<String> cursors = new HashSet<>();
+        long ttlMs = Long.MAX_VALUE;
+        boolean shared = true;
+
+        /** 2026-07-28 caching hints: an absent or malformed ttlMs is 0, a negative one floors to 0. */
+        void hints(JsonNode page) {
+            JsonNode ttl = page.get("ttlMs");
+            long ms = ttl != null && ttl.isIntegralNumber() && ttl.canConvertToLong() ? Math.max(0, ttl.longValue()) : 0;
+            ttlMs = Math.min(ttlMs, ms);
+            JsonNode scope = page.get("cacheScope");
+            shared &= scope != null && scope.isString() && scope.asString().equals("public");
+        }
+
+        ToolListing listing(boolean hinted) {
+            List<ToolDefinition> list = List.copyOf(tools.values());
+            return hinted ? new ToolListing(list, Duration.ofMillis(ttlMs), shared) : ToolListing.unhinted(list);
+        }
+    }
+
+    private void listPage(String cursor, Pages pages, int page, CompletableFuture<ToolListing> result) {
         ObjectNode params = cursor == null ? null : McpJson.object().put("cursor", cursor);
         CompletableFuture<JsonNode> request = request("tools/list", params, CallOptions.DEFAULT);
         result.whenComplete((value, error) -> {
@@ -549,6 +576,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
                         + "\" answered tools/list without a \"tools\" array"));
                 return;
             }
+            Map<String, ToolDefinition> tools = pages.tools;
             for (JsonNode item : array) {
                 try {
                     ToolDefinition tool = ToolDefinition.fromJson(item);
@@ -568,19 +596,22 @@ public final class ClientSession implements McpClient, Transport.Listener {
                     LOG.warn("MCP server \"{}\": skipping a tool: {}", options.serverName(), e.getMessage());
                 }
             }
+            pages.hints(json);
+            // Hints belong to the stateless revision; a server of the handshake era that sends them is not read.
+            boolean hinted = modernVersion != null;
             JsonNode next = json.get("nextCursor");
             if (next == null || next.isNull()) {
-                result.complete(List.copyOf(tools.values()));
-            } else if (!next.isString() || !seenCursors.add(next.asString())) {
+                result.complete(pages.listing(hinted));
+            } else if (!next.isString() || !pages.cursors.add(next.asString())) {
                 LOG.warn("MCP server \"{}\" repeated the tools/list cursor {}; stopping after {} tools",
                         options.serverName(), next, tools.size());
-                result.complete(List.copyOf(tools.values()));
+                result.complete(pages.listing(hinted));
             } else if (page >= options.maxListPages()) {
                 LOG.warn("MCP server \"{}\": tools/list stopped at the page cap of {} ({} tools)",
                         options.serverName(), options.maxListPages(), tools.size());
-                result.complete(List.copyOf(tools.values()));
+                result.complete(pages.listing(hinted));
             } else {
-                listPage(next.asString(), tools, seenCursors, page + 1, result);
+                listPage(next.asString(), pages, page + 1, result);
             }
         });
     }

@@ -38,6 +38,9 @@ public final class Options {
             "                          modern (2026-07-28 only: per-request _meta, server/discover, resultType,",
             "                          multi round-trip requests, subscriptions/listen), or dual (both; the first",
             "                          request fixes the era of the process, as the Python SDK does)",
+            "  --list-ttl-ms N         modern era: the ttlMs of every tools/list page (default 0)",
+            "  --list-scope S          modern era: the cacheScope of every tools/list page, public or private",
+            "                          (default public)",
             "  --tools-file FILE       JSON {\"instructions\": TEXT, \"tools\": [TOOL...]}, read at every initialize and",
             "                          tools/list: its tools replace built-ins of the same name or come last; adds the",
             "                          tool reread_tools, which sends notifications/tools/list_changed",
@@ -66,6 +69,9 @@ public final class Options {
     public String era = "legacy";
     /** Whether {@code --era} was given: only then are the tools {@code ask} and {@code received} offered. */
     public boolean eraGiven;
+    /** The caching hints of the modern era's tools/list pages. */
+    public long listTtlMs = 0;
+    public String listScope = "public";
 
     /**
      * Parses the arguments.
@@ -90,6 +96,19 @@ public final class Options {
                 case "--name": o.name = value; break;
                 case "--tools-file": o.toolsFile = value; break;
                 case "--fault": o.faults.add(fault(value)); break;
+                case "--list-ttl-ms":
+                    try {
+                        o.listTtlMs = Long.parseLong(value); // negative allowed: a client must floor it to 0
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--list-ttl-ms needs an integer, got: " + value);
+                    }
+                    break;
+                case "--list-scope":
+                    if (!Set.of("public", "private").contains(value)) {
+                        throw new IllegalArgumentException("--list-scope is public or private, got: " + value);
+                    }
+                    o.listScope = value;
+                    break;
                 case "--era":
                     if (!Set.of("legacy", "modern", "dual").contains(value)) {
                         throw new IllegalArgumentException("--era is legacy, modern or dual, got: " + value);
@@ -110,7 +129,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--fault", "--era").contains(opt);
+                "--stderr", "--name", "--tools-file", "--fault", "--era", "--list-ttl-ms", "--list-scope").contains(opt);
     }
 
     private static int number(String opt, String value) {
