@@ -94,6 +94,34 @@ class ProtocolEraTest {
     }
 
     @Test
+    void aListenStreamTheServerEndsIsOpenedAgainAndTheToolsAreListedAgain() throws Exception {
+        java.util.concurrent.Semaphore changes = new java.util.concurrent.Semaphore(0);
+        ClientOptions.Builder options = ClientOptions.builder("relisten").listener(new ClientListener() {
+            @Override
+            public void onToolsListChanged() {
+                changes.release();
+            }
+        });
+        McpClient client = track(connect("relisten", options, "--era", "modern"));
+        awaitListeners(client, 1);
+        assertEquals("ended 1", text(client.callToolBlocking("end_listen", McpJson.object())));
+        assertTrue(changes.tryAcquire(10, TimeUnit.SECONDS), "reopened: a change may have been missed, list again");
+        awaitListeners(client, 2);
+        client.callToolBlocking("change_tools", McpJson.object());
+        assertTrue(changes.tryAcquire(10, TimeUnit.SECONDS), "a change on the new stream");
+        assertEquals(2, received(client).stream().filter("subscriptions/listen"::equals).count());
+    }
+
+    /** Waits until the server has received that many listen requests. */
+    private static void awaitListeners(McpClient client, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (received(client).stream().filter("subscriptions/listen"::equals).count() < count
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
     void aServerOfTheHandshakeEraIsFoundByTheProbeAndInitialized() {
         McpClient client = track(connect("legacy", withElicitation("legacy"), "--era", "legacy"));
         assertEquals("2025-11-25", client.initializeResult().protocolVersion());

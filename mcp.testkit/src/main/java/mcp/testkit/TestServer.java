@@ -138,6 +138,10 @@ public final class TestServer {
             tools.add(tool("ask", "Asks the user's name by elicitation (2026-07-28: a multi round-trip request; 2025:"
                     + " a server request) and greets them.", schema()));
         }
+        if (!options.era.equals("legacy")) {
+            tools.add(tool("end_listen", "Ends every subscriptions/listen stream with a complete result (2026-07-28).",
+                    schema()));
+        }
         for (int i = 0; i < options.tools; i++) {
             addGeneratedTool("tool_" + i);
         }
@@ -618,6 +622,20 @@ public final class TestServer {
                 }
                 throw new RpcError(-32602, "Unknown tool: " + name);
             case "roots": return roots();
+            case "end_listen": {
+                if (options.era.equals("legacy")) {
+                    throw new RpcError(-32602, "Unknown tool: " + name);
+                }
+                int ended = 0;
+                for (JsonNode id : List.copyOf(toolListeners)) {
+                    toolListeners.remove(id);
+                    ObjectNode done = message(id);
+                    done.putObject("result").put("resultType", "complete");
+                    send(done);
+                    ended++;
+                }
+                return textResult("ended " + ended);
+            }
             case "reread_tools": {
                 toolsChanged();
                 return textResult("notified");

@@ -237,19 +237,49 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
     }
 
+    /** The first wait before a listen stream the server ended is opened again; doubled up to {@link #RELISTEN_MAX}. */
+    static final long RELISTEN_FIRST_MILLIS = 250;
+    static final long RELISTEN_MAX_MILLIS = 30_000;
+    /** A stream that lived this long counts as healthy: the next wait starts again from the first. */
+    private static final long RELISTEN_HEALTHY_MILLIS = 60_000;
+
     /**
      * Opens the {@code subscriptions/listen} stream for tool list changes: a request without a timeout, whose
-     * notifications arrive like any other and which lives as long as the session.
+     * notifications arrive like any other and which lives as long as the session. A stream the server ends
+     * or that breaks (an HTTP stream cut) is a new request after a wait that doubles (250 ms up to 30 s),
+     * and the tools are listed again, since a change may have been missed in between; a server that does not
+     * know the method or refuses its params is not asked again.
      */
     private void listen() {
+        listen(RELISTEN_FIRST_MILLIS, false);
+    }
+
+    private void listen(long nextWaitMillis, boolean reopened) {
         ObjectNode params = McpJson.object();
         params.putObject("notifications").put("toolsListChanged", true);
+        long opened = System.nanoTime();
         request("subscriptions/listen", params, CallOptions.DEFAULT, false, true).whenComplete((result, error) -> {
-            if (closeReason == null) {
-                LOG.debug("MCP server \"{}\" ended the subscription to tool list changes: {}", options.serverName(),
-                        error != null ? unwrap(error).getMessage() : result);
+            if (closeReason != null) {
+                return;
             }
+            Throwable cause = error == null ? null : unwrap(error);
+            LOG.debug("MCP server \"{}\" ended the subscription to tool list changes: {}", options.serverName(),
+                    cause != null ? cause.getMessage() : result);
+            if (cause instanceof McpProtocolException protocol && (protocol.code() == -32601 || protocol.code() == -32602)) {
+                return;
+            }
+            boolean healthy = System.nanoTime() - opened > TimeUnit.MILLISECONDS.toNanos(RELISTEN_HEALTHY_MILLIS);
+            long wait = healthy ? RELISTEN_FIRST_MILLIS : nextWaitMillis;
+            ClientThreads.TIMERS.schedule(() -> {
+                if (closeReason == null) {
+                    listen(Math.min(wait * 2, RELISTEN_MAX_MILLIS), true);
+                }
+            }, wait, TimeUnit.MILLISECONDS);
         });
+        if (reopened) {
+            // What changed while no stream was open has not been said: list again (the manager debounces).
+            events.execute(options.listener()::onToolsListChanged);
+        }
     }
 
     /** The {@code initialize} handshake of the 2025 era, offering this version. */
