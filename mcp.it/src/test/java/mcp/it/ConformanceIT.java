@@ -161,8 +161,14 @@ class ConformanceIT {
 
     @Test
     void sseRetry() throws Exception {
+        sseRetry(SUITE);
+    }
+
+    private void sseRetry(Path suite, String... args) throws Exception {
         String[] required = {"client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"};
-        Outcome first = suite("sse-retry-1", "--scenario", "sse-retry");
+        List<String> command = new ArrayList<>(List.of("--scenario", "sse-retry"));
+        command.addAll(List.of(args));
+        Outcome first = suite(suite, "sse-retry-1", command.toArray(String[]::new));
         // The suite measures the reconnect delay against the server's retry (500 ms) with a window of
         // 450-700 ms; a machine busy with something else can make one run late. A late reconnect gets a
         // second run; a reconnect too early, a missing Last-Event-ID or no reconnect at all never does.
@@ -175,7 +181,8 @@ class ConformanceIT {
                 assertEquals("SUCCESS", first.statuses().get(id), id + ": " + first);
             }
         }
-        Outcome outcome = onlyLate ? scenario("sse-retry", required) : first;
+        Outcome outcome = onlyLate ? judge("sse-retry", suite(suite, "sse-retry", command.toArray(String[]::new)),
+                required) : first;
         assertEquals(0, outcome.exitCode(), outcome.toString());
         JsonNode timing = outcome.checks().stream().filter(c -> c.path("id").asString().equals("client-sse-retry-timing"))
                 .findFirst().orElseThrow();
@@ -319,6 +326,53 @@ class ConformanceIT {
     }
 
     /**
+     * The scenarios the 2026 suite scores for 2025-11-25 (its {@code --requirements 2025-11-25}), with the
+     * checks that show each one's point: the same as with the 0.1.16 suite, which names them alike.
+     */
+    private static final Map<String, List<String>> HANDSHAKE_SCENARIOS = handshakeScenarios();
+
+    private static Map<String, List<String>> handshakeScenarios() {
+        Map<String, List<String>> scenarios = new LinkedHashMap<>();
+        scenarios.put("initialize", List.of("mcp-client-initialization"));
+        scenarios.put("tools_call", List.of("tool-add-numbers", "wire-schema-valid"));
+        scenarios.put("elicitation-sep1034-client-defaults", List.of("client-elicitation-sep1034-string-default",
+                "client-elicitation-sep1034-integer-default", "client-elicitation-sep1034-number-default",
+                "client-elicitation-sep1034-enum-default", "client-elicitation-sep1034-boolean-default"));
+        scenarios.put("sse-retry", List.of()); // judged by sseRetry, with its timing rule
+        for (String name : List.of("auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2",
+                "auth/metadata-var3", "auth/basic-cimd", "auth/scope-from-www-authenticate",
+                "auth/scope-from-scopes-supported", "auth/scope-omitted-when-undefined", "auth/scope-step-up",
+                "auth/scope-retry-limit", "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post",
+                "auth/token-endpoint-auth-none", "auth/pre-registration")) {
+            scenarios.put(name, AUTH_SCENARIOS.get(name));
+        }
+        return scenarios;
+    }
+
+    static Stream<String> handshakeScenarioNames() {
+        return HANDSHAKE_SCENARIOS.keySet().stream();
+    }
+
+    /** Each scenario the 2026 suite scores for 2025-11-25, on its own, judged by that revision. */
+    @ParameterizedTest
+    @MethodSource("handshakeScenarioNames")
+    void handshakeRevisionOfThe2026Suite(String name) throws Exception {
+        assertTrue(Files.isRegularFile(SUITE_2026), SUITE_2026 + " is missing: run interop/install.sh");
+        if (name.equals("sse-retry")) {
+            sseRetry(SUITE_2026, "--spec-version", "2025-11-25");
+            return;
+        }
+        Outcome outcome = judge(name, suite(SUITE_2026, name + "-2025", "--scenario", name, "--spec-version",
+                "2025-11-25"), HANDSHAKE_SCENARIOS.get(name).toArray(String[]::new));
+        if (name.equals("initialize")) {
+            JsonNode init = outcome.checks().stream()
+                    .filter(c -> c.path("id").asString().equals("mcp-client-initialization")).findFirst().orElseThrow();
+            assertEquals("2025-11-25", init.path("details").path("protocolVersionSent").asString(), outcome.toString());
+            assertTrue(init.path("details").path("versionMatch").asBoolean(false), outcome.toString());
+        }
+    }
+
+    /**
      * No client scenario of the 2026-07-28 suite is left out of this class unsaid: each runs here on the 2026
      * wire, or (of the 2025 revisions only) with the 0.1.16 suite above, or is named as waiting, with why.
      */
@@ -331,6 +385,12 @@ class ConformanceIT {
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "conformance list did not finish");
         List<String> listed = listing.lines().map(String::strip).filter(line -> line.startsWith("- "))
                 .map(line -> line.substring(2).split(" ")[0]).sorted().toList();
+        // Every scenario tagged 2025-11-25 runs judged by that revision (the JSON Schema one, added after its
+        // release and not scored for it, runs on the 2026 wire).
+        List<String> tagged2025 = listing.lines().map(String::strip).filter(line -> line.startsWith("- ")
+                && line.matches(".*\\[[^]]*2025-11-25[^]]*].*")).map(line -> line.substring(2).split(" ")[0])
+                .filter(n -> !n.equals("json-schema-2020-12-preservation")).sorted().toList();
+        assertEquals(tagged2025, HANDSHAKE_SCENARIOS.keySet().stream().sorted().toList(), listing);
         List<String> accounted = new ArrayList<>(STATELESS_SCENARIOS.keySet());
         accounted.addAll(STATELESS_AUTH_SCENARIOS.keySet());
         // Of the 2025 revisions only: run above with the 0.1.16 suite, which has them under the same names.
