@@ -288,6 +288,16 @@ class ConformanceIT {
         scenarios.put("auth/client-credentials-basic", List.of("client-credentials-basic-auth", "valid-bearer-token"));
         scenarios.put("auth/enterprise-managed-authorization", List.of("complete-flow-token-exchange",
                 "complete-flow-jwt-bearer", "valid-bearer-token"));
+        // The DPoP extension (SEP-1932, RFC 9449): a proof at the token endpoint, the token presented with the DPoP
+        // scheme and a fresh proof per request; with nonces, both servers' use_dpop_nonce answered.
+        List<String> dpop = List.of("sep-1932-client-token-request-proof", "sep-1932-client-dpop-auth-scheme",
+                "sep-1932-client-fresh-proof");
+        scenarios.put("auth/dpop", dpop);
+        List<String> dpopNonce = new ArrayList<>(dpop);
+        dpopNonce.addAll(List.of("sep-1932-client-as-nonce", "sep-1932-client-rs-nonce"));
+        scenarios.put("auth/dpop-nonce", dpopNonce);
+        // Workload identity federation (SEP-1933): the RFC 7523 JWT bearer grant with the workload's token.
+        scenarios.put("auth/wif-jwt-bearer", List.of("wif-assertion-verified", "valid-bearer-token"));
         return scenarios;
     }
 
@@ -336,10 +346,9 @@ class ConformanceIT {
         // Of the 2025 revisions only: run above with the 0.1.16 suite, which has them under the same names.
         accounted.addAll(List.of("initialize", "elicitation-sep1034-client-defaults", "sse-retry",
                 "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"));
-        // Waiting: DPoP and workload identity are not built yet (issue 16); the skills extension needs
-        // resources (issue 18).
-        accounted.addAll(List.of("auth/dpop", "auth/dpop-nonce", "auth/wif-jwt-bearer", "sep-2640-client-no-prefetch",
-                "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"));
+        // Waiting: the skills extension needs resources (issue 18).
+        accounted.addAll(List.of("sep-2640-client-no-prefetch", "sep-2640-client-verify-digest",
+                "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"));
         assertEquals(48, listed.size(), listing);
         assertEquals(listed, accounted.stream().sorted().toList(), listing);
     }
