@@ -372,6 +372,28 @@ class OAuthFlowTest {
                 .attribute("client_id@" + other.issuer()).orElseThrow());
     }
 
+    /** A credential file written before registrations were kept by issuer still gives its registration. */
+    @Test
+    void aCredentialOfTheEarlierFormatKeepsItsRegistration() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        try (McpClient client = connect(server, true)) {
+            echo(client, "first");
+        }
+        StoredCredential current = stored();
+        java.util.Map<String, String> flat = new java.util.LinkedHashMap<>(current.attributes());
+        flat.keySet().removeIf(name -> name.contains("@"));
+        storage.save("remote", new StoredCredential(current.accessToken(), current.tokenType(), Optional.empty(),
+                current.expiresAt(), current.scopes(), current.obtainedAt(), flat));
+        server.revokeAll();
+        try (McpClient client = connect(server, true)) {
+            echo(client, "again");
+        }
+        assertEquals(2, server.requests(Endpoint.AUTHORIZATION), "no refresh token: a new authorization");
+        assertEquals(1, server.requests(Endpoint.REGISTRATION), "with the registration of the old file");
+        assertEquals(List.of(), server.errors());
+        assertTrue(stored().attribute("client_id@" + server.issuer()).isPresent());
+    }
+
     /** A pre-registered client bound to one issuer (auth.issuer) is not used with another: the user is told. */
     @Test
     void aPreRegisteredClientOfAnotherIssuerIsRefusedWithTheFix() throws Exception {
