@@ -11,8 +11,9 @@ import java.util.Optional;
  * A credential held by the {@linkplain mcp.api.spi.AuthStorage auth storage}: an access token with
  * what is needed to renew it without the user (the refresh token, the token endpoint, the client).
  *
- * <p>Secret parts: {@link #accessToken()}, {@link #refreshToken()} and the attribute
- * {@link #CLIENT_SECRET}. {@link #toString()} shows none of them; nothing else may print them.
+ * <p>Secret parts: {@link #accessToken()}, {@link #refreshToken()}, the attribute {@link #CLIENT_SECRET}
+ * (also kept per issuer as {@code client_secret@<issuer>}) and the DPoP key pair ({@code dpop_key}).
+ * {@link #toString()} shows none of them; nothing else may print them.
  *
  * @param accessToken the access token
  * @param tokenType the token type, {@code Bearer}

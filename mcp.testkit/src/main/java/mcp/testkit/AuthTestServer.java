@@ -84,7 +84,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Thread-safe: requests are served concurrently on a pool of daemon threads, and the switches that
  * can change while it runs ({@link #failRefresh(boolean)}, {@link #tamperState(boolean)},
- * {@link #alwaysInsufficientScope(boolean)}, {@link #revokeAll()}) may be used from any thread.
+ * {@link #alwaysInsufficientScope(boolean)}, {@link #revokeAll()}, {@link #useAuthorizationServer}) may be used
+ * from any thread.
  *
  * <p>Loading this class sets the system property {@code sun.net.httpserver.nodelay} to {@code true}
  * unless it is set already: without it, every response of the JDK server waits some 40 ms for a
@@ -154,6 +155,10 @@ public final class AuthTestServer implements AutoCloseable {
     private volatile boolean failRefresh;
     private volatile boolean tamperState;
     private volatile boolean alwaysInsufficientScope;
+    /** The authorization server whose tokens the MCP endpoints take and which the PRM names: this one, or another. */
+    private volatile AuthTestServer authority = this;
+    /** Resources of other servers this one issues tokens for (those that named it their authorization server). */
+    private final Set<String> servedResources = ConcurrentHashMap.newKeySet();
 
     private final JsonMapper mapper = JsonMapper.builder().build();
     private final HttpServer server;
@@ -318,6 +323,23 @@ public final class AuthTestServer implements AutoCloseable {
      */
     public void alwaysInsufficientScope(boolean on) {
         alwaysInsufficientScope = on;
+    }
+
+    /**
+     * Moves this server's MCP endpoints to another authorization server: from now on the Protected Resource
+     * Metadata names {@code other}'s issuer and only tokens {@code other} issued are taken (so every token of the
+     * previous one gets 401); {@code other} issues tokens for this server's resources. {@code this} moves them
+     * back.
+     *
+     * @param other the authorization server to use
+     */
+    public void useAuthorizationServer(AuthTestServer other) {
+        Objects.requireNonNull(other, "other");
+        if (other != this) {
+            other.servedResources.add(mcpUrl());
+            other.servedResources.add(sseUrl());
+        }
+        authority = other;
     }
 
     /**
@@ -495,9 +517,10 @@ public final class AuthTestServer implements AutoCloseable {
             needed.addAll(toolCallScopes);
         }
         Optional<String> token = OAuthWire.bearerToken(call.header("Authorization"));
-        Grant grant = token.map(accessTokens::get).orElse(null);
+        Map<String, Grant> valid = authority.accessTokens;
+        Grant grant = token.map(valid::get).orElse(null);
         if (grant != null && Instant.now().isAfter(grant.expires())) {
-            accessTokens.remove(token.get(), grant);
+            valid.remove(token.get(), grant);
             grant = null;
         }
         if (grant == null) {
@@ -683,7 +706,7 @@ public final class AuthTestServer implements AutoCloseable {
         }
         String resource = call.http.getRequestURI().getPath().equals(PRM_PATH + SSE_PATH) ? sseUrl() : mcpUrl();
         ObjectNode body = mapper.createObjectNode().put("resource", prmResource != null ? prmResource : resource);
-        body.putArray("authorization_servers").add(issuer());
+        body.putArray("authorization_servers").add(authority.issuer());
         putList(body, "scopes_supported", scopesSupported);
         body.putArray("bearer_methods_supported").add("header");
         body.put("resource_name", "mcp-testkit-auth");
@@ -951,7 +974,8 @@ public final class AuthTestServer implements AutoCloseable {
                     : null;
         }
         boolean known = granted != null ? resource.equals(granted)
-                : resource.equals(mcpUrl()) || resource.equals(sseUrl()) || resource.equals(prmResource);
+                : resource.equals(mcpUrl()) || resource.equals(sseUrl()) || resource.equals(prmResource)
+                        || servedResources.contains(resource);
         return known ? null : new Refusal("invalid_target", where + ": resource " + resource + " is not "
                 + (granted != null ? "the one authorized" : "this server's"));
     }

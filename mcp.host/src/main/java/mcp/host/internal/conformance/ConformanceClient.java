@@ -154,7 +154,8 @@ public final class ConformanceClient {
      * The {@code auth} options for a scenario: what the suite's context gives, in the config's terms.
      * A pre-registered client ({@code client_id}, {@code client_secret}) uses the authorization code
      * grant, unless the scenario is about the client credentials grant (then a {@code private_key_pem}
-     * means {@code private_key_jwt}); an IdP ID token means cross-app access.
+     * means {@code private_key_jwt}); an IdP ID token means cross-app access; a workload JWT ({@code valid_jwt})
+     * means workload identity federation with that token as the assertion.
      *
      * @param scenario the scenario's name
      * @param contextJson {@code MCP_CONFORMANCE_CONTEXT}, or null
@@ -174,6 +175,10 @@ public final class ConformanceClient {
             copy(context, "idp_id_token", options, "idToken");
             copy(context, "idp_client_id", options, "idpClientId");
             copy(context, "idp_token_endpoint", options, "idpTokenEndpoint");
+        } else if (context.hasNonNull("valid_jwt")) {
+            // Workload identity federation: the workload's JWT, as the platform would hand it over.
+            options.put("grant", "workload_identity");
+            copy(context, "valid_jwt", options, "assertion");
         } else if (scenario.startsWith("auth/client-credentials")) {
             options.put("grant", "client_credentials");
             copy(context, "private_key_pem", options, "privateKey");

@@ -135,16 +135,45 @@ final class HttpEndpoint {
                 request.closeStepTimeout());
     }
 
-    /** @return a request builder for the URL with the config headers and a timeout for the response headers */
-    HttpRequest.Builder request(URI target, Duration responseTimeout) {
+    /**
+     * A request about to go out, and what it presents of the OAuth client's credential.
+     *
+     * @param builder the request, without its method
+     * @param presented the {@code Authorization} (and {@code DPoP}) headers it carries from the OAuth client
+     */
+    record Prepared(HttpRequest.Builder builder, OAuthClient.Presentation presented) {
+    }
+
+    /**
+     * @param method the HTTP method the request will have (a DPoP proof names it)
+     * @return a request builder for the URL with the config headers, the OAuth client's {@code Authorization}
+     *     (and, for a DPoP-bound token, a fresh {@code DPoP} proof) and a timeout for the response headers
+     */
+    HttpRequest.Builder request(String method, URI target, Duration responseTimeout) {
+        return prepare(method, target, responseTimeout).builder();
+    }
+
+    /** As {@link #request(String, URI, Duration)}, with what was presented. */
+    Prepared prepare(String method, URI target, Duration responseTimeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(responseTimeout)
                 .setHeader("User-Agent", "mcp-host/" + HttpTransports.VERSION);
         headers.forEach(builder::setHeader);
         OAuthClient client = oauth;
-        if (client != null) {
-            client.authorization().ifPresent(value -> builder.setHeader("Authorization", value));
+        if (client == null) {
+            return new Prepared(builder, OAuthClient.Presentation.NONE);
         }
-        return builder;
+        OAuthClient.Presentation presented = client.present(method, target);
+        presented.authorization().ifPresent(value -> builder.setHeader("Authorization", value));
+        presented.proof().ifPresent(value -> builder.setHeader("DPoP", value));
+        return new Prepared(builder, presented);
+    }
+
+    /** Keeps the DPoP nonce a response of the MCP server carries, for the next proofs (RFC 9449 §9). */
+    void nonce(URI target, HttpResponse<?> response) {
+        OAuthClient client = oauth;
+        if (client != null) {
+            client.nonce(target, response.headers().firstValue("DPoP-Nonce"));
+        }
     }
 
     /** @return the URL without user info, query or fragment: safe for messages and logs */

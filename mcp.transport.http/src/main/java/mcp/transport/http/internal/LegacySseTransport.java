@@ -15,6 +15,7 @@ import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.spi.Transport;
+import mcp.transport.http.internal.oauth.OAuthClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,8 +79,9 @@ final class LegacySseTransport implements Transport {
 
     /** GETs the SSE stream; {@code attempt} counts the authorizations it took (OAuth), from 1. */
     private void openStream(int attempt) {
-        Optional<String> sentAuthorization = http.oauth == null ? Optional.empty() : http.oauth.authorization();
-        HttpRequest request = http.request(http.uri, http.timeout).GET().setHeader("Accept", "text/event-stream").build();
+        HttpEndpoint.Prepared prepared = http.prepare("GET", http.uri, http.timeout);
+        OAuthClient.Presentation sentAuthorization = prepared.presented();
+        HttpRequest request = prepared.builder().GET().setHeader("Accept", "text/event-stream").build();
         LOG.debug("MCP server \"{}\": GET {} (legacy SSE)", http.serverName, HttpEndpoint.redact(http.uri));
         try {
             CompletableFuture<HttpResponse<Reply>> response = http.client.sendAsync(request,
@@ -94,8 +96,8 @@ final class LegacySseTransport implements Transport {
         }
     }
 
-    private void onStreamResponse(HttpResponse<Reply> response, Throwable error, Optional<String> sentAuthorization,
-            int attempt) {
+    private void onStreamResponse(HttpResponse<Reply> response, Throwable error,
+            OAuthClient.Presentation sentAuthorization, int attempt) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             closeFromPeer(cause instanceof BoundedBody.TooLargeException ? cause.getMessage()
@@ -104,6 +106,7 @@ final class LegacySseTransport implements Transport {
         }
         int status = response.statusCode();
         Reply reply = response.body();
+        http.nonce(http.uri, response);
         lastExchange = "GET " + HttpEndpoint.redact(http.uri) + " answered HTTP " + status + " "
                 + ReplyHandler.contentType(response.headers());
         if (reply instanceof Reply.Stream sse) {
@@ -128,8 +131,8 @@ final class LegacySseTransport implements Transport {
                     endpointDeadline.cancel(false);
                 }
             }
-            http.oauth.challenged(status, challenges, sentAuthorization, attempt,
-                    http.statusMessage("GET", http.uri, response, excerpt, false)).whenCompleteAsync((v, e) -> {
+            http.oauth.challenged(status, challenges, response.headers().firstValue("DPoP-Nonce"), sentAuthorization,
+                    attempt, http.statusMessage("GET", http.uri, response, excerpt, false)).whenCompleteAsync((v, e) -> {
                         if (e != null) {
                             closeFromPeer("authorization failed: " + HttpEndpoint.unwrap(e).getMessage(), null);
                             return;
@@ -265,13 +268,14 @@ final class LegacySseTransport implements Transport {
             }
             version = protocolVersion;
         }
-        HttpRequest.Builder builder = http.request(target, http.timeout)
+        HttpEndpoint.Prepared prepared = http.prepare("POST", target, http.timeout);
+        HttpRequest.Builder builder = prepared.builder()
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
                 .setHeader("Content-Type", "application/json");
         if (version != null) {
             builder.setHeader("MCP-Protocol-Version", version);
         }
-        Optional<String> sentAuthorization = http.oauth == null ? Optional.empty() : http.oauth.authorization();
+        OAuthClient.Presentation sentAuthorization = prepared.presented();
         try {
             http.client.sendAsync(builder.build(), new ReplyHandler(false, http.maxMessageBytes, null))
                     .whenCompleteAsync((response, error) -> onPostResponse(target, bytes, response, error, sent,
@@ -283,7 +287,7 @@ final class LegacySseTransport implements Transport {
     }
 
     private void onPostResponse(URI target, byte[] bytes, HttpResponse<Reply> response, Throwable error,
-            CompletableFuture<Void> sent, Optional<String> sentAuthorization, int attempt) {
+            CompletableFuture<Void> sent, OAuthClient.Presentation sentAuthorization, int attempt) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(target) + " failed";
@@ -292,6 +296,7 @@ final class LegacySseTransport implements Transport {
             return;
         }
         int status = response.statusCode();
+        http.nonce(target, response);
         lastExchange = "POST " + HttpEndpoint.redact(target) + " answered HTTP " + status;
         if (status >= 200 && status <= 299) {
             sent.complete(null);
@@ -300,8 +305,8 @@ final class LegacySseTransport implements Transport {
         String excerpt = response.body() instanceof Reply.Failure failure ? failure.excerpt() : "";
         List<String> challenges = response.headers().allValues("WWW-Authenticate");
         if (http.oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
-            http.oauth.challenged(status, challenges, sentAuthorization, attempt,
-                    http.statusMessage("POST", target, response, excerpt, false)).whenCompleteAsync((v, e) -> {
+            http.oauth.challenged(status, challenges, response.headers().firstValue("DPoP-Nonce"), sentAuthorization,
+                    attempt, http.statusMessage("POST", target, response, excerpt, false)).whenCompleteAsync((v, e) -> {
                         if (e == null) {
                             post(target, bytes, sent, attempt + 1);
                         } else {

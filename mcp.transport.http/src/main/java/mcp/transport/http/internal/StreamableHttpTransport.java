@@ -309,7 +309,8 @@ final class StreamableHttpTransport implements Transport {
         boolean isRequest = out.message() instanceof JsonRpcRequest;
         Duration responseTimeout = isRequest ? http.timeout.multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR)
                 : http.timeout;
-        HttpRequest.Builder builder = http.request(http.uri, responseTimeout)
+        HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, responseTimeout);
+        HttpRequest.Builder builder = prepared.builder()
                 .POST(HttpRequest.BodyPublishers.ofByteArray(out.bytes()))
                 .setHeader("Accept", ACCEPT_BOTH)
                 .setHeader("Content-Type", "application/json");
@@ -320,8 +321,7 @@ final class StreamableHttpTransport implements Transport {
                 paramHeaders.apply(builder, call.params());
             }
         }
-        Optional<String> sentAuthorization = oauth == null ? Optional.empty() : oauth.authorization();
-        sentAuthorization.ifPresent(value -> builder.setHeader("Authorization", value));
+        OAuthClient.Presentation sentAuthorization = prepared.presented();
         Exchange exchange = null;
         if (out.message() instanceof JsonRpcRequest request) {
             exchange = new Exchange(out, request.id(), request.method(), session);
@@ -355,7 +355,7 @@ final class StreamableHttpTransport implements Transport {
     }
 
     private void onPostResponse(Outgoing out, Exchange ex, String sentSession, Duration responseTimeout,
-            Optional<String> sentAuthorization, HttpResponse<Reply> response, Throwable error) {
+            OAuthClient.Presentation sentAuthorization, HttpResponse<Reply> response, Throwable error) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") failed";
@@ -372,6 +372,7 @@ final class StreamableHttpTransport implements Transport {
         }
         int status = response.statusCode();
         Reply reply = response.body();
+        http.nonce(http.uri, response);
         lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") answered HTTP "
                 + status + " " + ReplyHandler.contentType(response.headers());
         LOG.debug("MCP server \"{}\": POST {} ({}) answered HTTP {}", http.serverName, HttpEndpoint.redact(http.uri),
@@ -384,8 +385,8 @@ final class StreamableHttpTransport implements Transport {
         OAuthClient oauth = http.oauth;
         List<String> challenges = response.headers().allValues("WWW-Authenticate");
         if (oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
-            authorizeAndRetry(oauth, out, ex, sentAuthorization, status, challenges,
-                    http.statusMessage("POST", http.uri, response, excerpt, false));
+            authorizeAndRetry(oauth, out, ex, sentAuthorization, response.headers().firstValue("DPoP-Nonce"), status,
+                    challenges, http.statusMessage("POST", http.uri, response, excerpt, false));
             return;
         }
         if (ex != null && out.stateless() && status >= 400 && status <= 499 && status != 401 && status != 403) {
@@ -428,15 +429,17 @@ final class StreamableHttpTransport implements Transport {
      * step-up, or a new authorization), then the same message goes out again; at most
      * {@link OAuthClient#MAX_ATTEMPTS} times per message.
      */
-    private void authorizeAndRetry(OAuthClient oauth, Outgoing out, Exchange ex, Optional<String> sentAuthorization,
-            int status, List<String> challenges, String statusMessage) {
+    private void authorizeAndRetry(OAuthClient oauth, Outgoing out, Exchange ex,
+            OAuthClient.Presentation sentAuthorization, Optional<String> dpopNonce, int status, List<String> challenges,
+            String statusMessage) {
         if (ex != null) {
             // The retry registers a new exchange under the same id.
             exchanges.remove(ex.id, ex);
         }
         int attempt = out.authorizations().incrementAndGet();
         LOG.debug("MCP server \"{}\": {} (authorization attempt {})", http.serverName, statusMessage, attempt);
-        oauth.challenged(status, challenges, sentAuthorization, attempt, statusMessage).whenCompleteAsync((v, e) -> {
+        oauth.challenged(status, challenges, dpopNonce, sentAuthorization, attempt, statusMessage)
+                .whenCompleteAsync((v, e) -> {
             if (e == null && isOpen()) {
                 post(out);
                 return;
@@ -813,7 +816,8 @@ final class StreamableHttpTransport implements Transport {
                 ready.complete(null);
                 return;
             }
-            HttpRequest.Builder builder = http.request(http.uri, http.timeout).GET().setHeader("Accept", "text/event-stream");
+            HttpRequest.Builder builder = http.request("GET", http.uri, http.timeout).GET()
+                    .setHeader("Accept", "text/event-stream");
             sessionHeaders(builder, session, version);
             if (lastEventId != null) {
                 builder.setHeader("Last-Event-ID", lastEventId);
@@ -1100,7 +1104,7 @@ final class StreamableHttpTransport implements Transport {
                 return;
             }
             HttpEndpoint endpoint = http;
-            HttpRequest.Builder builder = endpoint.request(endpoint.uri, endpoint.timeout).GET()
+            HttpRequest.Builder builder = endpoint.request("GET", endpoint.uri, endpoint.timeout).GET()
                     .setHeader("Accept", "text/event-stream")
                     .setHeader("Last-Event-ID", lastEventId);
             sessionHeaders(builder, session, version);
@@ -1216,7 +1220,7 @@ final class StreamableHttpTransport implements Transport {
 
     /** Ends the session on the server: DELETE, bounded by the close step; 405 means the server does not allow it. */
     private void deleteSession(String session, String version) {
-        HttpRequest.Builder builder = http.request(http.uri, http.closeStep).DELETE();
+        HttpRequest.Builder builder = http.request("DELETE", http.uri, http.closeStep).DELETE();
         sessionHeaders(builder, session, version);
         CompletableFuture<HttpResponse<Reply>> response = null;
         try {

@@ -188,6 +188,13 @@ public final class ValuesAuthResolver implements AuthResolver {
             }
             return null;
         }
+        if (!credential.tokenType().equalsIgnoreCase("Bearer")) {
+            // A DPoP-bound token (RFC 9449) is no bearer token: only the OAuth client, which proves the key with
+            // every request, can present it.
+            LOG.debug("MCP server \"{}\": the stored credential \"{}\" is a {} token; it is not set as a bearer token",
+                    serverName, credentialId, credential.tokenType());
+            return null;
+        }
         Map<String, String> result = new LinkedHashMap<>(values);
         result.put(key, prefix + credential.accessToken());
         LOG.debug("MCP server \"{}\": {} set from the stored credential \"{}\"", serverName, key, credentialId);

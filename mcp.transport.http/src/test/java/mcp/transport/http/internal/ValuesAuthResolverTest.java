@@ -215,6 +215,18 @@ class ValuesAuthResolverTest {
     }
 
     @Test
+    void aDpopBoundTokenIsNeverMadeABearerHeader() {
+        ValuesAuthResolver resolver = new ValuesAuthResolver(new CommandRunner(Duration.ofSeconds(10)));
+        StoredCredential dpop = new StoredCredential("stored-dpop-token", "DPoP", Optional.empty(),
+                Optional.of(Instant.now().plusSeconds(3600)), List.of(), Instant.now(), Map.of());
+        AuthResolver.Context withStorage = withStorage(storageWith("bound", dpop));
+        HttpServerConfig http = HttpServerConfig.of("http://127.0.0.1:1/mcp")
+                .withAuth(Optional.of(new AuthRef("oauth", "bound")));
+        // Only the OAuth client, which proves the key with every request, may present it.
+        assertEquals(Map.of(), ((HttpServerConfig) resolver.resolve("srv", http, withStorage)).headers());
+    }
+
+    @Test
     void aCredentialObtainedForAnotherUrlIsNeverSent() {
         ValuesAuthResolver resolver = new ValuesAuthResolver(new CommandRunner(Duration.ofSeconds(10)));
         StoredCredential forOld = credential("stored-secret-2", Optional.of(Instant.now().plusSeconds(3600)))

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The {@code Bearer} challenge of a {@code WWW-Authenticate} header (RFC 6750 §3, RFC 9728 §5.1):
- * its {@code resource_metadata}, {@code scope} and {@code error} parameters.
+ * The {@code Bearer} or {@code DPoP} challenge of a {@code WWW-Authenticate} header (RFC 6750 §3, RFC 9728
+ * §5.1, RFC 9449 §7.1): its {@code resource_metadata}, {@code scope} and {@code error} parameters.
  *
  * @param parameters the challenge's parameters, names in lower case
  */
@@ -36,6 +36,11 @@ record Challenge(Map<String, String> parameters) {
         return parameter("error");
     }
 
+    /** @return whether the server asks for a DPoP proof with its nonce (RFC 9449 §9) */
+    boolean useDpopNonce() {
+        return error().filter(Dpop.USE_DPOP_NONCE::equals).isPresent();
+    }
+
     /** @return whether the server says the token lacks scopes (RFC 6750 §3.1) */
     boolean insufficientScope() {
         return error().filter("insufficient_scope"::equals).isPresent();
@@ -46,11 +51,11 @@ record Challenge(Map<String, String> parameters) {
     }
 
     /**
-     * Parses the {@code Bearer} challenge out of the header values (a header may hold several
-     * challenges; other schemes are skipped). Lenient: a malformed header gives what could be read.
+     * Parses the first {@code Bearer} or {@code DPoP} challenge out of the header values (a header may hold
+     * several challenges; other schemes are skipped). Lenient: a malformed header gives what could be read.
      *
      * @param headerValues every {@code WWW-Authenticate} value of a response
-     * @return the Bearer challenge, or {@link #NONE}
+     * @return the challenge, or {@link #NONE}
      */
     static Challenge parse(List<String> headerValues) {
         for (String value : headerValues) {
@@ -109,7 +114,7 @@ record Challenge(Map<String, String> parameters) {
                 }
                 parameters.put(name, value.toString().trim());
             }
-            if (scheme.equalsIgnoreCase("Bearer")) {
+            if (scheme.equalsIgnoreCase("Bearer") || scheme.equalsIgnoreCase(Dpop.SCHEME)) {
                 return new Challenge(parameters);
             }
             if (i == start) {

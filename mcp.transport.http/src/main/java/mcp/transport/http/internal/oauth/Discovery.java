@@ -36,7 +36,13 @@ final class Discovery {
     record AuthServer(String issuer, URI authorizationEndpoint, URI tokenEndpoint, Optional<URI> registrationEndpoint,
             Optional<List<String>> scopesSupported, List<String> tokenEndpointAuthMethods,
             Optional<List<String>> codeChallengeMethods, boolean clientIdMetadataDocumentSupported,
-            Optional<List<String>> grantTypes, boolean fromMetadata, boolean issParameterSupported) {
+            Optional<List<String>> grantTypes, boolean fromMetadata, boolean issParameterSupported,
+            Optional<List<String>> dpopSigningAlgs) {
+
+        /** @return whether the server takes DPoP proofs signed with ES256 (RFC 9449 §5.1) */
+        boolean supportsDpopEs256() {
+            return dpopSigningAlgs.map(list -> list.contains(Jwt.ES256)).orElse(false);
+        }
 
         boolean supportsScope(String scope) {
             return scopesSupported.map(list -> list.contains(scope)).orElse(false);
@@ -119,7 +125,7 @@ final class Discovery {
         }
         return new AuthServer(stripTrailingSlash(origin.toString()), origin.resolve("/authorize"),
                 origin.resolve("/token"), Optional.of(origin.resolve("/register")), Optional.empty(), List.of(),
-                Optional.empty(), false, Optional.empty(), false, false);
+                Optional.empty(), false, Optional.empty(), false, false, Optional.empty());
     }
 
     /**
@@ -141,7 +147,8 @@ final class Discovery {
                 strings(json, "code_challenge_methods_supported"),
                 json.path("client_id_metadata_document_supported").asBoolean(false),
                 strings(json, "grant_types_supported"), true,
-                json.path("authorization_response_iss_parameter_supported").asBoolean(false));
+                json.path("authorization_response_iss_parameter_supported").asBoolean(false),
+                strings(json, "dpop_signing_alg_values_supported"));
     }
 
     private static URI endpoint(JsonNode json, String name, URI location, boolean required) {

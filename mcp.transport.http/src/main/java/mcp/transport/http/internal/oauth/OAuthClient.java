@@ -46,8 +46,19 @@ import tools.jackson.databind.node.ObjectNode;
  * discover the authorization server, identify the client (pre-registered, Client ID Metadata
  * Document, or Dynamic Client Registration), and obtain a token with the configured grant:
  * authorization code with PKCE (through the {@link AuthorizationUi}; without one the request fails
- * with a message that says how to log in), client credentials, or cross-app access. A credential is
- * stored only once obtained: a failed flow never loses the previous one.
+ * with a message that says how to log in), client credentials, cross-app access, or workload identity
+ * (the RFC 7523 JWT bearer grant with the workload's own token). A credential is stored only once
+ * obtained: a failed flow never loses the previous one.
+ *
+ * <p>DPoP (RFC 9449): when the authorization server takes ES256 proofs (or the {@code dpop} option says
+ * so), token requests carry a proof of a key pair kept with the credential, and a DPoP-bound token is
+ * presented as {@code Authorization: DPoP <token>} with a fresh proof per request ({@link #present});
+ * the nonces servers ask for ({@code use_dpop_nonce}) are sent once asked for, at the token endpoint and
+ * at the MCP server.
+ *
+ * <p>Registrations are kept by issuer (SEP-2352): a client registered at one authorization server is
+ * never presented to another; when the resource's authorization server changes, mcp-host registers at
+ * the new one, and keeps the old registration for when it changes back.
  *
  * <p>Secrets (tokens, codes, client secrets, private keys) never appear in a log line or a message.
  */
@@ -71,6 +82,20 @@ public final class OAuthClient {
     static final String GRANT_CLIENT_CREDENTIALS = "client_credentials";
     static final String GRANT_CROSS_APP = "cross_app_access";
     static final String GRANT_JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+    /** Workload identity federation (SEP-1933): the RFC 7523 JWT bearer grant with the workload's own token. */
+    static final String GRANT_WORKLOAD_IDENTITY = "workload_identity";
+
+    /** The attribute with the DPoP key pair the credential is bound to (a secret; see {@link Dpop#encoded()}). */
+    static final String DPOP_KEY = "dpop_key";
+
+    /**
+     * The attributes of a client registered at one authorization server are kept under
+     * {@code <attribute>@<issuer>} (the issuer as its metadata names it, unchanged): a registration is used
+     * only with the issuer it came from (SEP-2352), and one of an earlier authorization server is kept for
+     * when the resource goes back to it.
+     */
+    private static final List<String> REGISTRATION_ATTRIBUTES = List.of(StoredCredential.CLIENT_ID,
+            StoredCredential.CLIENT_SECRET, StoredCredential.TOKEN_ENDPOINT_AUTH_METHOD, StoredCredential.REDIRECT_URI);
 
     /** The attribute with the resource indicator sent to the authorization server (the PRM's resource). */
     static final String RESOURCE_INDICATOR = "resource_indicator";
@@ -94,6 +119,11 @@ public final class OAuthClient {
     private boolean loaded;
     private String unusable;
     private CompletableFuture<Void> flow;
+    /** The DPoP key of {@link #current}, decoded once. */
+    private Dpop currentKey;
+    private String currentKeyText;
+    /** The latest DPoP nonce of each server (authorization servers and this resource server), by origin. */
+    private final Map<String, String> nonces = new java.util.concurrent.ConcurrentHashMap<>();
 
     OAuthClient(String serverName, URI server, Optional<HttpServerConfig.AuthRef> auth, AuthServices services,
             OAuthHttp http, Executor executor, Clock clock) {
@@ -137,6 +167,66 @@ public final class OAuthClient {
     }
 
     /**
+     * What one request to the MCP server presents.
+     *
+     * @param authorization the {@code Authorization} header, when there is a token
+     * @param proof the {@code DPoP} header, when the token is DPoP-bound (RFC 9449 §7.1)
+     * @param nonce the server nonce the proof carries, if any
+     */
+    public record Presentation(Optional<String> authorization, Optional<String> proof, Optional<String> nonce) {
+
+        /** Nothing to present. */
+        public static final Presentation NONE = new Presentation(Optional.empty(), Optional.empty(), Optional.empty());
+
+        @Override
+        public String toString() {
+            return "Presentation[authorization=" + authorization.isPresent() + ", proof=" + proof.isPresent() + "]";
+        }
+    }
+
+    /**
+     * The headers of one request: the {@code Authorization} header and, for a DPoP-bound token, a fresh
+     * proof for this method and URI with the token's hash ({@code ath}) and the server's latest nonce.
+     *
+     * @param method the HTTP method
+     * @param target the request URI
+     * @return what to present
+     */
+    public Presentation present(String method, URI target) {
+        StoredCredential credential = credential();
+        if (credential == null) {
+            return Presentation.NONE;
+        }
+        if (!isDpop(credential)) {
+            return new Presentation(Optional.of(header(credential)), Optional.empty(), Optional.empty());
+        }
+        Dpop key = key(credential);
+        if (key == null) {
+            // A DPoP-bound token whose key is gone cannot be used: the server's 401 leads to a new authorization.
+            return new Presentation(Optional.of(header(credential)), Optional.empty(), Optional.empty());
+        }
+        Optional<String> nonce = Optional.ofNullable(nonces.get(Dpop.origin(target)));
+        return new Presentation(Optional.of(header(credential)),
+                Optional.of(key.proof(method, target, Optional.of(credential.accessToken()), nonce, clock)), nonce);
+    }
+
+    /**
+     * Keeps the nonce a server sent with a response (RFC 9449 §8.2, §9: it may send a new one with any
+     * response), for the proofs of the next requests to it.
+     *
+     * @param target the request URI
+     * @param nonce the response's {@code DPoP-Nonce}, if any
+     */
+    public void nonce(URI target, Optional<String> nonce) {
+        nonce.filter(OAuthClient::usableNonce).ifPresent(value -> nonces.put(Dpop.origin(target), value));
+    }
+
+    /** A nonce is sent back in a JWT claim: printable ASCII only (RFC 9449 §8.1), and bounded. */
+    private static boolean usableNonce(String value) {
+        return !value.isEmpty() && value.length() <= 1024 && value.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+    }
+
+    /**
      * @return a future that completes when a request may go out: at once, or after the renewal of a
      *     token about to expire (a failed renewal completes it too: the request then meets a 401)
      */
@@ -172,10 +262,37 @@ public final class OAuthClient {
      */
     public CompletableFuture<Void> challenged(int status, List<String> wwwAuthenticate, Optional<String> sentAuthorization,
             int attempt, String statusMessage) {
+        return challenged(status, wwwAuthenticate, Optional.empty(),
+                new Presentation(sentAuthorization, Optional.empty(), Optional.empty()), attempt, statusMessage);
+    }
+
+    /**
+     * As {@link #challenged(int, List, Optional, int, String)}, for a request that presented {@code sent}: a
+     * DPoP {@code use_dpop_nonce} challenge (RFC 9449 §9) with a nonce the request did not carry is answered by
+     * sending the request again with it, without a new authorization; once only, since a second one for the
+     * same nonce means the server will not take it.
+     *
+     * @param dpopNonce the response's {@code DPoP-Nonce} header, if any
+     * @param sent what the request presented
+     */
+    public CompletableFuture<Void> challenged(int status, List<String> wwwAuthenticate, Optional<String> dpopNonce,
+            Presentation sent, int attempt, String statusMessage) {
         Challenge challenge = Challenge.parse(wwwAuthenticate);
+        Optional<String> sentAuthorization = sent.authorization();
         if (attempt > MAX_ATTEMPTS) {
             return CompletableFuture.failedFuture(new McpException(statusMessage + "; gave up after " + MAX_ATTEMPTS
                     + " authorizations for this request"));
+        }
+        if (status == 401 && challenge.useDpopNonce() && sent.proof().isPresent()) {
+            Optional<String> nonce = dpopNonce.filter(OAuthClient::usableNonce);
+            if (nonce.isEmpty() || nonce.equals(sent.nonce())) {
+                return CompletableFuture.failedFuture(new McpException(statusMessage + "; the server asks for a DPoP "
+                        + "nonce " + (nonce.isEmpty() ? "without giving one (no DPoP-Nonce header)"
+                        : "but refused the proof that carried it")));
+            }
+            nonces.put(Dpop.origin(server), nonce.get());
+            LOG.debug("MCP server \"{}\": it asks for a DPoP nonce; sending the request again with it", serverName);
+            return CompletableFuture.completedFuture(null);
         }
         synchronized (lock) {
             if (flow != null && !flow.isDone()) {
@@ -186,17 +303,19 @@ public final class OAuthClient {
                 // The credential changed since the request went out.
                 return CompletableFuture.completedFuture(null);
             }
-            flow = CompletableFuture.runAsync(() -> obtain(status, challenge, statusMessage), executor);
+            flow = CompletableFuture.runAsync(() -> obtain(status, challenge, statusMessage, attempt), executor);
             return flow.exceptionallyCompose(error -> CompletableFuture.failedFuture(unwrap(error)));
         }
     }
 
     // ------------------------------------------------------------------------------------------ the flow
 
-    private void obtain(int status, Challenge challenge, String statusMessage) {
+    private void obtain(int status, Challenge challenge, String statusMessage, int attempt) {
         boolean stepUp = status == 403;
         StoredCredential previous = credential();
-        if (!stepUp && previous != null && previous.refreshToken().isPresent()) {
+        // A refresh only for the request's first 401: a token it gave was refused already (the resource may have
+        // moved to another authorization server, whose discovery comes next).
+        if (!stepUp && attempt <= 1 && previous != null && previous.refreshToken().isPresent()) {
             try {
                 refresh(previous);
                 return;
@@ -222,12 +341,15 @@ public final class OAuthClient {
         String resource = prm.flatMap(Discovery.ResourceMetadata::resource).orElse(Discovery.canonical(server));
         String grant = grant();
         Optional<String> scope = scope(challenge, prm, as, previous, stepUp, grant);
+        checkPreRegisteredIssuer(as, previous);
+        Optional<Dpop> dpop = dpopFor(as, previous);
         StoredCredential obtained = switch (grant) {
-            case GRANT_CLIENT_CREDENTIALS -> clientCredentials(as, resource, scope);
-            case GRANT_CROSS_APP -> crossAppAccess(as, resource, scope);
-            default -> authorizationCode(as, resource, scope, previous, statusMessage);
+            case GRANT_CLIENT_CREDENTIALS -> clientCredentials(as, resource, scope, dpop);
+            case GRANT_CROSS_APP -> crossAppAccess(as, resource, scope, dpop);
+            case GRANT_WORKLOAD_IDENTITY -> workloadIdentity(as, resource, scope, dpop);
+            default -> authorizationCode(as, resource, scope, previous, statusMessage, dpop);
         };
-        store(obtained);
+        store(withKeptRegistrations(obtained, previous));
     }
 
     private String grant() {
@@ -235,9 +357,10 @@ public final class OAuthClient {
         return switch (grant) {
             case GRANT_CLIENT_CREDENTIALS -> GRANT_CLIENT_CREDENTIALS;
             case GRANT_CROSS_APP, GRANT_JWT_BEARER, "cross-app-access", "jwt_bearer" -> GRANT_CROSS_APP;
+            case GRANT_WORKLOAD_IDENTITY, "workload-identity", "wif" -> GRANT_WORKLOAD_IDENTITY;
             case GRANT_AUTHORIZATION_CODE -> GRANT_AUTHORIZATION_CODE;
             default -> throw new McpException("the auth option \"grant\" is \"" + grant + "\"; use authorization_code, "
-                    + "client_credentials or cross_app_access");
+                    + "client_credentials, cross_app_access or workload_identity");
         };
     }
 
@@ -266,7 +389,7 @@ public final class OAuthClient {
     // ------------------------------------------------------------------------------------------ grants
 
     private StoredCredential authorizationCode(Discovery.AuthServer as, String resource, Optional<String> scope,
-            StoredCredential previous, String statusMessage) {
+            StoredCredential previous, String statusMessage, Optional<Dpop> dpop) {
         String why;
         synchronized (lock) {
             why = unusable == null ? "" : " (the stored credential cannot be used: " + unusable + ")";
@@ -277,8 +400,12 @@ public final class OAuthClient {
             throw new McpException("the authorization server " + as.issuer() + " does not support PKCE with S256 "
                     + "(code_challenge_methods_supported: " + as.codeChallengeMethods().get() + "); refusing to authorize");
         }
+        // The redirect URI of this issuer's registration, so that it can be used again.
+        Optional<String> registeredRedirect = Optional.ofNullable(registration(previous, as.issuer())
+                .get(StoredCredential.REDIRECT_URI));
         int preferredPort = previous == null ? option("callbackPort").map(OAuthClient::port).orElse(0)
-                : previous.attribute(StoredCredential.REDIRECT_URI).map(uri -> URI.create(uri).getPort()).orElse(0);
+                : registeredRedirect.or(() -> previous.attribute(StoredCredential.REDIRECT_URI))
+                        .map(uri -> URI.create(uri).getPort()).orElse(0);
         try (AuthorizationUi.Receiver receiver = ui.open(serverName, Math.max(preferredPort, 0))) {
             String redirectUri = receiver.redirectUri().toString();
             Client client = client(as, redirectUri, previous);
@@ -318,32 +445,34 @@ public final class OAuthClient {
             form.put("redirect_uri", redirectUri);
             form.put("code_verifier", verifier);
             form.put("resource", resource);
-            TokenResponse token = token(as.tokenEndpoint(), form, client);
+            TokenResponse token = token(as.tokenEndpoint(), form, client, null, dpop);
             return token.toCredential(clock.instant(), scope, Optional.empty(),
-                    attributes(as, resource, client, GRANT_AUTHORIZATION_CODE));
+                    attributes(as, resource, client, GRANT_AUTHORIZATION_CODE, dpop));
         }
     }
 
-    private StoredCredential clientCredentials(Discovery.AuthServer as, String resource, Optional<String> scope) {
+    private StoredCredential clientCredentials(Discovery.AuthServer as, String resource, Optional<String> scope,
+            Optional<Dpop> dpop) {
         String clientId = option("clientId").orElseThrow(() -> new McpException(
                 "the client_credentials grant needs a pre-registered client: set auth.clientId (and clientSecret or "
                         + "privateKey) in the server's config"));
         Client client = option("privateKey")
-                .map(pem -> new Client(clientId, Optional.of(pem), "private_key_jwt", ""))
+                .map(pem -> new Client(clientId, Optional.of(pem), "private_key_jwt", "", false))
                 .orElseGet(() -> {
                     Optional<String> secret = option("clientSecret");
-                    return new Client(clientId, secret, method(as, secret.isPresent()), "");
+                    return new Client(clientId, secret, method(as, secret.isPresent()), "", false);
                 });
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "client_credentials");
         form.put("resource", resource);
         scope.ifPresent(value -> form.put("scope", value));
-        TokenResponse token = token(as.tokenEndpoint(), form, client, as.issuer());
+        TokenResponse token = token(as.tokenEndpoint(), form, client, as.issuer(), dpop);
         return token.toCredential(clock.instant(), scope, Optional.empty(),
-                attributes(as, resource, client, GRANT_CLIENT_CREDENTIALS));
+                attributes(as, resource, client, GRANT_CLIENT_CREDENTIALS, dpop));
     }
 
-    private StoredCredential crossAppAccess(Discovery.AuthServer as, String resource, Optional<String> scope) {
+    private StoredCredential crossAppAccess(Discovery.AuthServer as, String resource, Optional<String> scope,
+            Optional<Dpop> dpop) {
         String clientId = required("clientId", "cross-app access");
         String clientSecret = required("clientSecret", "cross-app access");
         URI idpTokenEndpoint = URI.create(required("idpTokenEndpoint", "cross-app access"));
@@ -354,10 +483,61 @@ public final class OAuthClient {
         form.put("grant_type", GRANT_JWT_BEARER);
         form.put("assertion", idJag);
         scope.ifPresent(value -> form.put("scope", value));
-        Client client = new Client(clientId, Optional.of(clientSecret), "client_secret_basic", "");
-        TokenResponse token = token(as.tokenEndpoint(), form, client);
+        Client client = new Client(clientId, Optional.of(clientSecret), "client_secret_basic", "", false);
+        TokenResponse token = token(as.tokenEndpoint(), form, client, null, dpop);
         return token.toCredential(clock.instant(), scope, Optional.empty(),
-                attributes(as, resource, client, GRANT_CROSS_APP));
+                attributes(as, resource, client, GRANT_CROSS_APP, dpop));
+    }
+
+    /**
+     * Workload identity federation (SEP-1933): the RFC 7523 JWT bearer grant with the token the workload's
+     * platform gave it (a Kubernetes service account token, a CI job's OIDC token, ...), read afresh for every
+     * token request (such tokens are short-lived and rotated), from {@code assertion} or {@code assertionFile}.
+     * There is no refresh: when the access token is refused, the grant runs again. A refusal is reported as the
+     * server words it, with no retry and no other grant.
+     */
+    private StoredCredential workloadIdentity(Discovery.AuthServer as, String resource, Optional<String> scope,
+            Optional<Dpop> dpop) {
+        String assertion = workloadToken();
+        Optional<String> clientId = option("clientId");
+        Client client = option("privateKey").filter(pem -> clientId.isPresent())
+                .map(pem -> new Client(clientId.get(), Optional.of(pem), "private_key_jwt", "", false))
+                .orElseGet(() -> {
+                    Optional<String> secret = option("clientSecret").filter(value -> clientId.isPresent());
+                    return new Client(clientId.orElse(""), secret, method(as, secret.isPresent()), "", false);
+                });
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", GRANT_JWT_BEARER);
+        form.put("assertion", assertion);
+        form.put("resource", resource);
+        scope.ifPresent(value -> form.put("scope", value));
+        TokenResponse token = token(as.tokenEndpoint(), form, client, as.issuer(), dpop);
+        return token.toCredential(clock.instant(), scope, Optional.empty(),
+                attributes(as, resource, client, GRANT_WORKLOAD_IDENTITY, dpop));
+    }
+
+    /** The workload's JWT: the {@code assertion} option, else the content of {@code assertionFile}. */
+    private String workloadToken() {
+        Optional<String> given = option("assertion");
+        if (given.isPresent()) {
+            return given.get();
+        }
+        String file = required("assertionFile", "the workload_identity grant (or set \"assertion\")");
+        java.nio.file.Path path = java.nio.file.Path.of(file);
+        try {
+            if (java.nio.file.Files.size(path) > 64 * 1024) {
+                throw new McpException("the workload identity token file " + path + " is larger than 64 KiB; it is "
+                        + "not a JWT");
+            }
+            String token = java.nio.file.Files.readString(path, StandardCharsets.UTF_8).strip();
+            if (token.isEmpty()) {
+                throw new McpException("the workload identity token file " + path + " is empty");
+            }
+            return token;
+        } catch (java.io.IOException e) {
+            throw new McpException("cannot read the workload identity token file " + path + ": "
+                    + e.getClass().getSimpleName(), e);
+        }
     }
 
     /** Renews with the refresh token; stores the new credential. */
@@ -367,12 +547,13 @@ public final class OAuthClient {
         Client client = new Client(credential.attribute(StoredCredential.CLIENT_ID).orElse(""),
                 credential.attribute(StoredCredential.CLIENT_SECRET),
                 credential.attribute(StoredCredential.TOKEN_ENDPOINT_AUTH_METHOD).orElse("none"),
-                credential.attribute(StoredCredential.REDIRECT_URI).orElse(""));
+                credential.attribute(StoredCredential.REDIRECT_URI).orElse(""), false);
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "refresh_token");
         form.put("refresh_token", credential.refreshToken().orElseThrow());
         credential.attribute(RESOURCE_INDICATOR).ifPresent(resource -> form.put("resource", resource));
-        TokenResponse token = token(URI.create(endpoint), form, client);
+        // A refresh token obtained with a proof is bound to that key (RFC 9449 §5): the renewal proves it again.
+        TokenResponse token = token(URI.create(endpoint), form, client, null, Optional.ofNullable(key(credential)));
         Optional<String> scope = credential.scopes().isEmpty() ? Optional.empty()
                 : Optional.of(String.join(" ", credential.scopes()));
         store(token.toCredential(clock.instant(), scope, credential.refreshToken(), credential.attributes()));
@@ -381,8 +562,11 @@ public final class OAuthClient {
 
     // ------------------------------------------------------------------------------------------ the client
 
-    /** The client's identity at the authorization server. {@code secret} is a private key for private_key_jwt. */
-    private record Client(String id, Optional<String> secret, String method, String redirectUri) {
+    /**
+     * The client's identity at the authorization server. {@code secret} is a private key for private_key_jwt;
+     * {@code registered}: obtained by Dynamic Client Registration (and so kept, under its issuer).
+     */
+    private record Client(String id, Optional<String> secret, String method, String redirectUri, boolean registered) {
         @Override
         public String toString() {
             return "Client[id=" + id + ", method=" + method + "]";
@@ -393,18 +577,19 @@ public final class OAuthClient {
         Optional<String> configured = option("clientId");
         if (configured.isPresent()) {
             Optional<String> secret = option("clientSecret");
-            return new Client(configured.get(), secret, method(as, secret.isPresent()), redirectUri);
+            return new Client(configured.get(), secret, method(as, secret.isPresent()), redirectUri, false);
         }
         Optional<String> metadataUrl = option("clientMetadataUrl");
         if (as.clientIdMetadataDocumentSupported() && metadataUrl.isPresent()) {
-            return new Client(metadataUrl.get(), Optional.empty(), "none", redirectUri);
+            // A Client ID Metadata Document is portable across authorization servers: nothing to register.
+            return new Client(metadataUrl.get(), Optional.empty(), "none", redirectUri, false);
         }
-        if (previous != null && previous.attribute(StoredCredential.ISSUER).filter(as.issuer()::equals).isPresent()
-                && previous.attribute(StoredCredential.REDIRECT_URI).filter(redirectUri::equals).isPresent()
-                && previous.attribute(StoredCredential.CLIENT_ID).isPresent()) {
-            return new Client(previous.attribute(StoredCredential.CLIENT_ID).get(),
-                    previous.attribute(StoredCredential.CLIENT_SECRET),
-                    previous.attribute(StoredCredential.TOKEN_ENDPOINT_AUTH_METHOD).orElse("none"), redirectUri);
+        Map<String, String> registered = registration(previous, as.issuer());
+        if (redirectUri.equals(registered.get(StoredCredential.REDIRECT_URI))
+                && registered.containsKey(StoredCredential.CLIENT_ID)) {
+            return new Client(registered.get(StoredCredential.CLIENT_ID),
+                    Optional.ofNullable(registered.get(StoredCredential.CLIENT_SECRET)),
+                    registered.getOrDefault(StoredCredential.TOKEN_ENDPOINT_AUTH_METHOD, "none"), redirectUri, true);
         }
         URI registration = as.registrationEndpoint().orElseThrow(() -> new McpException("the authorization server "
                 + as.issuer() + " offers no dynamic client registration; register mcp-host there and set auth.clientId "
@@ -458,7 +643,7 @@ public final class OAuthClient {
         String method = Discovery.text(json, "token_endpoint_auth_method")
                 .orElseGet(() -> secret.isPresent() ? method(as, true) : "none");
         LOG.info("MCP server \"{}\": registered mcp-host at {}", serverName, Urls.redact(endpoint));
-        return new Client(clientId, secret, method, redirectUri);
+        return new Client(clientId, secret, method, redirectUri, true);
     }
 
     /** The token endpoint authentication for a client with or without a secret, as the server advertises. */
@@ -473,30 +658,30 @@ public final class OAuthClient {
         return methods.contains("client_secret_post") ? "client_secret_post" : "client_secret_basic";
     }
 
-    private TokenResponse token(URI endpoint, Map<String, String> form, Client client) {
-        return token(endpoint, form, client, null);
-    }
-
-    /** A token request with the client's authentication. */
-    private TokenResponse token(URI endpoint, Map<String, String> form, Client client, String audience) {
-        Map<String, String> fields = new LinkedHashMap<>(form);
-        Optional<String> authorization = Optional.empty();
-        switch (client.method()) {
-            case "client_secret_basic" -> authorization = Optional.of(OAuthHttp.basic(client.id(),
-                    client.secret().orElse("")));
-            case "client_secret_post" -> {
-                fields.put("client_id", client.id());
-                fields.put("client_secret", client.secret().orElse(""));
+    /**
+     * A token request with the client's authentication and, with a DPoP key, a proof (RFC 9449 §5); a
+     * {@code use_dpop_nonce} answer with a new nonce is answered once by the same request with a fresh proof
+     * that carries it (§8).
+     */
+    private TokenResponse token(URI endpoint, Map<String, String> form, Client client, String audience,
+            Optional<Dpop> dpop) {
+        OAuthHttp.Answer answer = null;
+        Map<String, String> fields = form;
+        for (int round = 0; round < 2; round++) {
+            fields = authenticated(endpoint, form, client, audience);
+            Map<String, String> headers = new LinkedHashMap<>();
+            Optional<String> nonce = Optional.ofNullable(nonces.get(Dpop.origin(endpoint)));
+            dpop.ifPresent(key -> headers.put(Dpop.HEADER, key.proof("POST", endpoint, Optional.empty(), nonce, clock)));
+            answer = http.postForm(endpoint, fields, authorization(client), headers);
+            Optional<String> given = answer.header(Dpop.NONCE_HEADER).filter(OAuthClient::usableNonce);
+            given.ifPresent(value -> nonces.put(Dpop.origin(endpoint), value));
+            if (answer.ok() || dpop.isEmpty() || !OAuthHttp.errorCode(answer).equals(Dpop.USE_DPOP_NONCE)
+                    || given.isEmpty() || given.equals(nonce)) {
+                break;
             }
-            case "private_key_jwt" -> {
-                fields.put("client_id", client.id());
-                fields.put("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
-                fields.put("client_assertion", Jwt.clientAssertion(client.id(), audience == null ? endpoint.toString()
-                        : audience, Jwt.parsePrivateKey(client.secret().orElseThrow()), clock));
-            }
-            default -> fields.put("client_id", client.id());
+            LOG.debug("MCP server \"{}\": the token endpoint {} asks for a DPoP nonce; asking again with it", serverName,
+                    Urls.redact(endpoint));
         }
-        OAuthHttp.Answer answer = http.postForm(endpoint, fields, authorization);
         if (!answer.ok()) {
             // A server may echo what it was sent: none of it may reach the message.
             List<String> secrets = new ArrayList<>();
@@ -508,6 +693,39 @@ public final class OAuthClient {
                     + " failed: " + OAuthHttp.oauthError(answer, secrets));
         }
         return parseToken(answer, endpoint);
+    }
+
+    /** The {@code Authorization} header of the client's authentication, for {@code client_secret_basic}. */
+    private static Optional<String> authorization(Client client) {
+        return client.method().equals("client_secret_basic")
+                ? Optional.of(OAuthHttp.basic(client.id(), client.secret().orElse(""))) : Optional.empty();
+    }
+
+    /** The form with the client's authentication in it (a new client assertion each time: its jti is single-use). */
+    private Map<String, String> authenticated(URI endpoint, Map<String, String> form, Client client, String audience) {
+        Map<String, String> fields = new LinkedHashMap<>(form);
+        switch (client.method()) {
+            case "client_secret_basic" -> {
+                // In the header.
+            }
+            case "client_secret_post" -> {
+                fields.put("client_id", client.id());
+                fields.put("client_secret", client.secret().orElse(""));
+            }
+            case "private_key_jwt" -> {
+                fields.put("client_id", client.id());
+                fields.put("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+                fields.put("client_assertion", Jwt.clientAssertion(client.id(), audience == null ? endpoint.toString()
+                        : audience, Jwt.parsePrivateKey(client.secret().orElseThrow()), clock));
+            }
+            default -> {
+                // A public client names itself; a workload with no client id at all sends none (RFC 7523 §3.1).
+                if (!client.id().isEmpty()) {
+                    fields.put("client_id", client.id());
+                }
+            }
+        }
+        return fields;
     }
 
     static TokenResponse parseToken(OAuthHttp.Answer answer, URI endpoint) {
@@ -523,7 +741,8 @@ public final class OAuthClient {
                 Discovery.text(json, "scope"));
     }
 
-    private Map<String, String> attributes(Discovery.AuthServer as, String resource, Client client, String grant) {
+    private Map<String, String> attributes(Discovery.AuthServer as, String resource, Client client, String grant,
+            Optional<Dpop> dpop) {
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put(StoredCredential.RESOURCE, Discovery.canonical(server));
         attributes.put(RESOURCE_INDICATOR, resource);
@@ -538,7 +757,144 @@ public final class OAuthClient {
             attributes.put(StoredCredential.REDIRECT_URI, client.redirectUri());
         }
         attributes.put(StoredCredential.GRANT, grant);
+        dpop.ifPresent(key -> attributes.put(DPOP_KEY, key.encoded()));
+        if (client.registered()) {
+            for (String name : REGISTRATION_ATTRIBUTES) {
+                Optional.ofNullable(attributes.get(name)).ifPresent(value -> attributes.put(name + "@" + as.issuer(), value));
+            }
+        }
         return attributes;
+    }
+
+    /**
+     * The registrations of the other authorization servers the previous credential kept, carried over to the
+     * new one (the new one's own replace those of its issuer).
+     */
+    private static StoredCredential withKeptRegistrations(StoredCredential obtained, StoredCredential previous) {
+        if (previous == null) {
+            return obtained;
+        }
+        Map<String, String> kept = new LinkedHashMap<>();
+        String issuer = obtained.attribute(StoredCredential.ISSUER).orElse("");
+        previous.attributes().forEach((name, value) -> {
+            int at = name.indexOf('@');
+            if (at > 0 && REGISTRATION_ATTRIBUTES.contains(name.substring(0, at)) && !name.substring(at + 1).equals(issuer)
+                    && !obtained.attributes().containsKey(name)) {
+                kept.put(name, value);
+            }
+        });
+        // A registration at the previous issuer from before registrations were kept by issuer.
+        previous.attribute(StoredCredential.ISSUER).filter(old -> !old.equals(issuer)).ifPresent(old -> {
+            Map<String, String> legacy = registration(previous, old);
+            legacy.forEach((name, value) -> kept.putIfAbsent(name + "@" + old, value));
+        });
+        return kept.isEmpty() ? obtained : obtained.withAttributes(kept);
+    }
+
+    /**
+     * The client registered at an issuer, as the credential keeps it: under {@code <attribute>@<issuer>}, or,
+     * in a credential stored before registrations were kept by issuer, the plain attributes when the
+     * credential's issuer is this one and it was obtained with a registered client.
+     *
+     * @return the registration's attributes by their plain names; empty when there is none for this issuer
+     */
+    static Map<String, String> registration(StoredCredential credential, String issuer) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (credential == null) {
+            return out;
+        }
+        for (String name : REGISTRATION_ATTRIBUTES) {
+            credential.attribute(name + "@" + issuer).ifPresent(value -> out.put(name, value));
+        }
+        if (out.isEmpty() && credential.attribute(StoredCredential.ISSUER).filter(issuer::equals).isPresent()
+                && credential.attribute(StoredCredential.REDIRECT_URI).isPresent()
+                && credential.attributes().keySet().stream().noneMatch(name -> name.contains("@"))) {
+            for (String name : REGISTRATION_ATTRIBUTES) {
+                credential.attribute(name).ifPresent(value -> out.put(name, value));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A pre-registered client belongs to the authorization server it was registered at (SEP-2352): with the
+     * {@code issuer} option, another authorization server is refused; without it, so is a change of the
+     * authorization server that last issued this credential with the same configured client. Either way the
+     * user learns it, rather than the client's secret going to a server it was never meant for.
+     */
+    private void checkPreRegisteredIssuer(Discovery.AuthServer as, StoredCredential previous) {
+        Optional<String> clientId = option("clientId");
+        if (clientId.isEmpty()) {
+            return;
+        }
+        Optional<String> bound = option("issuer");
+        if (bound.isPresent()) {
+            if (!bound.get().equals(as.issuer())) {
+                throw new McpException("the authorization server of this server is now " + as.issuer() + ", but the "
+                        + "pre-registered client (auth.clientId) is for " + bound.get() + " (auth.issuer); register "
+                        + "mcp-host at " + as.issuer() + " and set auth.clientId and auth.issuer to that registration");
+            }
+            return;
+        }
+        if (previous != null && previous.attribute(StoredCredential.CLIENT_ID).equals(clientId)) {
+            Optional<String> before = previous.attribute(StoredCredential.ISSUER);
+            if (before.isPresent() && !before.get().equals(as.issuer())) {
+                throw new McpException("the authorization server of this server changed from " + before.get() + " to "
+                        + as.issuer() + "; the pre-registered client (auth.clientId) was used with " + before.get()
+                        + " and is not sent to another one. If it is registered at " + as.issuer() + " too, set "
+                        + "auth.issuer to " + as.issuer() + "; otherwise register mcp-host there and update auth.clientId");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ DPoP
+
+    /**
+     * The DPoP key for a new credential, or none: with the {@code dpop} option {@code auto} (the default) when
+     * the authorization server takes ES256 proofs ({@code dpop_signing_alg_values_supported}), {@code on}
+     * always, {@code off} never. The key of the previous credential is kept when it came from the same issuer.
+     */
+    private Optional<Dpop> dpopFor(Discovery.AuthServer as, StoredCredential previous) {
+        String mode = option("dpop").orElse("auto").toLowerCase(Locale.ROOT);
+        boolean use = switch (mode) {
+            case "auto" -> as.supportsDpopEs256();
+            case "on", "true", "always" -> true;
+            case "off", "false", "never" -> false;
+            default -> throw new McpException("the auth option \"dpop\" is \"" + mode + "\"; use auto, on or off");
+        };
+        if (!use) {
+            return Optional.empty();
+        }
+        if (previous != null && previous.attribute(StoredCredential.ISSUER).filter(as.issuer()::equals).isPresent()) {
+            Dpop kept = key(previous);
+            if (kept != null) {
+                return Optional.of(kept);
+            }
+        }
+        return Optional.of(Dpop.generate());
+    }
+
+    /** @return the DPoP key a credential is bound to, or null */
+    private Dpop key(StoredCredential credential) {
+        String text = credential.attribute(DPOP_KEY).orElse(null);
+        if (text == null) {
+            return null;
+        }
+        synchronized (lock) {
+            if (!text.equals(currentKeyText)) {
+                currentKey = Dpop.decode(text).orElse(null);
+                currentKeyText = text;
+                if (currentKey == null) {
+                    LOG.warn("MCP server \"{}\": the DPoP key stored with the credential \"{}\" cannot be read; a new "
+                            + "authorization will make a new one", serverName, credentialId);
+                }
+            }
+            return currentKey;
+        }
+    }
+
+    private static boolean isDpop(StoredCredential credential) {
+        return credential.tokenType().equalsIgnoreCase(Dpop.SCHEME);
     }
 
     // ------------------------------------------------------------------------------------------ the credential
@@ -594,8 +950,9 @@ public final class OAuthClient {
                 .filter(tenth -> tenth.compareTo(EXPIRY_MARGIN) < 0).orElse(EXPIRY_MARGIN);
     }
 
+    /** {@code Bearer <token>}, or {@code DPoP <token>} for a DPoP-bound one (RFC 9449 §7.1). */
     private static String header(StoredCredential credential) {
-        return "Bearer " + credential.accessToken();
+        return (isDpop(credential) ? Dpop.SCHEME : "Bearer") + " " + credential.accessToken();
     }
 
     private Optional<String> option(String name) {

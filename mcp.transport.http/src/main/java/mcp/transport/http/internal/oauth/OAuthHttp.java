@@ -58,10 +58,27 @@ final class OAuthHttp {
         this.userAgent = userAgent;
     }
 
-    /** An answer: status and body text (bounded). */
-    record Answer(int status, String body) {
+    /** An answer: status, body text (bounded) and the response headers (names in lower case). */
+    record Answer(int status, String body, Map<String, List<String>> headers) {
+        Answer {
+            Map<String, List<String>> lower = new java.util.TreeMap<>();
+            headers.forEach((name, values) -> lower.put(name.toLowerCase(java.util.Locale.ROOT), List.copyOf(values)));
+            headers = Map.copyOf(lower);
+        }
+
+        /** An answer without headers. */
+        Answer(int status, String body) {
+            this(status, body, Map.of());
+        }
+
         boolean ok() {
             return status >= 200 && status <= 299;
+        }
+
+        /** @return the first value of a header, if any */
+        Optional<String> header(String name) {
+            List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
+            return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
         }
     }
 
@@ -88,11 +105,17 @@ final class OAuthHttp {
 
     /** POSTs a form, with an optional {@code Authorization} header. */
     Answer postForm(URI uri, Map<String, String> form, Optional<String> authorization) {
+        return postForm(uri, form, authorization, Map.of());
+    }
+
+    /** POSTs a form, with an optional {@code Authorization} header and more headers (a {@code DPoP} proof). */
+    Answer postForm(URI uri, Map<String, String> form, Optional<String> authorization, Map<String, String> headers) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .POST(HttpRequest.BodyPublishers.ofString(form(form)))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json");
         authorization.ifPresent(value -> builder.header("Authorization", value));
+        headers.forEach(builder::header);
         return exchange(builder, uri, "POST");
     }
 
@@ -119,7 +142,8 @@ final class OAuthHttp {
             }
             throw new McpException(method + " " + Urls.redact(uri) + " failed: " + describe(cause), cause);
         }
-        return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+        return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8),
+                response.headers().map());
     }
 
     private String describe(Throwable cause) {
@@ -153,6 +177,16 @@ final class OAuthHttp {
             String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr();
             throw new McpException(what + " did not answer with valid JSON" + where);
+        }
+    }
+
+    /** @return the OAuth {@code error} code of an answer, or "" when it has none (or is no JSON object) */
+    static String errorCode(Answer answer) {
+        try {
+            JsonNode node = McpJson.mapper().readTree(answer.body());
+            return node != null && node.isObject() ? node.path("error").asString("") : "";
+        } catch (JacksonException e) {
+            return "";
         }
     }
 

@@ -97,8 +97,12 @@ class OAuthFlowTest {
     }
 
     private McpClient connect(AuthTestServer server, boolean withUi) {
+        return connect(server, withUi, Map.of());
+    }
+
+    private McpClient connect(AuthTestServer server, boolean withUi, Map<String, String> options) {
         HttpServerConfig config = new HttpServerConfig(server.mcpUrl(), Map.of(), TIMEOUT, true,
-                Optional.of(new ServerConfig.AuthRef("oauth", "remote")), Optional.empty(), List.of());
+                Optional.of(new ServerConfig.AuthRef("oauth", "remote", options)), Optional.empty(), List.of());
         AuthServices services = withUi ? new AuthServices(storage, Optional.of(new HeadlessAuthorizationUi()))
                 : AuthServices.storedOnly(storage);
         TransportRequest request = TransportRequest.of("remote", config, temp).withAuth(services);
@@ -330,6 +334,76 @@ class OAuthFlowTest {
         assertEquals(1, server.requests(Endpoint.AUTHORIZATION));
         assertEquals(1, server.tokenRequests("refresh_token"));
         assertEquals(server.sseUrl(), stored().attribute(StoredCredential.RESOURCE).orElseThrow());
+    }
+
+    /**
+     * SEP-2352 with two real authorization servers: the resource moves from its own to another one and back.
+     * The move is found by discovery after the old server's (refreshed) token is refused again; mcp-host then
+     * registers at the new one (never sending it the old client id: the testkit records an unknown client as an
+     * error), and keeps each registration under its issuer, so that moving back uses the first one again.
+     */
+    @Test
+    void aResourceThatMovesToAnotherAuthorizationServerRegistersThereAndKeepsRegistrationsByIssuer()
+            throws Exception {
+        AuthTestServer resource = server(AuthTestServer.builder());
+        AuthTestServer other = server(AuthTestServer.builder());
+        try (McpClient client = connect(resource, true)) {
+            assertTrue(echo(client, "first").contains("first"));
+            resource.useAuthorizationServer(other);
+            assertTrue(echo(client, "moved").contains("moved"));
+            assertEquals(other.issuer(), stored().attribute(StoredCredential.ISSUER).orElseThrow());
+            resource.useAuthorizationServer(resource);
+            assertTrue(echo(client, "back").contains("back"));
+        }
+        assertEquals(1, resource.requests(Endpoint.REGISTRATION), "the first registration was used again");
+        assertEquals(1, other.requests(Endpoint.REGISTRATION));
+        assertEquals(2, resource.requests(Endpoint.AUTHORIZATION));
+        assertEquals(1, other.requests(Endpoint.AUTHORIZATION));
+        assertEquals(List.of(), resource.errors());
+        assertEquals(List.of(), other.errors());
+        StoredCredential credential = stored();
+        assertEquals(resource.issuer(), credential.attribute(StoredCredential.ISSUER).orElseThrow());
+        String first = credential.attribute("client_id@" + resource.issuer()).orElseThrow();
+        String second = credential.attribute("client_id@" + other.issuer()).orElseThrow();
+        assertNotEquals(first, second);
+        assertEquals(first, credential.attribute(StoredCredential.CLIENT_ID).orElseThrow());
+        // And it survives the file store: a new run finds both.
+        assertEquals(second, new FileAuthStorage(storage.directory()).load("remote").orElseThrow()
+                .attribute("client_id@" + other.issuer()).orElseThrow());
+    }
+
+    /** A credential file written before registrations were kept by issuer still gives its registration. */
+    @Test
+    void aCredentialOfTheEarlierFormatKeepsItsRegistration() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        try (McpClient client = connect(server, true)) {
+            echo(client, "first");
+        }
+        StoredCredential current = stored();
+        java.util.Map<String, String> flat = new java.util.LinkedHashMap<>(current.attributes());
+        flat.keySet().removeIf(name -> name.contains("@"));
+        storage.save("remote", new StoredCredential(current.accessToken(), current.tokenType(), Optional.empty(),
+                current.expiresAt(), current.scopes(), current.obtainedAt(), flat));
+        server.revokeAll();
+        try (McpClient client = connect(server, true)) {
+            echo(client, "again");
+        }
+        assertEquals(2, server.requests(Endpoint.AUTHORIZATION), "no refresh token: a new authorization");
+        assertEquals(1, server.requests(Endpoint.REGISTRATION), "with the registration of the old file");
+        assertEquals(List.of(), server.errors());
+        assertTrue(stored().attribute("client_id@" + server.issuer()).isPresent());
+    }
+
+    /** A pre-registered client bound to one issuer (auth.issuer) is not used with another: the user is told. */
+    @Test
+    void aPreRegisteredClientOfAnotherIssuerIsRefusedWithTheFix() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        McpException e = failure(() -> connect(server, true, Map.of("clientId", "registered-elsewhere",
+                "issuer", "https://as.elsewhere.example")).close());
+        assertTrue(e.getMessage().contains("auth.issuer"), e.getMessage());
+        assertTrue(e.getMessage().contains(server.issuer()), e.getMessage());
+        assertEquals(0, server.requests(Endpoint.AUTHORIZATION));
+        assertEquals(0, server.requests(Endpoint.TOKEN));
     }
 
     /** Writes to two streams. */
