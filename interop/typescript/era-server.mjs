@@ -1,0 +1,92 @@
+// An MCP server on the TypeScript SDK v2 (@modelcontextprotocol/server 2.4.0) for mcp-host's interoperability
+// tests of both eras; the twin of interop/python/era_server.py.
+//
+// stdio by default (serveStdio: the opening message picks the era, 2026-07-28 on server/discover, 2025 on
+// initialize); `era-server.mjs http PORT` serves Streamable HTTP on 127.0.0.1:PORT/mcp through createMcpHandler
+// (stateless: one server instance per request, 2025 requests by its stateless legacy fallback).
+// Tools: add (plain), greet (asks the user's name: it returns inputRequired, which the 2026-07-28 client answers
+// in a retry and which the SDK's legacy shim turns into an elicitation/create request on a 2025 connection), grow
+// (adds the tool 'extra' and tells the client that the tool list changed).
+import { createServer } from 'node:http';
+import { acceptedContent, createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import * as z from 'zod';
+
+const Name = z.object({ name: z.string() });
+
+/** Set once grow was called: every server instance made afterwards has the tool 'extra'. */
+let grown = false;
+
+function addExtra(server) {
+    server.registerTool('extra', { description: 'A tool that exists once grow was called.' },
+        async () => ({ content: [{ type: 'text', text: 'extra' }] }));
+}
+
+/**
+ * The same factory serves both eras and both transports. `toolsChanged` tells the client of a change: over stdio
+ * the connected instance's own notification (the SDK puts it on the subscriptions/listen stream in 2026-07-28),
+ * over HTTP the handler's event bus, since each request has its own short-lived instance.
+ */
+function factory(toolsChanged) {
+    return () => {
+        const server = new McpServer({ name: 'era-server', version: '1.0.0' });
+        server.registerTool('add', {
+            description: 'Adds two integers.',
+            inputSchema: z.object({ a: z.number().int(), b: z.number().int() })
+        }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+        server.registerTool('greet', { description: 'Greets the user by the name it asks for.' }, async (ctx) => {
+            const who = acceptedContent(ctx.mcpReq.inputResponses, 'who', Name);
+            if (who === undefined) {
+                return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: 'Your name?', requestedSchema: Name }) } });
+            }
+            return { content: [{ type: 'text', text: `hello ${who.name}` }] };
+        });
+        server.registerTool('grow', { description: "Adds the tool 'extra' and notifies the client that the tool list changed." },
+            async () => {
+                if (!grown) {
+                    grown = true;
+                    toolsChanged(server);
+                }
+                return { content: [{ type: 'text', text: 'grown' }] };
+            });
+        if (grown) {
+            addExtra(server);
+        }
+        return server;
+    };
+}
+
+const report = (error) => process.stderr.write(`era-server: ${error.stack ?? error}\n`);
+
+if (process.argv[2] === 'http') {
+    const port = Number(process.argv[3]);
+    if (!Number.isInteger(port) || port <= 0) {
+        process.stderr.write('usage: era-server.mjs [http PORT]\n');
+        process.exit(2);
+    }
+    let handler;
+    handler = createMcpHandler(factory(() => handler.notify.toolsChanged()), { onerror: report });
+    const node = toNodeHandler(handler, { onerror: report });
+    const validHost = localhostHostValidation();
+    const http = createServer((req, res) => {
+        if (!validHost(req, res)) {
+            return;
+        }
+        if (new URL(req.url, 'http://127.0.0.1').pathname !== '/mcp') {
+            res.writeHead(404).end();
+            return;
+        }
+        node(req, res);
+    });
+    http.listen(port, '127.0.0.1', () => process.stderr.write(`era-server listening on 127.0.0.1:${port}/mcp\n`));
+    const stop = () => {
+        handler.close().finally(() => http.close(() => process.exit(0)));
+        http.closeAllConnections();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+} else {
+    // On stdio the instance of the connection stays: the tool is added to it, which makes it notify its client.
+    serveStdio(factory((server) => addExtra(server)), { onerror: report });
+}
