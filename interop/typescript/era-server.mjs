@@ -2,8 +2,9 @@
 // tests of both eras; the twin of interop/python/era_server.py.
 //
 // stdio by default (serveStdio: the opening message picks the era, 2026-07-28 on server/discover, 2025 on
-// initialize); `era-server.mjs http PORT` serves Streamable HTTP on 127.0.0.1:PORT/mcp through createMcpHandler
-// (stateless: one server instance per request, 2025 requests by its stateless legacy fallback).
+// initialize); `era-server.mjs http PORT [KEEPALIVE_MS]` serves Streamable HTTP on 127.0.0.1:PORT/mcp through
+// createMcpHandler (stateless: one server instance per request, 2025 requests by its stateless legacy fallback),
+// with an SSE keep-alive comment every KEEPALIVE_MS on open streams (the SDK's default, 15 s, when not given).
 // Tools: add (plain), greet (asks the user's name: it returns inputRequired, which the 2026-07-28 client answers
 // in a retry and which the SDK's legacy shim turns into an elicitation/create request on a 2025 connection), grow
 // (adds the tool 'extra' and tells the client that the tool list changed).
@@ -61,12 +62,13 @@ const report = (error) => process.stderr.write(`era-server: ${error.stack ?? err
 
 if (process.argv[2] === 'http') {
     const port = Number(process.argv[3]);
-    if (!Number.isInteger(port) || port <= 0) {
-        process.stderr.write('usage: era-server.mjs [http PORT]\n');
+    const keepAliveMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+    if (!Number.isInteger(port) || port <= 0 || (keepAliveMs !== undefined && !(Number.isInteger(keepAliveMs) && keepAliveMs > 0))) {
+        process.stderr.write('usage: era-server.mjs [http PORT [KEEPALIVE_MS]]\n');
         process.exit(2);
     }
     let handler;
-    handler = createMcpHandler(factory(() => handler.notify.toolsChanged()), { onerror: report });
+    handler = createMcpHandler(factory(() => handler.notify.toolsChanged()), { onerror: report, keepAliveMs });
     const node = toNodeHandler(handler, { onerror: report });
     const validHost = localhostHostValidation();
     const http = createServer((req, res) => {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.IntFunction;
 import mcp.api.McpJson;
 import mcp.api.ToolResult;
 import mcp.manager.McpClient;
@@ -48,7 +49,11 @@ class TypeScriptSdkIT {
     }
 
     private LoopbackServer httpServer() throws Exception {
-        LoopbackServer server = new LoopbackServer(PEER::httpCommand);
+        return httpServer(PEER::httpCommand);
+    }
+
+    private LoopbackServer httpServer(IntFunction<List<String>> command) throws Exception {
+        LoopbackServer server = new LoopbackServer(command);
         servers.add(server);
         return server;
     }
@@ -81,11 +86,19 @@ class TypeScriptSdkIT {
 
     @Test
     void theModernEraIsChosenByItselfOverStatelessHttp() throws Exception {
-        LoopbackServer server = httpServer();
+        // The SDK writes an SSE comment (": keepalive") on open streams, every 100 ms here instead of every 15 s.
+        LoopbackServer server = httpServer(port -> {
+            List<String> command = new ArrayList<>(PEER.httpCommand(port));
+            command.add("100");
+            return command;
+        });
         CountDownLatch changed = new CountDownLatch(1);
+        McpClient client = EraPeer.connect("ts-http", EraPeer.http(server.port()),
+                EraPeer.options("ts-http", "Grace", changed), temp, clients);
+        // The listen stream gets a few keep-alive comments before anything else; it must stay open through them.
+        Thread.sleep(500);
         // Each POST meets a new server instance; the change comes from the handler's bus on the listen POST's stream.
-        EraPeer.showsTheModernEra(EraPeer.connect("ts-http", EraPeer.http(server.port()),
-                EraPeer.options("ts-http", "Grace", changed), temp, clients), changed, server.output());
+        EraPeer.showsTheModernEra(client, changed, server.output());
     }
 
     @Test
