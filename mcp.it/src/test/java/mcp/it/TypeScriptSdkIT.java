@@ -3,18 +3,24 @@ package mcp.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import mcp.api.McpJson;
+import mcp.api.StdioServerConfig;
 import mcp.api.ToolResult;
 import mcp.manager.McpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * mcp-host's client against a server on the TypeScript SDK v2 ({@code @modelcontextprotocol/server} 2.4.0 with
@@ -114,5 +120,76 @@ class TypeScriptSdkIT {
         ToolResult greet = client.callToolBlocking("greet", McpJson.object());
         assertTrue(greet.isError(), EraPeer.text(greet));
         assertTrue(EraPeer.text(greet).contains("cannot receive server-to-client requests"), EraPeer.text(greet));
+    }
+
+    /**
+     * The config field, end to end: {@code mcp-host tools} with a config file naming the server twice, once as is
+     * ({@code auto}) and once with {@code "protocolVersion": "2025-11-25"}. The first is probed and spoken in
+     * 2026-07-28, the second gets the handshake and no probe (read from each server's stdin log), and each era
+     * lands in the tool cache.
+     */
+    @Test
+    void theConfigFieldPinsTheEraThroughTheCli() throws Exception {
+        // Through a link in the temp folder, so that every process of this test names the folder in its command line.
+        Path script = Files.createSymbolicLink(temp.resolve("era-server.mjs"), PEER.script());
+        Path home = Files.createDirectory(temp.resolve("home"));
+        Path cache = temp.resolve("cache");
+        Path autoLog = temp.resolve("auto.jsonl");
+        Path pinnedLog = temp.resolve("pinned.jsonl");
+        ObjectNode servers = McpJson.object();
+        servers.set("ts", entry(script, autoLog));
+        servers.set("ts25", entry(script, pinnedLog).put("protocolVersion", "2025-11-25"));
+        Path config = temp.resolve("mcp.json");
+        Files.writeString(config, McpJson.mapper().writeValueAsString(McpJson.object().set("mcpServers", servers)));
+        try {
+            Cli.Run run = Cli.run(home, temp, Map.of(), "--config", config.toString(), "--cache-dir", cache.toString(),
+                    "--json", "tools");
+            assertEquals(0, run.exitCode(), run::toString);
+            List<String> names = new ArrayList<>();
+            run.json().get("tools").forEach(tool -> names.add(tool.get("name").asString()));
+            assertTrue(names.containsAll(List.of("mcp_ts_add", "mcp_ts_greet", "mcp_ts25_add", "mcp_ts25_greet")),
+                    run::toString);
+        } finally {
+            assertNoProcessNames(temp);
+        }
+        List<String> auto = StdinLog.methods(autoLog);
+        assertEquals(List.of("server/discover", "subscriptions/listen", "tools/list"), auto.subList(0, 3), auto::toString);
+        assertTrue(!auto.contains("initialize"), auto::toString);
+        List<String> pinned = StdinLog.methods(pinnedLog);
+        assertEquals(List.of("initialize", "notifications/initialized", "tools/list"), pinned.subList(0, 3),
+                pinned::toString);
+        assertTrue(!pinned.contains("server/discover"), pinned::toString);
+        assertEquals("2026-07-28", McpJson.mapper().readTree(Files.readString(cache.resolve("ts.json")))
+                .path("protocolVersion").asString());
+        assertEquals("2025-11-25", McpJson.mapper().readTree(Files.readString(cache.resolve("ts25.json")))
+                .path("protocolVersion").asString());
+    }
+
+    /** A config entry that runs the server at {@code script} under {@code interop/stdin-log.sh}. */
+    private static ObjectNode entry(Path script, Path log) {
+        StdioServerConfig logged = StdinLog.wrap(StdioServerConfig.of(PEER.runtime().toString(),
+                List.of(script.toString())), log);
+        ObjectNode entry = McpJson.object().put("command", logged.command());
+        ArrayNode args = entry.putArray("args");
+        logged.args().forEach(args::add);
+        return entry;
+    }
+
+    /** Waits (5 s at most) until no process names this folder in its command line; ends and reports any left. */
+    private static void assertNoProcessNames(Path folder) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            List<ProcessHandle> left = ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().commandLine().map(c -> c.contains(folder.toString())).orElse(false)).toList();
+            if (left.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                left.forEach(ProcessHandle::destroyForcibly);
+                throw new AssertionError("server processes outlived the CLI: " + left.stream()
+                        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList());
+            }
+            Thread.sleep(50);
+        }
     }
 }
