@@ -5,7 +5,8 @@
 // initialize); `era-server.mjs http PORT [KEEPALIVE_MS]` serves Streamable HTTP on 127.0.0.1:PORT/mcp through
 // createMcpHandler (stateless: one server instance per request, 2025 requests by its stateless legacy fallback),
 // with an SSE keep-alive comment every KEEPALIVE_MS on open streams (the SDK's default, 15 s, when not given).
-// Tools: add (plain), greet (asks the user's name: it returns inputRequired, which the 2026-07-28 client answers
+// Tools: add (plain), route (arguments mirrored into Mcp-Param-* headers over HTTP), weigh (an x-mcp-header the
+// revision forbids), greet (asks the user's name: it returns inputRequired, which the 2026-07-28 client answers
 // in a retry and which the SDK's legacy shim turns into an elicitation/create request on a 2025 connection), grow
 // (adds the tool 'extra' and tells the client that the tool list changed).
 import { createServer } from 'node:http';
@@ -43,6 +44,21 @@ function factory(toolsChanged) {
             }
             return { content: [{ type: 'text', text: `hello ${who.name}` }] };
         });
+        // Over HTTP in 2026-07-28 the client mirrors these arguments into Mcp-Param-* headers, and the SDK checks
+        // each header against the body before the handler runs (400, -32020 when one is missing or differs).
+        server.registerTool('route', {
+            description: 'Echoes the arguments that the client also sends as headers.',
+            inputSchema: z.object({
+                region: z.string().meta({ 'x-mcp-header': 'Region' }),
+                count: z.number().int().optional().meta({ 'x-mcp-header': 'Count' }),
+                dry: z.boolean().optional().meta({ 'x-mcp-header': 'Dry-Run' })
+            })
+        }, async ({ region, count, dry }) => ({ content: [{ type: 'text', text: JSON.stringify([region, count ?? null, dry ?? null]) }] }));
+        // x-mcp-header on a number is not allowed by the revision: a client over HTTP must leave this tool out.
+        server.registerTool('weigh', {
+            description: 'A tool whose x-mcp-header is on a number property.',
+            inputSchema: z.object({ weight: z.number().meta({ 'x-mcp-header': 'Weight' }) })
+        }, async ({ weight }) => ({ content: [{ type: 'text', text: String(weight) }] }));
         server.registerTool('grow', { description: "Adds the tool 'extra' and notifies the client that the tool list changed." },
             async () => {
                 if (!grown) {

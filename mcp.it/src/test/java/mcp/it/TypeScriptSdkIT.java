@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
+import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -108,6 +110,25 @@ class TypeScriptSdkIT {
     }
 
     @Test
+    void argumentsAreMirroredIntoParamHeadersThatTheSdkChecks() throws Exception {
+        LoopbackServer server = httpServer();
+        McpClient client = EraPeer.connect("ts-http", EraPeer.http(server.port()), ClientOptions.builder("ts-http"), temp,
+                clients);
+        List<String> names = client.listToolsBlocking().stream().map(ToolDefinition::name).toList();
+        // weigh puts x-mcp-header on a number, which the revision forbids (the SDK lists it and warns): left out.
+        assertTrue(names.contains("route") && !names.contains("weigh"), names.toString());
+        // The SDK answers 400 with -32020 before the handler runs when a header is missing or disagrees with the
+        // body, so each answer below shows the headers were there and decoded to the arguments: a plain value, the
+        // base64 form for non-ASCII text, edge spaces and a tab, a negative integer, a boolean, and none when absent.
+        assertEquals("[\"eu-west\",3,true]", EraPeer.text(client.callToolBlocking("route",
+                EraPeer.args("{\"region\": \"eu-west\", \"count\": 3, \"dry\": true}"))));
+        assertEquals("[\"Zürich\",-7,false]", EraPeer.text(client.callToolBlocking("route",
+                EraPeer.args("{\"region\": \"Zürich\", \"count\": -7, \"dry\": false}"))));
+        assertEquals("[\" a\\tb \",null,null]", EraPeer.text(client.callToolBlocking("route",
+                EraPeer.args("{\"region\": \" a\\tb \"}"))));
+    }
+
+    @Test
     void aPinned2025VersionIsSpokenOverStatelessHttpAsPinned() throws Exception {
         LoopbackServer server = httpServer();
         McpClient client = EraPeer.connect("ts-http", EraPeer.http(server.port()), EraPeer.pinned2025("ts-http"), temp,
@@ -151,6 +172,7 @@ class TypeScriptSdkIT {
                     run::toString);
         } finally {
             assertNoProcessNames(temp);
+            Files.delete(script);
         }
         List<String> auto = StdinLog.methods(autoLog);
         assertEquals(List.of("server/discover", "subscriptions/listen", "tools/list"), auto.subList(0, 3), auto::toString);
