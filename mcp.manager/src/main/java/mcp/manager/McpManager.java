@@ -164,6 +164,8 @@ public final class McpManager implements AutoCloseable {
         volatile String knownProtocolVersion;
         /** Whether this attempt was started again in the handshake era after the server closed on the probe. */
         volatile boolean probeClosedOnce;
+        /** Whether this attempt was started again with the probe after refusing the remembered handshake era. */
+        volatile boolean staleEraOnce;
 
         Server(String name, ServerConfig config, String pinKey) {
             this.name = name;
@@ -410,6 +412,15 @@ public final class McpManager implements AutoCloseable {
                         server.probeClosedOnce = true;
                         server.knownProtocolVersion = McpClient.LATEST_PROTOCOL_VERSION;
                         launch(server);
+                    } else if (error != null && refusedHandshake(error) && server.knownProtocolVersion != null
+                            && !server.staleEraOnce && !server.cancelled
+                            && server.config.protocolVersion().equals(McpClient.AUTO)) {
+                        // The tool cache said the 2025 era, but the server now speaks only 2026-07-28: the verdict
+                        // is stale, so it is started again with the probe, once (and the new verdict is cached).
+                        LOG.debug("{}; starting it again with the server/discover probe", unwrap(error).getMessage());
+                        server.staleEraOnce = true;
+                        server.knownProtocolVersion = null;
+                        launch(server);
                     } else if (error != null) {
                         failed(server, error);
                     } else {
@@ -420,6 +431,16 @@ public final class McpManager implements AutoCloseable {
                 failed(server, e);
             }
         });
+    }
+
+    /** Whether a failed connect is a server of the stateless era only refusing the handshake. */
+    private static boolean refusedHandshake(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ClientSession.HandshakeRefusedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ClientOptions clientOptions(Server server) {
