@@ -5,6 +5,8 @@
 // initialize); `era-server.mjs http PORT [KEEPALIVE_MS]` serves Streamable HTTP on 127.0.0.1:PORT/mcp through
 // createMcpHandler (stateless: one server instance per request, 2025 requests by its stateless legacy fallback),
 // with an SSE keep-alive comment every KEEPALIVE_MS on open streams (the SDK's default, 15 s, when not given).
+// `--modern-only` (anywhere) serves 2026-07-28 alone: the SDK answers a 2025 opening with
+// UnsupportedProtocolVersionError (-32022) naming the versions it supports (legacy: 'reject').
 // Tools: add (plain), route (arguments mirrored into Mcp-Param-* headers over HTTP), weigh (an x-mcp-header the
 // revision forbids), greet (asks the user's name: it returns inputRequired, which the 2026-07-28 client answers
 // in a retry and which the SDK's legacy shim turns into an elicitation/create request on a 2025 connection), grow
@@ -76,15 +78,19 @@ function factory(toolsChanged) {
 
 const report = (error) => process.stderr.write(`era-server: ${error.stack ?? error}\n`);
 
-if (process.argv[2] === 'http') {
-    const port = Number(process.argv[3]);
-    const keepAliveMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+const modernOnly = process.argv.includes('--modern-only');
+const args = process.argv.slice(2).filter((arg) => arg !== '--modern-only');
+const legacy = modernOnly ? { legacy: 'reject' } : {};
+
+if (args[0] === 'http') {
+    const port = Number(args[1]);
+    const keepAliveMs = args[2] === undefined ? undefined : Number(args[2]);
     if (!Number.isInteger(port) || port <= 0 || (keepAliveMs !== undefined && !(Number.isInteger(keepAliveMs) && keepAliveMs > 0))) {
-        process.stderr.write('usage: era-server.mjs [http PORT [KEEPALIVE_MS]]\n');
+        process.stderr.write('usage: era-server.mjs [--modern-only] [http PORT [KEEPALIVE_MS]]\n');
         process.exit(2);
     }
     let handler;
-    handler = createMcpHandler(factory(() => handler.notify.toolsChanged()), { onerror: report, keepAliveMs });
+    handler = createMcpHandler(factory(() => handler.notify.toolsChanged()), { onerror: report, keepAliveMs, ...legacy });
     const node = toNodeHandler(handler, { onerror: report });
     const validHost = localhostHostValidation();
     const http = createServer((req, res) => {
@@ -106,5 +112,5 @@ if (process.argv[2] === 'http') {
     process.on('SIGINT', stop);
 } else {
     // On stdio the instance of the connection stays: the tool is added to it, which makes it notify its client.
-    serveStdio(factory((server) => addExtra(server)), { onerror: report });
+    serveStdio(factory((server) => addExtra(server)), { onerror: report, ...legacy });
 }

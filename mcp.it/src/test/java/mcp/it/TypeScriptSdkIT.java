@@ -1,22 +1,33 @@
 package mcp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.api.spi.Providers;
+import mcp.api.spi.ToolCache;
+import mcp.api.spi.ToolCacheProvider;
+import mcp.api.spi.TransportProvider;
 import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
+import mcp.manager.McpManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -141,6 +152,80 @@ class TypeScriptSdkIT {
         ToolResult greet = client.callToolBlocking("greet", McpJson.object());
         assertTrue(greet.isError(), EraPeer.text(greet));
         assertTrue(EraPeer.text(greet).contains("cannot receive server-to-client requests"), EraPeer.text(greet));
+    }
+
+    @Test
+    void aServerOfTheStatelessEraOnlyRefusesAPinnedHandshakeWithAClearReason() throws Exception {
+        StdioServerConfig stdio = StdioServerConfig.of(PEER.runtime().toString(),
+                List.of(PEER.script().toString(), "--modern-only"));
+        McpException overStdio = assertThrows(McpException.class,
+                () -> EraPeer.connect("ts", stdio, EraPeer.pinned2025("ts"), temp, clients));
+        assertTrue(overStdio.getMessage().contains("refused protocol version 2025-11-25 and supports [\"2026-07-28\"]: "
+                + "set its protocolVersion to auto or 2026-07-28"), overStdio.getMessage());
+        LoopbackServer server = httpServer(port -> {
+            List<String> command = new ArrayList<>(PEER.httpCommand(port));
+            command.add("--modern-only");
+            return command;
+        });
+        // Over HTTP the refusal is a 400 whose body is the JSON-RPC error: the server's answer, not a reason to
+        // try the legacy HTTP+SSE transport.
+        McpException overHttp = assertThrows(McpException.class,
+                () -> EraPeer.connect("ts-http", EraPeer.http(server.port()), EraPeer.pinned2025("ts-http"), temp,
+                        clients));
+        assertTrue(overHttp.getMessage().contains("refused protocol version 2025-11-25 and supports [\"2026-07-28\"]: "
+                + "set its protocolVersion to auto or 2026-07-28"), overHttp.getMessage());
+        assertFalse(overHttp.getMessage().contains("HTTP+SSE"), overHttp.getMessage());
+        // auto on the same servers: the probe finds the stateless era.
+        assertEquals("2026-07-28", EraPeer.connect("ts", stdio, ClientOptions.builder("ts"), temp, clients)
+                .initializeResult().protocolVersion());
+        assertEquals("2026-07-28", EraPeer.connect("ts-http", EraPeer.http(server.port()),
+                ClientOptions.builder("ts-http"), temp, clients).initializeResult().protocolVersion());
+    }
+
+    /**
+     * A server remembered as of the 2025 era (the tool cache's verdict) that now speaks only 2026-07-28: the same
+     * command first ran server-everything, then the TypeScript SDK server in its modern-only mode (as when a
+     * server is upgraded). The warm start offers the handshake, is refused with -32022, and is started again with
+     * the probe, which finds the stateless era; the cache then holds the new verdict.
+     */
+    @Test
+    void aRememberedHandshakeEraThatWentStaleIsProbedAgain() throws Exception {
+        Path launcher = temp.resolve("server.sh");
+        Path log = temp.resolve("sent.jsonl");
+        Path cacheDir = Files.createDirectory(temp.resolve("cache"));
+        StdioServerConfig config = StdinLog.wrap(StdioServerConfig.of("sh", List.of(launcher.toString())), log);
+        ToolCacheProvider file = Providers.load(ToolCacheProvider.class, getClass().getClassLoader()).stream()
+                .filter(p -> p.id().equals("file")).findFirst().orElseThrow();
+        ToolCache cache = file.open(new ToolCacheProvider.Settings(Optional.of(cacheDir), temp, Map.of(),
+                Duration.ofDays(1)));
+        List<TransportProvider> stdio = ServiceLoader.load(TransportProvider.class).stream()
+                .map(ServiceLoader.Provider::get).filter(p -> p.id().equals("stdio")).toList();
+        Path everything = EraPeer.INTEROP.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+        Files.writeString(launcher, "exec node '" + everything + "' stdio\n");
+        try (McpManager first = McpManager.builder().transportProviders(stdio).toolCache(cache).build()) {
+            assertEquals(Map.of(), first.connectServers(Map.of("srv", config), Map.of()).errors());
+            assertEquals("2025-11-25", first.waitForConnection("srv").join().initializeResult().protocolVersion());
+        }
+        assertEquals("2025-11-25", McpJson.mapper().readTree(Files.readString(cacheDir.resolve("srv.json")))
+                .path("protocolVersion").asString());
+
+        Files.writeString(launcher, "exec '" + PEER.runtime() + "' '" + PEER.script() + "' --modern-only\n");
+        try (McpManager warm = McpManager.builder().transportProviders(stdio).toolCache(cache).build()) {
+            assertEquals(Map.of(), warm.connectServers(Map.of("srv", config), Map.of()).errors());
+            McpClient client = warm.waitForConnection("srv").join();
+            assertEquals("2026-07-28", client.initializeResult().protocolVersion());
+            assertEquals("42", EraPeer.text(client.callToolBlocking("add", EraPeer.args("{\"a\": 40, \"b\": 2}"))));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!Files.readString(cacheDir.resolve("srv.json")).contains("\"protocolVersion\":\"2026-07-28\"")) {
+                assertTrue(System.nanoTime() < deadline, "the new verdict is not cached");
+                Thread.sleep(50);
+            }
+        }
+        // The log is of the last start only: the one after the refused handshake, which began with the probe.
+        List<String> sent = StdinLog.methods(log);
+        assertEquals("server/discover", sent.get(0), sent::toString);
+        assertFalse(sent.contains("initialize"), sent::toString);
     }
 
     /**
