@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -21,12 +22,16 @@ import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.api.spi.Providers;
+import mcp.api.spi.ToolCache;
+import mcp.api.spi.ToolCacheProvider;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.manager.CallOptions;
 import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
+import mcp.manager.McpManager;
 import mcp.manager.ProgressUpdate;
 import mcp.manager.Root;
 import org.junit.jupiter.api.AfterEach;
@@ -118,6 +123,50 @@ class ReferenceServersIT {
         // The server asked roots/list on its own after initialized; this tool shows what we answered.
         String roots = text(client.callToolBlocking("get-roots-list", null));
         assertTrue(roots.contains(temp.toUri().toString().replaceAll("/$", "")), roots);
+    }
+
+    /**
+     * server-everything is of the handshake era only: with {@code protocolVersion} {@code auto} the first start
+     * probes it with {@code server/discover} and falls back to {@code initialize}; the verdict lands in the tool cache
+     * with the tools, and a warm start from that cache sends no probe. What the client sent is read from outside it:
+     * the server runs under {@code interop/stdin-log.sh}, which copies its stdin into a file.
+     */
+    @Test
+    void everythingServerIsFoundByTheProbeAndAWarmStartSendsNone() throws Exception {
+        Path log = temp.resolve("sent.jsonl");
+        Path cacheDir = Files.createDirectory(temp.resolve("cache"));
+        StdioServerConfig config = StdinLog.wrap(
+                StdioServerConfig.of("node", List.of(server("server-everything").toString(), "stdio")), log);
+        assertEquals("auto", config.protocolVersion());
+        ToolCacheProvider file = Providers.load(ToolCacheProvider.class, getClass().getClassLoader()).stream()
+                .filter(p -> p.id().equals("file")).findFirst().orElseThrow();
+        ToolCache cache = file.open(new ToolCacheProvider.Settings(Optional.of(cacheDir), temp, Map.of(),
+                Duration.ofDays(1)));
+        TransportProvider stdio = ServiceLoader.load(TransportProvider.class).stream().map(ServiceLoader.Provider::get)
+                .filter(p -> p.id().equals("stdio")).findFirst().orElseThrow();
+
+        try (McpManager cold = McpManager.builder().transportProviders(List.of(stdio)).toolCache(cache).build()) {
+            assertEquals(Map.of(), cold.connectServers(Map.of("everything", config), Map.of()).errors());
+            McpClient client = cold.waitForConnection("everything").join();
+            assertEquals("2025-11-25", client.initializeResult().protocolVersion());
+            assertEquals("Echo: cold", text(client.callToolBlocking("echo", args("{\"message\":\"cold\"}"))));
+        }
+        List<String> first = StdinLog.methods(log);
+        assertEquals(List.of("server/discover", "initialize", "notifications/initialized"), first.subList(0, 3),
+                first::toString);
+        JsonNode entry = McpJson.mapper().readTree(Files.readString(cacheDir.resolve("everything.json")));
+        assertEquals("2025-11-25", entry.path("protocolVersion").asString(), "the verdict is cached: " + entry);
+        assertTrue(entry.path("tools").size() > 0, "the tools are cached: " + entry);
+
+        try (McpManager warm = McpManager.builder().transportProviders(List.of(stdio)).toolCache(cache).build()) {
+            assertEquals(Map.of(), warm.connectServers(Map.of("everything", config), Map.of()).errors());
+            McpClient client = warm.waitForConnection("everything").join();
+            assertEquals("2025-11-25", client.initializeResult().protocolVersion());
+            assertEquals("Echo: warm", text(client.callToolBlocking("echo", args("{\"message\":\"warm\"}"))));
+        }
+        List<String> second = StdinLog.methods(log);
+        assertEquals("initialize", second.get(0), second::toString);
+        assertFalse(second.contains("server/discover"), "a warm start sends no probe: " + second);
     }
 
     @Test

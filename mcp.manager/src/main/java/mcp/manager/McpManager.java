@@ -170,6 +170,8 @@ public final class McpManager implements AutoCloseable {
         volatile ToolCache.Entry cached;
         /** The fingerprint of the authorization context this attempt reaches the server in ({@link AuthContext}). */
         volatile String authContext = "";
+        /** Whether this attempt was started again with the probe after refusing the remembered handshake era. */
+        volatile boolean staleEraOnce;
 
         Server(String name, ServerConfig config, String pinKey) {
             this.name = name;
@@ -420,6 +422,15 @@ public final class McpManager implements AutoCloseable {
                         server.probeClosedOnce = true;
                         server.knownProtocolVersion = McpClient.LATEST_PROTOCOL_VERSION;
                         launch(server);
+                    } else if (error != null && refusedHandshake(error) && server.knownProtocolVersion != null
+                            && !server.staleEraOnce && !server.cancelled
+                            && server.config.protocolVersion().equals(McpClient.AUTO)) {
+                        // The tool cache said the 2025 era, but the server now speaks only 2026-07-28: the verdict
+                        // is stale, so it is started again with the probe, once (and the new verdict is cached).
+                        LOG.debug("{}; starting it again with the server/discover probe", unwrap(error).getMessage());
+                        server.staleEraOnce = true;
+                        server.knownProtocolVersion = null;
+                        launch(server);
                     } else if (error != null) {
                         failed(server, error);
                     } else {
@@ -430,6 +441,16 @@ public final class McpManager implements AutoCloseable {
                 failed(server, e);
             }
         });
+    }
+
+    /** Whether a failed connect is a server of the stateless era only refusing the handshake. */
+    private static boolean refusedHandshake(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ClientSession.HandshakeRefusedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ClientOptions clientOptions(Server server) {

@@ -162,6 +162,48 @@ class ProtocolEraTest {
     }
 
     @Test
+    void pinningTheHandshakeOnAServerOfTheStatelessEraOnlyFailsWithWhatItSupports() {
+        McpException failure = assertThrows(McpException.class, () -> connect("new",
+                ClientOptions.builder("new").protocolVersion("2025-06-18"), "--era", "modern"));
+        assertTrue(failure.getMessage().contains("refused protocol version 2025-06-18 and supports [\"2026-07-28\"]: "
+                + "set its protocolVersion to auto or 2026-07-28"), failure.getMessage());
+        CompletionException remembered = assertThrows(CompletionException.class, () -> McpClient.connect(
+                TestServerProcesses.open("new", "--era", "modern"),
+                ClientOptions.builder("new").knownProtocolVersion("2025-11-25").build()).join());
+        assertTrue(causes(remembered).stream().anyMatch(ClientSession.HandshakeRefusedException.class::isInstance),
+                remembered.toString());
+    }
+
+    private static List<Throwable> causes(Throwable error) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            chain.add(cause);
+        }
+        return chain;
+    }
+
+    @Test
+    void aRememberedHandshakeEraThatTheServerRefusesIsProbedAgainAndForgotten() throws Exception {
+        ToolCacheProvider file = Providers.require(ToolCacheProvider.class, Providers.byId(ToolCacheProvider.class,
+                Providers.load(ToolCacheProvider.class, getClass().getClassLoader()), ToolCacheProvider::id), "file");
+        ToolCache cache = file.open(new ToolCacheProvider.Settings(Optional.of(temp), temp, Map.of(), Duration.ofDays(1)));
+        StdioServerConfig modern = TestServerProcesses.config("--era", "modern");
+        // What the cache holds after the server spoke the handshake era, before it was upgraded to 2026-07-28 alone.
+        cache.write("upgraded", ConfigHash.of(modern), List.of(), Optional.of("2025-11-25"));
+        try (McpManager manager = McpManager.builder().transportProviders(List.of(TestServerProcesses.stdio()))
+                .toolCache(cache).build()) {
+            assertEquals(Map.of(), manager.connectServers(Map.of("upgraded", modern), Map.of()).errors());
+            McpClient client = manager.waitForConnection("upgraded").join();
+            assertEquals("2026-07-28", client.initializeResult().protocolVersion());
+            // A new process, started with the probe: the refused initialize went to the first one.
+            assertEquals(List.of("server/discover", "subscriptions/listen", "tools/list", "tools/call"),
+                    received(client));
+        }
+        assertEquals(Optional.of("2026-07-28"), cache.readEntry("upgraded", ConfigHash.of(modern)).orElseThrow()
+                .protocolVersion());
+    }
+
+    @Test
     void aServerThatExitsOnTheProbeIsReportedAsSuch() {
         CompletionException failure = assertThrows(CompletionException.class, () -> McpClient.connect(
                 TestServerProcesses.open("fragile", "--fault", "exit-before-initialize"),

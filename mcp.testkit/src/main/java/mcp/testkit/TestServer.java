@@ -42,7 +42,9 @@ import tools.jackson.databind.node.ObjectNode;
  * instructions read from a file at every listing, so that a test can change a tool's definition between
  * restarts or, with the tool {@code reread_tools}, live. With {@code --era modern} (or {@code dual}) it serves
  * the stateless 2026-07-28 revision: per-request {@code _meta}, {@code server/discover}, {@code resultType},
- * a multi round-trip {@code ask}, {@code subscriptions/listen}. Faults chosen with {@code --fault}
+ * a multi round-trip {@code ask}, {@code subscriptions/listen}; {@code modern} answers {@code initialize} with
+ * {@code UnsupportedProtocolVersionError} (-32022) naming 2026-07-28, as the TypeScript SDK v2 does when it serves
+ * that revision alone. Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
  *
@@ -359,6 +361,12 @@ public final class TestServer {
             return null;
         }
         boolean modernRequest = params.path("_meta").has(META_VERSION);
+        if (options.era.equals("modern") && method.equals("initialize") && !modernRequest) {
+            // As the TypeScript SDK v2 answers a 2025 opening when it serves 2026-07-28 alone.
+            ObjectNode data = mapper.createObjectNode().put("requested", text(params.path("protocolVersion"), ""));
+            data.putArray("supported").add(MODERN_VERSION);
+            throw new RpcError(-32022, "Unsupported protocol version", data);
+        }
         if (eraOf(modernRequest).equals("modern")) {
             return modern(method, params);
         }

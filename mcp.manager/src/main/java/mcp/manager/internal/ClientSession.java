@@ -140,6 +140,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
     }
 
+    /**
+     * The server answered {@code initialize} with {@code UnsupportedProtocolVersionError} (-32022) listing
+     * 2026-07-28: it speaks only the stateless era. A handshake that the tool cache chose (a server that spoke
+     * the 2025 era last time) is then stale, and the manager starts the server again with the probe, once.
+     */
+    public static final class HandshakeRefusedException extends McpException {
+        private static final long serialVersionUID = 1L;
+
+        HandshakeRefusedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** Finds and sets up the server's era, as {@link ClientOptions#protocolVersion()} asks. */
     private CompletableFuture<Void> negotiate() {
         String pinned = options.protocolVersion();
@@ -282,10 +295,28 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
     }
 
-    /** The {@code initialize} handshake of the 2025 era, offering this version. */
+    /**
+     * The {@code initialize} handshake of the 2025 era, offering this version. A server that refuses it with
+     * {@code UnsupportedProtocolVersionError} is reported with the versions it supports; when those include
+     * 2026-07-28, as a {@link HandshakeRefusedException} (a server of the stateless era only).
+     */
     private CompletableFuture<Void> handshake(String version) {
         CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
-        return request("initialize", initializeParams(version), initOptions).thenCompose(this::accept);
+        return request("initialize", initializeParams(version), initOptions).exceptionally(error -> {
+            Throwable cause = unwrap(error);
+            if (cause instanceof McpProtocolException protocol && protocol.code() == UNSUPPORTED_PROTOCOL_VERSION) {
+                JsonNode supported = protocol.data().map(data -> data.path("supported")).orElse(McpJson.object());
+                String refused = "MCP server \"" + options.serverName() + "\" refused protocol version " + version
+                        + " and supports " + supported;
+                if (mutualModernVersion(supported).isEmpty()) {
+                    throw new CompletionException(new McpException(refused, cause));
+                }
+                throw new CompletionException(new HandshakeRefusedException(options.protocolVersion()
+                        .equals(McpClient.AUTO) ? refused : refused + ": set its protocolVersion to auto or "
+                        + McpClient.MODERN_PROTOCOL_VERSION, cause));
+            }
+            throw error instanceof CompletionException completion ? completion : new CompletionException(error);
+        }).thenCompose(this::accept);
     }
 
     /** {@code params} with the stateless era's envelope in its {@code _meta} (a copy; other keys kept). */

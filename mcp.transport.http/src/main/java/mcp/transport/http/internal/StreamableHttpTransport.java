@@ -121,6 +121,9 @@ final class StreamableHttpTransport implements Transport {
      */
     private enum Era { UNDECIDED, STATELESS, HANDSHAKE }
 
+    /** {@code UnsupportedProtocolVersionError} of the 2026-07-28 revision. */
+    private static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
     /** The envelope key that marks a message of the stateless revision. */
     static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 
@@ -414,6 +417,20 @@ final class StreamableHttpTransport implements Transport {
         }
         if (status == 404 && sentSession != null) {
             sessionExpired(out, ex, sentSession, http.statusMessage("POST", http.uri, response, excerpt));
+            return;
+        }
+        Optional<JsonRpcError> refusal = ex != null && isInitialize(out.message()) && status >= 400 && status <= 499
+                ? jsonRpcError(reply, ex.id).filter(e -> e.code() == UNSUPPORTED_PROTOCOL_VERSION) : Optional.empty();
+        if (refusal.isPresent()) {
+            // A server of the stateless era only: UnsupportedProtocolVersionError is its answer to initialize
+            // (with the versions it supports), not a sign of the legacy HTTP+SSE transport.
+            LOG.debug("MCP server \"{}\": HTTP {} to initialize carries UnsupportedProtocolVersionError",
+                    http.serverName, status);
+            if (inbound.deliver(refusal.get())) {
+                ex.finish();
+            } else {
+                ex.fail(closedException());
+            }
             return;
         }
         if (isInitialize(out.message()) && (status == 400 || status == 404 || status == 405) && fallbackAllowed

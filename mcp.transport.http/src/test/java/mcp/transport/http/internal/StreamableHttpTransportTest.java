@@ -548,6 +548,24 @@ class StreamableHttpTransportTest {
                 + "/mcp answered HTTP 404 Not Found; body: no such route"), error.getMessage());
     }
 
+    @Test
+    void initializeRefusedWithUnsupportedProtocolVersionIsTheAnswerNotAFallback() throws Exception {
+        McpStub stub = new McpStub();
+        // As the TypeScript SDK v2 answers a 2025 opening when it serves 2026-07-28 alone.
+        stub.overrides.put("initialize", (call, request) -> call.status(400, "{\"jsonrpc\":\"2.0\",\"id\":"
+                + request.id() + ",\"error\":{\"code\":-32022,\"message\":\"Unsupported protocol version: 2025-11-25\","
+                + "\"data\":{\"supported\":[\"2026-07-28\"],\"requested\":\"2025-11-25\"}}}",
+                Map.of("Content-Type", "application/json")));
+        TestHttpServer server = server(stub);
+        McpException error = assertThrows(McpException.class, () -> McpClient.connectBlocking(open(server),
+                ClientOptions.builder("t").protocolVersion("2025-11-25").initializeTimeout(Duration.ofSeconds(5))
+                        .build()));
+        assertTrue(error.getMessage().contains("refused protocol version 2025-11-25 and supports [\"2026-07-28\"]"),
+                error.getMessage());
+        assertEquals(List.of("POST"), server.all.stream().map(TestHttpServer.Recorded::method).toList(),
+                "no GET of the legacy HTTP+SSE transport");
+    }
+
     // ------------------------------------------------------------------------------------------ misc
 
     @Test
