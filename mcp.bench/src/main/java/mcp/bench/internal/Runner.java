@@ -251,23 +251,31 @@ public final class Runner {
     /** Records one class-data archive per Java client from a short run, so each starts as fast as it can. */
     private void trainClientArchives(List<String> server) throws IOException, InterruptedException {
         for (String client : List.of("mcp-host", "java-sdk", "floor")) {
-            trainArchive(client, server);
+            trainArchive(client, server, "");
         }
     }
 
-    /** Records the class-data archive of one Java client from a short run against this server. */
-    private void trainArchive(String client, List<String> server) throws IOException, InterruptedException {
-        Path archive = cds.resolve(client + ".jsa");
+    /**
+     * Records the class-data archive of one Java client from a short run against this server.
+     *
+     * @param part "" for the archive of the 2025 parts, else the part whose runs use it (the modern part's
+     *     mcp-host runs its stateless path, which the testkit training never loads)
+     */
+    private void trainArchive(String client, List<String> server, String part) throws IOException, InterruptedException {
+        String name = part.isEmpty() ? client : client + "-" + part;
+        Path archive = cds.resolve(name + ".jsa");
         Files.deleteIfExists(archive);
         List<String> command = clientCommand(client, List.of("--warmup", "50", "--calls", "50", "--seconds", "0.2"),
-                server, "-XX:ArchiveClassesAtExit=" + archive);
-        Outcome outcome = Proc.run(command, repo, Map.of(), out.resolve("logs/cds-" + client + ".err"), 120);
+                server, "-XX:ArchiveClassesAtExit=" + archive, part);
+        Outcome outcome = Proc.run(command, repo, Map.of(), out.resolve("logs/cds-" + name + ".err"), 120);
         processCount++;
-        log("class-data archive of " + client + ": " + (Files.isRegularFile(archive) ? "made" : "not made")
+        log("class-data archive of " + name + ": " + (Files.isRegularFile(archive) ? "made" : "not made")
                 + (outcome.ok() ? "" : " (training run failed: exit " + outcome.exitCode() + ")"));
     }
 
-    private List<String> clientCommand(String client, List<String> clientArgs, List<String> server, String cdsFlag) {
+    /** @param part the part whose archive the client uses when it has one of its own ("" for none) */
+    private List<String> clientCommand(String client, List<String> clientArgs, List<String> server, String cdsFlag,
+            String part) {
         List<String> command = new ArrayList<>();
         if (client.equals("ts-sdk") || client.equals("ts-sdk-v2")) {
             String script = client.equals("ts-sdk") ? "bench/ts-client.mjs" : "bench/ts-client-v2.mjs";
@@ -275,8 +283,11 @@ public final class Runner {
         } else {
             command.add(Proc.java());
             command.addAll(CLIENT_JVM_FLAGS);
+            Path own = cds.resolve(client + "-" + part + ".jsa");
             if (cdsFlag != null) {
                 command.add(cdsFlag);
+            } else if (!part.isEmpty() && Files.isRegularFile(own)) {
+                command.add("-XX:SharedArchiveFile=" + own);
             } else if (Files.isRegularFile(cds.resolve(client + ".jsa"))) {
                 command.add("-XX:SharedArchiveFile=" + cds.resolve(client + ".jsa"));
             }
@@ -341,7 +352,7 @@ public final class Runner {
         clients.forEach(runs::putArray);
         for (int round = 1; round <= rounds; round++) {
             for (String client : clients) {
-                List<String> command = clientCommand(client, args, server, null);
+                List<String> command = clientCommand(client, args, server, null, serverName);
                 Outcome outcome = Proc.run(command, repo, Map.of(),
                         out.resolve("logs/" + serverName + "-" + client + "-" + round + ".err"), 300);
                 processCount++;
@@ -395,7 +406,9 @@ public final class Runner {
             return;
         }
         if (!smoke) {
-            trainArchive("java-sdk-modern", server);
+            // Both Java clients of the part get an archive recorded against this server, on the path they run here.
+            trainArchive("mcp-host", server, "modern");
+            trainArchive("java-sdk-modern", server, "modern");
         }
         int rounds = smoke ? 1 : Integer.parseInt(options.getOrDefault("--rounds", "5"));
         List<String> clientArgs = smoke
