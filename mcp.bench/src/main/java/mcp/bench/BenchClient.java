@@ -44,6 +44,16 @@ public interface BenchClient extends AutoCloseable {
         return echo(message).get(30, java.util.concurrent.TimeUnit.SECONDS);
     }
 
+    /**
+     * The protocol version the client speaks with the server, once connected: the one agreed in
+     * {@code initialize}, or the stateless revision's (2026-07-28) sent with every request.
+     *
+     * @return the version, or {@code null} when the client does not tell
+     */
+    default String protocolVersion() {
+        return null;
+    }
+
     /** Closes the session and ends the server process. */
     @Override
     void close();

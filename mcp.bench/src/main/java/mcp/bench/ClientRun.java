@@ -24,7 +24,8 @@ import java.util.function.Function;
  * {@code BENCH-RESULT {json}} on stdout; the Node client prints the same line.
  *
  * <p>Command line: {@code [--t0 NANOS] [--warmup N] [--calls N] [--inflight N] [--seconds S]
- * [--expect-prefix TEXT] [--expect-tools N] -- SERVER COMMAND...}. {@code --t0} is the runner's
+ * [--expect-prefix TEXT] [--expect-tools N] [--expect-protocol VERSION] -- SERVER COMMAND...}; a client that
+ * speaks another protocol version than {@code --expect-protocol} (or does not tell) counts a mismatch. {@code --t0} is the runner's
  * {@link System#nanoTime()} just before it started this process (a system-wide monotonic clock on
  * Linux), so that launch-to-initialized includes the client's own start.
  */
@@ -95,6 +96,7 @@ public final class ClientRun {
         double seconds = Double.parseDouble(options.getOrDefault("--seconds", "3"));
         String prefix = options.getOrDefault("--expect-prefix", "");
         int expectTools = (int) option("--expect-tools", -1);
+        String expectProtocol = options.get("--expect-protocol");
 
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("client", clientName);
@@ -105,6 +107,14 @@ public final class ClientRun {
         try (BenchClient client = factory.apply(serverCommand)) {
             client.connect();
             long initialized = System.nanoTime();
+            String version = client.protocolVersion();
+            if (version != null) {
+                result.put("protocolVersion", version);
+            }
+            if (expectProtocol != null && !expectProtocol.equals(version)) {
+                mismatches++;
+                firstProblem = "speaks protocol " + version + ", expected " + expectProtocol;
+            }
             result.put("spawnToInitMs", ms(initialized - spawnStart));
             if (t0 > 0) {
                 result.put("launchToInitMs", ms(initialized - t0));

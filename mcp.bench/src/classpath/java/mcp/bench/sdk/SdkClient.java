@@ -56,6 +56,12 @@ public final class SdkClient implements BenchClient {
     }
 
     @Override
+    public String protocolVersion() {
+        McpSchema.InitializeResult result = client.getCurrentInitializationResult();
+        return result == null ? null : result.protocolVersion();
+    }
+
+    @Override
     public int listTools() {
         int count = 0;
         String cursor = null;

@@ -18,7 +18,9 @@ import mcp.manager.McpClient;
 
 /**
  * mcp-host's client: {@link McpClient} over the {@code stdio} transport, found through
- * {@link Providers} and {@link java.util.ServiceLoader} as the host finds it, with default options.
+ * {@link Providers} and {@link java.util.ServiceLoader} as the host finds it, with default options (so the
+ * era is {@code auto}: a server of the 2026-07-28 revision is spoken to statelessly, one of 2025 with the
+ * handshake).
  */
 public final class HostClient implements BenchClient {
 
@@ -50,6 +52,12 @@ public final class HostClient implements BenchClient {
         StdioServerConfig config = StdioServerConfig.of(command.get(0), command.subList(1, command.size()));
         Transport transport = stdio().open(TransportRequest.of("bench", config, Path.of("").toAbsolutePath()));
         client = McpClient.connectBlocking(transport, ClientOptions.builder("bench").build());
+    }
+
+    /** @return the version of the session: 2026-07-28 when {@code auto} found the stateless era */
+    @Override
+    public String protocolVersion() {
+        return client.initializeResult().protocolVersion();
     }
 
     @Override

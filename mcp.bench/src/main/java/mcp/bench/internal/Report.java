@@ -32,8 +32,10 @@ final class Report {
             new Metric("heapMb", "client heap after GC", "MB", false, 1),
             new Metric("rssPeakMb", "client peak RSS", "MB", false, 0));
 
-    private static final List<String> CLIENTS = List.of("mcp-host", "java-sdk", "ts-sdk", "floor");
-    private static final List<String> CLIENT_LABELS = List.of("mcp-host", "Java SDK 2.1.0", "TS SDK 1.32.2", "floor");
+    private static final List<String> CLIENTS = List.of("mcp-host", "java-sdk", "java-sdk-modern", "ts-sdk", "ts-sdk-v2",
+            "floor");
+    private static final List<String> CLIENT_LABELS = List.of("mcp-host", "Java SDK 2.2.0", "Java SDK 2.2.0 modern",
+            "TS SDK 1.32.2", "TS SDK v2 2.4.0", "floor");
 
     private Report() {
     }
@@ -53,12 +55,13 @@ final class Report {
                         + "the rounds; ratios are mcp-host's median over the other's.\n\n");
 
         JsonNode clients = results.path("clients");
-        for (String server : List.of("testkit", "everything")) {
+        for (String server : List.of("testkit", "everything", "modern")) {
             if (clients.has(server)) {
                 clientTable(md, server, clients.get(server));
             }
         }
         targets(md, results);
+        modernTargets(md, results);
         if (results.has("scale")) {
             scaleTable(md, results.get("scale"));
         }
@@ -95,10 +98,14 @@ final class Report {
 
     private static void clientTable(StringBuilder md, String server, JsonNode section) {
         JsonNode runs = section.path("runs");
-        md.append("### Clients on the ").append(server.equals("testkit")
-                ? "testkit server (`mcp.testkit.TestServer --tools 1000 --page-size 100`)"
-                : "reference server `@modelcontextprotocol/server-everything` (stdio)")
-                .append(", ").append(section.path("rounds").asInt()).append(" rounds\n\n");
+        md.append("### ").append(switch (server) {
+            case "testkit" -> "Clients on the testkit server (`mcp.testkit.TestServer --tools 1000 --page-size 100`)";
+            case "everything" -> "Clients on the reference server `@modelcontextprotocol/server-everything` (stdio)";
+            default -> "The 2026-07-28 era: clients on " + (section.path("server").asString().startsWith("node")
+                    ? "the TypeScript SDK v2 server (`bench/ts-server-v2.mjs`, `@modelcontextprotocol/server@2.4.0`, "
+                            + "stateless stdio, 101 tools)"
+                    : "the testkit server in its modern era (`--era modern`)");
+        }).append(", ").append(section.path("rounds").asInt()).append(" rounds\n\n");
         md.append("Workload per client process: `").append(section.path("workload").asString()).append("`.\n\n");
         md.append("| figure |");
         List<String> present = new ArrayList<>();
@@ -126,6 +133,15 @@ final class Report {
             }
             md.append('\n');
         }
+        md.append("| protocol version spoken |");
+        for (String client : present) {
+            java.util.Set<String> versions = new java.util.TreeSet<>();
+            for (JsonNode run : runs.get(client)) {
+                versions.add(run.path("protocolVersion").asString("(not told)"));
+            }
+            md.append(' ').append(String.join(", ", versions)).append(" |");
+        }
+        md.append(" |".repeat(others.size())).append('\n');
         md.append("| mismatches + failed calls (all rounds) |");
         for (String client : present) {
             long bad = 0;
@@ -180,6 +196,54 @@ final class Report {
                     .append(ratio < 0.5 ? "yes" : "**no**").append(" |\n");
         }
         md.append('\n');
+    }
+
+    /** Issue 16's targets of the modern part: at least as good as the best of the other clients there. */
+    private static void modernTargets(StringBuilder md, JsonNode results) {
+        JsonNode runs = results.path("clients").path("modern").path("runs");
+        if (runs.isMissingNode() || runs.path("mcp-host").isEmpty()) {
+            return;
+        }
+        md.append("### Targets of issue 16 (the 2026-07-28 era, ratios of medians from this run)\n\n");
+        md.append("| target | required | best other client | mcp-host | met |\n|---|---|---|---:|---|\n");
+        JsonNode host = runs.path("mcp-host");
+        double p50 = median(values(host, "p50Us"));
+        double tp = median(values(host, "callsPerSec"));
+        String bestP50Client = null;
+        String bestTpClient = null;
+        double bestP50 = Double.NaN;
+        double bestTp = Double.NaN;
+        for (var entry : runs.properties()) {
+            if (entry.getKey().equals("mcp-host") || entry.getValue().isEmpty()) {
+                continue;
+            }
+            double theirP50 = median(values(entry.getValue(), "p50Us"));
+            double theirTp = median(values(entry.getValue(), "callsPerSec"));
+            if (bestP50Client == null || theirP50 < bestP50) {
+                bestP50 = theirP50;
+                bestP50Client = entry.getKey();
+            }
+            if (bestTpClient == null || theirTp > bestTp) {
+                bestTp = theirTp;
+                bestTpClient = entry.getKey();
+            }
+        }
+        if (bestP50Client != null) {
+            String label = CLIENT_LABELS.get(CLIENTS.indexOf(bestP50Client));
+            md.append("| sequential call p50 vs the best other | ≤ 1.00× | ").append(label).append(", ")
+                    .append(format(bestP50, 0)).append(" µs | ").append(ratio(p50, bestP50)).append(" | ")
+                    .append(p50 <= bestP50 ? "yes" : "**no**").append(" |\n");
+            label = CLIENT_LABELS.get(CLIENTS.indexOf(bestTpClient));
+            md.append("| calls/s (16 in flight) vs the best other | ≥ 1.00× | ").append(label).append(", ")
+                    .append(format(bestTp, 0)).append(" /s | ").append(ratio(tp, bestTp)).append(" | ")
+                    .append(tp >= bestTp ? "yes" : "**no**").append(" |\n");
+        }
+        long bad = 0;
+        for (JsonNode run : host) {
+            bad += run.path("mismatches").asLong() + run.path("failures").asLong();
+        }
+        md.append("| failed or mismatched calls, wrong protocol version | 0 | | ").append(bad).append(" | ")
+                .append(bad == 0 ? "yes" : "**no**").append(" |\n\n");
     }
 
     private static void target(StringBuilder md, String what, String required, double ratio,

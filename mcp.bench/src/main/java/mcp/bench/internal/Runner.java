@@ -23,8 +23,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs the whole benchmark: the four clients on each server, alternated A B C D A B C D ... for
- * several rounds, each client in its own process; startup at scale; whole-process CLI time; JMH.
+ * Runs the whole benchmark: the four clients of the 2025 handshake on each server, alternated A B C D A B C D ...
+ * for several rounds, each client in its own process; the three clients of the 2026-07-28 revision on a server
+ * of that era, alternated the same way; startup at scale; whole-process CLI time; JMH.
  * Writes {@code results.json} and {@code report.md} into the output directory and, with
  * {@code --report FILE}, replaces the generated part of that file (between the
  * {@code <!-- bench:begin -->} and {@code <!-- bench:end -->} lines).
@@ -37,8 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   --out DIR             output directory (default: mcp.bench/target/bench)
  *   --report FILE         the markdown file whose generated part is replaced
  *   --rounds N            rounds of the client comparison on the testkit server (default 5)
- *   --smoke               tiny counts, Java clients and the testkit server only, one scale run: for CI
- *   --skip LIST           comma-separated parts to skip: clients,everything,scale,cli,jmh,node
+ *   --smoke               tiny counts, Java clients and the testkit server only (the modern part on the testkit
+ *                         server in its modern era), one scale run: for CI
+ *   --skip LIST           comma-separated parts to skip: clients,everything,modern,scale,cli,jmh,node
  * </pre>
  */
 public final class Runner {
@@ -49,8 +51,20 @@ public final class Runner {
 
     private static final List<String> CLIENTS = List.of("mcp-host", "java-sdk", "ts-sdk", "floor");
 
+    /** The clients of the modern part: each speaks the 2026-07-28 revision (mcp-host by finding it itself). */
+    private static final List<String> MODERN_CLIENTS = List.of("mcp-host", "java-sdk-modern", "ts-sdk-v2");
+
+    /** The protocol version of the modern part: a client that speaks another one counts a mismatch. */
+    static final String MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+    /** The tools of the modern part's server besides {@code echo}. */
+    private static final int MODERN_GENERATED_TOOLS = 100;
+
     /** How many tools the testkit server has besides the generated {@code tool_<n>}. */
     private static final int TESTKIT_OWN_TOOLS = 11;
+
+    /** The same with {@code --era} given: it adds {@code received} and {@code ask}. */
+    private static final int TESTKIT_ERA_OWN_TOOLS = TESTKIT_OWN_TOOLS + 2;
 
     private final Map<String, String> options = new LinkedHashMap<>();
     private final boolean smoke;
@@ -133,12 +147,16 @@ public final class Runner {
                     : List.of("--warmup", "2000", "--calls", "5000", "--inflight", "16", "--seconds", "3");
             // The testkit server lists its own tools (echo, add, ...) before the generated ones.
             clientComparison("testkit", testkitServer(testkitArchive, tools), tools + TESTKIT_OWN_TOOLS, "", rounds,
-                    clientArgs);
+                    clientArgs, CLIENTS, null);
             Path everything = repo.resolve("interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
             if (!smoke && !skip.contains("everything") && Files.isRegularFile(everything)) {
                 clientComparison("everything", List.of("node", everything.toString(), "stdio"), -1, "Echo: ",
-                        2, List.of("--warmup", "500", "--calls", "2000", "--inflight", "16", "--seconds", "2"));
+                        2, List.of("--warmup", "500", "--calls", "2000", "--inflight", "16", "--seconds", "2"), CLIENTS,
+                        null);
             }
+        }
+        if (!skip.contains("modern")) {
+            modern(testkitArchive);
         }
         if (!skip.contains("scale")) {
             scale(testkitArchive);
@@ -233,26 +251,43 @@ public final class Runner {
     /** Records one class-data archive per Java client from a short run, so each starts as fast as it can. */
     private void trainClientArchives(List<String> server) throws IOException, InterruptedException {
         for (String client : List.of("mcp-host", "java-sdk", "floor")) {
-            Path archive = cds.resolve(client + ".jsa");
-            Files.deleteIfExists(archive);
-            List<String> command = clientCommand(client, List.of("--warmup", "50", "--calls", "50", "--seconds", "0.2"),
-                    server, "-XX:ArchiveClassesAtExit=" + archive);
-            Outcome outcome = Proc.run(command, repo, Map.of(), out.resolve("logs/cds-" + client + ".err"), 120);
-            processCount++;
-            log("class-data archive of " + client + ": " + (Files.isRegularFile(archive) ? "made" : "not made")
-                    + (outcome.ok() ? "" : " (training run failed: exit " + outcome.exitCode() + ")"));
+            trainArchive(client, server, "");
         }
     }
 
-    private List<String> clientCommand(String client, List<String> clientArgs, List<String> server, String cdsFlag) {
+    /**
+     * Records the class-data archive of one Java client from a short run against this server.
+     *
+     * @param part "" for the archive of the 2025 parts, else the part whose runs use it (the modern part's
+     *     mcp-host runs its stateless path, which the testkit training never loads)
+     */
+    private void trainArchive(String client, List<String> server, String part) throws IOException, InterruptedException {
+        String name = part.isEmpty() ? client : client + "-" + part;
+        Path archive = cds.resolve(name + ".jsa");
+        Files.deleteIfExists(archive);
+        List<String> command = clientCommand(client, List.of("--warmup", "50", "--calls", "50", "--seconds", "0.2"),
+                server, "-XX:ArchiveClassesAtExit=" + archive, part);
+        Outcome outcome = Proc.run(command, repo, Map.of(), out.resolve("logs/cds-" + name + ".err"), 120);
+        processCount++;
+        log("class-data archive of " + name + ": " + (Files.isRegularFile(archive) ? "made" : "not made")
+                + (outcome.ok() ? "" : " (training run failed: exit " + outcome.exitCode() + ")"));
+    }
+
+    /** @param part the part whose archive the client uses when it has one of its own ("" for none) */
+    private List<String> clientCommand(String client, List<String> clientArgs, List<String> server, String cdsFlag,
+            String part) {
         List<String> command = new ArrayList<>();
-        if (client.equals("ts-sdk")) {
-            command.addAll(List.of(node(), "--expose-gc", repo.resolve("bench/ts-client.mjs").toString()));
+        if (client.equals("ts-sdk") || client.equals("ts-sdk-v2")) {
+            String script = client.equals("ts-sdk") ? "bench/ts-client.mjs" : "bench/ts-client-v2.mjs";
+            command.addAll(List.of(node(), "--expose-gc", repo.resolve(script).toString()));
         } else {
             command.add(Proc.java());
             command.addAll(CLIENT_JVM_FLAGS);
+            Path own = cds.resolve(client + "-" + part + ".jsa");
             if (cdsFlag != null) {
                 command.add(cdsFlag);
+            } else if (!part.isEmpty() && Files.isRegularFile(own)) {
+                command.add("-XX:SharedArchiveFile=" + own);
             } else if (Files.isRegularFile(cds.resolve(client + ".jsa"))) {
                 command.add("-XX:SharedArchiveFile=" + cds.resolve(client + ".jsa"));
             }
@@ -260,6 +295,7 @@ public final class Runner {
                 case "mcp-host" -> command.addAll(List.of("-p", modulePath, "-m", "mcp.bench/mcp.bench.internal.HostClient"));
                 case "floor" -> command.addAll(List.of("-p", modulePath, "-m", "mcp.bench/mcp.bench.internal.FloorClient"));
                 case "java-sdk" -> command.addAll(List.of("-cp", classPath, "mcp.bench.sdk.SdkClient"));
+                case "java-sdk-modern" -> command.addAll(List.of("-cp", classPath, "mcp.bench.sdk.SdkModernClient"));
                 default -> throw new IllegalArgumentException(client);
             }
         }
@@ -275,18 +311,26 @@ public final class Runner {
         return options.getOrDefault("--node", "node");
     }
 
-    private boolean nodeClientAvailable() {
+    /** @return whether the Node client runs: its SDK package ({@code sdk} for v1, {@code client} for v2) is installed */
+    private boolean nodeClientAvailable(String client) {
+        String pkg = client.equals("ts-sdk") ? "sdk" : "client";
         return !smoke && !skip.contains("node")
-                && Files.isDirectory(repo.resolve("bench/node_modules/@modelcontextprotocol/sdk"));
+                && Files.isDirectory(repo.resolve("bench/node_modules/@modelcontextprotocol/" + pkg));
     }
 
+    /**
+     * @param expectProtocol the protocol version every client must speak, or {@code null} for any
+     */
     private void clientComparison(String serverName, List<String> server, int expectTools, String prefix, int rounds,
-            List<String> clientArgs) throws IOException, InterruptedException {
-        List<String> clients = new ArrayList<>(CLIENTS);
-        if (!nodeClientAvailable()) {
-            clients.remove("ts-sdk");
-            if (!smoke) {
-                problem("the TypeScript SDK client is not installed (bench/node_modules): run bench/run.sh");
+            List<String> clientArgs, List<String> partClients, String expectProtocol)
+            throws IOException, InterruptedException {
+        List<String> clients = new ArrayList<>(partClients);
+        for (String node : List.of("ts-sdk", "ts-sdk-v2")) {
+            if (clients.contains(node) && !nodeClientAvailable(node)) {
+                clients.remove(node);
+                if (!smoke && !skip.contains("node")) {
+                    problem("the TypeScript SDK client " + node + " is not installed (bench/node_modules): run bench/run.sh");
+                }
             }
         }
         List<String> args = new ArrayList<>(clientArgs);
@@ -294,15 +338,21 @@ public final class Runner {
         if (expectTools >= 0) {
             args.addAll(List.of("--expect-tools", String.valueOf(expectTools)));
         }
+        if (expectProtocol != null) {
+            args.addAll(List.of("--expect-protocol", expectProtocol));
+        }
         ObjectNode section = ((ObjectNode) results.withObject("/clients")).putObject(serverName);
         section.put("server", String.join(" ", server.subList(0, Math.min(server.size(), 1))) + " ...");
         section.put("rounds", rounds);
         section.put("workload", String.join(" ", clientArgs));
+        if (expectProtocol != null) {
+            section.put("protocol", expectProtocol);
+        }
         ObjectNode runs = section.putObject("runs");
         clients.forEach(runs::putArray);
         for (int round = 1; round <= rounds; round++) {
             for (String client : clients) {
-                List<String> command = clientCommand(client, args, server, null);
+                List<String> command = clientCommand(client, args, server, null, serverName);
                 Outcome outcome = Proc.run(command, repo, Map.of(),
                         out.resolve("logs/" + serverName + "-" + client + "-" + round + ".err"), 300);
                 processCount++;
@@ -316,7 +366,7 @@ public final class Runner {
                 if (r.has("error") || r.path("mismatches").asLong() != 0 || r.path("failures").asLong() != 0) {
                     // A peer's failed calls are its own result (the Java SDK loses a few under load): noted in
                     // the report. A mismatch, or a failure of mcp-host or the floor, is a problem of the run.
-                    boolean peerFailure = (client.equals("java-sdk") || client.equals("ts-sdk"))
+                    boolean peerFailure = !client.equals("mcp-host") && !client.equals("floor")
                             && !r.has("error") && r.path("mismatches").asLong() == 0;
                     (peerFailure ? (Consumer<String>) this::note : (Consumer<String>) this::problem).accept(serverName + "/" + client + " round " + round + ": " + r.path("mismatches").asLong()
                             + " mismatches, " + r.path("failures").asLong() + " failures"
@@ -328,6 +378,43 @@ public final class Runner {
                         r.path("p50Us").asDouble(), r.path("p99Us").asDouble(), r.path("callsPerSec").asDouble()));
             }
         }
+    }
+
+    // ------------------------------------------------------------------ the 2026-07-28 era
+
+    /**
+     * The modern part: mcp-host ({@code auto}), the Java SDK 2.2.0's modern client and the TypeScript SDK v2
+     * client on one server of the 2026-07-28 revision, the TypeScript SDK v2 server {@code bench/ts-server-v2.mjs}
+     * (stateless over stdio, refusing {@code initialize}); every client must say it speaks 2026-07-28. In the
+     * smoke run the server is the testkit server in its modern era (no npm needed) and the Node client is left
+     * out.
+     */
+    private void modern(String testkitArchive) throws IOException, InterruptedException {
+        List<String> server;
+        int expectTools;
+        Path tsServer = repo.resolve("bench/ts-server-v2.mjs");
+        if (smoke) {
+            server = testkitServer(null, 100);
+            server.addAll(List.of("--era", "modern"));
+            expectTools = 100 + TESTKIT_ERA_OWN_TOOLS;
+        } else if (Files.isDirectory(repo.resolve("bench/node_modules/@modelcontextprotocol/server"))) {
+            server = List.of(node(), tsServer.toString(), "--tools", String.valueOf(MODERN_GENERATED_TOOLS));
+            expectTools = MODERN_GENERATED_TOOLS + 1;
+        } else {
+            problem("the modern part's server (@modelcontextprotocol/server in bench/node_modules) is not installed:"
+                    + " run bench/run.sh");
+            return;
+        }
+        if (!smoke) {
+            // Both Java clients of the part get an archive recorded against this server, on the path they run here.
+            trainArchive("mcp-host", server, "modern");
+            trainArchive("java-sdk-modern", server, "modern");
+        }
+        int rounds = smoke ? 1 : Integer.parseInt(options.getOrDefault("--rounds", "5"));
+        List<String> clientArgs = smoke
+                ? List.of("--warmup", "20", "--calls", "100", "--inflight", "16", "--seconds", "0.3")
+                : List.of("--warmup", "2000", "--calls", "5000", "--inflight", "16", "--seconds", "3");
+        clientComparison("modern", server, expectTools, "", rounds, clientArgs, MODERN_CLIENTS, MODERN_PROTOCOL_VERSION);
     }
 
     // ------------------------------------------------------------------ startup at scale

@@ -14,7 +14,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * CI's check of the bench: a tiny run of every Java client (mcp-host, the official Java SDK, the
  * floor) against the testkit server, each in its own process, and one startup-at-scale run of each;
- * every answer is checked. No timing is asserted: timing belongs to bench/run.sh.
+ * then the modern part's Java clients (mcp-host in {@code auto}, the Java SDK 2.2.0's modern client) against
+ * the testkit server in its 2026-07-28 era, each of which must say it speaks that revision. Every answer
+ * is checked. No timing is asserted: timing belongs to bench/run.sh.
  */
 class SmokeTest {
 
@@ -41,6 +43,18 @@ class SmokeTest {
             // 100 generated tools plus the testkit's own.
             assertTrue(run.path("tools").asInt() > 100, client + " listed every page: " + run.path("tools"));
             assertTrue(run.path("tpCalls").asLong() > 0, client + " completed calls with 16 in flight");
+        }
+        JsonNode modern = results.path("clients").path("modern").path("runs");
+        for (String client : List.of("mcp-host", "java-sdk-modern")) {
+            assertEquals(1, modern.path(client).size(), client + " ran once in the modern part");
+            JsonNode run = modern.path(client).get(0);
+            assertEquals(Runner.MODERN_PROTOCOL_VERSION, run.path("protocolVersion").asString(""),
+                    client + " speaks the stateless revision");
+            assertEquals(0, run.path("mismatches").asLong(), client + " mismatches (modern)");
+            assertEquals(0, run.path("failures").asLong(), client + " failures (modern)");
+            // 100 generated tools and the testkit's own, two more of them with --era.
+            assertEquals(113, run.path("tools").asInt(), client + " listed every page (modern)");
+            assertTrue(run.path("tpCalls").asLong() > 0, client + " completed calls with 16 in flight (modern)");
         }
         for (String client : List.of("mcp-host", "java-sdk")) {
             JsonNode scale = results.path("scale").path("1-cold").path("runs").path(client);

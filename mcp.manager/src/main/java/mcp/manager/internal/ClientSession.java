@@ -78,11 +78,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private volatile TransportClosedException closeReason;
     private volatile InitializeResult initializeResult;
     /**
-     * The protocol version of every request of the stateless era, or {@code null} in the handshake era. Set
-     * before the {@code server/discover} probe, so that the probe carries the envelope; cleared when the
-     * server turns out to be of the handshake era.
+     * The envelope of every request of the stateless era (its protocol version), or {@code null} in the handshake
+     * era. Set before the {@code server/discover} probe, so that the probe carries it; cleared when the server
+     * turns out to be of the handshake era.
      */
-    private volatile String modernVersion;
+    private volatile Envelope envelope;
 
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
@@ -121,9 +121,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private static final Set<String> MULTI_ROUND_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
     /** The most rounds of one multi round-trip request; the spec sets none, the TypeScript SDK 10. */
     static final int MAX_INPUT_ROUNDS = 10;
-    private static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-    private static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-    private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
     private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
     /** The code of {@code UnsupportedProtocolVersionError} in 2026-07-28. */
     static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -174,7 +171,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * not a {@code DiscoverResult}) means the handshake era, when {@code fallBack} allows it.
      */
     private CompletableFuture<Void> discover(String version, boolean fallBack, boolean retried) {
-        modernVersion = version;
+        envelope = new Envelope(version, options);
         CallOptions probeOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
         return request("server/discover", McpJson.object(), probeOptions).handle((result, error) -> {
             String legacyBecause;
@@ -216,7 +213,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
             LOG.debug("MCP server \"{}\" is of the handshake era ({}); initializing", options.serverName(),
                     legacyBecause);
-            modernVersion = null;
+            envelope = null;
             return handshake(LATEST_PROTOCOL_VERSION);
         }).thenCompose(next -> next);
     }
@@ -319,26 +316,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }).thenCompose(this::accept);
     }
 
-    /** {@code params} with the stateless era's envelope in its {@code _meta} (a copy; other keys kept). */
-    private ObjectNode withEnvelope(JsonNode params, String version) {
-        ObjectNode copy = params != null && params.isObject() ? ((ObjectNode) params).deepCopy() : McpJson.object();
-        JsonNode meta = copy.get("_meta");
-        ObjectNode metaObject = meta != null && meta.isObject() ? (ObjectNode) meta : copy.putObject("_meta");
-        metaObject.put(META_PROTOCOL_VERSION, version);
-        ObjectNode capabilities = metaObject.putObject(META_CLIENT_CAPABILITIES);
-        if (options.roots().isPresent()) {
-            capabilities.putObject("roots");
-        }
-        if (options.handlers().containsKey(ClientOptions.SAMPLING_METHOD)) {
-            capabilities.putObject("sampling");
-        }
-        if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
-            capabilities.putObject("elicitation").putObject("form");
-        }
-        metaObject.putObject(META_CLIENT_INFO).put("name", options.clientName()).put("version", options.clientVersion());
-        return copy;
-    }
-
     /**
      * A request that may take several rounds in the stateless era: while the result says
      * {@code input_required}, the inputs it asks for are answered by this client's handlers (elicitation,
@@ -349,7 +326,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private CompletableFuture<JsonNode> multiRound(String method, ObjectNode params, CallOptions callOptions,
             boolean direct) {
         CompletableFuture<JsonNode> first = request(method, params, callOptions, direct);
-        return modernVersion == null ? first : first.thenCompose(result -> nextRound(method, params, callOptions,
+        return envelope == null ? first : first.thenCompose(result -> nextRound(method, params, callOptions,
                 direct, result, 1));
     }
 
@@ -414,7 +391,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /** @return the protocol version of the session: the stateless era's, or the one agreed in {@code initialize} */
     public Optional<String> modernProtocolVersion() {
-        return Optional.ofNullable(modernVersion);
+        Envelope current = envelope;
+        return current == null ? Optional.empty() : Optional.of(current.version());
     }
 
     private ObjectNode initializeParams(String version) {
@@ -526,9 +504,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         if (callOptions.onProgress().isPresent()) {
             params = withProgressToken(params, id);
         }
-        String version = modernVersion;
-        if (version != null) {
-            params = withEnvelope(params, version);
+        Envelope current = envelope;
+        if (current != null) {
+            params = current.apply(params);
         }
         Duration timeout = callOptions.timeout().orElse(options.requestTimeout());
         Pending entry = new Pending(id, method, future, timeout, callOptions, direct);
@@ -641,7 +619,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             for (JsonNode item : array) {
                 try {
                     ToolDefinition tool = ToolDefinition.fromJson(item);
-                    Optional<String> badHeader = modernVersion == null ? Optional.empty()
+                    Optional<String> badHeader = envelope == null ? Optional.empty()
                             : ToolHeaders.problem(tool.inputSchema());
                     if (badHeader.isPresent()) {
                         // 2026-07-28: a tool whose x-mcp-header is invalid must be left out; the others stay.
@@ -659,7 +637,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
             pages.hints(json);
             // Hints belong to the stateless revision; a server of the handshake era that sends them is not read.
-            boolean hinted = modernVersion != null;
+            boolean hinted = envelope != null;
             JsonNode next = json.get("nextCursor");
             if (next == null || next.isNull()) {
                 result.complete(pages.listing(hinted));

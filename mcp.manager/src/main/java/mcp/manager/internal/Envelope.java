@@ -1,0 +1,69 @@
+package mcp.manager.internal;
+
+import mcp.api.McpJson;
+import mcp.manager.ClientOptions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@code _meta} envelope of the stateless era (2026-07-28) for one session: the protocol version, the
+ * client's capabilities and its identity, put on every request. The capabilities and the identity are built
+ * once, from the session's options, and the same (never modified) nodes go into every request; a request's
+ * params are copied one level deep (their {@code _meta} too), so the caller's params stay as they were and its
+ * arguments are not copied at all, as in the handshake era.
+ */
+final class Envelope {
+
+    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+
+    private final String version;
+    private final ObjectNode capabilities;
+    private final ObjectNode clientInfo;
+
+    /**
+     * @param version the protocol version of every request
+     * @param options the session's options: its handlers and roots say its capabilities
+     */
+    Envelope(String version, ClientOptions options) {
+        this.version = version;
+        capabilities = McpJson.object();
+        if (options.roots().isPresent()) {
+            capabilities.putObject("roots");
+        }
+        if (options.handlers().containsKey(ClientOptions.SAMPLING_METHOD)) {
+            capabilities.putObject("sampling");
+        }
+        if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
+            capabilities.putObject("elicitation").putObject("form");
+        }
+        clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
+    }
+
+    /** @return the protocol version the envelope carries */
+    String version() {
+        return version;
+    }
+
+    /**
+     * @param params a request's params, or {@code null}
+     * @return a copy of them with the envelope in {@code _meta} (other {@code _meta} keys kept)
+     */
+    ObjectNode apply(JsonNode params) {
+        ObjectNode copy = McpJson.object();
+        if (params != null && params.isObject()) {
+            copy.setAll((ObjectNode) params);
+        }
+        ObjectNode meta = McpJson.object();
+        JsonNode given = copy.get("_meta");
+        if (given != null && given.isObject()) {
+            meta.setAll((ObjectNode) given);
+        }
+        meta.put(META_PROTOCOL_VERSION, version);
+        meta.set(META_CLIENT_CAPABILITIES, capabilities);
+        meta.set(META_CLIENT_INFO, clientInfo);
+        copy.set("_meta", meta);
+        return copy;
+    }
+}
