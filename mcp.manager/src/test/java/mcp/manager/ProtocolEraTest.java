@@ -122,6 +122,24 @@ class ProtocolEraTest {
     }
 
     @Test
+    void cancellingACallCancelsItOnTheServerInEitherEra() throws Exception {
+        for (String era : List.of("modern", "legacy")) {
+            McpClient client = track(connect(era, "--era", era));
+            java.util.concurrent.CompletableFuture<ToolResult> call = client.callTool("slow",
+                    McpJson.object().put("ms", 10_000));
+            Thread.sleep(200);
+            assertTrue(call.cancel(true));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String count = "0";
+            while (count.equals("0") && System.nanoTime() < deadline) {
+                count = text(client.callToolBlocking("cancellations", McpJson.object()));
+                Thread.sleep(20);
+            }
+            assertEquals("1", count, era + ": the server heard of the cancellation");
+        }
+    }
+
+    @Test
     void aServerOfTheHandshakeEraIsFoundByTheProbeAndInitialized() {
         McpClient client = track(connect("legacy", withElicitation("legacy"), "--era", "legacy"));
         assertEquals("2025-11-25", client.initializeResult().protocolVersion());

@@ -112,6 +112,8 @@ public final class TestServer {
 
     /** Every request's method, in the order received: what the tool {@code received} returns. */
     private final List<String> received = new CopyOnWriteArrayList<>();
+    /** How many notifications/cancelled arrived: what the tool {@code cancellations} returns. */
+    private final java.util.concurrent.atomic.AtomicInteger cancellations = new java.util.concurrent.atomic.AtomicInteger();
     /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */
     private volatile String lockedEra;
     /** The ids of the open {@code subscriptions/listen} requests that asked for tool list changes. */
@@ -137,6 +139,8 @@ public final class TestServer {
         if (options.eraGiven) {
             tools.add(tool("received", "Returns the methods of the requests received so far, in order, as a JSON"
                     + " array.", schema()));
+            tools.add(tool("cancellations", "Returns how many notifications/cancelled the server received.",
+                    schema()));
             tools.add(tool("ask", "Asks the user's name by elicitation (2026-07-28: a multi round-trip request; 2025:"
                     + " a server request) and greets them.", schema()));
         }
@@ -288,6 +292,7 @@ public final class TestServer {
 
     private void onNotification(String method, JsonNode params) {
         if (method.equals("notifications/cancelled")) {
+            cancellations.incrementAndGet();
             toolListeners.removeIf(listen -> listen.toString().equals(params.path("requestId").toString()));
             Call call = inFlight.get(params.path("requestId").toString());
             if (call != null) {
@@ -622,6 +627,11 @@ public final class TestServer {
             case "received":
                 if (options.eraGiven) {
                     return textResult(mapper.writeValueAsString(new ArrayList<>(received)));
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
+            case "cancellations":
+                if (options.eraGiven) {
+                    return textResult(String.valueOf(cancellations.get()));
                 }
                 throw new RpcError(-32602, "Unknown tool: " + name);
             case "ask":

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
@@ -326,12 +327,23 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private CompletableFuture<JsonNode> multiRound(String method, ObjectNode params, CallOptions callOptions,
             boolean direct) {
         CompletableFuture<JsonNode> first = request(method, params, callOptions, direct);
-        return envelope == null ? first : first.thenCompose(result -> nextRound(method, params, callOptions,
-                direct, result, 1));
+        if (envelope == null) {
+            return first;
+        }
+        // The round in flight: cancelling the whole request cancels it, so the server hears of it as in 2025.
+        AtomicReference<CompletableFuture<JsonNode>> inFlight = new AtomicReference<>(first);
+        CompletableFuture<JsonNode> rounds = first.thenCompose(result -> nextRound(method, params, callOptions,
+                direct, result, 1, inFlight));
+        rounds.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                inFlight.get().cancel(false);
+            }
+        });
+        return rounds;
     }
 
     private CompletableFuture<JsonNode> nextRound(String method, ObjectNode params, CallOptions callOptions,
-            boolean direct, JsonNode result, int round) {
+            boolean direct, JsonNode result, int round, AtomicReference<CompletableFuture<JsonNode>> inFlight) {
         JsonNode type = result.get("resultType");
         if (type == null || type.isNull() || type.asString("").equals("complete")) {
             return CompletableFuture.completedFuture(result);
@@ -362,8 +374,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
                     if (state != null && state.isString()) {
                         retry.set("requestState", state);
                     }
-                    return request(method, retry, callOptions, direct)
-                            .thenCompose(next -> nextRound(method, params, callOptions, direct, next, round + 1));
+                    CompletableFuture<JsonNode> again = request(method, retry, callOptions, direct);
+                    inFlight.set(again);
+                    return again.thenCompose(next -> nextRound(method, params, callOptions, direct, next, round + 1,
+                            inFlight));
                 });
     }
 
