@@ -23,6 +23,7 @@ import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
+import mcp.api.McpStreamLostException;
 import mcp.api.McpTimeoutException;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
@@ -508,6 +509,17 @@ public final class ClientSession implements McpClient, Transport.Listener {
      */
     private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
             boolean direct, boolean untimed) {
+        return request(method, params, callOptions, direct, untimed, true);
+    }
+
+    /**
+     * @param reissue whether a request of the stateless era whose response stream breaks
+     *     ({@link McpStreamLostException}) is sent again as a new request with a new id, as that revision asks
+     *     (once: the new request's own loss fails the call)
+     */
+    private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
+            boolean direct, boolean untimed, boolean reissue) {
+        JsonNode original = params;
         CompletableFuture<JsonNode> future = new CallFuture<>();
         TransportClosedException reason = closeReason;
         if (reason != null) {
@@ -543,6 +555,24 @@ public final class ClientSession implements McpClient, Transport.Listener {
             if (error != null && pending.remove(id, entry)) {
                 entry.disarmTimer();
                 Throwable cause = unwrap(error);
+                if (cause instanceof McpStreamLostException && reissue && current != null && closeReason == null) {
+                    LOG.debug("MCP server \"{}\": {}; sending it again as a new request", options.serverName(),
+                            cause.getMessage());
+                    CompletableFuture<JsonNode> again = request(method, original, callOptions, direct, untimed, false);
+                    future.whenComplete((value, failure) -> {
+                        if (failure instanceof CancellationException) {
+                            again.cancel(false);
+                        }
+                    });
+                    again.whenComplete((value, failure) -> {
+                        if (failure != null) {
+                            future.completeExceptionally(unwrap(failure));
+                        } else {
+                            future.complete(value);
+                        }
+                    });
+                    return;
+                }
                 ClientThreads.WORKERS.execute(() -> future.completeExceptionally(cause));
             }
         });

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpStreamLostException;
 import mcp.api.McpJson;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
@@ -88,7 +89,8 @@ import tools.jackson.databind.JsonNode;
  *       is opened ({@link #protocolVersion} then does nothing), nothing is deleted on close.</li>
  *   <li>The reply is JSON or SSE as above, notifications first. A stream may stay open as long as the
  *       server keeps it ({@code subscriptions/listen}); closing the transport closes it. A stream that ends
- *       before the reply is not resumed: the request fails, and the client may send it again.</li>
+ *       before the reply is not resumed: the request fails with {@link mcp.api.McpStreamLostException}, and
+ *       the client sends it again as a new request (mcp-host's does, once).</li>
  *   <li>A 4xx other than 401/403 whose body is a JSON-RPC error (a modern server's
  *       {@code UnsupportedProtocolVersionError}, a 2025 server's "not initialized") is delivered as the error
  *       response to the request, whatever id the body names (2025 servers say {@code null}): the client's
@@ -1069,7 +1071,7 @@ final class StreamableHttpTransport implements Transport {
                     + ") before answering" : "the SSE stream of request " + id + " (" + method + ") broke before the answer: "
                     + failureText(error);
             if (out.stateless()) {
-                fail(new McpException(prefix() + why + "; protocol version " + out.statelessVersion()
+                fail(new McpStreamLostException(prefix() + why + "; protocol version " + out.statelessVersion()
                         + " resumes no stream, so the request is lost (it may be sent again as a new request)"));
                 return;
             }

@@ -3,6 +3,7 @@ package mcp.transport.http.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,7 @@ import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -290,6 +292,7 @@ class StatelessHttpTransportTest {
         Throwable error = failure(transport.send(modern(1, "tools/call", McpJson.object().put("name", "x"))));
         assertTrue(error.getMessage().contains("the server closed the SSE stream of request 1 (tools/call) before "
                 + "answering; protocol version 2026-07-28 resumes no stream"), error.getMessage());
+        assertInstanceOf(mcp.api.McpStreamLostException.class, error, "the client can tell it and send it again");
         assertEquals("notifications/progress", ((JsonRpcNotification) recorder.next(WAIT)).method());
         Thread.sleep(300);
         assertEquals(1, server.all.size(), "no GET with Last-Event-ID");
@@ -388,5 +391,55 @@ class StatelessHttpTransportTest {
             assertEquals(seen.json().path("method").asString(), seen.header("Mcp-Method"));
             assertNull(seen.header("Mcp-Session-Id"));
         }
+    }
+
+    @Test
+    void theClientSendsARequestWhoseStreamBrokeAgainAsANewRequestOnce() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        TestHttpServer server = server(call -> {
+            if (!call.method().equals("POST")) {
+                call.status(405);
+                return;
+            }
+            JsonRpcRequest request = (JsonRpcRequest) call.message();
+            ObjectNode result = McpJson.object();
+            switch (request.method()) {
+                case "server/discover" -> {
+                    result.putArray("supportedVersions").add(MODERN);
+                    result.putObject("capabilities").putObject("tools");
+                }
+                case "tools/call" -> {
+                    String tool = call.json().path("params").path("name").asString();
+                    int n = calls.incrementAndGet();
+                    if (tool.equals("flaky") && n == 1 || tool.equals("broken")) {
+                        // The stream ends before the answer: the request is lost.
+                        call.sse(Map.of()).priming("e-1", 10L);
+                        return;
+                    }
+                    result.putArray("content").addObject().put("type", "text").put("text", "answered " + request.id());
+                }
+                default -> {
+                }
+            }
+            call.json(200, success(request.id(), result), Map.of());
+        });
+        StreamableHttpTransport transport = open(server, Duration.ofSeconds(5));
+        McpClient client = McpClient.connectBlocking(transport, ClientOptions.builder("t").build());
+        resources.add(client);
+        assertEquals(MODERN, client.initializeResult().protocolVersion());
+        String text = ((mcp.api.Content.Text) client.callToolBlocking("flaky", McpJson.object()).content().get(0))
+                .text();
+        List<JsonNode> posted = server.all.stream().map(TestHttpServer.Recorded::json)
+                .filter(json -> json.path("method").asString().equals("tools/call")).toList();
+        assertEquals(2, posted.size(), "sent once more");
+        assertNotEquals(posted.get(0).get("id"), posted.get(1).get("id"), "with a new id");
+        assertEquals(posted.get(0).path("params").path("arguments"), posted.get(1).path("params").path("arguments"));
+        assertEquals("answered " + posted.get(1).get("id"), text);
+
+        Throwable lost = assertThrows(java.util.concurrent.CompletionException.class,
+                () -> client.callTool("broken", McpJson.object()).join()).getCause();
+        assertInstanceOf(mcp.api.McpStreamLostException.class, lost, "once only: " + lost);
+        assertEquals(4, server.all.stream().filter(r -> r.json().path("method").asString().equals("tools/call"))
+                .count());
     }
 }
