@@ -17,7 +17,7 @@ rm -rf "$image"
 # com.ethlo.time is named because the validator requires it only statically (for date-time formats).
 "$java_home/bin/jlink" \
   --module-path "$module_path" \
-  --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl,com.ethlo.time,jdk.crypto.ec \
+  --add-modules mcp.host,mcp.transport.stdio,mcp.transport.http,mcp.auth,mcp.cache,mcp.config,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl,com.ethlo.time,jdk.crypto.ec \
   --strip-debug --no-header-files --no-man-pages --compress=2 \
   --output "$image"
 

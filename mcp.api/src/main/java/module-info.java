@@ -21,7 +21,7 @@ module mcp.api {
     exports mcp.api.jsonrpc;
     exports mcp.api.spi;
     // Owner-only, atomic file writes, shared by mcp-host's own stores and no one else's.
-    exports mcp.api.internal to mcp.cache, mcp.consent, mcp.transport.http;
+    exports mcp.api.internal to mcp.auth, mcp.cache, mcp.consent;
 
     // The one lookup point, mcp.api.spi.Providers, loads every service of mcp-host.
     uses mcp.api.spi.CapabilitySource;

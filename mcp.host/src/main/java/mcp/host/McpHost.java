@@ -96,7 +96,7 @@ public final class McpHost implements AutoCloseable {
         Optional<AuthStorage> file = Optional.ofNullable(
                 Providers.byId(AuthStorage.class, found, AuthStorage::id).get(DEFAULT_AUTH_STORAGE));
         if (file.isEmpty()) {
-            LOG.debug("No \"{}\" auth storage found (module mcp.transport.http); stored credentials are not used",
+            LOG.debug("No \"{}\" auth storage found (module mcp.auth); stored credentials are not used",
                     DEFAULT_AUTH_STORAGE);
         }
         return file;

@@ -8,5 +8,6 @@
  * {@link mcp.testkit.AuthTestServer} is a local OAuth 2.1 authorization server (metadata, dynamic
  * client registration, an authorization endpoint that redirects at once, PKCE, refresh) together with
  * an MCP endpoint that demands its tokens, with switches for the failures an OAuth client must handle.
+ * {@link mcp.testkit.DpopVerifier} checks DPoP proofs (RFC 9449) independently of the client's code.
  */
 package mcp.testkit;

@@ -24,11 +24,11 @@ public final class Providers {
             "http", "mcp.transport.http",
             "sse", "mcp.transport.http",
             "file", "mcp.cache",
-            "browser", "mcp.transport.http",
-            "headless", "mcp.transport.http");
+            "browser", "mcp.auth",
+            "headless", "mcp.auth");
 
     /** Built-in ids that more than one service uses, by service: the {@code file} auth storage. */
-    private static final Map<String, String> BUILT_IN_AUTH_STORAGE = Map.of("file", "mcp.transport.http");
+    private static final Map<String, String> BUILT_IN_AUTH_STORAGE = Map.of("file", "mcp.auth");
 
     private Providers() {
     }

@@ -5,10 +5,11 @@ import java.time.Duration;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthStorage;
 import mcp.api.spi.TransportProvider;
+import mcp.auth.AuthProviders;
+import mcp.auth.internal.OAuthClient;
 import mcp.transport.http.internal.LegacySseTransportProvider;
 import mcp.transport.http.internal.StreamableHttpTransportProvider;
 import mcp.transport.http.internal.ValuesAuthResolver;
-import mcp.transport.http.internal.oauth.FileAuthStorage;
 
 /**
  * The ids, fixed limits and factories of the HTTP transports, of the value-substitution auth
@@ -78,10 +79,9 @@ import mcp.transport.http.internal.oauth.FileAuthStorage;
  * OAuth client may obtain one.
  *
  * <h2>{@code file}: the auth storage</h2>
- * One owner-only JSON file per credential in {@code $MCP_HOST_CREDENTIALS_DIR}, else
- * {@code $XDG_CONFIG_HOME/mcp-host/credentials}, else {@code ~/.config/mcp-host/credentials}; written
- * atomically; a file others may read or write, or a corrupt one, is refused with a message that names
- * the file and the fix but never its content.
+ * Since the OAuth client became module {@code mcp.auth}, the storage lives there
+ * ({@code mcp.auth.AuthProviders} describes it); the factories here delegate to it and stay for
+ * source compatibility.
  */
 public final class HttpTransports {
 
@@ -94,11 +94,11 @@ public final class HttpTransports {
     /** The id of the value-substitution auth resolver. */
     public static final String VALUES_RESOLVER_ID = "values";
 
-    /** The id of the file auth storage. */
-    public static final String FILE_STORAGE_ID = "file";
+    /** The id of the file auth storage of module {@code mcp.auth} ({@code mcp.auth.AuthProviders}). */
+    public static final String FILE_STORAGE_ID = AuthProviders.FILE_STORAGE_ID;
 
     /** Sent in the {@code User-Agent} header as {@code mcp-host/<version>}. */
-    public static final String VERSION = "0.1.0";
+    public static final String VERSION = OAuthClient.VERSION;
 
     /** How long {@code notifications/initialized} waits for the GET stream to open. */
     public static final Duration GET_READY_WAIT = Duration.ofSeconds(2);
@@ -135,7 +135,7 @@ public final class HttpTransports {
      * @return a file auth storage (id {@value #FILE_STORAGE_ID}) in that directory
      */
     public static AuthStorage fileAuthStorage(Path directory) {
-        return new FileAuthStorage(directory);
+        return AuthProviders.fileAuthStorage(directory);
     }
 
     /**
@@ -143,6 +143,6 @@ public final class HttpTransports {
      *     the JVM's environment: the one ServiceLoader finds
      */
     public static AuthStorage defaultAuthStorage() {
-        return new FileAuthStorage();
+        return AuthProviders.defaultAuthStorage();
     }
 }

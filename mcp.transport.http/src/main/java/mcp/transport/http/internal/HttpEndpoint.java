@@ -21,8 +21,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import mcp.api.McpException;
 import mcp.api.spi.TransportRequest;
+import mcp.auth.internal.BoundedBody;
+import mcp.auth.internal.OAuthClient;
+import mcp.auth.internal.Urls;
 import mcp.transport.http.HttpTransports;
-import mcp.transport.http.internal.oauth.OAuthClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -15,7 +15,8 @@ import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.spi.Transport;
-import mcp.transport.http.internal.oauth.OAuthClient;
+import mcp.auth.internal.BoundedBody;
+import mcp.auth.internal.OAuthClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -14,6 +14,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import mcp.auth.internal.BoundedBody;
 
 /**
  * Decides, when a response's headers arrive, how its body is read; every way is bounded in memory:

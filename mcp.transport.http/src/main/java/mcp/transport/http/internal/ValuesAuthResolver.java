@@ -20,6 +20,7 @@ import mcp.api.StdioServerConfig;
 import mcp.api.StoredCredential;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthStorage;
+import mcp.auth.internal.Urls;
 import mcp.transport.http.HttpTransports;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -16,13 +16,15 @@ import java.util.stream.Collectors;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthStorage;
 import mcp.api.spi.TransportProvider;
+import mcp.auth.internal.FileAuthStorage;
 import mcp.transport.http.HttpTransports;
-import mcp.transport.http.internal.oauth.FileAuthStorage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The providers (transports, resolver, auth storage) are found by ServiceLoader, and the descriptor
- * and the services files agree.
+ * The providers (transports, resolver) are found by ServiceLoader, and the descriptor and the services
+ * files agree; the {@code file} auth storage of {@code mcp.auth}, which HttpTransports' factories make, is
+ * found beside them.
  */
 class ServiceRegistrationTest {
 
@@ -62,11 +64,18 @@ class ServiceRegistrationTest {
     }
 
     @Test
+    void theFactoriesMakeFileStores(@TempDir Path temp) {
+        assertEquals(temp.toAbsolutePath().normalize(),
+                ((FileAuthStorage) HttpTransports.fileAuthStorage(temp)).directory());
+        assertEquals(FileAuthStorage.class, HttpTransports.defaultAuthStorage().getClass());
+        assertEquals(HttpTransports.FILE_STORAGE_ID, HttpTransports.defaultAuthStorage().id());
+    }
+
+    @Test
     void descriptorAndServicesFilesNameTheSameProviders() throws IOException {
         check(TransportProvider.class, Set.of(StreamableHttpTransportProvider.class.getName(),
                 LegacySseTransportProvider.class.getName()));
         check(AuthResolver.class, Set.of(ValuesAuthResolver.class.getName()));
-        check(AuthStorage.class, Set.of(FileAuthStorage.class.getName()));
         Module module = ValuesAuthResolver.class.getModule();
         if (module.isNamed()) {
             assertEquals(Set.of("mcp.transport.http"), module.getDescriptor().exports().stream()

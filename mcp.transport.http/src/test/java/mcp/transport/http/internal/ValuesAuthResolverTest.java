@@ -29,7 +29,7 @@ import mcp.api.StdioServerConfig;
 import mcp.api.StoredCredential;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthStorage;
-import mcp.transport.http.internal.oauth.FileAuthStorage;
+import mcp.auth.internal.FileAuthStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
