@@ -63,8 +63,11 @@ public final class Runner {
     /** How many tools the testkit server has besides the generated {@code tool_<n>}. */
     private static final int TESTKIT_OWN_TOOLS = 11;
 
-    /** The same with {@code --era} given: it adds {@code received} and {@code ask}. */
-    private static final int TESTKIT_ERA_OWN_TOOLS = TESTKIT_OWN_TOOLS + 2;
+    /**
+     * The same with {@code --era modern} given: it adds {@code received}, {@code cancellations} and {@code ask},
+     * and {@code end_listen} in the modern era.
+     */
+    static final int TESTKIT_MODERN_OWN_TOOLS = TESTKIT_OWN_TOOLS + 4;
 
     private final Map<String, String> options = new LinkedHashMap<>();
     private final boolean smoke;
@@ -396,7 +399,7 @@ public final class Runner {
         if (smoke) {
             server = testkitServer(null, 100);
             server.addAll(List.of("--era", "modern"));
-            expectTools = 100 + TESTKIT_ERA_OWN_TOOLS;
+            expectTools = 100 + TESTKIT_MODERN_OWN_TOOLS;
         } else if (Files.isDirectory(repo.resolve("bench/node_modules/@modelcontextprotocol/server"))) {
             server = List.of(node(), tsServer.toString(), "--tools", String.valueOf(MODERN_GENERATED_TOOLS));
             expectTools = MODERN_GENERATED_TOOLS + 1;
