@@ -114,6 +114,7 @@ class FloodTest {
             }
         }));
         ClientSession session = (ClientSession) client;
+        long heapBefore = usedHeapAfterGc();
         try {
             assertEquals("flooded 100000 junk", text(flood(client, "junk", 100_000, CallOptions.DEFAULT)));
             assertEquals("flooded 100000 stray-errors", text(flood(client, "stray-errors", 100_000, CallOptions.DEFAULT)));
@@ -122,6 +123,11 @@ class FloodTest {
             assertEquals("flooded 100000 notifications", text(flood(client, "notifications", 100_000,
                     CallOptions.DEFAULT)));
             ClientSession.Bounds bounds = session.bounds();
+            long heapDuring = usedHeapAfterGc();
+            originalErr.printf("flood bench: 100,000 junk lines, 100,000 stray errors, 20,000 malformed progress and"
+                    + " 100,000 notifications to a blocked listener: %d events queued, heap %+.1f MB (used after GC:"
+                    + " %.1f MB before, %.1f MB with the listener still blocked); %s%n", bounds.queuedEvents(),
+                    (heapDuring - heapBefore) / 1e6, heapBefore / 1e6, heapDuring / 1e6, bounds);
             assertTrue(bounds.queuedEvents() <= ClientThreads.Serial.DEFAULT_CAPACITY, "queued: " + bounds);
             assertTrue(bounds.droppedNotifications() >= 100_000 - ClientThreads.Serial.DEFAULT_CAPACITY - 1,
                     "dropped: " + bounds);
