@@ -46,8 +46,10 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>If an embedder forgets to close the host, the stdio transport's JVM shutdown hook still ends
- * every child process tree when the JVM exits.
+ * <p>A host not closed when the JVM shuts down (SIGTERM, SIGINT, SIGHUP, {@code System.exit}) is closed by
+ * a shutdown hook of its own: every server gets the normal close sequence, all in parallel, within the
+ * manager's bound, without "disconnected" warnings. The stdio transport's JVM shutdown hook closes every
+ * child process tree still open in the same way, bounded, even if the host was never closed.
  */
 public final class McpHost implements AutoCloseable {
 
@@ -58,6 +60,8 @@ public final class McpHost implements AutoCloseable {
 
     private final Builder settings;
     private final McpManager manager;
+    /** Closes the host at JVM shutdown if it is still open; removed by {@link #close()}. */
+    private final Thread shutdownHook;
 
     private McpHost(Builder builder) {
         this.settings = builder;
@@ -82,6 +86,13 @@ public final class McpHost implements AutoCloseable {
         // The embedder's UI decides about changed tool definitions as about pending servers.
         managerBuilder.consent(builder.consentHandler);
         this.manager = managerBuilder.build();
+        Thread hook = new Thread(manager::close, "mcp-host-shutdown");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            hook = null; // built during the JVM's shutdown: nothing can be registered any more
+        }
+        this.shutdownHook = hook;
     }
 
     /** The builder's store, else ServiceLoader's {@code file} store, else none. */
@@ -236,6 +247,13 @@ public final class McpHost implements AutoCloseable {
     /** Ends every server (each close bounded) and its process tree. */
     @Override
     public void close() {
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down: the hook runs (or ran) the same close.
+            }
+        }
         manager.close();
     }
 

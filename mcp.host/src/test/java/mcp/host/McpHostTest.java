@@ -195,6 +195,48 @@ class McpHostTest {
                 () -> ProcessHandle.of(serverPid).map(p -> !p.isAlive()).orElse(true));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"TERM", "INT", "HUP"})
+    void aSignalledHostClosesEveryServerGracefullyWithoutWarnings(String signal) throws Exception {
+        Path first = temp.resolve("first.marker");
+        Path second = temp.resolve("second.marker");
+        Path config = config(Map.of("first", List.of("--exit-marker", first.toString()),
+                "second", List.of("--exit-marker", second.toString())));
+        String classPath = Stream.of(System.getProperty("jdk.module.path", ""), System.getProperty("java.class.path", ""))
+                .filter(p -> !p.isEmpty()).collect(Collectors.joining(java.io.File.pathSeparator));
+        Path stderr = temp.resolve("host.err");
+        Process host = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp", classPath,
+                SignalledHost.class.getName(), config.toString(), temp.toString())
+                .redirectError(stderr.toFile()).start();
+        try {
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(host.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            String ready = out.readLine();
+            assertTrue(ready != null && ready.startsWith("ready "), "the host said: " + ready + "\n"
+                    + Files.readString(stderr));
+            Set<Long> servers = host.descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+            assertEquals(2, servers.size(), "two server processes: " + servers);
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(host.pid())).inheritIO().start();
+            assertEquals(0, kill.waitFor());
+            // Each server needs well under a second for its stdin EOF; SIGTERM would come 2 s after it.
+            assertTrue(host.waitFor(30, TimeUnit.SECONDS), "the host exits on SIG" + signal);
+            for (Path marker : List.of(first, second)) {
+                assertTrue(Files.exists(marker), marker.getFileName() + ": the server saw its stdin end (not a kill)\n"
+                        + Files.readString(stderr));
+                assertEquals("stdin-eof", Files.readString(marker).trim());
+            }
+            String log = Files.readString(stderr);
+            assertFalse(log.contains("disconnected"), "no false disconnected warning:\n" + log);
+            assertFalse(log.contains("WARN"), "no warning at all:\n" + log);
+            for (long pid : servers) {
+                awaitTrue("server " + pid + " is gone", () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+            }
+        } finally {
+            host.destroyForcibly();
+            host.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
     /** An application tool beside the MCP tools. */
     private static final class EchoAppTool implements AgentTool {
         @Override

@@ -14,7 +14,9 @@ import java.util.function.Consumer;
  * @param maxTotalTimeout the bound that progress cannot extend, when {@code resetTimeoutOnProgress}
  *     is set; absent: ten times the timeout
  * @param onProgress receives progress notifications; when set, the request carries a
- *     {@code progressToken}. Called in order on the session's event thread, each update before the result completes
+ *     {@code progressToken}. Called in order on the session's event thread, before the result completes;
+ *     coalesced: updates that arrive while the consumer is still busy are replaced by the latest, so a slow
+ *     consumer sees the newest progress and a flood holds one update per request, not all of them
  */
 public record CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProgress,
         Optional<Duration> maxTotalTimeout, Optional<Consumer<ProgressUpdate>> onProgress) {

@@ -42,6 +42,7 @@ import mcp.api.spi.TransportRequest;
 import mcp.consent.ToolPins;
 import mcp.manager.internal.ClientSession;
 import mcp.manager.internal.ClientThreads;
+import mcp.manager.internal.JvmShutdown;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.AuthContext;
 import mcp.manager.internal.ConfigHash;
@@ -685,7 +686,7 @@ public final class McpManager implements AutoCloseable {
         if (client != null) {
             client.close();
         }
-        if (current && server.gateReturned) {
+        if (current && server.gateReturned && !JvmShutdown.inProgress()) {
             LOG.warn("{} (after startup)", message);
         } else {
             LOG.debug("{}", message);
@@ -713,7 +714,12 @@ public final class McpManager implements AutoCloseable {
             setInactive(server.name, new ServerStatus(ServerStatus.State.DISCONNECTED,
                     Optional.of(reason.getMessage())));
         }
-        LOG.warn("MCP server \"{}\" disconnected: {}", server.name, reason.getMessage());
+        if (JvmShutdown.inProgress()) {
+            // The host is stopping (SIGTERM, SIGINT, SIGHUP, exit): the server ends with it, as it should.
+            LOG.debug("MCP server \"{}\" closed at JVM shutdown: {}", server.name, reason.getMessage());
+        } else {
+            LOG.warn("MCP server \"{}\" disconnected: {}", server.name, reason.getMessage());
+        }
         server.settled.completeExceptionally(reason);
     }
 

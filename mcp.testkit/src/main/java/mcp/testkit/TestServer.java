@@ -154,6 +154,11 @@ public final class TestServer {
         if (options.has(Fault.HOSTILE_TEXT)) {
             addHostileTools();
         }
+        if (options.has(Fault.FLOOD)) {
+            tools.add(tool("flood", "Sends count messages of a kind (progress, junk, stray-errors, notifications,"
+                    + " huge-token, requests) as fast as it can, then answers.", schema("kind", "string",
+                    "count", "integer")));
+        }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
                     schema()));
@@ -227,6 +232,13 @@ public final class TestServer {
             }
         } catch (IOException e) {
             System.err.println("mcp-testkit: stdin failed, stopping: " + e);
+        }
+        if (options.exitMarker != null) {
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Path.of(options.exitMarker), "stdin-eof\n");
+            } catch (IOException e) {
+                System.err.println("mcp-testkit: cannot write the exit marker: " + e);
+            }
         }
         // The client is done with us: give quick requests a moment to answer, but do not wait for slow ones.
         workers.shutdown();
@@ -600,6 +612,7 @@ public final class TestServer {
                 return result;
             }
             case "slow": return slow(params, args);
+            case "flood": return flood(params, args);
             case "fail": return toolError("tool failed on purpose");
             case "crash": {
                 // A server that dies in the middle of a session, on demand.
@@ -686,6 +699,73 @@ public final class TestServer {
             }
         }
         return textResult("done");
+    }
+
+    /**
+     * The flood fault: count messages of one kind, written in batches (a flush per 1000), then a text result
+     * {@code flooded <count> <kind>}.
+     */
+    private JsonNode flood(JsonNode params, JsonNode args) {
+        String kind = text(args.path("kind"), "progress");
+        long count = args.path("count").isNumber() ? args.path("count").decimalValue().longValue() : 1000;
+        JsonNode token = params.path("_meta").path("progressToken");
+        List<JsonNode> hugeTokens = List.of(mapper.getNodeFactory().numberNode(new java.math.BigInteger("9".repeat(40))),
+                mapper.getNodeFactory().numberNode(new java.math.BigDecimal("1e400")),
+                mapper.getNodeFactory().numberNode(1.5), mapper.getNodeFactory().stringNode("t".repeat(100_000)),
+                mapper.createObjectNode().put("nested", 1), mapper.createArrayNode().add(1), mapper.nullNode(),
+                mapper.getNodeFactory().booleanNode(true));
+        byte[] junk = "{not json at all, line from a misbehaving server".getBytes(UTF_8);
+        synchronized (out) {
+            try {
+                java.io.BufferedOutputStream buffered = new java.io.BufferedOutputStream(out, 1 << 16);
+                for (long i = 1; i <= count; i++) {
+                    byte[] line;
+                    switch (kind) {
+                        case "progress": {
+                            ObjectNode m = message(null).put("method", "notifications/progress");
+                            m.putObject("params").set("progressToken", token);
+                            ((ObjectNode) m.get("params")).put("progress", i).put("total", count);
+                            line = mapper.writeValueAsBytes(m);
+                            break;
+                        }
+                        case "junk": line = junk; break;
+                        case "stray-errors": {
+                            ObjectNode m = message(mapper.getNodeFactory().stringNode("never-sent-" + i));
+                            m.putObject("error").put("code", -32603).put("message", "stray error " + i);
+                            line = mapper.writeValueAsBytes(m);
+                            break;
+                        }
+                        case "notifications":
+                            line = mapper.writeValueAsBytes(message(null).put("method", "notifications/junk/" + (i % 7))
+                                    .set("params", mapper.createObjectNode().put("i", i)));
+                            break;
+                        case "huge-token": {
+                            ObjectNode m = message(null).put("method", "notifications/progress");
+                            ObjectNode p = m.putObject("params");
+                            p.set("progressToken", hugeTokens.get((int) (i % hugeTokens.size())));
+                            p.set("progress", hugeTokens.get((int) ((i + 1) % hugeTokens.size())));
+                            p.set("total", hugeTokens.get((int) ((i + 2) % hugeTokens.size())));
+                            line = mapper.writeValueAsBytes(m);
+                            break;
+                        }
+                        case "requests":
+                            line = mapper.writeValueAsBytes(message(mapper.getNodeFactory().stringNode("flood-" + i))
+                                    .put("method", "ping"));
+                            break;
+                        default: throw new RpcError(-32602, "Unknown flood kind: " + kind);
+                    }
+                    buffered.write(line);
+                    buffered.write('\n');
+                    if (i % 1000 == 0) {
+                        buffered.flush();
+                    }
+                }
+                buffered.flush();
+            } catch (IOException e) {
+                System.err.println("mcp-testkit: cannot write to stdout: " + e);
+            }
+        }
+        return textResult("flooded " + count + " " + kind);
     }
 
     private JsonNode content() {

@@ -76,6 +76,17 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicLong nextId = new AtomicLong(1);
     private final ConcurrentHashMap<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+    /** The warnings this server's junk causes, rate-limited. */
+    private final WarningLimiter warnings;
+    /** What the bounds did: see {@link #bounds()}. */
+    private final AtomicLong coalescedProgress = new AtomicLong();
+    private final AtomicLong droppedNotifications = new AtomicLong();
+    private final AtomicLong refusedRequests = new AtomicLong();
+    private final AtomicLong coalescedListChanges = new AtomicLong();
+    /** Whether a {@code list_changed} is waiting on {@link #events}: more of them before it runs are one. */
+    private final AtomicBoolean listChangeQueued = new AtomicBoolean();
+    /** The server's requests being answered now; see {@link #MAX_SERVER_REQUESTS}. */
+    private final java.util.concurrent.atomic.AtomicInteger serverRequests = new java.util.concurrent.atomic.AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile TransportClosedException closeReason;
     private volatile InitializeResult initializeResult;
@@ -90,6 +101,33 @@ public final class ClientSession implements McpClient, Transport.Listener {
         this.transport = transport;
         this.options = options;
         this.completeInPlace = transport.listenerMayBlock() || options.directCompletion();
+        this.warnings = new WarningLimiter(LOG, options.serverName());
+    }
+
+    /**
+     * The server's requests that may be answered at once; one more is answered with an error at once, without
+     * running its handler: a handler may block (it may ask a person), and each runs on a thread of its own.
+     */
+    public static final int MAX_SERVER_REQUESTS = 64;
+
+    /**
+     * What the bounds on what a server can fill did so far, for diagnostics and tests.
+     *
+     * @param coalescedProgress progress updates replaced by a later one before the consumer took them
+     * @param coalescedListChanges {@code list_changed} notifications folded into one already waiting
+     * @param droppedNotifications notifications dropped because {@link ClientThreads.Serial#DEFAULT_CAPACITY} waited
+     * @param refusedRequests server requests answered with an error because {@link #MAX_SERVER_REQUESTS} were running
+     * @param suppressedWarnings warnings about the server left out by the rate limit
+     * @param queuedEvents the events waiting now for the listener or a progress consumer
+     */
+    public record Bounds(long coalescedProgress, long coalescedListChanges, long droppedNotifications,
+            long refusedRequests, long suppressedWarnings, int queuedEvents) {
+    }
+
+    /** @return what the bounds did so far */
+    public Bounds bounds() {
+        return new Bounds(coalescedProgress.get(), coalescedListChanges.get(), droppedNotifications.get(),
+                refusedRequests.get(), warnings.suppressed(), events.queued());
     }
 
     /**
@@ -746,21 +784,45 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public void onMessage(JsonRpcMessage message) {
-        if (message instanceof JsonRpcResponse response) {
-            onResponse(response);
-        } else if (message instanceof JsonRpcRequest request) {
-            ClientThreads.WORKERS.execute(() -> answer(request));
-        } else if (message instanceof JsonRpcNotification notification) {
-            onNotification(notification);
+        try {
+            if (message instanceof JsonRpcResponse response) {
+                onResponse(response);
+            } else if (message instanceof JsonRpcRequest request) {
+                onRequest(request);
+            } else if (message instanceof JsonRpcNotification notification) {
+                onNotification(notification);
+            }
+        } catch (RuntimeException e) {
+            // A field of a form nothing expected: one line, rate-limited, never a stack trace per message.
+            warnings.warn("sent a message mcp-host cannot take ({}); ignored", e.toString());
         }
+    }
+
+    private void onRequest(JsonRpcRequest request) {
+        if (serverRequests.incrementAndGet() > MAX_SERVER_REQUESTS) {
+            serverRequests.decrementAndGet();
+            refusedRequests.incrementAndGet();
+            warnings.warn("has more than {} requests to mcp-host in progress; {} answered with an error",
+                    MAX_SERVER_REQUESTS, request.method());
+            transport.send(new JsonRpcError(request.id(), JsonRpcError.INTERNAL_ERROR, "Client busy: more than "
+                    + MAX_SERVER_REQUESTS + " requests of this server are in progress", null)).exceptionally(e -> null);
+            return;
+        }
+        ClientThreads.WORKERS.execute(() -> {
+            try {
+                answer(request);
+            } finally {
+                serverRequests.decrementAndGet();
+            }
+        });
     }
 
     private void onResponse(JsonRpcResponse response) {
         Pending entry = response.id() == null ? null : pending.remove(response.id());
         if (entry == null) {
             if (response instanceof JsonRpcError error) {
-                LOG.warn("MCP server \"{}\" sent an error for no request in flight: {} {}", options.serverName(),
-                        error.code(), error.message());
+                warnings.warn("sent an error for no request in flight: {} {}", error.code(),
+                        AgentText.clean(String.valueOf(error.message()), 200).text());
             } else {
                 LOG.debug("MCP server \"{}\" answered request {} which is no longer in flight", options.serverName(),
                         response.id());
@@ -837,15 +899,33 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private void onNotification(JsonRpcNotification notification) {
         switch (notification.method()) {
             case "notifications/progress" -> onProgress(notification.params());
-            case "notifications/tools/list_changed" -> events.execute(options.listener()::onToolsListChanged);
+            case "notifications/tools/list_changed" -> onListChanged();
             case "notifications/message" -> LOG.debug("MCP server \"{}\" log: {}", options.serverName(),
                     notification.params());
             case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
                     options.serverName(), notification.params());
             case "notifications/subscriptions/acknowledged" -> LOG.debug("MCP server \"{}\" listens: {}",
                     options.serverName(), notification.params());
-            default -> events.execute(() -> options.listener().onNotification(notification));
+            default -> {
+                if (!events.offer(() -> options.listener().onNotification(notification))) {
+                    droppedNotifications.incrementAndGet();
+                    warnings.warn("sends notifications faster than they are taken ({} waiting); {} dropped",
+                            events.capacity(), AgentText.clean(notification.method(), 100).text());
+                }
+            }
         }
+    }
+
+    /** Many {@code list_changed} before the listener took the first are one: the tools are listed once. */
+    private void onListChanged() {
+        if (!listChangeQueued.compareAndSet(false, true)) {
+            coalescedListChanges.incrementAndGet();
+            return;
+        }
+        events.execute(() -> {
+            listChangeQueued.set(false);
+            options.listener().onToolsListChanged();
+        });
     }
 
     private void onProgress(JsonNode params) {
@@ -853,9 +933,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return;
         }
         JsonNode token = params.get("progressToken");
-        Pending entry = token != null && token.isIntegralNumber() ? pending.get(RequestId.of(token.asLong())) : null;
+        // The tokens mcp-host sends are its request ids, longs: any other token (a string, a number of any
+        // size, an object) is for no request in flight.
+        Pending entry = token != null && token.isIntegralNumber() && token.canConvertToLong()
+                ? pending.get(RequestId.of(token.longValue())) : null;
         if (entry == null || entry.callOptions.onProgress().isEmpty()) {
-            LOG.debug("MCP server \"{}\" sent progress for no request in flight: {}", options.serverName(), token);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("MCP server \"{}\" sent progress for no request in flight: {}", options.serverName(),
+                        token == null ? null : AgentText.clean(token.toString(), 100).text());
+            }
             return;
         }
         if (entry.callOptions.resetTimeoutOnProgress()) {
@@ -863,11 +949,22 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         JsonNode total = params.get("total");
         JsonNode message = params.get("message");
-        ProgressUpdate update = new ProgressUpdate(params.path("progress").asDouble(0),
+        JsonNode progress = params.get("progress");
+        ProgressUpdate update = new ProgressUpdate(progress != null && progress.isNumber() ? progress.asDouble() : 0,
                 total != null && total.isNumber() ? Optional.of(total.asDouble()) : Optional.empty(),
                 message != null && message.isString() ? Optional.of(message.asString()) : Optional.empty());
+        // Coalesced: one update per request waits for the consumer, the latest; a flood holds one, not all.
+        if (entry.progress.getAndSet(update) != null) {
+            coalescedProgress.incrementAndGet();
+            return;
+        }
         Consumer<ProgressUpdate> consumer = entry.callOptions.onProgress().get();
-        events.execute(() -> consumer.accept(update));
+        events.execute(() -> {
+            ProgressUpdate latest = entry.progress.getAndSet(null);
+            if (latest != null) {
+                consumer.accept(latest);
+            }
+        });
     }
 
     /** Every server request gets an answer: unanswered requests hang real servers. */
@@ -920,6 +1017,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         closeReason = reason;
         LOG.debug("MCP server \"{}\": {}", options.serverName(), reason.getMessage());
+        warnings.flush();
         List<Pending> failed = new ArrayList<>();
         for (RequestId id : pending.keySet()) {
             Pending entry = pending.remove(id);
@@ -981,6 +1079,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         final CallOptions callOptions;
         final boolean direct;
         final long deadlineNanos;
+        /** The progress update waiting for the consumer, if any (coalesced: a newer one replaces it). */
+        final AtomicReference<ProgressUpdate> progress = new AtomicReference<>();
         private ScheduledFuture<?> timer;
 
         Pending(RequestId id, String method, CompletableFuture<JsonNode> future, Duration timeout,

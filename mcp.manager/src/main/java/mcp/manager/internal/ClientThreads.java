@@ -56,20 +56,62 @@ public final class ClientThreads {
     /**
      * An executor that runs tasks one at a time, in submission order, on {@link #WORKERS}: a
      * session's events keep their order without a thread of their own.
+     *
+     * <p>Bounded where a server decides how much goes in: {@link #execute} is for the tasks whose
+     * number the client bounds itself (one per request in flight, one close), {@link #offer} for the
+     * rest (a server's notifications), which is refused once {@link #capacity()} offered tasks wait.
      */
     public static final class Serial implements Executor {
+        /** The offered tasks that may wait at once, by default. */
+        public static final int DEFAULT_CAPACITY = 1_000;
+
         private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
         private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.atomic.AtomicInteger offered = new java.util.concurrent.atomic.AtomicInteger();
+        private final int capacity;
         private final org.slf4j.Logger log;
 
         public Serial(org.slf4j.Logger log) {
+            this(log, DEFAULT_CAPACITY);
+        }
+
+        public Serial(org.slf4j.Logger log, int capacity) {
             this.log = log;
+            this.capacity = capacity;
         }
 
         @Override
         public void execute(Runnable task) {
             queue.add(task);
             schedule();
+        }
+
+        /**
+         * Queues a task that may be dropped.
+         *
+         * @return false, and nothing queued, when {@link #capacity()} offered tasks are waiting already
+         */
+        public boolean offer(Runnable task) {
+            if (offered.incrementAndGet() > capacity) {
+                offered.decrementAndGet();
+                return false;
+            }
+            queue.add(() -> {
+                offered.decrementAndGet();
+                task.run();
+            });
+            schedule();
+            return true;
+        }
+
+        /** @return how many offered tasks may wait at once */
+        public int capacity() {
+            return capacity;
+        }
+
+        /** @return the tasks waiting now (of both kinds) */
+        public int queued() {
+            return queue.size();
         }
 
         private void schedule() {

@@ -15,7 +15,7 @@ public final class Options {
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
-        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT;
+        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD;
 
         /** The name used on the command line, e.g. {@code exit-at-start}. */
         public String cliName() {
@@ -52,7 +52,14 @@ public final class Options {
             "                          invisible characters and 100 KB of text), silent-discover (server/discover is",
             "                          never answered), exit-before-initialize (a first request other than",
             "                          initialize makes the server exit, as some legacy servers do), endless-input (the",
-            "                          modern ask asks for input again in every round)");
+            "                          modern ask asks for input again in every round), flood (adds the tool flood:",
+            "                          {kind, count} sends count messages of a kind before it answers: progress (for",
+            "                          the call's token), junk (stdout lines that are not JSON-RPC), stray-errors",
+            "                          (error responses to ids never sent), notifications (of a method nobody",
+            "                          handles), huge-token (progress with tokens of every size and type),",
+            "                          requests (pings mcp-host must answer))",
+            "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
+            "                          graceful close, not a signal");
 
     public int tools = 0;
     public int pageSize = 100;
@@ -73,6 +80,8 @@ public final class Options {
     /** The caching hints of the modern era's tools/list pages. */
     public long listTtlMs = 0;
     public String listScope = "public";
+    /** The file written on stdin EOF, or {@code null}. */
+    public String exitMarker;
 
     /**
      * Parses the arguments.
@@ -96,6 +105,7 @@ public final class Options {
                 case "--stderr": o.stderrText = value; break;
                 case "--name": o.name = value; break;
                 case "--tools-file": o.toolsFile = value; break;
+                case "--exit-marker": o.exitMarker = value; break;
                 case "--fault": o.faults.add(fault(value)); break;
                 case "--list-ttl-ms":
                     try {
@@ -130,7 +140,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--fault", "--era", "--list-ttl-ms", "--list-scope").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope").contains(opt);
     }
 
     private static int number(String opt, String value) {

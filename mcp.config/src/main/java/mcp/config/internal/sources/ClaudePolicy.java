@@ -81,7 +81,7 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, ServerRules rules) {
             }
         }
         Path managedMcp = directory.resolve("managed-mcp.json");
-        Optional<ConfigFile> managedFile = Files.exists(managedMcp)
+        Optional<ConfigFile> managedFile = Files.exists(managedMcp) || Files.isSymbolicLink(managedMcp)
                 ? Optional.of(new ConfigFile(managedMcp, Level.USER, root, Format.JSON)) : Optional.empty();
         return new ClaudePolicy(managedFile, new ServerRules("Claude Code's managed policy",
                 Optional.ofNullable(allow).map(List::copyOf), List.copyOf(deny), search.environment()));

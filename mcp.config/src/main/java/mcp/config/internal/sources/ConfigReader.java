@@ -23,7 +23,9 @@ import tools.jackson.dataformat.toml.TomlMapper;
 
 /**
  * Reads one config file into a tree, turning every way it can fail into a problem that names the
- * file: a missing file is silent, everything else is one problem and an empty result.
+ * file: a missing file is silent, everything else is one problem and an empty result. A symbolic link
+ * in the file's place that leads nowhere (dangling) or to itself (a loop) is not a missing file: it is
+ * reported, with where it points.
  */
 final class ConfigReader {
 
@@ -65,7 +67,8 @@ final class ConfigReader {
         byte[] bytes;
         try {
             if (!Files.exists(path)) {
-                return Optional.empty();
+                Optional<String> broken = brokenLink(path);
+                return broken.isPresent() ? cannotRead(file, findings, broken.get()) : Optional.empty();
             }
             if (Files.isDirectory(path)) {
                 return cannotRead(file, findings, "it is a directory");
@@ -127,6 +130,37 @@ final class ConfigReader {
             }
         }
         return clean(e.getOriginalMessage());
+    }
+
+    /**
+     * @param path a path that does not exist when followed
+     * @return why, when it is a symbolic link that leads nowhere or into a loop; empty for a plain missing file
+     */
+    static Optional<String> brokenLink(Path path) {
+        if (!Files.isSymbolicLink(path)) {
+            return Optional.empty();
+        }
+        String target;
+        try {
+            target = Files.readSymbolicLink(path).toString();
+        } catch (IOException | SecurityException | UnsupportedOperationException e) {
+            target = "?";
+        }
+        try {
+            path.toRealPath();
+            return Optional.empty(); // created in between: the caller reads it next time
+        } catch (NoSuchFileException e) {
+            return Optional.of("it is a dangling symbolic link (to " + target + ", which does not exist)");
+        } catch (java.nio.file.FileSystemLoopException e) {
+            return Optional.of("it is a symbolic link in a loop (to " + target + ")");
+        } catch (FileSystemException e) {
+            String why = e.getReason() == null ? "" : e.getReason();
+            return Optional.of(why.toLowerCase(java.util.Locale.ROOT).contains("levels of symbolic links")
+                    ? "it is a symbolic link in a loop (to " + target + ")"
+                    : "it is a symbolic link to " + target + ", which cannot be followed: " + why);
+        } catch (IOException | SecurityException e) {
+            return Optional.of("it is a symbolic link to " + target + ", which cannot be followed: " + e.getMessage());
+        }
     }
 
     private static Optional<ObjectNode> cannotRead(ConfigFile file, Findings findings, String reason) {

@@ -45,7 +45,8 @@ public record ManagedPolicy(Path file, Optional<ObjectNode> root, boolean broken
     public static Read read(Path file, Map<String, String> environment) {
         Findings findings = new Findings();
         ConfigFile config = new ConfigFile(file.toAbsolutePath().normalize(), Level.USER, file.getParent(), Format.JSON);
-        boolean present = Files.exists(config.path());
+        // A dangling or looping link in the policy's place is a policy that cannot be read, not no policy.
+        boolean present = Files.exists(config.path()) || Files.isSymbolicLink(config.path());
         Optional<ObjectNode> root = present ? ConfigReader.read(config, findings) : Optional.empty();
         Optional<ClaudeConsent.Lists> place = root.map(node -> new ClaudeConsent.Lists(config.path().toString(),
                 config.path(), node));

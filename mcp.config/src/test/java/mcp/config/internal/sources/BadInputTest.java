@@ -54,6 +54,46 @@ class BadInputTest {
     }
 
     @Test
+    void aDanglingSymbolicLinkIsReportedNotSkipped(@TempDir Path dir) throws IOException {
+        Fixture f = Fixture.copy(dir);
+        Path file = f.project.resolve(".mcp.json");
+        Files.delete(file);
+        Path target = dir.resolve("moved-away.json");
+        Files.createSymbolicLink(file, target);
+
+        Result result = claude.discover(f.context());
+        assertEquals(List.of(new Problem(file, "", "", "cannot be read: it is a dangling symbolic link (to " + target
+                + ", which does not exist)")), result.problems());
+        assertEquals(OTHER_CLAUDE_SERVERS, names(result));
+    }
+
+    @Test
+    void aSymbolicLinkLoopIsReportedNotSkipped(@TempDir Path dir) throws IOException {
+        Fixture f = Fixture.copy(dir);
+        Path file = f.project.resolve(".mcp.json");
+        Files.delete(file);
+        Path other = f.project.resolve("other.json");
+        Files.createSymbolicLink(file, other);
+        Files.createSymbolicLink(other, file);
+
+        Result result = claude.discover(f.context());
+        assertEquals(List.of(new Problem(file, "", "", "cannot be read: it is a symbolic link in a loop (to " + other
+                + ")")), result.problems());
+        assertEquals(OTHER_CLAUDE_SERVERS, names(result));
+    }
+
+    @Test
+    void aDanglingManagedPolicyLinkIsAPolicyThatCannotBeRead(@TempDir Path dir) throws IOException {
+        Path policy = dir.resolve("managed-mcp.json");
+        Files.createSymbolicLink(policy, dir.resolve("gone.json"));
+
+        ManagedPolicy.Read read = ManagedPolicy.read(policy, Map.of());
+        assertEquals(1, read.problems().size(), read.problems().toString());
+        assertEquals(policy, read.problems().get(0).file());
+        assertEquals(true, read.problems().get(0).message().contains("dangling symbolic link"), read.problems().toString());
+    }
+
+    @Test
     @Timeout(value = 20, unit = TimeUnit.SECONDS)
     void aFifoIsNeverOpened(@TempDir Path dir) throws Exception {
         Fixture f = Fixture.copy(dir);
