@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import mcp.api.HttpServerConfig;
+import mcp.api.StdioServerConfig;
 import org.junit.jupiter.api.Test;
 
 /** The masking rule of {@link Secrets}: what is hidden, and what must stay readable. */
@@ -105,5 +107,16 @@ class SecretsTest {
                 && masked.contains("exaApiKey=<hidden>&page=2") && masked.contains("node: bad option"), masked);
         String plain = "Request timeout after 5000ms; exit code 3; stderr: --model gpt failed at key.js:3, max-tokens=10";
         assertEquals(plain, Secrets.maskText(plain));
+    }
+
+    @Test
+    void configsShowMaskedArgumentsAndUrlsAndKeepTheRealValues() {
+        StdioServerConfig stdio = StdioServerConfig.of("npx", List.of("server", "--api-key=S1", "--token", "S2"));
+        assertTrue(stdio.toString().contains("args=[server, --api-key=<hidden>, --token, <hidden>]"), stdio.toString());
+        assertEquals(List.of("server", "--api-key=S1", "--token", "S2"), stdio.args());
+        HttpServerConfig http = HttpServerConfig.of("https://me:S3@h/mcp?exaApiKey=S4&page=2");
+        assertFalse(http.toString().contains("S3") || http.toString().contains("S4"), http.toString());
+        assertTrue(http.toString().contains("https://<hidden>@h/mcp?exaApiKey=<hidden>&page=2"), http.toString());
+        assertEquals("https://me:S3@h/mcp?exaApiKey=S4&page=2", http.url());
     }
 }
