@@ -20,8 +20,10 @@ module mcp.api {
     exports mcp.api;
     exports mcp.api.jsonrpc;
     exports mcp.api.spi;
-    // Owner-only, atomic file writes, shared by mcp-host's own stores and no one else's.
-    exports mcp.api.internal to mcp.auth, mcp.cache, mcp.consent;
+    // Owner-only, atomic file writes (for the stores) and the masking of secret-looking arguments and URLs
+    // (for every module that shows a command line or a URL), shared by mcp-host's own modules and no one else's.
+    exports mcp.api.internal to mcp.auth, mcp.cache, mcp.consent, mcp.config, mcp.manager, mcp.transport.stdio,
+            mcp.transport.http, mcp.host;
 
     // The one lookup point, mcp.api.spi.Providers, loads every service of mcp-host.
     uses mcp.api.spi.CapabilitySource;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.internal.Secrets;
 
 /**
  * A server reached over Streamable HTTP: one endpoint for POST, GET and DELETE.
@@ -82,8 +83,8 @@ public record HttpServerConfig(
 
     @Override
     public String toString() {
-        // Header values may be secrets: show names only.
-        return "HttpServerConfig[url=" + url + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
+        // Header values may be secrets: show names only; the URL's credentials are masked.
+        return "HttpServerConfig[url=" + Secrets.maskUrl(url) + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
                 + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled
                 + "]";
     }

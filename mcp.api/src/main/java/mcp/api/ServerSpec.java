@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.internal.Secrets;
 
 /**
  * A server entry as a capability source read it, before validation: every field as written, any
@@ -113,9 +114,9 @@ public record ServerSpec(
 
     @Override
     public String toString() {
-        // Env and header values may be secrets: show names only.
+        // Env and header values may be secrets: show names only; the URL's credentials are masked.
         return "ServerSpec[name=" + name + ", source=" + source.providerId() + ", type=" + type.orElse("")
-                + ", command=" + command.orElse("") + ", url=" + url.orElse("") + ", env=" + env.keySet()
+                + ", command=" + command.orElse("") + ", url=" + url.map(Secrets::maskUrl).orElse("") + ", env=" + env.keySet()
                 + ", headers=" + headers.keySet() + "]";
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.internal.Secrets;
 
 /**
  * A server reached over the legacy HTTP+SSE transport: an SSE stream plus a POST endpoint it names.
@@ -76,8 +77,8 @@ public record SseServerConfig(
 
     @Override
     public String toString() {
-        // Header values may be secrets: show names only.
-        return "SseServerConfig[url=" + url + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
+        // Header values may be secrets: show names only; the URL's credentials are masked.
+        return "SseServerConfig[url=" + Secrets.maskUrl(url) + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
                 + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled
                 + "]";
     }

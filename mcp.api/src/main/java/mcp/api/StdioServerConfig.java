@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.internal.Secrets;
 
 /**
  * A server started as a child process that speaks newline-delimited JSON-RPC on stdin/stdout.
@@ -102,8 +103,9 @@ public record StdioServerConfig(
 
     @Override
     public String toString() {
-        // Env values may be secrets: show names only.
-        return "StdioServerConfig[command=" + command + ", args=" + args + ", env=" + env.keySet()
+        // Env values may be secrets: show names only; secret-looking arguments are masked.
+        return "StdioServerConfig[command=" + command + ", args=" + Secrets.maskArgs(args)
+                + ", env=" + env.keySet()
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
                 + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";

@@ -13,10 +13,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import mcp.api.McpJson;
 import mcp.api.ServerSpec;
+import mcp.api.internal.Secrets;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -31,25 +30,13 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>{@link #masked(UnaryOperator)} gives the form that may be shown and stored: env and header values
  * that are not plain variable references, values of secret-looking arguments ({@code --api-key=...},
- * {@code --token X}), and the credentials and secret-looking query parameters of URLs are replaced by a
- * fingerprint, so that {@link #changes(JsonNode, JsonNode)} can still say that a value changed without
- * anyone seeing it.
+ * {@code --token X}), and the credentials and secret-looking query parameters of URLs (the rule of
+ * {@code mcp.api.internal.Secrets}, the same as in logs, status and errors) are replaced by a fingerprint,
+ * so that {@link #changes(JsonNode, JsonNode)} can still say that a value changed without anyone seeing it.
  */
 public final class ServerDefinition {
 
     private static final String HASH_PREFIX = "mcp-host server definition 1\n";
-    /** A value that only names a variable: shown as is, since it holds no secret. */
-    private static final Pattern REFERENCE = Pattern.compile(
-            "\\$\\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?}|\\$\\{(?:env|input):[^}]+}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{env:[A-Za-z_][A-Za-z0-9_]*}"
-            + "|\\{\\{[^}]+}}");
-    private static final String SECRET_WORD = "(?:token|key|secret|password|passwd|pwd|auth|credential|bearer|cookie|session)";
-    private static final Pattern SECRET_OPTION = Pattern.compile("(?i)(-{1,2}[a-z0-9_.-]*" + SECRET_WORD + "[a-z0-9_.-]*)");
-    private static final Pattern SECRET_OPTION_WITH_VALUE = Pattern.compile(
-            "(?i)(-{0,2}[a-z0-9_.-]*" + SECRET_WORD + "[a-z0-9_.-]*=)(.+)");
-    private static final Pattern URL_CREDENTIALS = Pattern.compile("(?i)^([a-z][a-z0-9+.-]*://)([^/@]+)@");
-    private static final Pattern URL_SECRET_PARAMETER = Pattern.compile(
-            "(?i)([?&][a-z0-9_.-]*" + SECRET_WORD + "[a-z0-9_.-]*=)([^&#]+)");
-    private static final Pattern BEARER = Pattern.compile("(?i)^(bearer|basic|token)\\s+\\S+");
 
     private final ObjectNode canonical;
     private final String hash;
@@ -107,51 +94,24 @@ public final class ServerDefinition {
             if (masked.get(field) instanceof ObjectNode values) {
                 for (String name : new ArrayList<>(values.propertyNames())) {
                     String value = values.get(name).asString();
-                    if (!REFERENCE.matcher(value).matches()) {
+                    if (!Secrets.isReference(value)) {
                         values.put(name, hidden(fingerprint, value));
                     }
                 }
             }
         }
+        // One rule for arguments and URLs everywhere (logs, status, errors): mcp.api.internal.Secrets.
+        UnaryOperator<String> hide = value -> hidden(fingerprint, value);
         if (masked.get("args") instanceof ArrayNode args) {
-            boolean valueOfSecretOption = false;
-            for (int i = 0; i < args.size(); i++) {
-                String arg = args.get(i).asString();
-                String shown = arg;
-                Matcher withValue = SECRET_OPTION_WITH_VALUE.matcher(arg);
-                if (valueOfSecretOption && !arg.startsWith("-") && !REFERENCE.matcher(arg).matches()) {
-                    shown = hidden(fingerprint, arg);
-                } else if (withValue.matches() && !REFERENCE.matcher(withValue.group(2)).matches()) {
-                    shown = withValue.group(1) + hidden(fingerprint, withValue.group(2));
-                } else if (BEARER.matcher(arg).matches()) {
-                    shown = hidden(fingerprint, arg);
-                } else if (arg.contains("://")) {
-                    shown = maskUrl(arg, fingerprint);
-                }
-                valueOfSecretOption = SECRET_OPTION.matcher(arg).matches();
-                args.set(i, shown);
+            List<String> shown = Secrets.maskArgs(args.valueStream().map(JsonNode::asString).toList(), hide);
+            for (int i = 0; i < shown.size(); i++) {
+                args.set(i, shown.get(i));
             }
         }
         if (masked.get("url") != null) {
-            masked.put("url", maskUrl(masked.get("url").asString(), fingerprint));
+            masked.put("url", Secrets.maskUrl(masked.get("url").asString(), hide));
         }
         return masked;
-    }
-
-    private static String maskUrl(String url, UnaryOperator<String> fingerprint) {
-        Matcher credentials = URL_CREDENTIALS.matcher(url);
-        String result = credentials.find()
-                ? credentials.group(1) + hidden(fingerprint, credentials.group(2)) + "@" + url.substring(credentials.end())
-                : url;
-        Matcher parameter = URL_SECRET_PARAMETER.matcher(result);
-        StringBuilder out = new StringBuilder();
-        while (parameter.find()) {
-            String value = parameter.group(2);
-            parameter.appendReplacement(out, Matcher.quoteReplacement(parameter.group(1)
-                    + (REFERENCE.matcher(value).matches() ? value : hidden(fingerprint, value))));
-        }
-        parameter.appendTail(out);
-        return out.toString();
     }
 
     private static String hidden(UnaryOperator<String> fingerprint, String value) {

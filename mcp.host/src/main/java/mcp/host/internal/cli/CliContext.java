@@ -13,6 +13,7 @@ import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
+import mcp.api.internal.Secrets;
 import mcp.api.spi.AuthStorage;
 import mcp.api.spi.ConsentHandler;
 import mcp.api.spi.Providers;
@@ -264,9 +265,9 @@ final class CliContext {
                 continue;
             }
             if (problem.severity() == DiscoveryProblem.Severity.WARNING) {
-                warn(problem.describe());
+                warn(Secrets.maskText(problem.describe()));
             } else if (!invalid.contains(problem.server())) {
-                io.err().println("error: " + problem.describe());
+                io.err().println("error: " + Secrets.maskText(problem.describe()));
             }
         }
     }

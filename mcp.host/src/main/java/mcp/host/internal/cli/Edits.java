@@ -14,6 +14,7 @@ import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import mcp.api.SseServerConfig;
 import mcp.api.StdioServerConfig;
+import mcp.api.internal.Secrets;
 import mcp.config.ConfigValidation;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
@@ -95,18 +96,19 @@ final class Edits {
                 + addCommand(name, discovery.configs().get(name)));
     }
 
-    /** A ready-to-run {@code mcp-host add} for a foreign server; env and headers left out (they may be secrets). */
+    /**
+     * A ready-to-run {@code mcp-host add} for a foreign server; env and headers left out and secret-looking
+     * arguments and URL parameters masked (they may be secrets: the user copies them from the file).
+     */
     private static String addCommand(String name, ServerConfig config) {
         if (config instanceof StdioServerConfig stdio) {
-            StringBuilder line = new StringBuilder("mcp-host add ").append(name).append(" -- ").append(stdio.command());
-            stdio.args().forEach(arg -> line.append(' ').append(arg));
-            return line.toString();
+            return "mcp-host add " + name + " -- " + Secrets.commandLine(stdio.command(), stdio.args());
         }
         if (config instanceof HttpServerConfig http) {
-            return "mcp-host add " + name + " --url " + http.url();
+            return "mcp-host add " + name + " --url " + Secrets.maskUrl(http.url());
         }
         if (config instanceof SseServerConfig sse) {
-            return "mcp-host add " + name + " --type sse --url " + sse.url();
+            return "mcp-host add " + name + " --type sse --url " + Secrets.maskUrl(sse.url());
         }
         return "mcp-host add " + name + " -- COMMAND [ARGS...]";
     }

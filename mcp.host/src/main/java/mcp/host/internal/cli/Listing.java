@@ -14,6 +14,7 @@ import mcp.api.ApprovalState;
 import mcp.api.McpJson;
 import mcp.api.OwnerState;
 import mcp.api.SourceMetadata;
+import mcp.api.internal.Secrets;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
 import mcp.manager.McpManager;
@@ -77,7 +78,7 @@ final class Listing {
                 ServerStatus live = manager.status(name);
                 status = live.state() == ServerStatus.State.DISCONNECTED ? "not connected"
                         : live.state().name().toLowerCase(Locale.ROOT);
-                error = live.error().orElse(null);
+                error = Secrets.maskText(live.error().orElse(null));
             }
             groups.computeIfAbsent(source, s -> new ArrayList<>())
                     .add(new Entry(name, config.type(), source, config.enabled(), status, error,

@@ -3,6 +3,7 @@ package mcp.host.internal.cli;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import mcp.api.internal.Secrets;
 import mcp.config.DiscoveryResult;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
@@ -55,12 +56,12 @@ final class Loaded implements AutoCloseable {
         load.errors().forEach((server, error) -> {
             ServerStatus status = statuses.get(server);
             if (status == null || status.state() == ServerStatus.State.FAILED) {
-                errors.put(server, error);
+                errors.put(server, Secrets.maskText(error));
             }
         });
         statuses.forEach((server, status) -> {
             if (status.state() == ServerStatus.State.FAILED) {
-                errors.putIfAbsent(server, status.error().orElse("failed"));
+                errors.putIfAbsent(server, Secrets.maskText(status.error().orElse("failed")));
             }
         });
         return errors;

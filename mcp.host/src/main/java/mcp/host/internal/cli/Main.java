@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.api.internal.Secrets;
 import mcp.api.spi.AuthStorage;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -131,6 +132,8 @@ public final class Main {
                 error.printStackTrace(io.err());
             }
         }
+        // A message may quote a command line or a URL (a foreign server's add line): secrets masked.
+        message = Secrets.maskText(message);
         io.err().println("mcp-host: " + message);
         if (root.json) {
             printJsonError(io.out(), message);

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import mcp.api.McpJson;
+import mcp.api.internal.Secrets;
 import mcp.manager.McpManager;
 import mcp.manager.ServerStatus;
 import picocli.CommandLine.Command;
@@ -85,7 +86,7 @@ final class StatusCommand implements Callable<Integer> {
             }
             int withheld = manager.toolChanges(name).map(changes -> changes.withheld().size()
                     + (changes.instructions().isPresent() ? 1 : 0)).orElse(0);
-            lines.add(new Line(name, state, manager.toolsOf(name).size(), error, withheld));
+            lines.add(new Line(name, state, manager.toolsOf(name).size(), Secrets.maskText(error), withheld));
         }
         return lines;
     }

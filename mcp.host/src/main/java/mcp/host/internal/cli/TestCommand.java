@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
+import mcp.api.internal.Secrets;
 import mcp.config.DiscoveryResult;
 import mcp.host.McpHost;
 import mcp.manager.ConnectResult;
@@ -46,6 +47,7 @@ final class TestCommand implements Callable<Integer> {
             if (error == null && status.state() != ServerStatus.State.CONNECTED) {
                 error = status.error().orElse("still " + status.state().name().toLowerCase(Locale.ROOT) + " after " + millis + " ms");
             }
+            error = Secrets.maskText(error);
             int tools = host.manager().toolsOf(name).size();
             if (context.json()) {
                 ObjectNode document = McpJson.object();

@@ -199,7 +199,8 @@ class ConfigEditCommandsTest {
     void aServerOfAnotherToolIsNotEditedAndTheMessageSaysWhereItComesFrom() throws IOException {
         Path claudeProject = project.resolve(".mcp.json");
         Files.writeString(claudeProject, """
-                {"mcpServers": {"web": {"command": "web-server", "args": ["--port", "0"]}}}
+                {"mcpServers": {"web": {"command": "web-server", "args": ["--port", "0", "--api-key=S3CRET1", "--token",
+                    "S3CRET2", "https://h/mcp?exaApiKey=S3CRET3"]}}}
                 """);
         String before = Files.readString(claudeProject);
         cli.approveInClaude("web"); // so that it is a server mcp-host uses (and can say how to add it)
@@ -207,8 +208,11 @@ class ConfigEditCommandsTest {
         for (String command : List.of("disable", "enable", "remove")) {
             CliRunner.Result result = cli.run(command, "web");
             assertEquals(2, result.exitCode(), result::toString);
+            // The add line masks what looks like a credential (the user copies those values from the file).
             assertTrue(result.err().contains("Claude Code") && result.err().contains(claudeProject.toString())
-                    && result.err().contains("mcp-host add web -- web-server --port 0"), result::toString);
+                    && result.err().contains("mcp-host add web -- web-server --port 0 --api-key=<hidden> --token <hidden>"
+                            + " https://h/mcp?exaApiKey=<hidden>"), result::toString);
+            assertFalse(result.toString().contains("S3CRET"), result::toString);
         }
         assertEquals(before, Files.readString(claudeProject));
         assertFalse(Files.exists(userFile));

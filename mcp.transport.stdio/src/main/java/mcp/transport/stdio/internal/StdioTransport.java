@@ -23,6 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import mcp.api.McpException;
 import mcp.api.TransportClosedException;
+import mcp.api.internal.Secrets;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.jsonrpc.JsonRpcRequest;
@@ -269,7 +270,8 @@ public final class StdioTransport implements Transport {
 
     @Override
     public String diagnostics() {
-        String tail = stderr.tail();
+        // A server may echo its arguments (a bad option): secret-looking values are masked.
+        String tail = Secrets.maskText(stderr.tail());
         return tail.isEmpty() ? "" : "stderr: " + tail;
     }
 
@@ -449,7 +451,8 @@ public final class StdioTransport implements Transport {
 
     private void drainStderr() {
         try {
-            stderr.drain(process.getErrorStream(), line -> LOG.debug("MCP server \"{}\" stderr: {}", serverName, line));
+            stderr.drain(process.getErrorStream(), line -> LOG.debug("MCP server \"{}\" stderr: {}", serverName,
+                    Secrets.maskText(line)));
         } catch (IOException e) {
             LOG.debug("MCP server \"{}\": reading stderr ended: {}", serverName, e.getMessage());
         } catch (RuntimeException | Error e) {
@@ -699,7 +702,7 @@ public final class StdioTransport implements Transport {
     }
 
     private String withStderr(String base) {
-        String tail = stderr.tail(StdioTransports.STDERR_REASON_LINES);
+        String tail = Secrets.maskText(stderr.tail(StdioTransports.STDERR_REASON_LINES));
         return tail.isEmpty() ? base : base + "; stderr: " + tail;
     }
 

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 import mcp.api.McpException;
 import mcp.api.StdioServerConfig;
+import mcp.api.internal.Secrets;
 import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
@@ -68,9 +69,9 @@ public final class StdioTransportProvider implements TransportProvider {
         } catch (IOException | RuntimeException e) {
             throw new McpException(failure(name, config.command(), startFailureReason(e, config.command())), e);
         }
-        // Env values may be secrets: names only.
-        LOG.debug("Started MCP server \"{}\" (pid {}): {} {} in {}, env {}", name, process.pid(), command.get(0),
-                config.args(), directory, config.env().keySet());
+        // Env values may be secrets: names only; secret-looking arguments are masked (the process got them as is).
+        LOG.debug("Started MCP server \"{}\" (pid {}): {} in {}, env {}", name, process.pid(),
+                Secrets.commandLine(command.get(0), config.args()), directory, config.env().keySet());
         try {
             return new StdioTransport(request, process);
         } catch (RuntimeException | Error e) {
@@ -137,6 +138,6 @@ public final class StdioTransportProvider implements TransportProvider {
     }
 
     private static String failure(String name, String command, String reason) {
-        return "Failed to start MCP server \"" + name + "\": " + command + ": " + reason;
+        return "Failed to start MCP server \"" + name + "\": " + Secrets.maskText(command) + ": " + reason;
     }
 }
