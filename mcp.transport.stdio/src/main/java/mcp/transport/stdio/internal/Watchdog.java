@@ -112,8 +112,9 @@ final class Watchdog {
                 return;
             }
             if (GROUPS.isEmpty()) {
-                // It exits at once on EOF, knowing no group: wait for that (bounded), so that once the
-                // last server is closed no process of ours is left.
+                // Told to forget the last group, it exits at once on EOF (it signals nothing): wait for
+                // that (bounded), so that once the last server is closed no process of ours is left.
+                write("-" + pgid + "\n");
                 closeQuietly(process.getOutputStream());
                 Waits.waitFor(process, EXIT_WAIT);
                 process = null;

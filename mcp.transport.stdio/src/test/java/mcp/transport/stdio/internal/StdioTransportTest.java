@@ -603,14 +603,18 @@ class StdioTransportTest {
 
     @Test
     void closeFromAWriteCallbackStillEndsStdinGracefully() throws Exception {
-        StdioTransport transport = open("callback", StdioServerConfig.of("cat", List.of()));
+        // Answers every line: past its handshake (one answer first), so its close is the graceful one.
+        StdioTransport transport = open("callback", bash("while read -r line; do "
+                + "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'; done; exit 0"));
         Recorder recorder = new Recorder();
         transport.start(recorder);
+        transport.send(request(1, "hello")).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        recorder.take(1, WAIT);
         // The future completes on the writer thread, so the close runs there.
-        transport.send(request(1, "then close")).thenRun(transport::close);
+        transport.send(request(2, "then close")).thenRun(transport::close);
 
         assertEquals("closed by client", recorder.awaitClose(WAIT).reason());
-        // cat ended on stdin EOF (exit 0), not on SIGTERM (143) after a step timeout.
+        // The server ended on stdin EOF (exit 0), not on SIGTERM (143) after a step timeout.
         assertEquals(0, transport.process().exitValue());
     }
 
