@@ -168,7 +168,7 @@ class ProtocolEraTest {
     @Test
     void aProbeThatIsNeverAnsweredFallsBackWhenItTimesOut() {
         McpClient client = track(connect("silent", ClientOptions.builder("silent")
-                .initializeTimeout(Duration.ofMillis(800)), "--fault", "silent-discover"));
+                .initializeTimeout(Duration.ofMillis(2500)), "--fault", "silent-discover"));
         assertEquals("2025-11-25", client.initializeResult().protocolVersion());
     }
 

@@ -36,7 +36,13 @@ import mcp.transport.stdio.internal.StdioTransportProvider;
  *   <li><b>Close.</b> Ends the whole process tree: close stdin, wait; terminate the process and
  *       every known descendant, wait; kill what is left, wait; each wait bounded by
  *       {@link mcp.api.spi.TransportRequest#closeStepTimeout()}. The reason of an asked-for close is
- *       {@code closed by client}. A JVM shutdown hook kills the trees of transports still open.</li>
+ *       {@code closed by client}. A JVM shutdown hook kills the trees of transports still open. A
+ *       server that has not answered any request yet (in its handshake) is terminated at once: no
+ *       wait after closing stdin, SIGKILL 200 ms after SIGTERM.</li>
+ *   <li><b>Sessions.</b> On Linux with {@code setsid}, the server runs in a session and process group
+ *       of its own ({@code setsid} execs it in place), whose members are part of its tree; a watchdog
+ *       shell ends the groups if the JVM dies without its shutdown hooks (SIGKILL). Elsewhere, or
+ *       with {@code -Dmcp.stdio.sessions=false}, servers start directly.</li>
  * </ul>
  */
 public final class StdioTransports {

@@ -35,20 +35,43 @@ final class ProcessTree {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
 
+    /** After SIGTERM, how long a server still in its handshake has before SIGKILL. */
+    static final Duration HANDSHAKE_TERM_GRACE = Duration.ofMillis(200);
+
     private final String serverName;
     private final Process root;
+    /** Whether the root leads a session of its own ({@link Sessions}), whose members are then part of the tree. */
+    private final boolean ownSession;
     /** Every descendant seen in any snapshot and not yet found dead. */
     private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
 
-    ProcessTree(String serverName, Process root) {
+    ProcessTree(String serverName, Process root, boolean ownSession) {
         this.serverName = serverName;
         this.root = root;
+        this.ownSession = ownSession;
     }
 
-    /** Adds the root's current descendants to the known set (cheap: one scan of the process table). */
+    /**
+     * Adds the root's current descendants to the known set (cheap: one scan of the process table), and
+     * the members of its session if it has one: these include children whose parent, the root, has
+     * died already (reparented, they are no descendants any more).
+     */
     void snapshot() {
         known.removeIf(h -> !isRunning(h));
         addDescendantsOf(root.toHandle());
+        addSessionMembers();
+    }
+
+    private void addSessionMembers() {
+        if (!ownSession) {
+            return;
+        }
+        long rootPid = root.pid();
+        for (ProcessHandle member : Sessions.members(rootPid)) {
+            if (member.pid() != rootPid) {
+                known.add(member);
+            }
+        }
     }
 
     /**
@@ -130,14 +153,21 @@ final class ProcessTree {
      * known descendant and wait; then kill (SIGKILL) whatever is left and wait. Each wait is bounded
      * by {@code step}; a step is skipped when nothing is left alive.
      *
+     * <p>Not graceful (a server still in its handshake: there is no session to end): stdin is closed
+     * and the tree terminated at once, and what is left after {@link #HANDSHAKE_TERM_GRACE} is killed.
+     *
      * @param closeStdin asks the server to exit by ending its input
      * @param step the bound of each wait
+     * @param graceful whether the server gets {@code step} to exit on the end of its input, and again
+     *     after SIGTERM
      * @return whether nothing of the tree is left alive
      */
-    boolean end(Runnable closeStdin, Duration step) {
+    boolean end(Runnable closeStdin, Duration step, boolean graceful) {
         deepSnapshot();
         closeStdin.run();
-        Waits.waitFor(root, step);
+        if (graceful) {
+            Waits.waitFor(root, step);
+        }
         // The root may have exited gracefully while descendants live on (a server's background
         // helpers): they are ended below, not left behind.
         deepSnapshot();
@@ -149,7 +179,8 @@ final class ProcessTree {
         // Root first, so that a supervising root cannot restart a child it sees die.
         root.destroy();
         List.copyOf(known).forEach(ProcessTree::terminate);
-        if (awaitAll(step)) {
+        Duration termWait = graceful || step.compareTo(HANDSHAKE_TERM_GRACE) < 0 ? step : HANDSHAKE_TERM_GRACE;
+        if (awaitAll(termWait)) {
             return true;
         }
         deepSnapshot();
@@ -165,6 +196,7 @@ final class ProcessTree {
 
     /** Kills the root and every known descendant at once, without waiting (JVM shutdown). */
     void killNow() {
+        addSessionMembers();
         if (root.isAlive()) {
             root.destroyForcibly();
         }

@@ -107,6 +107,13 @@ public final class StdioTransport implements Transport {
     private final String serverName;
     private final Process process;
     private final ProcessTree tree;
+    /** Whether the server leads a session of its own ({@link Sessions}), registered with the {@link Watchdog}. */
+    private final boolean ownSession;
+    /**
+     * Whether the server has answered any request: until then it is still in its handshake, with no
+     * session to end gracefully, and a close terminates it at once.
+     */
+    private volatile boolean answered;
     private final long maxMessageBytes;
     private final Duration closeStep;
     private final StderrTail stderr = new StderrTail(StdioTransports.STDERR_TAIL_LINES,
@@ -161,11 +168,18 @@ public final class StdioTransport implements Transport {
      *
      * @param request the server name and limits
      * @param process the server process, just started
+     * @param ownSession whether the process leads a session and process group of its own
+     *     ({@link Sessions}): its members are then part of its tree, and the {@link Watchdog} ends the
+     *     group if this JVM dies
      */
-    StdioTransport(TransportRequest request, Process process) {
+    StdioTransport(TransportRequest request, Process process, boolean ownSession) {
         this.serverName = request.serverName();
         this.process = process;
-        this.tree = new ProcessTree(serverName, process);
+        this.ownSession = ownSession;
+        if (ownSession) {
+            Watchdog.register(process.pid());
+        }
+        this.tree = new ProcessTree(serverName, process, ownSession);
         this.maxMessageBytes = request.maxMessageBytes();
         this.closeStep = request.closeStepTimeout();
         this.reader = new MessageReader(serverName, process.getInputStream(), maxMessageBytes, this::deliver);
@@ -381,6 +395,9 @@ public final class StdioTransport implements Transport {
      *     thread meanwhile
      */
     private boolean deliver(JsonRpcMessage message) {
+        if (message instanceof JsonRpcResponse response) {
+            answered = true;
+        }
         if (message instanceof JsonRpcResponse response && response.id() != null) {
             // The server read the request it answers, and so everything written before it.
             Long end = requestEnds.remove(response.id());
@@ -592,6 +609,7 @@ public final class StdioTransport implements Transport {
     private void finishClose(Supplier<String> reasonSupplier) {
         closer = Thread.currentThread();
         String reason = "closed";
+        boolean ended = false;
         try {
             awaitDeliveriesStopped();
             try {
@@ -601,11 +619,19 @@ public final class StdioTransport implements Transport {
             }
             closeReason = reason;
             LOG.debug("MCP server \"{}\": closing transport: {}", serverName, reason);
-            tree.end(this::closeStdin, closeStep);
+            boolean graceful = answered;
+            if (!graceful) {
+                LOG.debug("MCP server \"{}\": still in its handshake, terminating it at once", serverName);
+            }
+            ended = tree.end(this::closeStdin, closeStep, graceful);
         } catch (RuntimeException | Error e) {
             LOG.warn("MCP server \"{}\": ending the process tree failed", serverName, e);
             tree.killNow();
         } finally {
+            // A group with a process still alive after SIGKILL stays with the watchdog, for one more try.
+            if (ownSession && ended) {
+                Watchdog.unregister(process.pid());
+            }
             LiveTransports.remove(this);
             TransportClosedException closed = new TransportClosedException(reason);
             synchronized (lock) {

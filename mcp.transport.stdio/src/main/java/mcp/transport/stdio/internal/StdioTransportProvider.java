@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import mcp.api.McpException;
 import mcp.api.StdioServerConfig;
@@ -57,8 +58,17 @@ public final class StdioTransportProvider implements TransportProvider {
         command.add(executable(config));
         command.addAll(config.args());
 
-        // Never a shell: the arguments reach the program exactly as configured.
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+        // Never a shell: the arguments reach the program exactly as configured. In a session of its own
+        // when possible (Sessions), through setsid, which execs the program in place (same pid).
+        Optional<Path> program = Sessions.setsid().isPresent() ? locate(command.get(0), directory) : Optional.empty();
+        List<String> launched = command;
+        if (program.isPresent()) {
+            launched = new ArrayList<>(command.size() + 1);
+            launched.add(Sessions.setsid().get());
+            launched.add(program.get().toString());
+            launched.addAll(config.args());
+        }
+        ProcessBuilder builder = new ProcessBuilder(launched).directory(directory.toFile());
         // environment() starts as a copy of the host's environment (or the part the config lets through);
         // the config's entries win.
         config.inheritedEnv().ifPresent(names -> builder.environment().keySet().retainAll(names));
@@ -70,10 +80,11 @@ public final class StdioTransportProvider implements TransportProvider {
             throw new McpException(failure(name, config.command(), startFailureReason(e, config.command())), e);
         }
         // Env values may be secrets: names only; secret-looking arguments are masked (the process got them as is).
-        LOG.debug("Started MCP server \"{}\" (pid {}): {} in {}, env {}", name, process.pid(),
-                Secrets.commandLine(command.get(0), config.args()), directory, config.env().keySet());
+        LOG.debug("Started MCP server \"{}\" (pid {}{}): {} in {}, env {}", name, process.pid(),
+                program.isPresent() ? ", own session" : "", Secrets.commandLine(command.get(0), config.args()),
+                directory, config.env().keySet());
         try {
-            return new StdioTransport(request, process);
+            return new StdioTransport(request, process, program.isPresent());
         } catch (RuntimeException | Error e) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
@@ -126,6 +137,34 @@ public final class StdioTransportProvider implements TransportProvider {
             }
         }
         return command;
+    }
+
+    /**
+     * The file the JDK would run for {@code command}: a name with a slash resolved against the working
+     * directory, a bare name looked up on the host's {@code PATH} (as the JDK does). Empty when there
+     * is no such executable file: the server is then started directly, and the JDK's error for it
+     * is the one reported, as without sessions.
+     */
+    static Optional<Path> locate(String command, Path directory) {
+        try {
+            if (command.indexOf('/') >= 0) {
+                Path file = directory.resolve(command);
+                return Files.isRegularFile(file) && Files.isExecutable(file) ? Optional.of(file) : Optional.empty();
+            }
+            String path = System.getenv("PATH");
+            if (path == null) {
+                return Optional.empty();
+            }
+            for (String entry : path.split(Pattern.quote(File.pathSeparator))) {
+                Path file = Path.of(entry.isEmpty() ? "." : entry, command);
+                if (Files.isRegularFile(file) && Files.isExecutable(file)) {
+                    return Optional.of(file.isAbsolute() ? file : directory.resolve(file));
+                }
+            }
+        } catch (InvalidPathException e) {
+            // a name no file can have: start directly and let the JDK report it
+        }
+        return Optional.empty();
     }
 
     private static String startFailureReason(Exception e, String command) {

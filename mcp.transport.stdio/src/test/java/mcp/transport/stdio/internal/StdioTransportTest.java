@@ -341,9 +341,13 @@ class StdioTransportTest {
     @Test
     void aChildThatIgnoresStdinEofAndSigtermIsKilled() throws Exception {
         // An ignored signal stays ignored across exec, so neither bash nor sleep reacts to SIGTERM.
-        StdioTransport transport = open("stubborn", bash("trap '' TERM; echo ready >&2; sleep 600; sleep 600"));
+        // It answers one request first: past its handshake, it gets the graceful sequence.
+        StdioTransport transport = open("stubborn", bash("trap '' TERM; read line; "
+                + "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'; echo ready >&2; sleep 600; sleep 600"));
         Recorder recorder = new Recorder();
         transport.start(recorder);
+        transport.send(request(1, "hello")).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        recorder.take(1, WAIT);
         awaitStderr(transport, "ready");
         long pid = transport.pid();
         // "ready" comes before bash has forked the sleep: look until the tree holds it (bounded).
@@ -365,6 +369,74 @@ class StdioTransportTest {
         assertTrue(millis < 3 * STEP.toMillis() + 2_000, "close took " + millis + " ms");
         assertTrue(millis >= 2 * STEP.toMillis(), "SIGKILL came before SIGTERM had its chance: " + millis + " ms");
         assertEquals("closed by client", recorder.awaitClose(WAIT).reason());
+    }
+
+    @Test
+    void aServerStillInItsHandshakeIsTerminatedAtOnce() throws Exception {
+        // Never answers, ignores stdin EOF and SIGTERM: the graceful sequence would take two long steps.
+        Duration longStep = Duration.ofSeconds(5);
+        StdioTransport transport = open(TransportRequest.of("handshake",
+                bash("trap '' TERM; echo ready >&2; while :; do sleep 1; done"), dir).withCloseStepTimeout(longStep));
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+        transport.send(request(1, "initialize?")).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        awaitStderr(transport, "ready");
+        long pid = transport.pid();
+
+        long started = System.nanoTime();
+        transport.close();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertFalse(alive(pid), "server still alive");
+        // No wait for the end of input, none for SIGTERM: far below one step (generous for a loaded machine).
+        assertTrue(millis < longStep.toMillis() / 2, "close took " + millis + " ms");
+        assertEquals("closed by client", recorder.awaitClose(WAIT).reason());
+    }
+
+    @Test
+    void aServerRunsInASessionOfItsOwn() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Sessions.setsid().isPresent(), "no setsid here");
+        StdioTransport transport = open("session", bash("sleep 600 & echo \"grandchild $!\" >&2; cat"));
+        transport.start(new Recorder());
+        long grandchild = grandchildPid(transport);
+        long pid = transport.pid();
+        Set<Long> members = Sessions.members(pid).stream().map(ProcessHandle::pid).collect(Collectors.toSet());
+        assertEquals(Set.of(pid, grandchild), members, "the server leads its session, with its child in it");
+        assertEquals(Optional.of(pid), Optional.ofNullable(sessionOf(pid)), "setsid ran the server in place");
+        assertTrue(Watchdog.pid().isPresent(), "a watchdog runs while a server does");
+        transport.close();
+        assertTrue(eventuallyDead(grandchild), "grandchild still alive");
+    }
+
+    @Test
+    void aServerKilledRightAfterStartingAChildLeavesNoChild() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Sessions.setsid().isPresent(), "no setsid here");
+        // The child ignores SIGTERM and SIGHUP; the server is killed by someone else as soon as the
+        // child exists, before any periodic snapshot can have seen it.
+        for (int i = 0; i < 20; i++) {
+            Path pidFile = dir.resolve("child-" + i);
+            StdioTransport transport = open("killed-" + i, bash("(trap '' TERM HUP; exec sleep 600) >/dev/null 2>&1 & echo $! > "
+                    + pidFile + "; cat"));
+            Recorder recorder = new Recorder();
+            transport.start(recorder);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!(Files.exists(pidFile) && Files.readString(pidFile).endsWith("\n")) && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            long child = Long.parseLong(Files.readString(pidFile).trim());
+            ProcessHandle.of(transport.pid()).orElseThrow().destroyForcibly();
+            recorder.awaitClose(WAIT);
+            // Ended, though perhaps not yet reaped: an orphan's zombie waits for init.
+            assertTrue(notRunningWithin(child, Duration.ofSeconds(5)),
+                    "cycle " + i + ": the child " + child + " outlived its killed server");
+        }
+    }
+
+    /** The session id of a process, from /proc; null if unreadable. */
+    private static Long sessionOf(long pid) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[3]);
     }
 
     @Test
@@ -418,6 +490,53 @@ class StdioTransportTest {
         transport.send(request(1, "exit now"));
         assertTrue(recorder.awaitClose(WAIT).reason().startsWith("process exited with code 0"));
         assertTrue(eventuallyDead(grandchild), "grandchild orphaned");
+    }
+
+    @Test
+    void killNineOfTheHostEndsEveryServerAndGrandchildWithinTwoSeconds() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Sessions.setsid().isPresent(), "no setsid here");
+        List<String> command = helperJvm(KillNineMain.class);
+        command.add(dir.toString());
+        Process jvm = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            java.io.BufferedReader out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(jvm.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            String line = out.readLine();
+            assertTrue(line != null && line.startsWith("pids "), "helper JVM said: " + line);
+            List<Long> pids = Pattern.compile(" ").splitAsStream(line.substring("pids ".length()))
+                    .map(Long::parseLong).toList();
+            // 1 + 1 + (2 grandchildren + 1) + (1 daemon + 1): every kind of server and child.
+            assertEquals(7, pids.size(), line);
+            pids.forEach(pid -> assertTrue(running(pid), "pid " + pid + " not running before the kill"));
+
+            jvm.destroyForcibly(); // SIGKILL: no shutdown hook runs
+            long killed = System.nanoTime();
+            assertTrue(jvm.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS), "helper JVM did not die");
+            for (long pid : pids) {
+                long left = Duration.ofSeconds(2).toNanos() - (System.nanoTime() - killed);
+                assertTrue(notRunningWithin(pid, Duration.ofNanos(Math.max(0, left))),
+                        "pid " + pid + " still running 2 s after kill -9 of the host");
+            }
+        } finally {
+            jvm.destroyForcibly();
+            jvm.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The command of a JVM running {@code main} of a test class, on this test's module or class path. */
+    private static List<String> helperJvm(Class<?> main) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath != null && StdioTransport.class.getModule().isNamed()) {
+            command.addAll(List.of("--module-path", modulePath,
+                    "--patch-module", "mcp.transport.stdio=" + Path.of("target", "test-classes").toAbsolutePath(),
+                    "-m", "mcp.transport.stdio/" + main.getName()));
+        } else {
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        }
+        return command;
     }
 
     @Test
@@ -484,14 +603,18 @@ class StdioTransportTest {
 
     @Test
     void closeFromAWriteCallbackStillEndsStdinGracefully() throws Exception {
-        StdioTransport transport = open("callback", StdioServerConfig.of("cat", List.of()));
+        // Answers every line: past its handshake (one answer first), so its close is the graceful one.
+        StdioTransport transport = open("callback", bash("while read -r line; do "
+                + "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'; done; exit 0"));
         Recorder recorder = new Recorder();
         transport.start(recorder);
+        transport.send(request(1, "hello")).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        recorder.take(1, WAIT);
         // The future completes on the writer thread, so the close runs there.
-        transport.send(request(1, "then close")).thenRun(transport::close);
+        transport.send(request(2, "then close")).thenRun(transport::close);
 
         assertEquals("closed by client", recorder.awaitClose(WAIT).reason());
-        // cat ended on stdin EOF (exit 0), not on SIGTERM (143) after a step timeout.
+        // The server ended on stdin EOF (exit 0), not on SIGTERM (143) after a step timeout.
         assertEquals(0, transport.process().exitValue());
     }
 
@@ -734,6 +857,18 @@ class StdioTransportTest {
     /** Killed, though perhaps not yet reaped (an orphan's zombie waits for init). */
     private static boolean running(long pid) {
         return ProcessHandle.of(pid).map(ProcessTree::isRunning).orElse(false);
+    }
+
+    /** Whether the process has ended (a zombie counts as ended) within the bound. */
+    private static boolean notRunningWithin(long pid, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (running(pid)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Waits.sleep(10);
+        }
+        return true;
     }
 
     /** An orphaned process is reaped by init, not by us: allow it a moment to disappear. */
