@@ -79,6 +79,12 @@ public final class McpManager implements AutoCloseable {
     /** The most characters of a server's instructions {@link #instructions(String)} gives. */
     private static final int MAX_INSTRUCTIONS = 4 * AgentText.DEFAULT_MAX_DESCRIPTION;
     private static final Pattern PIN_KEY = Pattern.compile("[0-9a-f]{64}");
+    /**
+     * Set once the JVM shuts down: its hooks end every server process, and those drops must not start new ones
+     * that would outlive the host.
+     */
+    private static volatile boolean jvmExiting;
+    private static final java.util.concurrent.atomic.AtomicBoolean EXIT_HOOK = new java.util.concurrent.atomic.AtomicBoolean();
 
     private final Map<String, TransportProvider> transports;
     private final List<AuthResolver> authResolvers;
@@ -148,6 +154,13 @@ public final class McpManager implements AutoCloseable {
         this.strictNewTools = builder.strictNewTools;
         this.consent = builder.consent;
         this.defaultReconnect = builder.reconnect;
+        if (EXIT_HOOK.compareAndSet(false, true)) {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> jvmExiting = true, "mcp-manager-exit"));
+            } catch (IllegalStateException e) {
+                jvmExiting = true;
+            }
+        }
     }
 
     /** @return a builder with every default set */
@@ -734,7 +747,7 @@ public final class McpManager implements AutoCloseable {
                 pendingToolLoads.remove(server.name);
                 current = true;
             }
-            if (current && server.reconnect != null && !server.cancelled) {
+            if (current && server.reconnect != null && !server.cancelled && !jvmExiting) {
                 // A reconnect attempt that failed (the process exited at its start, the handshake or first
                 // listing failed): the next one, or the end of the run.
                 reconnects.putIfAbsent(server.name, server.reconnect);
@@ -785,7 +798,7 @@ public final class McpManager implements AutoCloseable {
                 server.relist.cancel(false);
             }
             listings.remove(server.name);
-            if (policy.enabled() && !server.cancelled) {
+            if (policy.enabled() && !server.cancelled && !jvmExiting) {
                 // Died again within the crash window of a reconnect: a crash loop, whose attempts go on counting.
                 Reconnect previous = server.reconnect;
                 boolean crashLoop = previous != null
@@ -858,7 +871,7 @@ public final class McpManager implements AutoCloseable {
         Server server;
         synchronized (lock) {
             if (reconnects.get(run.name) != run || pendingConnections.containsKey(run.name)
-                    || connections.containsKey(run.name)) {
+                    || connections.containsKey(run.name) || jvmExiting) {
                 return;
             }
             server = new Server(run.name, run.config, run.pinKey);
