@@ -59,6 +59,12 @@ import org.slf4j.LoggerFactory;
  * <p>A failing or slow server never affects another: tool slices are keyed by server, errors are
  * per server, and every wait is bounded by the server's own timeout.
  *
+ * <p>A connected server whose connection closes by itself is started again as its {@link ReconnectPolicy} says
+ * ({@link ServerConfig#reconnect()}, else {@link Builder#reconnect(ReconnectPolicy)}): status
+ * {@link ServerStatus.State#RECONNECTING}, its last tools kept as deferred tools whose calls wait for it within
+ * their own timeout; calls in flight when it died fail at once and are never sent again; a crash loop ends
+ * {@link ServerStatus.State#FAILED} at the policy's limit (docs/reconnect.md).
+ *
  * <p>With {@linkplain Builder#toolPins(ToolPins) tool pins}, every listing of a server (the first, and
  * each after {@code tools/list_changed} or {@link #refreshServerTools}) is compared, as the server sent
  * it, with the definitions pinned for the server's key (the hash of its approved definition, see
