@@ -471,7 +471,7 @@ public final class McpHost implements AutoCloseable {
         }
 
         /**
-         * @param policy how a server whose connection closes by itself (process exit, HTTP failure, session loss)
+         * @param policy how a server whose connection closes by itself (process exit, a transport that closes on a failure)
          *     is started again, unless its config sets its own ({@code reconnect} in the native format);
          *     {@link mcp.api.ReconnectPolicy#OFF} for never
          * @return this (default {@link mcp.api.ReconnectPolicy#DEFAULT}: 5 attempts, 500 ms doubling to 30 s, 20 %
