@@ -239,6 +239,15 @@ public final class McpManager implements AutoCloseable {
         ScheduledFuture<?> timer;
         String reason;
 
+        /** The same run, with a fresh {@code ready}: the old one gave calls a client that then failed. */
+        Reconnect(Reconnect run) {
+            this.name = run.name;
+            this.config = run.config;
+            this.pinKey = run.pinKey;
+            this.policy = run.policy;
+            this.knownProtocolVersion = run.knownProtocolVersion;
+        }
+
         Reconnect(Server dropped, ReconnectPolicy policy) {
             this.name = dropped.name;
             this.config = dropped.config;
@@ -756,9 +765,16 @@ public final class McpManager implements AutoCloseable {
             if (current && server.reconnect != null && !server.cancelled && !jvmExiting) {
                 // A reconnect attempt that failed (the process exited at its start, the handshake or first
                 // listing failed): the next one, or the end of the run.
-                reconnects.putIfAbsent(server.name, server.reconnect);
+                Reconnect run = server.reconnect;
+                if (run.ready.isDone()) {
+                    // It connected, then its first listing failed: calls waiting from now on wait for the next one.
+                    run = new Reconnect(run);
+                    reconnects.put(server.name, run);
+                } else {
+                    reconnects.putIfAbsent(server.name, run);
+                }
                 inRun = true;
-                backOffLocked(server.reconnect, server.attempt + 1, message);
+                backOffLocked(run, server.attempt + 1, message);
             } else if (current) {
                 listings.remove(server.name);
                 if (slices.remove(server.name) != null) {
