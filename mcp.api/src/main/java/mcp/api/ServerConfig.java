@@ -17,7 +17,8 @@ import java.util.Optional;
  *       {@link #timeout()} (Codex's {@code tool_timeout_sec}); absent: {@link #timeout()};</li>
  *   <li>{@link #enabled()}: default {@code true};</li>
  *   <li>{@link #auth()}: a reference to a stored credential, absent by default;</li>
- *   <li>{@link #enabledTools()} (absent: all tools) and {@link #disabledTools()} (default none).</li>
+ *   <li>{@link #enabledTools()} (absent: all tools) and {@link #disabledTools()} (default none);</li>
+ *   <li>{@link #reconnect()}: absent by default (the manager's policy).</li>
  * </ul>
  */
 public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig, SseServerConfig {
@@ -47,6 +48,13 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
      *     {@code protocolVersion})
      */
     String protocolVersion();
+
+    /**
+     * @return how the server is started again when its connection closes by itself (the native format's
+     *     {@code reconnect}); empty: the manager's default ({@link ReconnectPolicy#DEFAULT} unless its builder
+     *     sets another)
+     */
+    Optional<ReconnectPolicy> reconnect();
 
     /** @return the bound of a tool call, if it differs from {@link #timeout()} */
     Optional<Duration> toolTimeout();

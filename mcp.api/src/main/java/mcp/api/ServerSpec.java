@@ -37,6 +37,7 @@ import mcp.api.internal.Secrets;
  *     {@link ServerConfig#valueReferences()}); {@code true} for mcp-host's own files only
  * @param protocolVersion the protocol version to speak, if the entry pins one ({@code "auto"} or a version; see
  *     {@link ServerConfig#protocolVersion()})
+ * @param reconnect the entry's reconnect policy, if it sets one (see {@link ServerConfig#reconnect()})
  */
 public record ServerSpec(
         String name,
@@ -59,7 +60,8 @@ public record ServerSpec(
         boolean expandVariables,
         Optional<OwnerState> owner,
         boolean valueReferences,
-        Optional<String> protocolVersion) {
+        Optional<String> protocolVersion,
+        Optional<ReconnectPolicy> reconnect) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -82,6 +84,19 @@ public record ServerSpec(
         inheritedEnv = inheritedEnv.map(List::copyOf);
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(protocolVersion, "protocolVersion");
+        Objects.requireNonNull(reconnect, "reconnect");
+    }
+
+    /** An entry that sets no reconnect policy. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, Optional.empty());
     }
 
     /** An entry that pins no protocol version. */
@@ -109,7 +124,7 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences, protocolVersion);
+                Optional.of(newOwner), valueReferences, protocolVersion, reconnect);
     }
 
     @Override

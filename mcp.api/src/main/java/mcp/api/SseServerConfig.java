@@ -19,6 +19,8 @@ import mcp.api.internal.Secrets;
  * @param enabledTools see {@link ServerConfig#enabledTools()}
  * @param disabledTools see {@link ServerConfig#disabledTools()}
  * @param valueReferences see {@link ServerConfig#valueReferences()}
+ * @param protocolVersion see {@link ServerConfig#protocolVersion()}
+ * @param reconnect see {@link ServerConfig#reconnect()}
  */
 public record SseServerConfig(
         String url,
@@ -30,7 +32,8 @@ public record SseServerConfig(
         Optional<List<String>> enabledTools,
         List<String> disabledTools,
         boolean valueReferences,
-        String protocolVersion) implements ServerConfig {
+        String protocolVersion,
+        Optional<ReconnectPolicy> reconnect) implements ServerConfig {
 
     /** Validates and copies. */
     public SseServerConfig {
@@ -42,6 +45,12 @@ public record SseServerConfig(
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
         Objects.requireNonNull(protocolVersion, "protocolVersion");
+        Objects.requireNonNull(reconnect, "reconnect");
+    }
+
+    /** A config of these fields reconnected by the manager's default policy. */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, Optional.empty());
     }
 
     /** A config of these fields that finds the server's protocol era itself ({@code protocolVersion} "auto"). */
@@ -72,7 +81,7 @@ public record SseServerConfig(
     /** @return a copy with these headers */
     public SseServerConfig withHeaders(Map<String, String> newHeaders) {
         return new SseServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion);
+                valueReferences, protocolVersion, reconnect);
     }
 
     @Override
@@ -81,5 +90,10 @@ public record SseServerConfig(
         return "SseServerConfig[url=" + Secrets.maskUrl(url) + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
                 + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled
                 + "]";
+    }
+
+    /** @return a copy with this reconnect policy (empty: the manager's default) */
+    public SseServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect);
     }
 }

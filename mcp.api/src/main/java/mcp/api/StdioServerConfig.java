@@ -24,6 +24,8 @@ import mcp.api.internal.Secrets;
  * @param enabledTools see {@link ServerConfig#enabledTools()}
  * @param disabledTools see {@link ServerConfig#disabledTools()}
  * @param valueReferences see {@link ServerConfig#valueReferences()}
+ * @param protocolVersion see {@link ServerConfig#protocolVersion()}
+ * @param reconnect see {@link ServerConfig#reconnect()}
  */
 public record StdioServerConfig(
         String command,
@@ -38,7 +40,8 @@ public record StdioServerConfig(
         Optional<List<String>> enabledTools,
         List<String> disabledTools,
         boolean valueReferences,
-        String protocolVersion) implements ServerConfig {
+        String protocolVersion,
+        Optional<ReconnectPolicy> reconnect) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -53,6 +56,12 @@ public record StdioServerConfig(
         enabledTools = enabledTools.map(List::copyOf);
         disabledTools = List.copyOf(disabledTools);
         Objects.requireNonNull(protocolVersion, "protocolVersion");
+        Objects.requireNonNull(reconnect, "reconnect");
+    }
+
+    /** A config of these fields reconnected by the manager's default policy. */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, Optional.empty());
     }
 
     /** A config of these fields that finds the server's protocol era itself ({@code protocolVersion} "auto"). */
@@ -86,19 +95,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect);
     }
 
     @Override
@@ -109,5 +118,10 @@ public record StdioServerConfig(
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
                 + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";
+    }
+
+    /** @return a copy with this reconnect policy (empty: the manager's default) */
+    public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect);
     }
 }

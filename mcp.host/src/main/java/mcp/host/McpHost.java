@@ -70,7 +70,8 @@ public final class McpHost implements AutoCloseable {
                 .workingDirectory(builder.workingDirectory)
                 .environment(builder.environment)
                 .clientSettings(builder.clientSettings)
-                .authResolvers(authResolvers(builder));
+                .authResolvers(authResolvers(builder))
+                .reconnect(builder.reconnect);
         List<TransportProvider> transports = new ArrayList<>(builder.transportProviders);
         if (builder.serviceLoader) {
             transports.addAll(Providers.load(TransportProvider.class, McpHost.class.getClassLoader()));
@@ -285,6 +286,7 @@ public final class McpHost implements AutoCloseable {
         private boolean toolPinning = true;
         private ToolPins toolPins;
         private boolean strictNewTools;
+        private mcp.api.ReconnectPolicy reconnect = mcp.api.ReconnectPolicy.DEFAULT;
 
         private Builder() {
         }
@@ -483,6 +485,18 @@ public final class McpHost implements AutoCloseable {
          */
         public Builder strictNewTools(boolean strict) {
             this.strictNewTools = strict;
+            return this;
+        }
+
+        /**
+         * @param policy how a server whose connection closes by itself (process exit, a transport that closes on a failure)
+         *     is started again, unless its config sets its own ({@code reconnect} in the native format);
+         *     {@link mcp.api.ReconnectPolicy#OFF} for never
+         * @return this (default {@link mcp.api.ReconnectPolicy#DEFAULT}: 5 attempts, 500 ms doubling to 30 s, 20 %
+         *     jitter, a death within 10 s of a reconnect is a crash loop)
+         */
+        public Builder reconnect(mcp.api.ReconnectPolicy policy) {
+            this.reconnect = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

@@ -1,5 +1,6 @@
 package mcp.manager;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -89,12 +90,33 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
      */
     final CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
             CallOptions options) {
+        return callThrough(client, arguments, options, null);
+    }
+
+    /**
+     * Calls the tool once the server's client is there, waited for within the call's timeout: a call made while its
+     * server reconnects then runs with what is left of its timeout ({@code bound}, from now).
+     */
+    final CompletableFuture<ToolOutput> callWhenConnected(boolean pending, JsonNode arguments, CallOptions options) {
+        Duration bound = manager.callTimeout(serverName, options);
+        long start = System.nanoTime();
+        CompletableFuture<McpClient> client = manager.clientForCall(serverName, bound, pending);
+        return callThrough(client, arguments, options, client.isDone() ? null : new long[] {start, bound.toNanos()});
+    }
+
+    private CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
+            CallOptions given, long[] waited) {
         CompletableFuture<ToolOutput> output = new CallFuture<>();
         AtomicReference<CompletableFuture<ToolResult>> call = new AtomicReference<>();
         client.whenComplete((connected, error) -> {
             if (error != null) {
                 output.complete(failure(error));
                 return;
+            }
+            CallOptions options = given;
+            if (waited != null) {
+                long left = waited[1] - (System.nanoTime() - waited[0]);
+                options = given.withTimeout(Duration.ofNanos(Math.max(left, 1_000_000L)));
             }
             CompletableFuture<ToolResult> request = connected.callTool(definition.name(), arguments, options);
             call.set(request);

@@ -8,7 +8,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A tool known from the tool cache while its server is still connecting. Its call waits for the
- * connection (bounded by the server's connect timeout), then calls.
+ * connection (bounded by the server's connect timeout), then calls; also the last tools of a server that is
+ * reconnecting, whose calls wait for the reconnect within their own timeout and then run.
  */
 public final class DeferredMcpTool extends AbstractBridgedTool implements BridgedTool {
 
@@ -24,6 +25,6 @@ public final class DeferredMcpTool extends AbstractBridgedTool implements Bridge
 
     @Override
     public CompletableFuture<ToolOutput> call(JsonNode arguments, CallOptions options) {
-        return callThrough(manager.waitForConnection(serverName()), arguments, options);
+        return callWhenConnected(true, arguments, options);
     }
 }

@@ -18,11 +18,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
+import mcp.api.ReconnectPolicy;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
 import mcp.api.SseServerConfig;
@@ -57,6 +59,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failing or slow server never affects another: tool slices are keyed by server, errors are
  * per server, and every wait is bounded by the server's own timeout.
+ *
+ * <p>A connected server whose connection closes by itself is started again as its {@link ReconnectPolicy} says
+ * ({@link ServerConfig#reconnect()}, else {@link Builder#reconnect(ReconnectPolicy)}): status
+ * {@link ServerStatus.State#RECONNECTING}, its last tools kept as deferred tools whose calls wait for it within
+ * their own timeout; calls in flight when it died fail at once and are never sent again; a crash loop ends
+ * {@link ServerStatus.State#FAILED} at the policy's limit (docs/reconnect.md).
  *
  * <p>With {@linkplain Builder#toolPins(ToolPins) tool pins}, every listing of a server (the first, and
  * each after {@code tools/list_changed} or {@link #refreshServerTools}) is compared, as the server sent
@@ -99,6 +107,7 @@ public final class McpManager implements AutoCloseable {
     private final ConsentHandler consent;
     /** The tool changes already warned about, so that a relisting does not repeat the warning. */
     private final Set<String> warnedChanges = ConcurrentHashMap.newKeySet();
+    private final ReconnectPolicy defaultReconnect;
 
     /*
      * The registries, all guarded by `lock` (I/O never happens under it). Invariants:
@@ -112,6 +121,9 @@ public final class McpManager implements AutoCloseable {
      *     that ended with an error; a server starting again leaves it.
      *  6. `listings` has an entry only for a name in `connections`: its last listing as the server sent it,
      *     and what the pins decided about it; its live slice holds exactly the tools the pins let through.
+     *  7. `reconnects` holds the servers whose connection dropped and that are being started again: in
+     *     backoff (in neither `connections` nor `pendingConnections`) or with an attempt in
+     *     `pendingConnections` (its Server's `reconnect` is that entry). Their slices are deferred.
      */
     private final Object lock = new Object();
     private final Map<String, Server> connections = new LinkedHashMap<>();
@@ -121,6 +133,7 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, SourceMetadata> sources = new LinkedHashMap<>();
     private final Map<String, ServerStatus> inactive = new LinkedHashMap<>();
     private final Map<String, Listing> listings = new LinkedHashMap<>();
+    private final Map<String, Reconnect> reconnects = new LinkedHashMap<>();
     private volatile List<BridgedTool> view = List.of();
 
     private McpManager(Builder builder) {
@@ -141,6 +154,7 @@ public final class McpManager implements AutoCloseable {
         this.pins = Optional.ofNullable(builder.toolPins);
         this.strictNewTools = builder.strictNewTools;
         this.consent = builder.consent;
+        this.defaultReconnect = builder.reconnect;
     }
 
     /** @return a builder with every default set */
@@ -173,6 +187,12 @@ public final class McpManager implements AutoCloseable {
         volatile String authContext = "";
         /** Whether this attempt was started again with the probe after refusing the remembered handshake era. */
         volatile boolean staleEraOnce;
+        /** The run of reconnect attempts this attempt belongs to; null for a server's first connect. */
+        volatile Reconnect reconnect;
+        /** The reconnect attempt this is (from 1), or 0 for a server's first connect. */
+        volatile int attempt;
+        /** When it connected ({@link System#nanoTime()}), for the crash-loop window. */
+        volatile long connectedAt;
 
         Server(String name, ServerConfig config, String pinKey) {
             this.name = name;
@@ -188,6 +208,49 @@ public final class McpManager implements AutoCloseable {
      */
     private record Listing(Server server, List<ToolDefinition> tools, Optional<String> instructions,
             ToolPins.Verdict verdict, ToolChanges report) {
+    }
+
+    /**
+     * A server whose connection dropped and that is being started again; guarded by the manager's lock but
+     * for {@code ready}, which calls made meanwhile wait on.
+     */
+    private static final class Reconnect {
+        final String name;
+        final ServerConfig config;
+        final String pinKey;
+        final ReconnectPolicy policy;
+        final String knownProtocolVersion;
+        final CompletableFuture<McpClient> ready = new CompletableFuture<>();
+        int attempt;
+        /** When the next attempt starts; null while one is in flight. */
+        Instant nextTry;
+        ScheduledFuture<?> timer;
+        String reason;
+
+        /** The same run, with a fresh {@code ready}: the old one gave calls a client that then failed. */
+        Reconnect(Reconnect run) {
+            this.name = run.name;
+            this.config = run.config;
+            this.pinKey = run.pinKey;
+            this.policy = run.policy;
+            this.knownProtocolVersion = run.knownProtocolVersion;
+        }
+
+        Reconnect(Server dropped, ReconnectPolicy policy) {
+            this.name = dropped.name;
+            this.config = dropped.config;
+            this.pinKey = dropped.pinKey;
+            this.policy = policy;
+            // The era it spoke: the attempt sends no probe to a server of the handshake era (as a warm start).
+            McpClient client = dropped.client;
+            this.knownProtocolVersion = client != null ? client.initializeResult().protocolVersion()
+                    : dropped.knownProtocolVersion;
+        }
+
+        ServerStatus status() {
+            return new ServerStatus(ServerStatus.State.RECONNECTING, Optional.ofNullable(reason),
+                    Optional.of(new ServerStatus.Reconnect(attempt, policy.attempts(), Optional.ofNullable(nextTry))));
+        }
     }
 
     /** One server's tools: live, or deferred (from the cache, server still connecting). */
@@ -243,7 +306,7 @@ public final class McpManager implements AutoCloseable {
                 if (source != null) {
                     sources.put(name, source);
                 }
-                if (connections.containsKey(name) || pendingConnections.containsKey(name)) {
+                if (connections.containsKey(name) || pendingConnections.containsKey(name) || reconnects.containsKey(name)) {
                     LOG.debug("MCP server \"{}\" is already connected or connecting; skipped", name);
                 } else if (problem.isPresent()) {
                     errors.put(name, problem.get());
@@ -416,7 +479,9 @@ public final class McpManager implements AutoCloseable {
                 }
                 McpClient.connect(transport, clientOptions(server)).whenComplete((client, error) -> {
                     if (error != null && unwrap(error) instanceof ClientSession.ProbeClosedException closed
-                            && !server.probeClosedOnce && !server.cancelled) {
+                            && !server.probeClosedOnce && !server.cancelled && server.reconnect == null) {
+                        // (Not for a reconnect attempt: its era is known, and a server that closes at once is just a
+                        // failed attempt.)
                         // Some servers of the 2025 era exit on any request before initialize: start it again
                         // in that era, once.
                         LOG.debug("{}; starting it again with the initialize handshake", closed.getMessage());
@@ -482,7 +547,11 @@ public final class McpManager implements AutoCloseable {
             current = !server.cancelled && pendingConnections.get(server.name) == server;
             if (current) {
                 server.client = client;
+                server.connectedAt = System.nanoTime();
                 pendingConnections.remove(server.name);
+                if (server.reconnect != null) {
+                    reconnects.remove(server.name, server.reconnect);
+                }
                 connections.put(server.name, server);
                 pendingToolLoads.put(server.name, server);
                 fireStatus(server.name, ServerStatus.of(ServerStatus.State.CONNECTED));
@@ -494,7 +563,13 @@ public final class McpManager implements AutoCloseable {
             failed(server, new McpException("MCP server \"" + server.name + "\" was disconnected while connecting"));
             return;
         }
-        LOG.debug("MCP server \"{}\" connected", server.name);
+        if (server.reconnect != null) {
+            LOG.info("MCP server \"{}\" reconnected (attempt {} of {})", server.name, server.attempt,
+                    server.reconnect.policy.attempts());
+            server.reconnect.ready.complete(client);
+        } else {
+            LOG.debug("MCP server \"{}\" connected", server.name);
+        }
         server.connected.complete(client);
         ToolCache.Entry entry = server.cached;
         if (entry != null && isModern(client) && entry.freshness().filter(f -> f.isFresh(Instant.now(),
@@ -667,6 +742,7 @@ public final class McpManager implements AutoCloseable {
             message = "MCP server \"" + server.name + "\": " + message;
         }
         boolean current;
+        boolean inRun = false;
         synchronized (lock) {
             current = pendingConnections.remove(server.name, server);
             if (!current && connections.get(server.name) == server) {
@@ -674,7 +750,20 @@ public final class McpManager implements AutoCloseable {
                 pendingToolLoads.remove(server.name);
                 current = true;
             }
-            if (current) {
+            if (current && server.reconnect != null && !server.cancelled && !JvmShutdown.inProgress()) {
+                // A reconnect attempt that failed (the process exited at its start, the handshake or first
+                // listing failed): the next one, or the end of the run.
+                Reconnect run = server.reconnect;
+                if (run.ready.isDone()) {
+                    // It connected, then its first listing failed: calls waiting from now on wait for the next one.
+                    run = new Reconnect(run);
+                    reconnects.put(server.name, run);
+                } else {
+                    reconnects.putIfAbsent(server.name, run);
+                }
+                inRun = true;
+                backOffLocked(run, server.attempt + 1, message);
+            } else if (current) {
                 listings.remove(server.name);
                 if (slices.remove(server.name) != null) {
                     rebuildView(server.name);
@@ -686,7 +775,10 @@ public final class McpManager implements AutoCloseable {
         if (client != null) {
             client.close();
         }
-        if (current && server.gateReturned && !JvmShutdown.inProgress()) {
+        if (inRun) {
+            // backOffLocked logged the end of the run, if it ended.
+            LOG.debug("{} (reconnect attempt {})", message, server.attempt);
+        } else if (current && server.gateReturned && !JvmShutdown.inProgress()) {
             LOG.warn("{} (after startup)", message);
         } else {
             LOG.debug("{}", message);
@@ -696,8 +788,16 @@ public final class McpManager implements AutoCloseable {
         server.settled.completeExceptionally(failure);
     }
 
-    /** The connection of a connected server closed by itself: status disconnected now, tools gone. */
+    /**
+     * The connection of a connected server closed by itself. Calls in flight on it have failed with the reason
+     * (never sent again: a tool call may not be idempotent). With a reconnect policy, the server is started again
+     * after a backoff, its tools staying as deferred tools; without one (or once its attempts ran out), its
+     * status is disconnected (failed) and its tools are gone.
+     */
     private void dropped(Server server, TransportClosedException reason) {
+        ReconnectPolicy policy = reconnectPolicy(server.config);
+        String message = reason.getMessage();
+        boolean reconnecting = false;
         synchronized (lock) {
             if (connections.get(server.name) != server) {
                 return;
@@ -708,19 +808,106 @@ public final class McpManager implements AutoCloseable {
                 server.relist.cancel(false);
             }
             listings.remove(server.name);
-            if (slices.remove(server.name) != null) {
-                rebuildView(server.name);
+            if (policy.enabled() && !server.cancelled && !JvmShutdown.inProgress()) {
+                // Died again within the crash window of a reconnect: a crash loop, whose attempts go on counting.
+                Reconnect previous = server.reconnect;
+                boolean crashLoop = previous != null
+                        && System.nanoTime() - server.connectedAt < policy.crashWindow().toNanos();
+                Reconnect run = new Reconnect(server, policy);
+                reconnects.put(server.name, run);
+                Slice slice = slices.get(server.name);
+                if (slice != null && !slice.deferred()) {
+                    slices.put(server.name, new Slice(true, slice.tools()));
+                    rebuildView(server.name);
+                }
+                reconnecting = backOffLocked(run, crashLoop ? server.attempt + 1 : 1, message);
+            } else {
+                if (slices.remove(server.name) != null) {
+                    rebuildView(server.name);
+                }
+                setInactive(server.name, new ServerStatus(ServerStatus.State.DISCONNECTED, Optional.of(message)));
             }
-            setInactive(server.name, new ServerStatus(ServerStatus.State.DISCONNECTED,
-                    Optional.of(reason.getMessage())));
         }
         if (JvmShutdown.inProgress()) {
             // The host is stopping (SIGTERM, SIGINT, SIGHUP, exit): the server ends with it, as it should.
-            LOG.debug("MCP server \"{}\" closed at JVM shutdown: {}", server.name, reason.getMessage());
-        } else {
-            LOG.warn("MCP server \"{}\" disconnected: {}", server.name, reason.getMessage());
+            LOG.debug("MCP server \"{}\" closed at JVM shutdown: {}", server.name, message);
+        } else if (reconnecting) {
+            LOG.warn("MCP server \"{}\" disconnected: {}; reconnecting", server.name, message);
+        } else if (!policy.enabled()) {
+            LOG.warn("MCP server \"{}\" disconnected: {}", server.name, message);
         }
         server.settled.completeExceptionally(reason);
+    }
+
+    private ReconnectPolicy reconnectPolicy(ServerConfig config) {
+        return config.reconnect().orElse(defaultReconnect);
+    }
+
+    /**
+     * Schedules attempt {@code attempt} of a reconnect run, or ends the run when the policy's attempts are used up
+     * (status failed with the last reason, tools gone, waiting calls failed). Called under the lock.
+     *
+     * @return whether an attempt was scheduled
+     */
+    private boolean backOffLocked(Reconnect run, int attempt, String reason) {
+        run.reason = reason;
+        if (attempt > run.policy.attempts()) {
+            reconnects.remove(run.name, run);
+            listings.remove(run.name);
+            if (slices.remove(run.name) != null) {
+                rebuildView(run.name);
+            }
+            String message = "MCP server \"" + run.name + "\" failed: no reconnect after " + run.policy.attempts()
+                    + (run.policy.attempts() == 1 ? " attempt" : " attempts") + "; last: " + stripName(run.name, reason);
+            setInactive(run.name, new ServerStatus(ServerStatus.State.FAILED, Optional.of(message)));
+            LOG.warn("{}", message);
+            run.ready.completeExceptionally(new McpException(message));
+            return false;
+        }
+        Duration delay = run.policy.delay(attempt, ThreadLocalRandom.current().nextDouble());
+        run.attempt = attempt;
+        run.nextTry = Instant.now().plus(delay);
+        run.timer = ClientThreads.TIMERS.schedule(() -> retry(run), delay.toMillis(), TimeUnit.MILLISECONDS);
+        fireStatus(run.name, run.status());
+        LOG.debug("MCP server \"{}\": reconnect attempt {} of {} in {} ms", run.name, attempt, run.policy.attempts(),
+                delay.toMillis());
+        return true;
+    }
+
+    private static String stripName(String name, String message) {
+        String prefix = "MCP server \"" + name + "\": ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    /** Starts the attempt a reconnect run waited for, unless the server was disconnected meanwhile. */
+    private void retry(Reconnect run) {
+        Server server;
+        synchronized (lock) {
+            if (reconnects.get(run.name) != run || pendingConnections.containsKey(run.name)
+                    || connections.containsKey(run.name) || JvmShutdown.inProgress()) {
+                return;
+            }
+            server = new Server(run.name, run.config, run.pinKey);
+            server.reconnect = run;
+            server.attempt = run.attempt;
+            server.gateReturned = true;
+            server.knownProtocolVersion = run.knownProtocolVersion;
+            run.nextTry = null;
+            run.timer = null;
+            pendingConnections.put(run.name, server);
+            fireStatus(run.name, run.status());
+        }
+        LOG.debug("MCP server \"{}\": reconnect attempt {} of {}", run.name, run.attempt, run.policy.attempts());
+        launch(server);
+    }
+
+    /** Ends a reconnect run that a disconnect cut short: no more attempts, and the calls waiting on it fail. */
+    private static void cancel(Reconnect run) {
+        if (run.timer != null) {
+            run.timer.cancel(false);
+        }
+        run.ready.completeExceptionally(new McpException("MCP server \"" + run.name
+                + "\" was disconnected while reconnecting"));
     }
 
     private static String failureMessage(Server server) {
@@ -905,6 +1092,10 @@ public final class McpManager implements AutoCloseable {
     }
 
     private ServerStatus statusLocked(String name) {
+        Reconnect run = reconnects.get(name);
+        if (run != null) {
+            return run.status();
+        }
         if (connections.containsKey(name)) {
             return ServerStatus.of(ServerStatus.State.CONNECTED);
         }
@@ -927,6 +1118,9 @@ public final class McpManager implements AutoCloseable {
             for (String name : connections.keySet()) {
                 all.put(name, statusLocked(name));
             }
+            for (String name : reconnects.keySet()) {
+                all.put(name, statusLocked(name));
+            }
             for (String name : inactive.keySet()) {
                 all.put(name, statusLocked(name));
             }
@@ -946,7 +1140,8 @@ public final class McpManager implements AutoCloseable {
 
     /**
      * @param name a server
-     * @return its live client, or waits for its pending connect (bounded by its timeout), or fails
+     * @return its live client, or waits for its pending connect (bounded by its timeout) or its reconnect (bounded
+     *     by its reconnect policy), or fails
      *     with {@code MCP server not connected: <name>}
      */
     public CompletableFuture<McpClient> waitForConnection(String name) {
@@ -954,6 +1149,10 @@ public final class McpManager implements AutoCloseable {
             Server server = connections.get(name);
             if (server != null) {
                 return CompletableFuture.completedFuture(server.client);
+            }
+            Reconnect run = reconnects.get(name);
+            if (run != null) {
+                return run.ready.copy();
             }
             server = pendingConnections.get(name);
             if (server != null) {
@@ -963,14 +1162,59 @@ public final class McpManager implements AutoCloseable {
         return CompletableFuture.failedFuture(notConnected(name));
     }
 
-    CompletableFuture<McpClient> connectedClient(String name) {
+    /**
+     * The client a tool call goes to: the live one, or, while the server reconnects, the one it reconnects with
+     * (waited for within {@code bound}); else fails with {@code MCP server not connected: <name>}.
+     *
+     * @param pending whether a first connect in flight is waited for too (deferred tools)
+     */
+    CompletableFuture<McpClient> clientForCall(String name, Duration bound, boolean pending) {
+        Reconnect run;
         synchronized (lock) {
             Server server = connections.get(name);
             if (server != null) {
                 return CompletableFuture.completedFuture(server.client);
             }
+            run = reconnects.get(name);
+            if (run == null) {
+                server = pendingConnections.get(name);
+                if (pending && server != null) {
+                    return server.connected.copy();
+                }
+                return CompletableFuture.failedFuture(notConnected(name));
+            }
         }
-        return CompletableFuture.failedFuture(notConnected(name));
+        CompletableFuture<McpClient> wait = new CompletableFuture<>();
+        ScheduledFuture<?> timeout = ClientThreads.TIMERS.schedule(() -> wait.completeExceptionally(new McpException(
+                "MCP server \"" + name + "\" is reconnecting and did not come back within the call's timeout ("
+                        + bound.toMillis() + " ms)")), bound.toMillis(), TimeUnit.MILLISECONDS);
+        run.ready.whenComplete((client, error) -> {
+            timeout.cancel(false);
+            if (error != null) {
+                wait.completeExceptionally(error);
+            } else {
+                wait.complete(client);
+            }
+        });
+        return wait;
+    }
+
+    /** @return the bound of a call of this server's tools made with these options */
+    Duration callTimeout(String name, CallOptions options) {
+        if (options.timeout().isPresent()) {
+            return options.timeout().get();
+        }
+        synchronized (lock) {
+            Server server = connections.get(name);
+            if (server == null) {
+                server = pendingConnections.get(name);
+            }
+            if (server != null) {
+                return server.config.toolCallTimeout();
+            }
+            Reconnect run = reconnects.get(name);
+            return run != null ? run.config.toolCallTimeout() : ServerConfig.DEFAULT_TIMEOUT;
+        }
     }
 
     private static McpException notConnected(String name) {
@@ -999,12 +1243,14 @@ public final class McpManager implements AutoCloseable {
     public void disconnectServer(String name) {
         Server pending;
         Server connected;
+        Reconnect run;
         synchronized (lock) {
             sources.remove(name);
             inactive.remove(name);
             pending = pendingConnections.remove(name);
             connected = connections.remove(name);
             pendingToolLoads.remove(name);
+            run = reconnects.remove(name);
             if (connected != null && connected.relist != null) {
                 connected.relist.cancel(false);
             }
@@ -1012,9 +1258,12 @@ public final class McpManager implements AutoCloseable {
             if (slices.remove(name) != null) {
                 rebuildView(name);
             }
-            if (pending != null || connected != null) {
+            if (pending != null || connected != null || run != null) {
                 fireStatus(name, ServerStatus.of(ServerStatus.State.DISCONNECTED));
             }
+        }
+        if (run != null) {
+            cancel(run);
         }
         if (pending != null) {
             cancel(pending);
@@ -1042,12 +1291,16 @@ public final class McpManager implements AutoCloseable {
      */
     public void disconnectAll() {
         List<Server> all = new ArrayList<>();
+        List<Reconnect> runs = new ArrayList<>();
         synchronized (lock) {
             all.addAll(pendingConnections.values());
             all.addAll(connections.values());
             all.stream().filter(server -> server.relist != null).forEach(server -> server.relist.cancel(false));
             List<String> names = new ArrayList<>(pendingConnections.keySet());
             names.addAll(connections.keySet());
+            reconnects.keySet().stream().filter(name -> !names.contains(name)).forEach(names::add);
+            runs.addAll(reconnects.values());
+            reconnects.clear();
             pendingConnections.clear();
             connections.clear();
             pendingToolLoads.clear();
@@ -1061,6 +1314,7 @@ public final class McpManager implements AutoCloseable {
             }
             names.forEach(name -> fireStatus(name, ServerStatus.of(ServerStatus.State.DISCONNECTED)));
         }
+        runs.forEach(McpManager::cancel);
         CompletableFuture<?>[] closes = all.stream()
                 .map(server -> CompletableFuture.runAsync(() -> cancel(server), ClientThreads.WORKERS))
                 .toArray(CompletableFuture[]::new);
@@ -1163,8 +1417,19 @@ public final class McpManager implements AutoCloseable {
         private ToolPins toolPins;
         private boolean strictNewTools;
         private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
+        private ReconnectPolicy reconnect = ReconnectPolicy.DEFAULT;
 
         private Builder() {
+        }
+
+        /**
+         * @param policy how a server whose connection closes by itself is started again, unless its config sets
+         *     its own ({@link ServerConfig#reconnect()}); {@link ReconnectPolicy#OFF} for never
+         * @return this (default {@link ReconnectPolicy#DEFAULT})
+         */
+        public Builder reconnect(ReconnectPolicy policy) {
+            this.reconnect = Objects.requireNonNull(policy, "policy");
+            return this;
         }
 
         /**

@@ -6,7 +6,8 @@ import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import tools.jackson.databind.JsonNode;
 
-/** A tool of a connected server. Its call goes to the server's current connection. */
+/** A tool of a connected server. Its call goes to the server's current connection (waiting, within the call's
+ * timeout, while the server reconnects). */
 public final class McpTool extends AbstractBridgedTool implements BridgedTool {
 
     McpTool(McpManager manager, String name, String serverName, ToolDefinition definition,
@@ -21,6 +22,6 @@ public final class McpTool extends AbstractBridgedTool implements BridgedTool {
 
     @Override
     public CompletableFuture<ToolOutput> call(JsonNode arguments, CallOptions options) {
-        return callThrough(manager.connectedClient(serverName()), arguments, options);
+        return callWhenConnected(false, arguments, options);
     }
 }

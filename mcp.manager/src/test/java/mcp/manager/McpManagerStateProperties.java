@@ -35,7 +35,7 @@ class McpManagerStateProperties {
     /** What the manager should look like, and the manager itself. */
     static final class Model {
         final McpManager manager = McpManager.builder().workingDirectory(Path.of("").toAbsolutePath())
-                .startupGate(Duration.ofMillis(250)).build();
+                .startupGate(Duration.ofMillis(250)).reconnect(mcp.api.ReconnectPolicy.OFF).build();
         /** Connected servers and how many tools each should list. */
         final Map<String, Integer> connected = new HashMap<>();
 

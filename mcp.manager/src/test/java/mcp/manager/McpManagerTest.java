@@ -234,9 +234,10 @@ class McpManagerTest {
     }
 
     @Test
-    void aCrashedServerIsDisconnectedAtOnceAndItsCallsFailFast() throws Exception {
+    void aCrashedServerWithoutReconnectIsDisconnectedAtOnceAndItsCallsFailFast() throws Exception {
         McpManager manager = manager(McpManager.DEFAULT_STARTUP_GATE, null);
-        manager.connectServers(Map.of("kit", kit(), "other", kit()), Map.of());
+        manager.connectServers(Map.of("kit", kit().withReconnect(Optional.of(mcp.api.ReconnectPolicy.OFF)),
+                "other", kit()), Map.of());
         BridgedTool slow = manager.getTools().stream().filter(t -> t.name().equals("mcp_kit_slow")).findFirst()
                 .orElseThrow();
         CompletableFuture<ToolOutput> inFlight = slow.call(McpJson.mapper().readTree("{\"ms\":20000}"));

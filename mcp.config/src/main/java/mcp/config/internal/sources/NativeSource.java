@@ -3,11 +3,13 @@ package mcp.config.internal.sources;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import mcp.api.ReconnectPolicy;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
 
@@ -83,6 +85,78 @@ public final class NativeSource extends FileSource {
         inheritEnv(entry).ifPresent(names -> spec.inheritedEnv = Optional.of(names));
         // Checked by validation, which names the versions there are.
         spec.protocolVersion = entry.string("protocolVersion");
+        spec.reconnect = reconnect(entry);
+    }
+
+    /**
+     * {@code reconnect}: {@code "off"} or {@code false} (never), {@code "on"} or {@code true} (the default policy,
+     * {@link ReconnectPolicy#DEFAULT}), or an object of {@code attempts}, {@code initialDelay}, {@code maxDelay},
+     * {@code crashWindow} (milliseconds) and {@code jitter} (a fraction, 0 to 1), each defaulting to the default
+     * policy's.
+     *
+     * @return the policy, or empty when absent (the manager's default) or wrong (a problem of the entry)
+     */
+    static Optional<ReconnectPolicy> reconnect(ServerEntry entry) {
+        JsonNode value = entry.value("reconnect");
+        if (value == null) {
+            return Optional.empty();
+        }
+        String expected = "\"reconnect\" must be \"on\", \"off\", true, false or an object of attempts, initialDelay, "
+                + "maxDelay, crashWindow (ms) and jitter (0 to 1), got ";
+        if (value.isBoolean() || value.isString() && (value.stringValue().equals("on") || value.stringValue().equals("off"))) {
+            boolean on = value.isBoolean() ? value.booleanValue() : value.stringValue().equals("on");
+            return Optional.of(on ? ReconnectPolicy.DEFAULT : ReconnectPolicy.OFF);
+        }
+        if (!value.isObject()) {
+            entry.error(Pointers.child(entry.pointer(), "reconnect"), expected + ServerEntry.describe(value, Format.JSON));
+            return Optional.empty();
+        }
+        Optional<ServerEntry> nested = entry.nested("reconnect");
+        if (nested.isEmpty()) {
+            return Optional.empty();
+        }
+        ServerEntry fields = nested.get();
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
+            if (!List.of("attempts", "initialDelay", "maxDelay", "crashWindow", "jitter").contains(field.getKey())) {
+                entry.error(Pointers.child(Pointers.child(entry.pointer(), "reconnect"), field.getKey()),
+                        "\"reconnect\" has no field \"" + field.getKey() + "\" (attempts, initialDelay, maxDelay, "
+                                + "crashWindow, jitter)");
+                return Optional.empty();
+            }
+        }
+        ReconnectPolicy d = ReconnectPolicy.DEFAULT;
+        JsonNode attemptsNode = value.get("attempts");
+        if (attemptsNode != null && !(attemptsNode.isIntegralNumber() && attemptsNode.canConvertToInt())) {
+            entry.error(Pointers.child(Pointers.child(entry.pointer(), "reconnect"), "attempts"),
+                    "\"reconnect\".\"attempts\" must be a whole number, got " + ServerEntry.describe(attemptsNode,
+                            Format.JSON));
+            return Optional.empty();
+        }
+        long attempts = attemptsNode == null ? d.attempts() : attemptsNode.intValue();
+        long initial = fields.millis("initialDelay").orElse(d.initialDelay().toMillis());
+        long max = fields.millis("maxDelay").orElse(Math.max(initial, d.maxDelay().toMillis()));
+        long window = fields.millis("crashWindow").orElse(d.crashWindow().toMillis());
+        JsonNode jitterNode = value.get("jitter");
+        if (jitterNode != null && !jitterNode.isNumber()) {
+            entry.error(Pointers.child(Pointers.child(entry.pointer(), "reconnect"), "jitter"),
+                    "\"reconnect\".\"jitter\" must be a number from 0 to 1, got " + ServerEntry.describe(jitterNode,
+                            Format.JSON));
+            return Optional.empty();
+        }
+        if (entry.failed()) {
+            return Optional.empty();
+        }
+        double jitter = jitterNode == null ? d.jitter() : jitterNode.doubleValue();
+        try {
+            if (attempts > 1_000) {
+                throw new IllegalArgumentException("reconnect attempts must be at most 1000, got " + attempts);
+            }
+            return Optional.of(new ReconnectPolicy((int) attempts, Duration.ofMillis(initial), Duration.ofMillis(max),
+                    jitter, Duration.ofMillis(window)));
+        } catch (IllegalArgumentException e) {
+            entry.error(Pointers.child(entry.pointer(), "reconnect"), "\"reconnect\": " + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /**

@@ -31,10 +31,12 @@ final class SpecBuilder {
     boolean valueReferences = false;
     /** The protocol version an entry pins (mcp-host's own format only). */
     Optional<String> protocolVersion = Optional.empty();
+    /** The reconnect policy an entry sets (mcp-host's own format only). */
+    Optional<mcp.api.ReconnectPolicy> reconnect = Optional.empty();
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                expandVariables, Optional.empty(), valueReferences, protocolVersion);
+                expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect);
     }
 }

@@ -19,15 +19,21 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@code status}: connect (startup gate included), then each server's state and tool count. */
 @Command(name = "status", description = {
     "Connect the servers and show each one's state and tool count.",
-    "● connected  ◌ connecting  ✗ failed  ○ disconnected",
+    "● connected  ◌ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
     @ParentCommand
     McpHostCommand root;
 
-    /** One server's line; {@code withheld} counts the tools (and instructions) kept from the agent. */
-    record Line(String name, String status, int tools, String error, int withheld) {
+    /**
+     * One server's line; {@code withheld} counts the tools (and instructions) kept from the agent; {@code reconnect}
+     * is where a reconnecting server is, else {@code null}.
+     */
+    record Line(String name, String status, int tools, String error, int withheld, ServerStatus.Reconnect reconnect) {
+        Line(String name, String status, int tools, String error, int withheld) {
+            this(name, status, tools, error, withheld, null);
+        }
     }
 
     @Override
@@ -44,6 +50,15 @@ final class StatusCommand implements Callable<Integer> {
                     node.put("tools", line.tools());
                     node.put("error", line.error());
                     node.put("withheld", line.withheld());
+                    if (line.reconnect() != null) {
+                        ObjectNode reconnect = node.putObject("reconnect");
+                        reconnect.put("attempt", line.reconnect().attempt());
+                        reconnect.put("attempts", line.reconnect().attempts());
+                        // null while the attempt is in flight
+                        reconnect.put("nextTryMs", line.reconnect().nextTry()
+                                .map(at -> Math.max(0, java.time.Duration.between(java.time.Instant.now(), at).toMillis()))
+                                .orElse(null));
+                    }
                 }
                 ToolsCommand.pendingJson(loaded.discovery(), null).forEach(pending -> {
                     ObjectNode node = array.addObject();
@@ -86,7 +101,8 @@ final class StatusCommand implements Callable<Integer> {
             }
             int withheld = manager.toolChanges(name).map(changes -> changes.withheld().size()
                     + (changes.instructions().isPresent() ? 1 : 0)).orElse(0);
-            lines.add(new Line(name, state, manager.toolsOf(name).size(), Secrets.maskText(error), withheld));
+            lines.add(new Line(name, state, manager.toolsOf(name).size(), Secrets.maskText(error), withheld,
+                    status.reconnect().orElse(null)));
         }
         return lines;
     }
@@ -97,13 +113,19 @@ final class StatusCommand implements Callable<Integer> {
             String mark = switch (line.status()) {
                 case "connected" -> "●";
                 case "connecting" -> "◌";
+                case "reconnecting" -> "↻";
                 case "failed" -> "✗";
                 default -> "○";
             };
             String state = line.error() == null ? line.status() : line.status() + ": " + line.error();
+            if (line.reconnect() != null) {
+                state = line.status() + " (" + line.reconnect().describe(java.time.Instant.now()) + ")"
+                        + (line.error() == null ? "" : ": " + line.error());
+            }
             String tools = (line.tools() == 1 ? "  (1 tool" : "  (" + line.tools() + " tools")
                     + (line.withheld() > 0 ? ", " + line.withheld() + " withheld)" : ")");
-            boolean live = line.status().equals("connected") || line.status().equals("connecting");
+            boolean live = line.status().equals("connected") || line.status().equals("connecting")
+                    || line.status().equals("reconnecting");
             context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
                     + (live ? tools : ""));
         }
