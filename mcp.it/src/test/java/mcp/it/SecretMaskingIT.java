@@ -106,7 +106,11 @@ class SecretMaskingIT {
                 broken = line;
             }
         }
-        assertTrue(broken != null && broken.get("error").asString().contains("--secret=<hidden>"), run::toString);
+        assertTrue(broken != null && broken.get("status").asString().equals("failed"), run::toString);
+        // Its error usually quotes its stderr (masked); when the second start's first write loses the race with
+        // its exit, the error is only "writing to the server's stdin failed" (issue 17 note): the -v log has it.
+        assertTrue(broken.get("error").asString().contains("--secret=<hidden>")
+                || run.err().contains("--secret=<hidden>"), run::toString);
     }
 
     @Test
