@@ -3,11 +3,11 @@ package mcp.manager.internal;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.StdioServerConfig;
+import mcp.api.internal.Secrets;
 
 /**
  * The fingerprint of the authorization context a server is reached in, which a tool list the server
@@ -15,16 +15,14 @@ import mcp.api.StdioServerConfig;
  * connect has the same fingerprint.
  *
  * <p>It is the SHA-256 of the <em>resolved</em> config (the header and environment values as sent) and,
- * for a stdio server, of the credential-looking variables it inherits from the host ({@code *TOKEN*},
- * {@code *KEY*}, {@code *SECRET*}, ...): another API key, another account. Only the hash is kept, never a
+ * for a stdio server, of the credential-looking variables it inherits from the host (the names
+ * {@link Secrets#isSecretName} marks, as everywhere mcp-host hides values): another API key, another
+ * account. Only the hash is kept, never a
  * value. A server that may authenticate with OAuth (an HTTP server whose credentials come from the
  * authorization flow, not from its config) has no identity known before it is reached: its fingerprint is
  * random, so a private list of it is never reused, and only a {@code public} one is.
  */
 public final class AuthContext {
-
-    private static final Pattern SECRET_NAME = Pattern.compile(
-            "TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT", Pattern.CASE_INSENSITIVE);
 
     private AuthContext() {
     }
@@ -46,7 +44,7 @@ public final class AuthContext {
             Map<String, String> inherited = new TreeMap<>();
             hostEnvironment.forEach((name, value) -> {
                 boolean passed = stdio.inheritedEnv().map(names -> names.contains(name)).orElse(true);
-                if (passed && SECRET_NAME.matcher(name).find()) {
+                if (passed && Secrets.isSecretName(name)) {
                     inherited.put(name, value);
                 }
             });

@@ -144,7 +144,7 @@ final class ConfigReader {
         try {
             target = Files.readSymbolicLink(path).toString();
         } catch (IOException | SecurityException | UnsupportedOperationException e) {
-            target = "?";
+            target = "?"; // the link itself cannot be read: the report still names the file, its target unknown
         }
         try {
             path.toRealPath();
