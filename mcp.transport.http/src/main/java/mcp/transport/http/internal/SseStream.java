@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * every event to its {@link Listener}. The response itself completes at once (with
  * {@link Reply.Stream}); the stream's end is reported to the listener.
  *
- * <p>{@link #cancel()} ends the stream from our side: the connection is closed and the listener hears
- * nothing more (neither events nor the end). Every other end (the server closed the body, the
+ * <p>{@link #cancel()} ends the stream from our side: the connection is closed (unless the body had already
+ * ended) and the listener hears nothing more (neither events nor the end). Every other end (the server closed the body, the
  * connection broke, an event over the limit) is reported exactly once through {@link Listener#onEnd}.
  */
 final class SseStream implements HttpResponse.BodySubscriber<Reply> {
@@ -67,10 +67,16 @@ final class SseStream implements HttpResponse.BodySubscriber<Reply> {
         return sawEvent;
     }
 
-    /** Ends the stream from our side; idempotent, and the listener hears nothing more. */
+    /**
+     * Ends the stream from our side; idempotent, and the listener hears nothing more. A body that already ended
+     * is left alone: its connection is back in the client's pool, perhaps carrying the next request already, and
+     * cancelling the finished subscription would close it under that request.
+     */
     void cancel() {
         cancelled = true;
-        ended.set(true);
+        if (ended.getAndSet(true)) {
+            return;
+        }
         Flow.Subscription s = subscription;
         if (s != null) {
             s.cancel();

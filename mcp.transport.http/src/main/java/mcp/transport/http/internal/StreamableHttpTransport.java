@@ -1047,6 +1047,9 @@ final class StreamableHttpTransport implements Transport {
 
         @Override
         public void onEnd(SseStream source, Throwable error) {
+            // The response that carried the stream is over, and its connection may already serve another request:
+            // cancelling that response's future (its completion may still be on its way) would close it.
+            pending = null;
             if (source.lastEventId() != null) {
                 lastEventId = source.lastEventId();
             }
