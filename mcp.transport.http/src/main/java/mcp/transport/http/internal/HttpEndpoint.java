@@ -267,6 +267,15 @@ final class HttpEndpoint {
         return current;
     }
 
+    /**
+     * @return whether the failure says nothing listens at the URL any more (connection refused) or the host cannot be
+     *     reached (connect timeout): the server is gone, not one request
+     */
+    static boolean isUnreachable(Throwable error) {
+        Throwable cause = unwrap(error);
+        return cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException;
+    }
+
     /** @return whether the failure is our own cancellation */
     static boolean isCancellation(Throwable error) {
         return unwrap(error) instanceof CancellationException;

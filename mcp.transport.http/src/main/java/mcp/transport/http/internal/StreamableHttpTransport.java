@@ -76,6 +76,11 @@ import tools.jackson.databind.JsonNode;
  *       exchange (stream closed), so a request the client gave up on holds no connection.</li>
  *   <li><b>Close.</b> Streams are closed, waiting sends fail, and the session is ended with DELETE
  *       (bounded by the close step; 405 is fine); {@link Transport.Listener#onClose} once.</li>
+ *   <li><b>Server gone.</b> A POST, a reopening of the GET stream once it was open, or a resume that cannot
+ *       connect any more (connection refused, connect timeout), and a GET stream whose reopening is answered 404
+ *       (the session died with the server), close the transport with the reason: its owner's reconnect policy
+ *       starts the server's connection again. The request that found out fails with the reason; nothing is sent
+ *       again by the transport.</li>
  * </ul>
  *
  * <h2>The stateless revision (2026-07-28)</h2>
@@ -371,8 +376,11 @@ final class StreamableHttpTransport implements Transport {
             } else if (HttpEndpoint.isCancellation(cause) || ex != null && ex.finished.get()) {
                 failOutgoing(out, ex, new McpException(prefix() + "request abandoned"));
             } else {
-                failOutgoing(out, ex, isOpen() ? new McpException(prefix()
-                        + http.failureMessage("POST", http.uri, cause, responseTimeout), cause) : closedException());
+                String what = http.failureMessage("POST", http.uri, cause, responseTimeout);
+                failOutgoing(out, ex, isOpen() ? new McpException(prefix() + what, cause) : closedException());
+                if (HttpEndpoint.isUnreachable(cause)) {
+                    serverGone(what, cause);
+                }
             }
             return;
         }
@@ -864,11 +872,25 @@ final class StreamableHttpTransport implements Transport {
                     closeFromPeer(tooLarge.getMessage(), null);
                     return;
                 }
-                failed(http.failureMessage("GET", http.uri, cause, http.timeout));
+                String what = http.failureMessage("GET", http.uri, cause, http.timeout);
+                if (everOpen && HttpEndpoint.isUnreachable(cause)) {
+                    // The stream ended because the server went away: the session went with it.
+                    stop();
+                    serverGone("its GET stream ended and " + what, cause);
+                    return;
+                }
+                failed(what);
                 return;
             }
             int status = response.statusCode();
             Reply reply = response.body();
+            if (everOpen && status == 404) {
+                // The session the stream belonged to is gone (a restarted server knows none of its old sessions).
+                stop();
+                closeFromPeer("the server no longer knows the session: its GET stream ended and reopening it answered "
+                        + "HTTP 404", null);
+                return;
+            }
             if (reply instanceof Reply.Stream stream) {
                 LOG.debug("MCP server \"{}\": GET stream open", http.serverName);
                 everOpen = true;
@@ -1159,8 +1181,14 @@ final class StreamableHttpTransport implements Transport {
                     closeFromPeer(tooLarge.getMessage(), null);
                     return;
                 }
-                resumeLater("resuming the SSE stream of request " + id + " failed: "
-                        + endpoint.failureMessage("GET", endpoint.uri, cause, endpoint.timeout), true);
+                String what = endpoint.failureMessage("GET", endpoint.uri, cause, endpoint.timeout);
+                if (HttpEndpoint.isUnreachable(cause)) {
+                    fail(new McpException(prefix() + "the SSE stream of request " + id + " (" + method
+                            + ") ended before the answer, and resuming it failed: " + what, cause));
+                    serverGone("resuming the SSE stream of request " + id + " failed: " + what, cause);
+                    return;
+                }
+                resumeLater("resuming the SSE stream of request " + id + " failed: " + what, true);
                 return;
             }
             int status = response.statusCode();
@@ -1193,6 +1221,15 @@ final class StreamableHttpTransport implements Transport {
     @Override
     public void close() {
         closeWith("closed by client", null);
+    }
+
+    /**
+     * Nothing answers at the URL any more (connection refused, or no connection within the timeout): the server
+     * stopped or its host is unreachable, so the transport closes, and its owner reconnects by its policy. A request
+     * the server never saw has failed with the reason already; nothing is sent again here.
+     */
+    private void serverGone(String what, Throwable cause) {
+        closeFromPeer("the server stopped answering: " + what, cause);
     }
 
     /** A close the server caused; the teardown runs on a thread of its own. */

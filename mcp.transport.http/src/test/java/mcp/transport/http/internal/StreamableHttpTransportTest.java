@@ -306,6 +306,82 @@ class StreamableHttpTransportTest {
         assertEquals(1, recorder.expiries.size());
     }
 
+    // ------------------------------------------------------------------------------------------ the server goes away
+
+    @Test
+    void aServerThatStopsUnderItsOpenGetStreamClosesTheTransportWithTheReason() throws Exception {
+        McpStub stub = new McpStub();
+        TestHttpServer server = server(stub);
+        CountDownLatch streaming = new CountDownLatch(1);
+        stub.get = call -> {
+            call.sse(Map.of()).priming("g0", 50L);
+            streaming.countDown();
+            server.hang();
+        };
+        StreamableHttpTransport transport = open(server);
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+        await(transport.send(initialize(1)));
+        recorder.next(WAIT);
+        transport.protocolVersion("2025-11-25");
+        assertTrue(streaming.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        assertFalse(recorder.closed.isDone());
+        server.close();
+        String reason = recorder.awaitClose(WAIT).getMessage();
+        assertTrue(reason.contains("the server stopped answering: its GET stream ended and GET http://127.0.0.1:"),
+                reason);
+        assertTrue(reason.contains("could not connect"), reason);
+        assertEquals(1, recorder.closeCalls.get());
+    }
+
+    @Test
+    void aRequestThatFindsNoServerFailsWithTheReasonAndTheTransportCloses() throws Exception {
+        McpStub stub = new McpStub();
+        TestHttpServer server = server(stub);
+        McpClient client = connect(open(server), WAIT);
+        assertEquals(1, client.listToolsBlocking().size());
+        server.close();
+        McpException error = assertThrows(McpException.class, client::listToolsBlocking);
+        assertTrue(error.getMessage().contains("POST http://127.0.0.1:") && error.getMessage().contains("could not connect"),
+                error.getMessage());
+        TransportClosedException reason = waitForClose(client);
+        assertTrue(reason.getMessage().contains("the server stopped answering: POST http://127.0.0.1:"),
+                reason.getMessage());
+    }
+
+    @Test
+    void aGetStreamWhoseSessionDiedWithARestartClosesTheTransport() throws Exception {
+        McpStub stub = new McpStub();
+        TestHttpServer server = server(stub);
+        CountDownLatch end = new CountDownLatch(1);
+        AtomicInteger gets = new AtomicInteger();
+        stub.get = call -> {
+            gets.incrementAndGet();
+            if (!stub.live.contains(call.header("Mcp-Session-Id"))) {
+                call.status(404, "{\"error\":\"unknown session\"}", Map.of("Content-Type", "application/json"));
+                return;
+            }
+            call.sse(Map.of()).priming("g0", 50L);
+            end.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        };
+        StreamableHttpTransport transport = open(server);
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+        await(transport.send(initialize(1)));
+        recorder.next(WAIT);
+        transport.protocolVersion("2025-11-25");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (gets.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        // What a restarted server looks like from here: the stream ends, and the session is unknown.
+        stub.expireAll();
+        end.countDown();
+        String reason = recorder.awaitClose(WAIT).getMessage();
+        assertTrue(reason.contains("the server no longer knows the session") && reason.contains("HTTP 404"), reason);
+        assertEquals(2, gets.get(), "one reopening, then no more");
+    }
+
     private static TransportClosedException waitForClose(McpClient client) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (client.isOpen() && System.nanoTime() < deadline) {
