@@ -27,9 +27,15 @@ final class LoopbackServer implements AutoCloseable {
 
     /** Starts the command that {@code command} gives for a free port and waits until it listens there. */
     LoopbackServer(IntFunction<List<String>> command) throws Exception {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
+        this(freePort(), command);
+    }
+
+    /**
+     * Starts the command that {@code command} gives for this port (one a stopped server used, to start it again)
+     * and waits until it listens there.
+     */
+    LoopbackServer(int port, IntFunction<List<String>> command) throws Exception {
+        this.port = port;
         List<String> line = command.apply(port);
         process = new ProcessBuilder(line).redirectErrorStream(true).start();
         process.getOutputStream().close();
@@ -45,6 +51,12 @@ final class LoopbackServer implements AutoCloseable {
                 }
                 Thread.sleep(100);
             }
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import mcp.api.McpNotDeliveredException;
 import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
@@ -106,8 +107,18 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
 
     private CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
             CallOptions given, long[] waited) {
+        return callThrough(client, arguments, given, waited, true);
+    }
+
+    /**
+     * @param resend whether a call that never reached the server ({@link McpNotDeliveredException}) goes to the
+     *     server's next connection (once)
+     */
+    private CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
+            CallOptions given, long[] waited, boolean resend) {
         CompletableFuture<ToolOutput> output = new CallFuture<>();
         AtomicReference<CompletableFuture<ToolResult>> call = new AtomicReference<>();
+        long began = System.nanoTime();
         client.whenComplete((connected, error) -> {
             if (error != null) {
                 output.complete(failure(error));
@@ -131,6 +142,28 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
                             : ResultRenderer.render(result, details(result.isError(), result)));
                 } else if (unwrap(failure) instanceof CancellationException) {
                     output.cancel(false);
+                } else if (resend && unwrap(failure) instanceof McpNotDeliveredException && !output.isDone()) {
+                    // Nothing listened, so the server never saw the call: it waits for the reconnect that the
+                    // closed connection starts, within what is left of its timeout, and runs there.
+                    Duration bound = manager.callTimeout(serverName, given).minusNanos(System.nanoTime() - began);
+                    long start = System.nanoTime();
+                    CompletableFuture<ToolOutput> again = callThrough(manager.clientAfter(serverName, connected,
+                            bound), arguments, given, new long[] {start, Math.max(bound.toNanos(), 1_000_000L)}, false);
+                    call.set(null);
+                    again.whenComplete((value, error2) -> {
+                        if (error2 instanceof CancellationException) {
+                            output.cancel(false);
+                        } else if (error2 != null) {
+                            output.complete(failure(error2));
+                        } else {
+                            output.complete(value);
+                        }
+                    });
+                    output.whenComplete((value, error2) -> {
+                        if (error2 instanceof CancellationException) {
+                            again.cancel(false);
+                        }
+                    });
                 } else {
                     output.complete(failure(failure));
                 }

@@ -171,6 +171,8 @@ public final class McpManager implements AutoCloseable {
         final CompletableFuture<McpClient> connected = new CompletableFuture<>();
         /** Completes when the first tool list is in the slice; fails when the attempt fails. */
         final CompletableFuture<Void> settled = new CompletableFuture<>();
+        /** Completes once this connection left the registry: it dropped, or it was disconnected. */
+        final CompletableFuture<Void> left = new CompletableFuture<>();
         volatile Transport transport;
         volatile McpClient client;
         volatile boolean cancelled;
@@ -837,6 +839,7 @@ public final class McpManager implements AutoCloseable {
             LOG.warn("MCP server \"{}\" disconnected: {}", server.name, message);
         }
         server.settled.completeExceptionally(reason);
+        server.left.complete(null);
     }
 
     private ReconnectPolicy reconnectPolicy(ServerConfig config) {
@@ -1199,6 +1202,33 @@ public final class McpManager implements AutoCloseable {
         return wait;
     }
 
+    /**
+     * The client a tool call goes to after it never reached the server on {@code dead} ({@link
+     * mcp.api.McpNotDeliveredException}: nothing listened): once this manager has seen that connection drop (the
+     * transport closes right after such a failure), as {@link #clientForCall}, so that the call waits for the
+     * reconnect within {@code bound}.
+     */
+    CompletableFuture<McpClient> clientAfter(String name, McpClient dead, Duration bound) {
+        Server server;
+        synchronized (lock) {
+            server = connections.get(name);
+        }
+        if (server == null || server.client != dead) {
+            return clientForCall(name, bound, true);
+        }
+        long start = System.nanoTime();
+        return server.left.copy().orTimeout(Math.max(1, bound.toMillis()), TimeUnit.MILLISECONDS)
+                .handle((v, timeout) -> timeout)
+                .thenCompose(timeout -> timeout == null ? clientForCall(name, max(bound.minusNanos(System.nanoTime()
+                        - start), Duration.ofMillis(1)), true) : CompletableFuture.failedFuture(new McpException("MCP server \"" + name
+                        + "\" did not answer and did not come back within the call's timeout (" + bound.toMillis()
+                        + " ms)")));
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
     /** @return the bound of a call of this server's tools made with these options */
     Duration callTimeout(String name, CallOptions options) {
         if (options.timeout().isPresent()) {
@@ -1275,6 +1305,7 @@ public final class McpManager implements AutoCloseable {
 
     private static void cancel(Server server) {
         server.cancelled = true;
+        server.left.complete(null);
         McpClient client = server.client;
         if (client != null) {
             client.close();

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpNotDeliveredException;
 import mcp.api.McpStreamLostException;
 import mcp.api.McpJson;
 import mcp.api.TransportClosedException;
@@ -79,8 +80,9 @@ import tools.jackson.databind.JsonNode;
  *   <li><b>Server gone.</b> A POST, a reopening of the GET stream once it was open, or a resume that cannot
  *       connect any more (connection refused, connect timeout), and a GET stream whose reopening is answered 404
  *       (the session died with the server), close the transport with the reason: its owner's reconnect policy
- *       starts the server's connection again. The request that found out fails with the reason; nothing is sent
- *       again by the transport.</li>
+ *       starts the server's connection again. The request that found out fails with the reason (a POST that
+ *       could not connect with {@link McpNotDeliveredException}: the server never saw it); nothing is sent again by
+ *       the transport.</li>
  * </ul>
  *
  * <h2>The stateless revision (2026-07-28)</h2>
@@ -377,8 +379,11 @@ final class StreamableHttpTransport implements Transport {
                 failOutgoing(out, ex, new McpException(prefix() + "request abandoned"));
             } else {
                 String what = http.failureMessage("POST", http.uri, cause, responseTimeout);
-                failOutgoing(out, ex, isOpen() ? new McpException(prefix() + what, cause) : closedException());
-                if (HttpEndpoint.isUnreachable(cause)) {
+                boolean gone = HttpEndpoint.isUnreachable(cause);
+                failOutgoing(out, ex, !isOpen() ? closedException()
+                        : gone ? new McpNotDeliveredException(prefix() + what, cause)
+                        : new McpException(prefix() + what, cause));
+                if (gone) {
                     serverGone(what, cause);
                 }
             }
