@@ -45,6 +45,7 @@ import mcp.consent.ToolPins;
 import mcp.manager.internal.ClientSession;
 import mcp.manager.internal.ClientThreads;
 import mcp.manager.internal.JvmShutdown;
+import mcp.manager.internal.ListenerEvents;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.AuthContext;
 import mcp.manager.internal.ConfigHash;
@@ -101,7 +102,7 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, String> environment;
     private final Consumer<ClientOptions.Builder> clientSettings;
     private final List<ManagerListener> listeners = new CopyOnWriteArrayList<>();
-    private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+    private final ListenerEvents events = new ListenerEvents(listeners, LOG, ClientThreads.Serial.DEFAULT_CAPACITY);
     private final Optional<ToolPins> pins;
     private final boolean strictNewTools;
     private final ConsentHandler consent;
@@ -617,7 +618,7 @@ public final class McpManager implements AutoCloseable {
                     verdict == null ? tools : verdict.exposed())));
             rebuildView(server.name);
             if (!report.isEmpty()) {
-                events.execute(() -> listeners.forEach(l -> l.onToolChanges(report)));
+                events.toolChanges(report);
             }
         }
         warn(server, report);
@@ -1390,7 +1391,7 @@ public final class McpManager implements AutoCloseable {
         }
         List<BridgedTool> snapshot = List.copyOf(next);
         view = snapshot;
-        events.execute(() -> listeners.forEach(l -> l.onToolsChanged(changedServer, snapshot)));
+        events.toolsChanged(changedServer, snapshot);
     }
 
     private void setInactive(String name, ServerStatus status) {
@@ -1399,7 +1400,7 @@ public final class McpManager implements AutoCloseable {
     }
 
     private void fireStatus(String name, ServerStatus status) {
-        events.execute(() -> listeners.forEach(l -> l.onStatusChange(name, status)));
+        events.status(name, status);
     }
 
     private static Throwable unwrap(Throwable error) {
