@@ -233,8 +233,9 @@ public final class StdioTransport implements Transport {
             } catch (IOException e) {
                 String detail = String.valueOf(e.getMessage());
                 closeFromPeer(() -> peerEndReason("writing to the server's stdin failed: " + detail));
-                return CompletableFuture.failedFuture(
-                        new TransportClosedException("writing to the server's stdin failed: " + detail, e));
+                CompletableFuture<Void> failed = new CompletableFuture<>();
+                failWithCloseReason(failed, e);
+                return failed;
             } finally {
                 writeLock.unlock();
             }
@@ -528,9 +529,7 @@ public final class StdioTransport implements Transport {
             String detail = String.valueOf(e.getMessage());
             // Close first: from then on nothing enters the queue, so draining it below is final.
             closeFromPeer(() -> peerEndReason("writing to the server's stdin failed: " + detail));
-            TransportClosedException failure =
-                    new TransportClosedException("writing to the server's stdin failed: " + detail, e);
-            batch.forEach(o -> o.written().completeExceptionally(failure));
+            batch.forEach(o -> failWithCloseReason(o.written(), e));
         } catch (InterruptedException | RuntimeException | Error e) {
             LOG.error("MCP server \"{}\": the stdin writer failed", serverName, e);
             closeFromPeer(() -> withStderr("the stdin writer failed: " + e));
@@ -730,6 +729,14 @@ public final class StdioTransport implements Transport {
     private String withStderr(String base) {
         String tail = Secrets.maskText(stderr.tail(StdioTransports.STDERR_REASON_LINES));
         return tail.isEmpty() ? base : base + "; stderr: " + tail;
+    }
+
+    /**
+     * Fails a send that found the server's stdin closed once the close is done, with its reason: the server's exit
+     * code and stderr tail (what the user needs), rather than the pipe's "Stream closed" (the close is bounded).
+     */
+    private void failWithCloseReason(CompletableFuture<Void> send, IOException error) {
+        terminated.whenComplete((v, e) -> send.completeExceptionally(closedException(error)));
     }
 
     private TransportClosedException closedException(Throwable cause) {

@@ -262,6 +262,22 @@ class StdioTransportTest {
     }
 
     @Test
+    void aSendAfterTheServerExitedFailsWithTheExitCodeAndStderrNotWithThePipe() throws Exception {
+        // The server exits at once, but a child of it keeps its stdout open: the transport has not seen the end
+        // yet when the send finds the stdin pipe closed (the JDK closes it when the process exits).
+        StdioTransport transport = open("exits-early",
+                bash("(exec sleep 3 2>/dev/null) & echo 'fatal: no config' >&2; exit 4"));
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+        Waits.sleep(300);
+        ExecutionException send = assertThrows(ExecutionException.class,
+                () -> transport.send(request(1, "first")).get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        TransportClosedException failure = assertInstanceOf(TransportClosedException.class, send.getCause());
+        assertEquals("process exited with code 4; stderr: fatal: no config", failure.reason());
+        assertEquals(failure.reason(), recorder.awaitClose(WAIT).reason());
+    }
+
+    @Test
     void messagesWrittenBeforeExitAreDeliveredBeforeTheClose() throws Exception {
         StdioTransport transport = open("last-words",
                 bash("echo '{\"jsonrpc\":\"2.0\",\"method\":\"bye\"}'; exit 0"));
