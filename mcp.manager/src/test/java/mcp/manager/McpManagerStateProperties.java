@@ -32,12 +32,24 @@ class McpManagerStateProperties {
     private static final List<String> NAMES = List.of("alpha", "beta", "gamma");
     private static final int KIT_TOOLS = 11;
 
+    /** A reconnect quick enough for many steps, with attempts to spare on a loaded machine. */
+    private static final mcp.api.ReconnectPolicy QUICK = new mcp.api.ReconnectPolicy(10, Duration.ofMillis(50),
+            Duration.ofMillis(200), 0.2, Duration.ofMillis(100));
+
     /** What the manager should look like, and the manager itself. */
     static final class Model {
-        final McpManager manager = McpManager.builder().workingDirectory(Path.of("").toAbsolutePath())
-                .startupGate(Duration.ofMillis(250)).reconnect(mcp.api.ReconnectPolicy.OFF).build();
+        /** Whether crashed servers are reconnected (half of the cases), or disconnected. */
+        final boolean reconnect;
+        final McpManager manager;
         /** Connected servers and how many tools each should list. */
         final Map<String, Integer> connected = new HashMap<>();
+
+        Model(boolean reconnect) {
+            this.reconnect = reconnect;
+            this.manager = McpManager.builder().workingDirectory(Path.of("").toAbsolutePath())
+                    .startupGate(Duration.ofMillis(250)).reconnect(reconnect ? QUICK : mcp.api.ReconnectPolicy.OFF)
+                    .build();
+        }
 
         void connect(Set<String> names) {
             Map<String, ServerConfig> configs = new LinkedHashMap<>();
@@ -76,7 +88,7 @@ class McpManagerStateProperties {
 
         @Override
         public String toString() {
-            return "connected " + new TreeSet<>(connected.keySet());
+            return "connected " + new TreeSet<>(connected.keySet()) + (reconnect ? ", reconnecting crashed servers" : "");
         }
     }
 
@@ -100,7 +112,8 @@ class McpManagerStateProperties {
     @Test
     void theManagerKeepsItsInvariants() {
         Cases.run(6, gen -> {
-            Model model = new Model();
+            Model model = new Model(gen.bool());
+            gen.note(model);
             try {
                 model.check();
                 for (int step = 0; step < STEPS; step++) {
@@ -118,7 +131,9 @@ class McpManagerStateProperties {
     /** Draws one action whose precondition holds, runs it on the manager and the model, and names it. */
     private static String step(Gen gen, Model model) {
         boolean anyConnected = !model.connected.isEmpty();
-        switch (gen.weighted(1, 1, 1, anyConnected ? 1 : 0, anyConnected ? 1 : 0, anyConnected ? 1 : 0)) {
+        boolean canCrashAndLeave = anyConnected && model.reconnect;
+        switch (gen.weighted(1, 1, 1, anyConnected ? 1 : 0, anyConnected ? 1 : 0, anyConnected ? 1 : 0,
+                canCrashAndLeave ? 1 : 0)) {
             case 0 -> {
                 Set<String> names = new TreeSet<>(gen.set(1, NAMES.size(), () -> gen.pick(NAMES)));
                 model.connect(names);
@@ -150,10 +165,33 @@ class McpManagerStateProperties {
                 String name = gen.pick(new TreeSet<>(model.connected.keySet()));
                 ToolOutput output = model.call(name, "crash", null);
                 assertTrue(output.isError(), output.text());
+                if (model.reconnect) {
+                    // A new process: its tools are the testkit's first ones again.
+                    model.connected.put(name, KIT_TOOLS);
+                    awaitTrue(name + " is connected again with " + KIT_TOOLS + " live tools", () -> model.manager
+                            .status(name).state() == ServerStatus.State.CONNECTED && model.manager.toolsOf(name).size()
+                            == KIT_TOOLS && model.manager.toolsOf(name).stream().noneMatch(BridgedTool::deferred));
+                    return "crash " + name + " (reconnected)";
+                }
                 model.connected.remove(name);
                 awaitTrue(name + " is disconnected",
                         () -> model.manager.status(name).state() == ServerStatus.State.DISCONNECTED);
                 return "crash " + name;
+            }
+            case 6 -> {
+                // Disconnected while it reconnects (in its backoff or its attempt): no attempt may outlive that.
+                String name = gen.pick(new TreeSet<>(model.connected.keySet()));
+                ToolOutput output = model.call(name, "crash", null);
+                assertTrue(output.isError(), output.text());
+                boolean all = gen.bool();
+                if (all) {
+                    model.manager.disconnectAll();
+                    model.connected.clear();
+                } else {
+                    model.manager.disconnectServer(name);
+                    model.connected.remove(name);
+                }
+                return "crash " + name + ", then " + (all ? "disconnect all" : "disconnect it") + " while it reconnects";
             }
             default -> {
                 String name = gen.pick(new TreeSet<>(model.connected.keySet()));
