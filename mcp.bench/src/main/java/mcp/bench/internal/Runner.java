@@ -220,12 +220,23 @@ public final class Runner {
      * server JVMs of the run start faster (for every client alike).
      */
     private String trainTestkitArchive() throws IOException, InterruptedException {
+        return trainTestkitArchive(cds, out);
+    }
+
+    /**
+     * @param cds the directory of the archive
+     * @param logs where the training server's stderr goes
+     * @return the archive, or {@code null} when none was made
+     */
+    static String trainTestkitArchive(Path cds, Path logs) throws IOException, InterruptedException {
+        Files.createDirectories(cds);
+        Files.createDirectories(logs);
         Path archive = cds.resolve("testkit.jsa");
         Files.deleteIfExists(archive);
         List<String> command = TestServers.command("--tools", "100", "--page-size", "100");
         command.add(1, "-XX:ArchiveClassesAtExit=" + archive);
         command.add(2, "-Xlog:disable");
-        Process server = new ProcessBuilder(command).redirectError(out.resolve("cds-testkit.err").toFile()).start();
+        Process server = new ProcessBuilder(command).redirectError(logs.resolve("cds-testkit.err").toFile()).start();
         try (OutputStream in = server.getOutputStream();
                 BufferedReader reply = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
             String[] lines = {
@@ -247,7 +258,7 @@ public final class Runner {
             server.destroyForcibly();
         }
         boolean made = Files.isRegularFile(archive);
-        log("testkit class-data archive: " + (made ? archive : "not made (see cds-testkit.err)"));
+        System.err.println("bench: testkit class-data archive: " + (made ? archive : "not made (see cds-testkit.err)"));
         return made ? archive.toString() : null;
     }
 
@@ -669,7 +680,7 @@ public final class Runner {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
