@@ -35,7 +35,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Writes {@code recovery.json} and {@code recovery.md} into the output directory and prints the latter.
  *
  * <p>Command line: {@code --repo DIR --module-path MP --log-path LP [--out DIR] [--parts soak,flood,exit]
- * [--smoke] [--connect-cycles N] [--kill-cycles N] [--progress N] [--junk N] [--exit-rounds N]}; {@code LP} is the
+ * [--smoke] [--connect-cycles N] [--kill-cycles N] [--progress N] [--junk N] [--exit-rounds N] [--image DIR] [--inspector false]}
+ * ({@code DIR}: the runtime image whose {@code bin/mcp-host} the exit part runs, by default
+ * {@code mcp.host/target/image}; {@code --inspector false} leaves the inspector out); {@code LP} is the
  * module path of the host's logging backend (tinylog), which only the flood process gets. {@code --smoke}: a few
  * cycles and small floods, no {@code exit} part, for CI (no timing is asserted anywhere).
  */
@@ -155,8 +157,8 @@ public final class Recovery {
 
     private void soak(String archive) throws IOException, InterruptedException {
         List<String> command = benchJvm(modulePath(), "mcp.bench.internal.Soak");
-        command.addAll(List.of("--connect-cycles", option("--connect-cycles", "1000", "5"),
-                "--kill-cycles", option("--kill-cycles", "300", "4"), "--"));
+        command.addAll(List.of("--connect-cycles", option("--connect-cycles", "1000", "3"),
+                "--kill-cycles", option("--kill-cycles", "300", "2"), "--"));
         command.addAll(testkit(archive));
         System.err.println("recovery: soak (stderr: " + out.resolve("logs/soak.err") + ")");
         Outcome outcome = Proc.run(command, repo, Map.of(), out.resolve("logs/soak.err"), 3 * 3600);
@@ -196,7 +198,8 @@ public final class Recovery {
     }
 
     private void exit(String archive) throws IOException, InterruptedException {
-        Path image = repo.resolve("mcp.host/target/image/bin/mcp-host");
+        Path image = Path.of(options.getOrDefault("--image", repo.resolve("mcp.host/target/image").toString()))
+                .resolve("bin/mcp-host");
         Path inspector = repo.resolve("bench/node_modules/@modelcontextprotocol/inspector");
         if (!Files.isExecutable(image) || !Files.isDirectory(inspector)) {
             problem("exit part skipped: " + (Files.isExecutable(image) ? "" : image + " missing; ")
@@ -238,7 +241,10 @@ public final class Recovery {
         Timed fill = timed(host, repo, env, "exit-fill");
         section.put("fillMs", fill.exitMs());
         check("fill", fill, "tool_999");
-        timed(npx, repo.resolve("bench"), env, "exit-inspector-fill");
+        boolean withInspector = !options.getOrDefault("--inspector", "true").equals("false");
+        if (withInspector) {
+            timed(npx, repo.resolve("bench"), env, "exit-inspector-fill");
+        }
         int rounds = Integer.parseInt(options.getOrDefault("--exit-rounds", "10"));
         ArrayNode hostRuns = section.putArray("mcp-host");
         ArrayNode inspectorRuns = section.putArray("inspector");
@@ -253,6 +259,12 @@ public final class Recovery {
                 problem("exit round " + round + ": " + left + " server process(es) of mcp-host tools alive 1 s after it");
                 ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(marker))
                         .forEach(ProcessHandle::destroyForcibly);
+            }
+            if (!withInspector) {
+                hostRuns.addObject().put("outputMs", h.outputMs()).put("exitMs", h.exitMs());
+                System.err.printf(Locale.ROOT, "recovery: exit round %d: mcp-host output %.0f ms, exit %.0f ms%n", round,
+                        h.outputMs(), h.exitMs());
+                continue;
             }
             Timed i = timed(npx, repo.resolve("bench"), env, "exit-inspector-" + round);
             check("inspector round " + round, i, "tool_999");
