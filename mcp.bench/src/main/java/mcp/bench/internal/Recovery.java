@@ -424,12 +424,19 @@ public final class Recovery {
                         ? "`mcp-host tools` (jlink image, warm cache)" : "inspector CLI `--method tools/list`",
                         runs.size(), cell(output), cell(exitMs), Report.median(gap)));
             }
-            double host = Report.median(field(exit.path("mcp-host"), "exitMs"));
+            double[] hostOutput = field(exit.path("mcp-host"), "outputMs");
+            double[] hostExit = field(exit.path("mcp-host"), "exitMs");
+            int within = 0;
+            for (int i = 0; i < hostExit.length; i++) {
+                within += hostExit[i] - hostOutput[i] <= EXIT_AFTER_GATE_MS ? 1 : 0;
+            }
+            double host = Report.median(hostExit);
             double inspector = Report.median(field(exit.path("inspector"), "exitMs"));
-            md.append(String.format(Locale.ROOT, "%nmcp-host ÷ inspector (exit, medians): %.2f×; bound gate + 300 ms ="
-                    + " %d ms; server processes of `mcp-host tools` alive 1 s after it: %d; cache fill (first run): %.0f ms%n%n",
-                    host / inspector, exit.path("boundMs").asLong(), exit.path("serverProcessesLeftBehind").asLong(),
-                    exit.path("fillMs").asDouble()));
+            md.append(String.format(Locale.ROOT, "%nmcp-host ÷ inspector (exit, medians): %s; exit within %d ms of the"
+                    + " output (the gate's end): %d of %d runs; server processes of `mcp-host tools` alive 1 s after it: %d;"
+                    + " cache fill (first run): %,.0f ms%n%n", inspector > 0 ? String.format(Locale.ROOT, "%.2f×",
+                    host / inspector) : "–", EXIT_AFTER_GATE_MS, within, hostExit.length,
+                    exit.path("serverProcessesLeftBehind").asLong(), exit.path("fillMs").asDouble()));
         }
         JsonNode problems = r.path("problems");
         md.append(problems.isEmpty() ? "Problems in this run: none.\n" : "Problems in this run:\n");
