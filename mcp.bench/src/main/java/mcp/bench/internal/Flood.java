@@ -168,6 +168,10 @@ public final class Flood {
                     maxDuring = Math.max(maxDuring, usedHeapAfterGc() / 1e6);
                 }
             }
+            if (written <= 0) {
+                problem("progress " + count + ": cannot read what the server wrote (/proc/" + pid + "/io): the figures"
+                        + " with the consumer blocked may come before the flood has arrived");
+            }
             double held = usedHeapAfterGc() / 1e6;
             into.put("serverWrittenMb", written / 1e6);
             into.put("arrivedSeconds", (System.nanoTime() - start) / 1e9 - 2);

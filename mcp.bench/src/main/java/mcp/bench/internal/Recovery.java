@@ -55,15 +55,7 @@ public final class Recovery {
     private final ObjectNode results = Proc.JSON.createObjectNode();
 
     private Recovery(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--smoke")) {
-                options.put("--smoke", "true");
-            } else if (i + 1 < args.length) {
-                options.put(args[i], args[++i]);
-            } else {
-                throw new IllegalArgumentException("missing value for " + args[i]);
-            }
-        }
+        options.putAll(Runner.options(args));
         smoke = options.containsKey("--smoke");
         repo = Path.of(options.getOrDefault("--repo", ".")).toAbsolutePath().normalize();
         out = Path.of(options.getOrDefault("--out", repo.resolve("mcp.bench/target/recovery").toString()))
@@ -98,7 +90,7 @@ public final class Recovery {
         results.put("date", LocalDate.now().toString());
         results.put("nproc", Runtime.getRuntime().availableProcessors());
         results.putArray("problems");
-        results.put("loadBefore", load());
+        results.put("loadBefore", Runner.loadAverage());
         List<String> parts = Arrays.asList(options.getOrDefault("--parts", smoke ? "soak,flood" : "soak,flood,exit")
                 .split(","));
         String archive = smoke ? null : Runner.trainTestkitArchive(out.resolve("cds"), out.resolve("logs"));
@@ -111,7 +103,7 @@ public final class Recovery {
         if (parts.contains("exit")) {
             exit(archive);
         }
-        results.put("loadAfter", load());
+        results.put("loadAfter", Runner.loadAverage());
         Path report = out.resolve("recovery.md");
         Files.writeString(report, markdown(results));
         results.put("report", report.toString());
@@ -331,15 +323,6 @@ public final class Recovery {
         Files.write(err.resolveSibling(log + ".out"), stdout.toByteArray());
         return new Timed(ended ? process.exitValue() : -1, stdout.toString(StandardCharsets.UTF_8),
                 (lastByte[0] - start) / 1e6, (exit - start) / 1e6);
-    }
-
-    private static String load() {
-        try {
-            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return parts[0] + " " + parts[1] + " " + parts[2];
-        } catch (IOException | RuntimeException e) {
-            return "unavailable";
-        }
     }
 
     // ------------------------------------------------------------------ report

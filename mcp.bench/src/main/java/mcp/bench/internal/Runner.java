@@ -81,6 +81,22 @@ public final class Runner {
     private int processCount;
 
     private Runner(String[] args) {
+        options.putAll(options(args));
+        smoke = options.containsKey("--smoke");
+        repo = Path.of(options.getOrDefault("--repo", ".")).toAbsolutePath().normalize();
+        out = Path.of(options.getOrDefault("--out", repo.resolve("mcp.bench/target/bench").toString())).toAbsolutePath();
+        cds = out.resolve("cds");
+        modulePath = required("--module-path");
+        classPath = required("--class-path");
+        skip = Arrays.asList(options.getOrDefault("--skip", "").split(","));
+    }
+
+    /**
+     * @param args {@code --name value} pairs, and {@code --smoke} alone
+     * @return the options by name, in their order ({@code --smoke} maps to {@code "true"})
+     */
+    static Map<String, String> options(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--smoke")) {
                 options.put("--smoke", "true");
@@ -90,13 +106,7 @@ public final class Runner {
                 throw new IllegalArgumentException("missing value for " + args[i]);
             }
         }
-        smoke = options.containsKey("--smoke");
-        repo = Path.of(options.getOrDefault("--repo", ".")).toAbsolutePath().normalize();
-        out = Path.of(options.getOrDefault("--out", repo.resolve("mcp.bench/target/bench").toString())).toAbsolutePath();
-        cds = out.resolve("cds");
-        modulePath = required("--module-path");
-        classPath = required("--class-path");
-        skip = Arrays.asList(options.getOrDefault("--skip", "").split(","));
+        return options;
     }
 
     private String required(String name) {
@@ -648,7 +658,7 @@ public final class Runner {
     }
 
     /** @return the 1, 5 and 15 minute load averages: other work on the machine skews every figure */
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return parts[0] + " " + parts[1] + " " + parts[2];
