@@ -3,7 +3,7 @@
 # the bench module, installs the inspector CLI from bench/'s lock file, then runs mcp.bench.internal.Recovery:
 # the soak (1,000 connect/close cycles and 300 kills of a server in one host process), the floods (1,000,000
 # progress notifications to a blocked consumer, 100,000 junk frames) and the exit of `mcp-host tools` with a
-# cached slow server beside the inspector CLI. About 25 minutes on the 2-core machine, most of it the soak.
+# cached slow server beside the inspector CLI. About 22 minutes on the 2-core machine, most of it the soak.
 #
 # Usage: bench/recovery.sh [options]   e.g. --parts exit --exit-rounds 5, --kill-cycles 50 (see Recovery)
 # Needs a JDK 17, Maven, Node.js and npm. Output: mcp.bench/target/recovery/ (recovery.json, recovery.md, logs/).

@@ -165,7 +165,12 @@ public final class Flood {
                     break;
                 }
                 if (++samples % 4 == 0) {
-                    maxDuring = Math.max(maxDuring, usedHeapAfterGc() / 1e6);
+                    double heap = usedHeapAfterGc() / 1e6;
+                    maxDuring = Math.max(maxDuring, heap);
+                    // Seconds since the call, heap after GC, MB the server had written: a backlog between reading
+                    // and coalescing would show as a heap that grows with the time into the flood.
+                    into.withArray("samples").addArray().add((System.nanoTime() - start) / 1e9).add(heap)
+                            .add(written / 1e6);
                 }
             }
             if (written <= 0) {

@@ -225,15 +225,14 @@ public final class Runner {
         return command;
     }
 
-    /**
-     * Records a class-data archive of the testkit server from one short session, so that the many
-     * server JVMs of the run start faster (for every client alike).
-     */
     private String trainTestkitArchive() throws IOException, InterruptedException {
         return trainTestkitArchive(cds, out);
     }
 
     /**
+     * Records a class-data archive of the testkit server from one short session, so that the many
+     * server JVMs of the run start faster (for every client alike).
+     *
      * @param cds the directory of the archive
      * @param logs where the training server's stderr goes
      * @return the archive, or {@code null} when none was made
