@@ -81,6 +81,22 @@ public final class Runner {
     private int processCount;
 
     private Runner(String[] args) {
+        options.putAll(options(args));
+        smoke = options.containsKey("--smoke");
+        repo = Path.of(options.getOrDefault("--repo", ".")).toAbsolutePath().normalize();
+        out = Path.of(options.getOrDefault("--out", repo.resolve("mcp.bench/target/bench").toString())).toAbsolutePath();
+        cds = out.resolve("cds");
+        modulePath = required("--module-path");
+        classPath = required("--class-path");
+        skip = Arrays.asList(options.getOrDefault("--skip", "").split(","));
+    }
+
+    /**
+     * @param args {@code --name value} pairs, and {@code --smoke} alone
+     * @return the options by name, in their order ({@code --smoke} maps to {@code "true"})
+     */
+    static Map<String, String> options(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--smoke")) {
                 options.put("--smoke", "true");
@@ -90,13 +106,7 @@ public final class Runner {
                 throw new IllegalArgumentException("missing value for " + args[i]);
             }
         }
-        smoke = options.containsKey("--smoke");
-        repo = Path.of(options.getOrDefault("--repo", ".")).toAbsolutePath().normalize();
-        out = Path.of(options.getOrDefault("--out", repo.resolve("mcp.bench/target/bench").toString())).toAbsolutePath();
-        cds = out.resolve("cds");
-        modulePath = required("--module-path");
-        classPath = required("--class-path");
-        skip = Arrays.asList(options.getOrDefault("--skip", "").split(","));
+        return options;
     }
 
     private String required(String name) {
@@ -215,17 +225,27 @@ public final class Runner {
         return command;
     }
 
+    private String trainTestkitArchive() throws IOException, InterruptedException {
+        return trainTestkitArchive(cds, out);
+    }
+
     /**
      * Records a class-data archive of the testkit server from one short session, so that the many
      * server JVMs of the run start faster (for every client alike).
+     *
+     * @param cds the directory of the archive
+     * @param logs where the training server's stderr goes
+     * @return the archive, or {@code null} when none was made
      */
-    private String trainTestkitArchive() throws IOException, InterruptedException {
+    static String trainTestkitArchive(Path cds, Path logs) throws IOException, InterruptedException {
+        Files.createDirectories(cds);
+        Files.createDirectories(logs);
         Path archive = cds.resolve("testkit.jsa");
         Files.deleteIfExists(archive);
         List<String> command = TestServers.command("--tools", "100", "--page-size", "100");
         command.add(1, "-XX:ArchiveClassesAtExit=" + archive);
         command.add(2, "-Xlog:disable");
-        Process server = new ProcessBuilder(command).redirectError(out.resolve("cds-testkit.err").toFile()).start();
+        Process server = new ProcessBuilder(command).redirectError(logs.resolve("cds-testkit.err").toFile()).start();
         try (OutputStream in = server.getOutputStream();
                 BufferedReader reply = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
             String[] lines = {
@@ -247,7 +267,7 @@ public final class Runner {
             server.destroyForcibly();
         }
         boolean made = Files.isRegularFile(archive);
-        log("testkit class-data archive: " + (made ? archive : "not made (see cds-testkit.err)"));
+        System.err.println("bench: testkit class-data archive: " + (made ? archive : "not made (see cds-testkit.err)"));
         return made ? archive.toString() : null;
     }
 
@@ -637,7 +657,7 @@ public final class Runner {
     }
 
     /** @return the 1, 5 and 15 minute load averages: other work on the machine skews every figure */
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return parts[0] + " " + parts[1] + " " + parts[2];
@@ -669,7 +689,7 @@ public final class Runner {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

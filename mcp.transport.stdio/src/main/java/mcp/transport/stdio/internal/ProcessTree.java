@@ -167,10 +167,11 @@ final class ProcessTree {
         closeStdin.run();
         if (graceful) {
             Waits.waitFor(root, step);
+            // The root may have exited gracefully while descendants live on (a server's background
+            // helpers): they are ended below, not left behind. Without the wait there is nothing new to
+            // find: a second look at once would only cost another scan of the process table.
+            deepSnapshot();
         }
-        // The root may have exited gracefully while descendants live on (a server's background
-        // helpers): they are ended below, not left behind.
-        deepSnapshot();
         if (!anyAlive()) {
             return true;
         }

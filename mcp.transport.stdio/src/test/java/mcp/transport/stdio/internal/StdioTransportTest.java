@@ -410,6 +410,25 @@ class StdioTransportTest {
     }
 
     @Test
+    void aServerStillInItsHandshakeIsTerminatedWithItsChildren() throws Exception {
+        // The one look at the tree before SIGTERM (no second one without the graceful wait) must find the child,
+        // which ignores SIGTERM as the server does.
+        StdioTransport transport = open(TransportRequest.of("handshake-tree", bash("(trap '' TERM; exec sleep 600) &"
+                + " echo \"grandchild $!\" >&2; trap '' TERM; while :; do sleep 1; done"), dir)
+                .withCloseStepTimeout(Duration.ofSeconds(5)));
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+        long grandchild = grandchildPid(transport);
+        long pid = transport.pid();
+
+        transport.close();
+
+        assertFalse(alive(pid), "server still alive");
+        assertTrue(notRunningWithin(grandchild, Duration.ofSeconds(5)), "the server's child outlived it");
+        assertEquals("closed by client", recorder.awaitClose(WAIT).reason());
+    }
+
+    @Test
     void aServerRunsInASessionOfItsOwn() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Sessions.setsid().isPresent(), "no setsid here");
         StdioTransport transport = open("session", bash("sleep 600 & echo \"grandchild $!\" >&2; cat"));
