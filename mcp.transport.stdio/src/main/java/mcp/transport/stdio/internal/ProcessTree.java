@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -58,8 +59,54 @@ final class ProcessTree {
      */
     void snapshot() {
         known.removeIf(h -> !isRunning(h));
+        Optional<List<Sessions.Stat>> table = Sessions.table();
+        if (table.isPresent()) {
+            addFromTable(table.get(), false);
+            return;
+        }
         addDescendantsOf(root.toHandle());
         addSessionMembers();
+    }
+
+    /**
+     * Adds, from one read of the process table, the running descendants of the root (if it still runs) and, when
+     * {@code deep}, of every known process still running (which finds the children of a descendant that was
+     * reparented when its parent died), and the members of the root's session if it has one.
+     */
+    private void addFromTable(List<Sessions.Stat> table, boolean deep) {
+        Map<Long, List<Sessions.Stat>> children = new HashMap<>();
+        for (Sessions.Stat stat : table) {
+            children.computeIfAbsent(stat.ppid(), pid -> new ArrayList<>()).add(stat);
+        }
+        // A dead root's (or descendant's) pid may be reused after it was reaped: only walk from living ones.
+        Deque<Long> parents = new ArrayDeque<>();
+        if (isRunning(root.toHandle())) {
+            parents.add(root.pid());
+        }
+        if (deep) {
+            known.stream().filter(ProcessTree::isRunning).map(ProcessHandle::pid).forEach(parents::add);
+        }
+        Set<Long> seen = new HashSet<>();
+        while (!parents.isEmpty()) {
+            long parent = parents.poll();
+            if (!seen.add(parent)) {
+                continue;
+            }
+            for (Sessions.Stat child : children.getOrDefault(parent, List.of())) {
+                if (child.running()) {
+                    ProcessHandle.of(child.pid()).ifPresent(known::add);
+                }
+                parents.add(child.pid());
+            }
+        }
+        if (ownSession) {
+            long rootPid = root.pid();
+            for (Sessions.Stat stat : table) {
+                if (stat.sid() == rootPid && stat.pid() != rootPid && stat.running()) {
+                    ProcessHandle.of(stat.pid()).ifPresent(known::add);
+                }
+            }
+        }
     }
 
     private void addSessionMembers() {
@@ -125,6 +172,12 @@ final class ProcessTree {
      * the children of a descendant that was reparented when its parent died.
      */
     void deepSnapshot() {
+        known.removeIf(h -> !isRunning(h));
+        Optional<List<Sessions.Stat>> table = Sessions.table();
+        if (table.isPresent()) {
+            addFromTable(table.get(), true);
+            return;
+        }
         snapshot();
         for (ProcessHandle handle : List.copyOf(known)) {
             addDescendantsOf(handle);

@@ -62,6 +62,52 @@ final class Sessions {
     }
 
     /**
+     * One process as {@code /proc/<pid>/stat} shows it.
+     *
+     * @param pid its pid
+     * @param ppid its parent's pid
+     * @param sid its session id
+     * @param running whether it runs (not a zombie)
+     */
+    record Stat(long pid, long ppid, long sid, boolean running) {
+    }
+
+    /**
+     * Every process, from one scan of {@code /proc}: what a snapshot of a process tree needs (parents and
+     * sessions) at the cost of one read of the process table, where the JDK's {@code descendants()} reads it again
+     * for every process asked about.
+     *
+     * @return the processes, or empty where {@code /proc} cannot be read (other platforms)
+     */
+    static Optional<List<Stat>> table() {
+        List<Stat> table = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path entry : entries) {
+                long pid;
+                try {
+                    pid = Long.parseLong(entry.getFileName().toString());
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                String[] fields = statFields(entry);
+                if (fields == null) {
+                    continue;
+                }
+                try {
+                    table.add(new Stat(pid, Long.parseLong(fields[1]), Long.parseLong(fields[3]),
+                            !fields[0].equals("Z") && !fields[0].equals("X")));
+                } catch (NumberFormatException e) {
+                    // not a stat line we understand: the process is left out
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("cannot read the process table from /proc", e);
+            return Optional.empty();
+        }
+        return Optional.of(table);
+    }
+
+    /**
      * The processes of a session, from one scan of {@code /proc}.
      *
      * @param sid the session id (the pid of its leader, the server)
@@ -89,19 +135,8 @@ final class Sessions {
 
     /** The session id from {@code /proc/<pid>/stat}, or -1 if the process is gone or the file unreadable. */
     private static long sessionOf(Path proc) {
-        String text;
-        try {
-            text = new String(Files.readAllBytes(proc.resolve("stat")), StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-        // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
-        int end = text.lastIndexOf(')');
-        if (end < 0) {
-            return -1;
-        }
-        String[] fields = text.substring(end + 1).trim().split(" ");
-        if (fields.length < 4) {
+        String[] fields = statFields(proc);
+        if (fields == null) {
             return -1;
         }
         try {
@@ -109,5 +144,25 @@ final class Sessions {
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /**
+     * @return the fields of {@code /proc/<pid>/stat} after the command name (state, ppid, pgrp, session, ...), or
+     *     {@code null} if the process is gone or the file unreadable
+     */
+    private static String[] statFields(Path proc) {
+        String text;
+        try {
+            text = new String(Files.readAllBytes(proc.resolve("stat")), StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
+        int end = text.lastIndexOf(')');
+        if (end < 0) {
+            return null;
+        }
+        String[] fields = text.substring(end + 1).trim().split(" ");
+        return fields.length < 4 ? null : fields;
     }
 }
