@@ -35,6 +35,7 @@ import tools.jackson.databind.JsonNode;
 class LongCallsTest {
 
     private final List<McpClient> clients = new ArrayList<>();
+    private final List<McpManager> managers = new ArrayList<>();
 
     private McpClient track(McpClient client) {
         clients.add(client);
@@ -44,6 +45,7 @@ class LongCallsTest {
     @AfterEach
     void closeEverything() throws InterruptedException {
         clients.forEach(McpClient::close);
+        managers.forEach(McpManager::close);
         assertNoChildProcessLeft();
     }
 
@@ -159,6 +161,48 @@ class LongCallsTest {
                 "--fault", "ticker"));
         McpTimeoutException timeout = timesOut(client, "ticker", "{\"ticks\":0}", CallOptions.DEFAULT);
         assertEquals(Bound.IDLE_TIMEOUT, timeout.bound(), timeout.getMessage());
+    }
+
+    // ---------------------------------------------------------------- through the manager
+
+    private McpManager manager(McpManager.Builder builder, String name, mcp.api.StdioServerConfig config) {
+        McpManager manager = builder.workingDirectory(java.nio.file.Path.of("").toAbsolutePath()).build();
+        managers.add(manager);
+        manager.connectServers(java.util.Map.of(name, config), java.util.Map.of());
+        return manager;
+    }
+
+    @Test
+    void aServersConfigBoundsItsToolCallsAndTheBuilderTheRest() {
+        CallLimits idle = new CallLimits(Optional.of(Duration.ofMillis(300)), Optional.empty(), Optional.empty());
+        McpManager configured = manager(McpManager.builder(), "kit",
+                TestServerProcesses.config("--fault", "ticker").withCallLimits(idle));
+        ToolOutput output = McpClient.await(ReconnectTest.tool(configured, "mcp_kit_ticker")
+                .call(args("{\"ticks\":0}")));
+        assertTrue(output.isError(), output.text());
+        assertEquals("MCP error: MCP server \"kit\": tool \"ticker\" sent no response and no progress for 300 ms "
+                + "(idleTimeout)", output.text());
+
+        McpManager defaulted = manager(McpManager.builder().callLimits(new CallLimits(Optional.empty(),
+                Optional.of(Duration.ofMillis(200)), Optional.empty())), "other", TestServerProcesses.config());
+        ToolOutput capped = McpClient.await(ReconnectTest.tool(defaulted, "mcp_other_slow").call(args("{\"ms\":10000}")));
+        assertTrue(capped.text().contains("(maxTotalTimeout"), capped.text());
+    }
+
+    @Test
+    void aCallThatWaitedForAReconnectKeepsItsCapFromItsStart() throws Exception {
+        mcp.api.ReconnectPolicy slowBackoff = new mcp.api.ReconnectPolicy(3, Duration.ofMillis(800),
+                Duration.ofMillis(800), 0, Duration.ofSeconds(10));
+        McpManager manager = manager(McpManager.builder().reconnect(slowBackoff), "kit", TestServerProcesses.config());
+        ReconnectTest.call(ReconnectTest.tool(manager, "mcp_kit_crash"), null);
+        ReconnectTest.await("kit is reconnecting", () -> manager.status("kit").state() == ServerStatus.State.RECONNECTING);
+        long start = System.nanoTime();
+        ToolOutput output = McpClient.await(ReconnectTest.tool(manager, "mcp_kit_slow").call(args("{\"ms\":10000}"),
+                CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(20)).withMaxTotalTimeout(Duration.ofMillis(1500))));
+        long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(output.isError() && output.text().contains("(maxTotalTimeout"), output.text());
+        assertEquals(ServerStatus.State.CONNECTED, manager.status("kit").state(), "it ran after the reconnect");
+        assertTrue(took >= 1400 && took < 2500, "the cap counts from the call, the wait included: " + took + " ms");
     }
 
     // ---------------------------------------------------------------- tasks
