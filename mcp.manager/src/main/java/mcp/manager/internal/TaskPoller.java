@@ -213,7 +213,9 @@ final class TaskPoller {
         if (reported) {
             lastStatus = status;
             lastMessage = message;
-            report(status, message);
+            if (status.equals("working") || status.equals("input_required")) {
+                report(status, message); // an end is the call's result, not its progress
+            }
         }
         switch (status) {
             case "completed" -> {
