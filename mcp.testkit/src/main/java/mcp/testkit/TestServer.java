@@ -44,7 +44,9 @@ import tools.jackson.databind.node.ObjectNode;
  * the stateless 2026-07-28 revision: per-request {@code _meta}, {@code server/discover}, {@code resultType},
  * a multi round-trip {@code ask}, {@code subscriptions/listen}; {@code modern} answers {@code initialize} with
  * {@code UnsupportedProtocolVersionError} (-32022) naming 2026-07-28, as the TypeScript SDK v2 does when it serves
- * that revision alone. Faults chosen with {@code --fault}
+ * that revision alone. With {@code --tasks POLL_MS} (modern era) it offers the tasks extension of 2026-07-28 and
+ * runs every tool call that declares it as a task ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}).
+ * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
  *
