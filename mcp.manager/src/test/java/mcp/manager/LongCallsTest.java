@@ -285,6 +285,22 @@ class LongCallsTest {
     }
 
     @Test
+    void aTaskWhoseServerDiesFailsAtOnceWithTheReasonNotAtTheNextPoll() throws Exception {
+        McpClient client = track(connect("slowpoll", "--era", "modern", "--tasks", "20000"));
+        CountDownLatch working = new CountDownLatch(1);
+        CompletableFuture<ToolResult> call = client.callTool("ticker", args("{\"intervalMs\":50}"),
+                CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60)).withProgress(update -> working.countDown()));
+        assertTrue(working.await(5, TimeUnit.SECONDS), "the task was created");
+        long pid = client.callToolBlocking("pid", null).structuredContent().orElseThrow().path("pid").asLong();
+        long start = System.nanoTime();
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        java.util.concurrent.ExecutionException error = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> call.get(10, TimeUnit.SECONDS));
+        assertTrue(error.getCause() instanceof mcp.api.TransportClosedException, String.valueOf(error.getCause()));
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 5_000, "not at the poll 20 s later");
+    }
+
+    @Test
     void aServerWithoutTheExtensionIsNeverAskedForTasks() {
         McpClient client = track(connect("plain", "--era", "modern"));
         assertEquals("done", text(McpClient.await(client.callTool("slow", args("{\"ms\":50}"), CallOptions.DEFAULT))));

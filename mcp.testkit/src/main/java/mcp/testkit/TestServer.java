@@ -464,7 +464,7 @@ public final class TestServer {
                 break;
             case "tools/call":
                 if (options.tasksPollMs >= 0 && declaresTasks(meta)
-                        && !Set.of("received", "cancellations", "task_states").contains(text(params.path("name"), ""))) {
+                        && !Set.of("received", "cancellations", "task_states", "pid").contains(text(params.path("name"), ""))) {
                     return createTask(params);
                 }
                 if (text(params.path("name"), "").equals("ask")) {

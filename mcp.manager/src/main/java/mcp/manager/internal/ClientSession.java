@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,6 +101,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * then {@link #TASK_METHODS} declare it in their envelope, and a tool call may be answered with a task.
      */
     private volatile boolean tasksOffered;
+    /** The tasks being followed: the close ends them at once with its reason, as it ends the pending requests. */
+    private final Set<TaskPoller> tasks = ConcurrentHashMap.newKeySet();
 
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
@@ -790,7 +791,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
             TaskPoller poller = new TaskPoller(taskSession(), options.serverName(), name, bounded, start,
                     options.requestTimeout(), events);
             task.set(poller);
+            tasks.add(poller);
             CompletableFuture<JsonNode> followed = poller.follow(json);
+            followed.whenComplete((value, error) -> tasks.remove(poller));
+            TransportClosedException closing = closeReason;
+            if (closing != null) {
+                poller.closed(closing);
+            }
             if (result.isCancelled()) {
                 poller.cancel();
             }
@@ -1074,6 +1081,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 failed.add(entry);
             }
         }
+        List<TaskPoller> followed = List.copyOf(tasks);
         // The listener first: whoever sees a call fail with this reason then also sees the server as
         // closed in its owner's state (the manager's status, its tool view).
         events.execute(() -> {
@@ -1083,6 +1091,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 if (!failed.isEmpty()) {
                     ClientThreads.WORKERS.execute(() -> failed.forEach(entry -> entry.future.completeExceptionally(reason)));
                 }
+                followed.forEach(poller -> poller.closed(reason));
             }
         });
     }

@@ -14,6 +14,7 @@ import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.McpTimeoutException;
+import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.manager.CallOptions;
 import mcp.manager.ProgressUpdate;
@@ -113,6 +114,13 @@ final class TaskPoller {
         return outcome;
     }
 
+    /** Ends the call with the reason its session closed: the task cannot be followed any more. */
+    void closed(Throwable reason) {
+        if (end()) {
+            fail(reason);
+        }
+    }
+
     /** Ends the call as cancelled by the client, and cancels the task on the server. */
     void cancel() {
         if (end()) {
@@ -185,6 +193,10 @@ final class TaskPoller {
                 .whenComplete((task, error) -> {
                     if (error != null) {
                         Throwable cause = ClientSession.unwrap(error);
+                        if (cause instanceof TransportClosedException) {
+                            closed(cause);
+                            return;
+                        }
                         failAndCancel(new McpException(prefix() + "could not be followed: tasks/get of its task "
                                 + taskId + " failed: " + cause.getMessage(), cause));
                     } else {

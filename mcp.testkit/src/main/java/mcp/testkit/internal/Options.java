@@ -62,7 +62,7 @@ public final class Options {
             "                          and then nothing: it never answers, until cancelled)",
             "  --tasks POLL_MS         modern era: offers the tasks extension (io.modelcontextprotocol/tasks) in",
             "                          server/discover; a tools/call that declares it becomes a task (all tools but",
-            "                          received, cancellations and task_states) with pollIntervalMs POLL_MS: slow and",
+            "                          received, cancellations, task_states and pid) with pollIntervalMs POLL_MS: slow and",
             "                          ticker report their steps as its statusMessage, error makes it failed, ask makes",
             "                          it input_required (answered with tasks/update), tasks/cancel cancels it; the tool",
             "                          task_states returns {taskId: status} of every task",
