@@ -137,7 +137,7 @@ final class TaskPoller {
         if (end()) {
             String message = CallClock.message(server, tool, expiry, bounds.resetTimeoutOnProgress())
                     + "; its task " + taskId + " was cancelled (tasks/cancel)";
-            LOG.debug(message);
+            LOG.debug("{}", message);
             fail(new McpTimeoutException(message, expiry.value(), expiry.bound()));
             sendCancel(expiry.bound().name().toLowerCase(java.util.Locale.ROOT));
         }
