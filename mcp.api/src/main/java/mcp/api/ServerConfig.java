@@ -18,7 +18,9 @@ import java.util.Optional;
  *   <li>{@link #enabled()}: default {@code true};</li>
  *   <li>{@link #auth()}: a reference to a stored credential, absent by default;</li>
  *   <li>{@link #enabledTools()} (absent: all tools) and {@link #disabledTools()} (default none);</li>
- *   <li>{@link #reconnect()}: absent by default (the manager's policy).</li>
+ *   <li>{@link #reconnect()}: absent by default (the manager's policy);</li>
+ *   <li>{@link #callLimits()}: the idle timeout, the absolute cap and the reset on progress of its tool calls;
+ *       {@link CallLimits#NONE} by default (the manager's defaults).</li>
  * </ul>
  */
 public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig, SseServerConfig {
@@ -55,6 +57,12 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
      *     sets another)
      */
     Optional<ReconnectPolicy> reconnect();
+
+    /**
+     * @return the bounds of its tool calls beside the timeout (the native format's {@code idleTimeout},
+     *     {@code maxTotalTimeout} and {@code resetTimeoutOnProgress}); {@link CallLimits#NONE}: the manager's
+     */
+    CallLimits callLimits();
 
     /** @return the bound of a tool call, if it differs from {@link #timeout()} */
     Optional<Duration> toolTimeout();

@@ -38,6 +38,7 @@ import mcp.api.internal.Secrets;
  * @param protocolVersion the protocol version to speak, if the entry pins one ({@code "auto"} or a version; see
  *     {@link ServerConfig#protocolVersion()})
  * @param reconnect the entry's reconnect policy, if it sets one (see {@link ServerConfig#reconnect()})
+ * @param callLimits the bounds of the entry's tool calls it sets (see {@link ServerConfig#callLimits()})
  */
 public record ServerSpec(
         String name,
@@ -61,7 +62,8 @@ public record ServerSpec(
         Optional<OwnerState> owner,
         boolean valueReferences,
         Optional<String> protocolVersion,
-        Optional<ReconnectPolicy> reconnect) {
+        Optional<ReconnectPolicy> reconnect,
+        CallLimits callLimits) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -85,6 +87,20 @@ public record ServerSpec(
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(reconnect, "reconnect");
+        Objects.requireNonNull(callLimits, "callLimits");
+    }
+
+    /** An entry that sets no bounds of its tool calls. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion,
+            Optional<ReconnectPolicy> reconnect) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, reconnect, CallLimits.NONE);
     }
 
     /** An entry that sets no reconnect policy. */
@@ -124,7 +140,7 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences, protocolVersion, reconnect);
+                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits);
     }
 
     @Override

@@ -21,6 +21,7 @@ import mcp.api.internal.Secrets;
  * @param valueReferences see {@link ServerConfig#valueReferences()}
  * @param protocolVersion see {@link ServerConfig#protocolVersion()}
  * @param reconnect see {@link ServerConfig#reconnect()}
+ * @param callLimits see {@link ServerConfig#callLimits()}
  */
 public record SseServerConfig(
         String url,
@@ -33,7 +34,8 @@ public record SseServerConfig(
         List<String> disabledTools,
         boolean valueReferences,
         String protocolVersion,
-        Optional<ReconnectPolicy> reconnect) implements ServerConfig {
+        Optional<ReconnectPolicy> reconnect,
+        CallLimits callLimits) implements ServerConfig {
 
     /** Validates and copies. */
     public SseServerConfig {
@@ -46,6 +48,12 @@ public record SseServerConfig(
         disabledTools = List.copyOf(disabledTools);
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(reconnect, "reconnect");
+        Objects.requireNonNull(callLimits, "callLimits");
+    }
+
+    /** A config of these fields whose tool calls have no bounds of their own beside the timeouts. */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, CallLimits.NONE);
     }
 
     /** A config of these fields reconnected by the manager's default policy. */
@@ -81,19 +89,24 @@ public record SseServerConfig(
     /** @return a copy with these headers */
     public SseServerConfig withHeaders(Map<String, String> newHeaders) {
         return new SseServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect);
+                valueReferences, protocolVersion, reconnect, callLimits);
     }
 
     @Override
     public String toString() {
         // Header values may be secrets: show names only; the URL's credentials are masked.
         return "SseServerConfig[url=" + Secrets.maskUrl(url) + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
-                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled
+                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + ", enabled=" + enabled
                 + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public SseServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits);
+    }
+
+    /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
+    public SseServerConfig withCallLimits(CallLimits newCallLimits) {
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits);
     }
 }

@@ -26,6 +26,7 @@ import mcp.api.internal.Secrets;
  * @param valueReferences see {@link ServerConfig#valueReferences()}
  * @param protocolVersion see {@link ServerConfig#protocolVersion()}
  * @param reconnect see {@link ServerConfig#reconnect()}
+ * @param callLimits see {@link ServerConfig#callLimits()}
  */
 public record StdioServerConfig(
         String command,
@@ -41,7 +42,8 @@ public record StdioServerConfig(
         List<String> disabledTools,
         boolean valueReferences,
         String protocolVersion,
-        Optional<ReconnectPolicy> reconnect) implements ServerConfig {
+        Optional<ReconnectPolicy> reconnect,
+        CallLimits callLimits) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -57,6 +59,12 @@ public record StdioServerConfig(
         disabledTools = List.copyOf(disabledTools);
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(reconnect, "reconnect");
+        Objects.requireNonNull(callLimits, "callLimits");
+    }
+
+    /** A config of these fields whose tool calls have no bounds of their own beside the timeouts. */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, CallLimits.NONE);
     }
 
     /** A config of these fields reconnected by the manager's default policy. */
@@ -95,19 +103,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits);
     }
 
     @Override
@@ -117,11 +125,16 @@ public record StdioServerConfig(
                 + ", env=" + env.keySet()
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
-                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + ", enabled=" + enabled + "]";
+                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + ", enabled=" + enabled + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits);
+    }
+
+    /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
+    public StdioServerConfig withCallLimits(CallLimits newCallLimits) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits);
     }
 }

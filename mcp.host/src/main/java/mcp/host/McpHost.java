@@ -71,7 +71,8 @@ public final class McpHost implements AutoCloseable {
                 .environment(builder.environment)
                 .clientSettings(builder.clientSettings)
                 .authResolvers(authResolvers(builder))
-                .reconnect(builder.reconnect);
+                .reconnect(builder.reconnect)
+                .callLimits(builder.callLimits);
         List<TransportProvider> transports = new ArrayList<>(builder.transportProviders);
         if (builder.serviceLoader) {
             transports.addAll(Providers.load(TransportProvider.class, McpHost.class.getClassLoader()));
@@ -287,6 +288,7 @@ public final class McpHost implements AutoCloseable {
         private ToolPins toolPins;
         private boolean strictNewTools;
         private mcp.api.ReconnectPolicy reconnect = mcp.api.ReconnectPolicy.DEFAULT;
+        private mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
 
         private Builder() {
         }
@@ -497,6 +499,18 @@ public final class McpHost implements AutoCloseable {
          */
         public Builder reconnect(mcp.api.ReconnectPolicy policy) {
             this.reconnect = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * @param limits the idle timeout, the absolute cap and the reset on progress of every server's tool calls,
+         *     unless its config sets its own ({@code idleTimeout}, {@code maxTotalTimeout},
+         *     {@code resetTimeoutOnProgress} in the native format) or the call does (docs/long-calls.md)
+         * @return this (default {@link mcp.api.CallLimits#NONE}: no idle timeout; the cap is the tool-call timeout, or
+         *     ten times it when the timeout restarts on progress; no reset)
+         */
+        public Builder callLimits(mcp.api.CallLimits limits) {
+            this.callLimits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 

@@ -96,13 +96,16 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
 
     /**
      * Calls the tool once the server's client is there, waited for within the call's timeout: a call made while its
-     * server reconnects then runs with what is left of its timeout ({@code bound}, from now).
+     * server reconnects then runs with what is left of its timeout and of its cap ({@code maxTotalTimeout}), from
+     * now. Its idle timeout starts when it is sent: waiting for a reconnect is not the server falling silent.
      */
     final CompletableFuture<ToolOutput> callWhenConnected(boolean pending, JsonNode arguments, CallOptions options) {
-        Duration bound = manager.callTimeout(serverName, options);
+        CallOptions bounds = manager.callBounds(serverName, options);
+        Duration bound = bounds.timeout().orElseThrow();
         long start = System.nanoTime();
         CompletableFuture<McpClient> client = manager.clientForCall(serverName, bound, pending);
-        return callThrough(client, arguments, options, client.isDone() ? null : new long[] {start, bound.toNanos()});
+        return callThrough(client, arguments, client.isDone() ? options : bounds,
+                client.isDone() ? null : new long[] {start});
     }
 
     private CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
@@ -111,6 +114,9 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     }
 
     /**
+     * @param given the call's options; with its timeout and cap present when {@code waited} is set
+     * @param waited when the call started, if it waited for its client: it then runs with what is left of its
+     *     timeout and cap
      * @param resend whether a call that never reached the server ({@link McpNotDeliveredException}) goes to the
      *     server's next connection (once)
      */
@@ -126,8 +132,9 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
             }
             CallOptions options = given;
             if (waited != null) {
-                long left = waited[1] - (System.nanoTime() - waited[0]);
-                options = given.withTimeout(Duration.ofNanos(Math.max(left, 1_000_000L)));
+                long spent = System.nanoTime() - waited[0];
+                options = given.withTimeout(less(given.timeout().orElseThrow(), spent))
+                        .withMaxTotalTimeout(less(given.maxTotalTimeout().orElseThrow(), spent));
             }
             CompletableFuture<ToolResult> request = connected.callTool(definition.name(), arguments, options);
             call.set(request);
@@ -144,11 +151,13 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
                     output.cancel(false);
                 } else if (resend && unwrap(failure) instanceof McpNotDeliveredException && !output.isDone()) {
                     // Nothing listened, so the server never saw the call: it waits for the reconnect that the
-                    // closed connection starts, within what is left of its timeout, and runs there.
-                    Duration bound = manager.callTimeout(serverName, given).minusNanos(System.nanoTime() - began);
-                    long start = System.nanoTime();
+                    // closed connection starts, within what is left of its timeout (and of its cap, both counted
+                    // from the call's start), and runs there.
+                    CallOptions bounds = manager.callBounds(serverName, given);
+                    long callStart = waited != null ? waited[0] : began;
+                    Duration bound = less(bounds.timeout().orElseThrow(), System.nanoTime() - callStart);
                     CompletableFuture<ToolOutput> again = callThrough(manager.clientAfter(serverName, connected,
-                            bound), arguments, given, new long[] {start, Math.max(bound.toNanos(), 1_000_000L)}, false);
+                            bound), arguments, bounds, new long[] {callStart}, false);
                     call.set(null);
                     again.whenComplete((value, error2) -> {
                         if (error2 instanceof CancellationException) {
@@ -176,6 +185,11 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
             }
         });
         return output;
+    }
+
+    /** @return what is left of a bound after this much of it went by, at least 1 ms */
+    private static Duration less(Duration bound, long spentNanos) {
+        return Duration.ofNanos(Math.max(bound.toNanos() - spentNanos, 1_000_000L));
     }
 
     /**

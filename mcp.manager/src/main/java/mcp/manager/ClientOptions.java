@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.CallLimits;
 
 /**
  * Settings of one client session. Build with {@link #builder(String)}.
@@ -39,11 +40,14 @@ import java.util.Optional;
  *     {@link McpClient#ALL_PROTOCOL_VERSIONS}, which is then the only one spoken
  * @param knownProtocolVersion in {@code auto}, the version this server spoke last time (remembered in the tool
  *     cache): a handshake-era one skips the {@code server/discover} probe
+ * @param callLimits the idle timeout, cap and reset of a {@code tools/call} whose {@link CallOptions} leave
+ *     them unset (default {@link CallLimits#NONE}: no idle timeout, the cap is the timeout, no reset; see
+ *     {@link CallOptions#withDefaults})
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
         ClientListener listener, int maxListPages, boolean directCompletion, String protocolVersion,
-        Optional<String> knownProtocolVersion) {
+        Optional<String> knownProtocolVersion, CallLimits callLimits) {
 
     /** The handler method that declares the {@code sampling} capability. */
     public static final String SAMPLING_METHOD = "sampling/createMessage";
@@ -69,6 +73,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
                     + ", not \"" + protocolVersion + "\"");
         }
         Objects.requireNonNull(knownProtocolVersion, "knownProtocolVersion");
+        Objects.requireNonNull(callLimits, "callLimits");
     }
 
     /**
@@ -95,6 +100,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private boolean directCompletion;
         private String protocolVersion = McpClient.AUTO;
         private String knownProtocolVersion;
+        private CallLimits callLimits = CallLimits.NONE;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -167,11 +173,17 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /** @return this, with these bounds of tool calls beside the timeout */
+        public Builder callLimits(CallLimits value) {
+            this.callLimits = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
                     toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion,
-                    protocolVersion, Optional.ofNullable(knownProtocolVersion));
+                    protocolVersion, Optional.ofNullable(knownProtocolVersion), callLimits);
         }
     }
 }

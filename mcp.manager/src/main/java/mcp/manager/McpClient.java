@@ -20,9 +20,11 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Failures arrive as {@link McpException}s: a JSON-RPC error as
  * {@link mcp.api.McpProtocolException} ({@code MCP error <code>: <message>}), a timeout as
- * {@link mcp.api.McpTimeoutException} ({@code Request timeout after <ms>ms}), a closed transport as
+ * {@link mcp.api.McpTimeoutException} ({@code Request timeout after <ms>ms}; for a tool call, a message naming the
+ * server, the tool and the bound that ended it: see {@link CallOptions}), a closed transport as
  * {@link TransportClosedException} with the reason (exit code, stderr tail). Cancelling a returned
- * future cancels the request on the server ({@code notifications/cancelled}).
+ * future cancels the request on the server ({@code notifications/cancelled}; {@code tasks/cancel} for a tool call
+ * the server runs as a task of the 2026-07-28 tasks extension, which {@link #callTool} polls to its result).
  */
 public interface McpClient extends AutoCloseable {
 

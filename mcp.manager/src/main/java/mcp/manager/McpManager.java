@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import mcp.api.CallLimits;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
 import mcp.api.ReconnectPolicy;
@@ -109,6 +110,7 @@ public final class McpManager implements AutoCloseable {
     /** The tool changes already warned about, so that a relisting does not repeat the warning. */
     private final Set<String> warnedChanges = ConcurrentHashMap.newKeySet();
     private final ReconnectPolicy defaultReconnect;
+    private final CallLimits defaultCallLimits;
 
     /*
      * The registries, all guarded by `lock` (I/O never happens under it). Invariants:
@@ -156,6 +158,7 @@ public final class McpManager implements AutoCloseable {
         this.strictNewTools = builder.strictNewTools;
         this.consent = builder.consent;
         this.defaultReconnect = builder.reconnect;
+        this.defaultCallLimits = builder.callLimits;
     }
 
     /** @return a builder with every default set */
@@ -527,6 +530,7 @@ public final class McpManager implements AutoCloseable {
                 .initializeTimeout(server.config.timeout())
                 .requestTimeout(server.config.timeout())
                 .toolCallTimeout(server.config.toolCallTimeout())
+                .callLimits(server.config.callLimits().orElse(defaultCallLimits))
                 .protocolVersion(server.config.protocolVersion())
                 .knownProtocolVersion(server.knownProtocolVersion)
                 .listener(new ClientListener() {
@@ -1230,22 +1234,22 @@ public final class McpManager implements AutoCloseable {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
-    /** @return the bound of a call of this server's tools made with these options */
-    Duration callTimeout(String name, CallOptions options) {
-        if (options.timeout().isPresent()) {
-            return options.timeout().get();
-        }
+    /**
+     * @return the options of a call of this server's tools made with these: its timeout and cap present, its idle
+     *     timeout and reset as the server's config and this manager's defaults say where the call sets none
+     */
+    CallOptions callBounds(String name, CallOptions options) {
+        ServerConfig config;
         synchronized (lock) {
             Server server = connections.get(name);
             if (server == null) {
                 server = pendingConnections.get(name);
             }
-            if (server != null) {
-                return server.config.toolCallTimeout();
-            }
-            Reconnect run = reconnects.get(name);
-            return run != null ? run.config.toolCallTimeout() : ServerConfig.DEFAULT_TIMEOUT;
+            Reconnect run = server == null ? reconnects.get(name) : null;
+            config = server != null ? server.config : run != null ? run.config : null;
         }
+        return config == null ? options.withDefaults(ServerConfig.DEFAULT_TIMEOUT, defaultCallLimits)
+                : options.withDefaults(config.toolCallTimeout(), config.callLimits().orElse(defaultCallLimits));
     }
 
     private static McpException notConnected(String name) {
@@ -1450,8 +1454,20 @@ public final class McpManager implements AutoCloseable {
         private boolean strictNewTools;
         private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
         private ReconnectPolicy reconnect = ReconnectPolicy.DEFAULT;
+        private CallLimits callLimits = CallLimits.NONE;
 
         private Builder() {
+        }
+
+        /**
+         * @param limits the idle timeout, the absolute cap and the reset on progress of every server's tool calls,
+         *     where its config ({@link ServerConfig#callLimits()}) and the call's own options leave them unset
+         * @return this (default {@link CallLimits#NONE}: no idle timeout; the cap is the timeout, or ten times it
+         *     when the timeout restarts on progress; no reset)
+         */
+        public Builder callLimits(CallLimits limits) {
+            this.callLimits = Objects.requireNonNull(limits, "limits");
+            return this;
         }
 
         /**

@@ -147,7 +147,9 @@ class McpClientTest {
         McpClient client = track(connect("kit"));
         McpTimeoutException timeout = assertThrows(McpTimeoutException.class, () -> McpClient.await(
                 client.callTool("slow", args("{\"ms\":10000}"), CallOptions.DEFAULT.withTimeout(Duration.ofMillis(300)))));
-        assertEquals("Request timeout after 300ms", timeout.getMessage());
+        assertEquals("MCP server \"kit\": tool \"slow\" did not answer within its timeout of 300 ms (timeout)",
+                timeout.getMessage());
+        assertEquals(McpTimeoutException.Bound.TIMEOUT, timeout.bound());
         assertEquals("hi", text(client.callToolBlocking("echo", args("{\"message\":\"hi\"}"))));
     }
 
@@ -157,7 +159,9 @@ class McpClientTest {
                 .toolCallTimeout(Duration.ofMillis(300))));
         McpTimeoutException timeout = assertThrows(McpTimeoutException.class, () -> McpClient.await(
                 client.callTool("slow", args("{\"ms\":10000}"), CallOptions.DEFAULT)));
-        assertEquals("Request timeout after 300ms", timeout.getMessage());
+        assertEquals("MCP server \"kit\": tool \"slow\" did not answer within its timeout of 300 ms (timeout)",
+                timeout.getMessage());
+        assertEquals(McpTimeoutException.Bound.TIMEOUT, timeout.bound());
         assertEquals("done", text(McpClient.await(client.callTool("slow", args("{\"ms\":100}"),
                 CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(5))))), "a call's own timeout still wins");
     }

@@ -44,7 +44,9 @@ import tools.jackson.databind.node.ObjectNode;
  * the stateless 2026-07-28 revision: per-request {@code _meta}, {@code server/discover}, {@code resultType},
  * a multi round-trip {@code ask}, {@code subscriptions/listen}; {@code modern} answers {@code initialize} with
  * {@code UnsupportedProtocolVersionError} (-32022) naming 2026-07-28, as the TypeScript SDK v2 does when it serves
- * that revision alone. Faults chosen with {@code --fault}
+ * that revision alone. With {@code --tasks POLL_MS} (modern era) it offers the tasks extension of 2026-07-28 and
+ * runs every tool call that declares it as a task ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}).
+ * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
  *
@@ -158,6 +160,14 @@ public final class TestServer {
             tools.add(tool("flood", "Sends count messages of a kind (progress, junk, stray-errors, notifications,"
                     + " huge-token, requests) as fast as it can, then answers.", schema("kind", "string",
                     "count", "integer")));
+        }
+        if (options.has(Fault.TICKER) || options.tasksPollMs >= 0) {
+            tools.add(tool("ticker", "Sends progress every intervalMs (default 100), forever or ticks times and then"
+                    + " nothing; never answers until cancelled. In a task: the ticks are its statusMessage.",
+                    schema("intervalMs", "integer", "ticks", "integer")));
+        }
+        if (options.tasksPollMs >= 0) {
+            tools.add(tool("task_states", "Returns {taskId: status} of every task so far, as JSON text.", schema()));
         }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
@@ -434,7 +444,11 @@ public final class TestServer {
                 sleep(options.initDelayMs);
                 result = mapper.createObjectNode();
                 result.putArray("supportedVersions").add(MODERN_VERSION);
-                result.putObject("capabilities").putObject("tools").put("listChanged", true);
+                ObjectNode capabilities = result.putObject("capabilities");
+                capabilities.putObject("tools").put("listChanged", true);
+                if (options.tasksPollMs >= 0) {
+                    capabilities.putObject("extensions").putObject(TASKS_EXTENSION);
+                }
                 result.putObject("_meta").putObject("io.modelcontextprotocol/serverInfo").put("name", options.name)
                         .put("version", "1.0");
                 JsonNode instructions = toolsFile().path("instructions");
@@ -449,6 +463,10 @@ public final class TestServer {
                 result.put("ttlMs", options.listTtlMs).put("cacheScope", options.listScope);
                 break;
             case "tools/call":
+                if (options.tasksPollMs >= 0 && declaresTasks(meta)
+                        && !Set.of("received", "cancellations", "task_states", "pid").contains(text(params.path("name"), ""))) {
+                    return createTask(params);
+                }
                 if (text(params.path("name"), "").equals("ask")) {
                     return askModern(params);
                 }
@@ -467,6 +485,19 @@ public final class TestServer {
                 send(ack);
                 return null; // the stream stays open until the client cancels it or leaves
             }
+            case "tasks/get":
+            case "tasks/update":
+            case "tasks/cancel":
+                if (options.tasksPollMs < 0) {
+                    throw new RpcError(-32601, "Method not found: " + method);
+                }
+                if (!declaresTasks(meta)) {
+                    ObjectNode data = mapper.createObjectNode();
+                    data.putObject("requiredCapabilities").putObject("extensions").putObject(TASKS_EXTENSION);
+                    throw new RpcError(-32021, "Missing required client capability", data);
+                }
+                result = taskRequest(method, params);
+                break;
             default:
                 throw new RpcError(-32601, "Method not found: " + method);
         }
@@ -612,6 +643,16 @@ public final class TestServer {
                 return result;
             }
             case "slow": return slow(params, args);
+            case "ticker":
+                if (options.has(Fault.TICKER) || options.tasksPollMs >= 0) {
+                    return ticker(params, args);
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
+            case "task_states": {
+                ObjectNode states = mapper.createObjectNode();
+                tasks.forEach((id, task) -> states.put(id, task.status));
+                return textResult(mapper.writeValueAsString(states));
+            }
             case "flood": return flood(params, args);
             case "fail": return toolError("tool failed on purpose");
             case "crash": {
@@ -691,7 +732,10 @@ public final class TestServer {
         JsonNode token = params.path("_meta").path("progressToken");
         for (long i = 1; i <= steps; i++) {
             sleep(ms * i / steps - ms * (i - 1) / steps); // the steps add up to exactly ms
-            if (token.isString() || token.isNumber()) {
+            Task task = currentTask.get();
+            if (task != null) {
+                task.update("working", "step " + i + " of " + steps);
+            } else if (token.isString() || token.isNumber()) {
                 ObjectNode progress = message(null).put("method", "notifications/progress");
                 progress.putObject("params").set("progressToken", token)
                         .put("progress", i).put("total", steps).put("message", "step " + i + " of " + steps);
@@ -699,6 +743,157 @@ public final class TestServer {
             }
         }
         return textResult("done");
+    }
+
+    /** The tool ticker: progress (or a task's statusMessage) every intervalMs, then silence; never answers. */
+    private JsonNode ticker(JsonNode params, JsonNode args) throws InterruptedException {
+        long interval = args.path("intervalMs").isNumber() ? args.path("intervalMs").decimalValue().longValue() : 100;
+        long ticks = args.path("ticks").isNumber() ? args.path("ticks").decimalValue().longValue() : Long.MAX_VALUE;
+        JsonNode token = params.path("_meta").path("progressToken");
+        for (long i = 1; i <= ticks; i++) {
+            sleep(interval);
+            Task task = currentTask.get();
+            if (task != null) {
+                task.update("working", "tick " + i);
+            } else if (token.isString() || token.isNumber()) {
+                ObjectNode progress = message(null).put("method", "notifications/progress");
+                progress.putObject("params").set("progressToken", token).put("progress", i).put("message", "tick " + i);
+                send(progress);
+            }
+        }
+        Thread.sleep(Long.MAX_VALUE); // silent until cancelled (interrupted)
+        return null;
+    }
+
+    // ---- the tasks extension (2026-07-28) ----
+
+    private static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+    /** Every task so far, by id; none is ever deleted (a test process is short-lived). */
+    private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+    /** The task the current worker runs, if any. */
+    private final ThreadLocal<Task> currentTask = new ThreadLocal<>();
+
+    /** One task: its state, read by tasks/get, written by its worker and by tasks/update and tasks/cancel. */
+    private static final class Task {
+        final String id = java.util.UUID.randomUUID().toString();
+        final String createdAt = java.time.Instant.now().toString();
+        volatile String status = "working";
+        volatile String statusMessage;
+        volatile String lastUpdatedAt = createdAt;
+        volatile JsonNode result;
+        volatile JsonNode error;
+        volatile ObjectNode inputRequests;
+        final CompletableFuture<JsonNode> inputResponses = new CompletableFuture<>();
+        volatile Thread worker;
+
+        synchronized void update(String newStatus, String message) {
+            if (!isTerminal()) {
+                status = newStatus;
+                statusMessage = message;
+                lastUpdatedAt = java.time.Instant.now().toString();
+            }
+        }
+
+        boolean isTerminal() {
+            return Set.of("completed", "failed", "cancelled").contains(status);
+        }
+    }
+
+    private static boolean declaresTasks(JsonNode meta) {
+        return meta.path(META_CAPABILITIES).path("extensions").path(TASKS_EXTENSION).isObject();
+    }
+
+    /** A tools/call made a task: the tool runs on a worker of its own, the CreateTaskResult comes at once. */
+    private ObjectNode createTask(JsonNode params) {
+        Task task = new Task();
+        tasks.put(task.id, task);
+        workers.execute(() -> {
+            task.worker = Thread.currentThread();
+            currentTask.set(task);
+            try {
+                if (task.isTerminal()) {
+                    return; // cancelled before it started
+                }
+                JsonNode result = text(params.path("name"), "").equals("ask") ? askTask(task) : callTool(params);
+                synchronized (task) {
+                    if (!task.isTerminal()) {
+                        task.result = result;
+                        task.update("completed", null);
+                    }
+                }
+            } catch (InterruptedException e) {
+                task.update("cancelled", "cancelled by the client");
+            } catch (RpcError e) {
+                synchronized (task) {
+                    task.error = mapper.createObjectNode().put("code", e.code).put("message", e.getMessage());
+                    task.update("failed", "Tool execution failed: " + e.getMessage());
+                }
+            } catch (RuntimeException e) {
+                task.error = mapper.createObjectNode().put("code", -32603).put("message", "Internal error: " + e);
+                task.update("failed", "Internal error: " + e);
+            } finally {
+                currentTask.remove();
+                task.worker = null;
+            }
+        });
+        return taskJson(task).put("resultType", "task");
+    }
+
+    /** The tool ask as a task: input_required with an elicitation, answered by tasks/update. */
+    private JsonNode askTask(Task task) throws InterruptedException {
+        ObjectNode requests = mapper.createObjectNode();
+        requests.putObject("name-1").put("method", "elicitation/create").set("params", elicitationParams());
+        task.inputRequests = requests;
+        task.update("input_required", "waiting for the name");
+        try {
+            JsonNode responses = task.inputResponses.get(CLIENT_ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            task.inputRequests = null;
+            task.update("working", "got the name");
+            return greeting(responses.path("name-1"));
+        } catch (TimeoutException e) {
+            return toolError("no tasks/update within " + CLIENT_ANSWER_TIMEOUT_MS + " ms");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private ObjectNode taskJson(Task task) {
+        ObjectNode json = mapper.createObjectNode().put("taskId", task.id).put("status", task.status);
+        if (task.statusMessage != null) {
+            json.put("statusMessage", task.statusMessage);
+        }
+        json.put("createdAt", task.createdAt).put("lastUpdatedAt", task.lastUpdatedAt).put("ttlMs", 600_000)
+                .put("pollIntervalMs", options.tasksPollMs);
+        switch (task.status) {
+            case "completed": json.set("result", task.result); break;
+            case "failed": json.set("error", task.error); break;
+            case "input_required": json.set("inputRequests", task.inputRequests); break;
+            default: break;
+        }
+        return json;
+    }
+
+    private ObjectNode taskRequest(String method, JsonNode params) {
+        Task task = tasks.get(text(params.path("taskId"), ""));
+        if (task == null) {
+            throw new RpcError(-32602, "Failed to retrieve task: Task not found");
+        }
+        switch (method) {
+            case "tasks/get":
+                return taskJson(task);
+            case "tasks/update":
+                if (params.path("inputResponses").isObject()) {
+                    task.inputResponses.complete(params.get("inputResponses"));
+                }
+                return mapper.createObjectNode();
+            default: // tasks/cancel
+                Thread worker = task.worker;
+                task.update("cancelled", "cancelled by the client");
+                if (worker != null) {
+                    worker.interrupt();
+                }
+                return mapper.createObjectNode();
+        }
     }
 
     /**

@@ -13,12 +13,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import mcp.api.CallLimits;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
@@ -96,6 +96,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * turns out to be of the handshake era.
      */
     private volatile Envelope envelope;
+    /**
+     * Whether the server offers the tasks extension ({@code io.modelcontextprotocol/tasks}, stateless era only):
+     * then {@link #TASK_METHODS} declare it in their envelope, and a tool call may be answered with a task.
+     */
+    private volatile boolean tasksOffered;
+    /** The tasks being followed: the close ends them at once with its reason, as it ends the pending requests. */
+    private final Set<TaskPoller> tasks = ConcurrentHashMap.newKeySet();
 
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
@@ -162,6 +169,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
     /** The most rounds of one multi round-trip request; the spec sets none, the TypeScript SDK 10. */
     static final int MAX_INPUT_ROUNDS = 10;
     private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    /** The requests whose envelope declares the tasks extension, when the server offers it. */
+    private static final Set<String> TASK_METHODS = Set.of("tools/call", "tasks/get", "tasks/update", "tasks/cancel");
     /** The code of {@code UnsupportedProtocolVersionError} in 2026-07-28. */
     static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
@@ -280,8 +289,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 info.path("version").asString(""), capabilities,
                 instructions != null && instructions.isString() ? Optional.of(instructions.asString()) : Optional.empty());
         transport.protocolVersion(version);
-        LOG.debug("MCP server \"{}\" speaks {}: {} {}", options.serverName(), version, initializeResult.serverName(),
-                initializeResult.serverVersion());
+        tasksOffered = capabilities.path("extensions").path(TaskPoller.EXTENSION).isObject();
+        LOG.debug("MCP server \"{}\" speaks {}: {} {}{}", options.serverName(), version, initializeResult.serverName(),
+                initializeResult.serverVersion(), tasksOffered ? " (tasks extension)" : "");
         if (capabilities.path("tools").path("listChanged").asBoolean(false)) {
             listen();
         }
@@ -387,6 +397,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         if (type == null || type.isNull() || type.asString("").equals("complete")) {
             return CompletableFuture.completedFuture(result);
         }
+        if (tasksOffered && method.equals("tools/call") && TaskPoller.isTask(result)) {
+            return CompletableFuture.completedFuture(result); // callTool follows it
+        }
         String server = "MCP server \"" + options.serverName() + "\"";
         if (!type.asString("").equals("input_required")) {
             return CompletableFuture.failedFuture(new McpException(server + " answered " + method
@@ -421,7 +434,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     }
 
     /** Answers each input request of a round as the 2025 era answers the same server request. */
-    private ObjectNode inputResponses(JsonNode inputRequests) {
+    ObjectNode inputResponses(JsonNode inputRequests) {
         ObjectNode responses = McpJson.object();
         if (inputRequests == null || !inputRequests.isObject()) {
             return responses;
@@ -565,33 +578,33 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return future;
         }
         RequestId id = RequestId.of(nextId.getAndIncrement());
-        if (callOptions.onProgress().isPresent()) {
+        CallOptions bounds = callOptions.withDefaults(options.requestTimeout(), CallLimits.NONE);
+        if (callOptions.onProgress().isPresent() || CallClock.countsProgress(bounds)) {
             params = withProgressToken(params, id);
         }
         Envelope current = envelope;
         if (current != null) {
-            params = current.apply(params);
+            params = current.apply(params, tasksOffered && TASK_METHODS.contains(method));
         }
-        Duration timeout = callOptions.timeout().orElse(options.requestTimeout());
-        Pending entry = new Pending(id, method, future, timeout, callOptions, direct);
+        String tool = method.equals("tools/call") && params != null && params.path("name").isString()
+                ? params.get("name").asString() : null;
+        Pending entry = new Pending(id, method, tool, future, bounds, direct, untimed);
         pending.put(id, entry);
         reason = closeReason;
         if (reason != null && pending.remove(id, entry)) {
             future.completeExceptionally(reason);
             return future;
         }
-        if (!untimed) {
-            entry.armTimer(timeout);
-        }
+        entry.startClock();
         future.whenComplete((value, error) -> {
             if (error instanceof CancellationException && pending.remove(id, entry)) {
-                entry.disarmTimer();
+                entry.stopClock();
                 sendCancelled(id, "cancelled by the client");
             }
         });
         transport.send(new JsonRpcRequest(id, method, params)).whenComplete((ignored, error) -> {
             if (error != null && pending.remove(id, entry)) {
-                entry.disarmTimer();
+                entry.stopClock();
                 Throwable cause = unwrap(error);
                 if (cause instanceof McpStreamLostException && reissue && current != null && closeReason == null) {
                     LOG.debug("MCP server \"{}\": {}; sending it again as a new request", options.serverName(),
@@ -755,16 +768,42 @@ public final class ClientSession implements McpClient, Transport.Listener {
             boolean direct) {
         ObjectNode params = McpJson.object().put("name", name);
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
-        CallOptions bounded = callOptions.timeout().isPresent() ? callOptions
-                : callOptions.withTimeout(options.toolCallTimeout());
+        CallOptions bounded = callOptions.withDefaults(options.toolCallTimeout(), options.callLimits());
+        long start = System.nanoTime();
         CompletableFuture<JsonNode> request = multiRound("tools/call", params, bounded, direct);
         CompletableFuture<ToolResult> result = new CallFuture<>();
+        // The task the server made of the call, once it has answered with one: a cancel then goes to it.
+        AtomicReference<TaskPoller> task = new AtomicReference<>();
         result.whenComplete((value, error) -> {
             if (error instanceof CancellationException) {
-                request.cancel(false);
+                TaskPoller poller = task.get();
+                if (poller != null) {
+                    poller.cancel();
+                } else {
+                    request.cancel(false);
+                }
             }
         });
-        request.whenComplete((json, error) -> {
+        CompletableFuture<JsonNode> answer = !tasksOffered ? request : request.thenCompose(json -> {
+            if (!TaskPoller.isTask(json)) {
+                return CompletableFuture.completedFuture(json);
+            }
+            TaskPoller poller = new TaskPoller(taskSession(), options.serverName(), name, bounded, start,
+                    options.requestTimeout(), events);
+            task.set(poller);
+            tasks.add(poller);
+            CompletableFuture<JsonNode> followed = poller.follow(json);
+            followed.whenComplete((value, error) -> tasks.remove(poller));
+            TransportClosedException closing = closeReason;
+            if (closing != null) {
+                poller.closed(closing);
+            }
+            if (result.isCancelled()) {
+                poller.cancel();
+            }
+            return followed;
+        });
+        answer.whenComplete((json, error) -> {
             if (error != null) {
                 result.completeExceptionally(unwrap(error));
                 return;
@@ -778,6 +817,21 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
         });
         return result;
+    }
+
+    /** What a {@link TaskPoller} asks of this session. */
+    private TaskPoller.Session taskSession() {
+        return new TaskPoller.Session() {
+            @Override
+            public CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions) {
+                return ClientSession.this.request(method, params, callOptions);
+            }
+
+            @Override
+            public ObjectNode inputResponses(JsonNode inputRequests) {
+                return ClientSession.this.inputResponses(inputRequests);
+            }
+        };
     }
 
     // ---------------------------------------------------------------- inbound
@@ -829,7 +883,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
             return;
         }
-        entry.disarmTimer();
+        entry.stopClock();
         if (entry.callOptions.onProgress().isPresent()) {
             // Progress updates run on `events`: the result comes after the last of them, not racing it.
             Runnable complete = response instanceof JsonRpcSuccess success
@@ -937,15 +991,16 @@ public final class ClientSession implements McpClient, Transport.Listener {
         // size, an object) is for no request in flight.
         Pending entry = token != null && token.isIntegralNumber() && token.canConvertToLong()
                 ? pending.get(RequestId.of(token.longValue())) : null;
-        if (entry == null || entry.callOptions.onProgress().isEmpty()) {
+        if (entry == null) {
             if (LOG.isDebugEnabled()) {
                 LOG.debug("MCP server \"{}\" sent progress for no request in flight: {}", options.serverName(),
                         token == null ? null : AgentText.clean(token.toString(), 100).text());
             }
             return;
         }
-        if (entry.callOptions.resetTimeoutOnProgress()) {
-            entry.armTimer(entry.timeout);
+        entry.activity();
+        if (entry.callOptions.onProgress().isEmpty()) {
+            return;
         }
         JsonNode total = params.get("total");
         JsonNode message = params.get("message");
@@ -1022,10 +1077,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
         for (RequestId id : pending.keySet()) {
             Pending entry = pending.remove(id);
             if (entry != null) {
-                entry.disarmTimer();
+                entry.stopClock();
                 failed.add(entry);
             }
         }
+        List<TaskPoller> followed = List.copyOf(tasks);
         // The listener first: whoever sees a call fail with this reason then also sees the server as
         // closed in its owner's state (the manager's status, its tool view).
         events.execute(() -> {
@@ -1035,6 +1091,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 if (!failed.isEmpty()) {
                     ClientThreads.WORKERS.execute(() -> failed.forEach(entry -> entry.future.completeExceptionally(reason)));
                 }
+                followed.forEach(poller -> poller.closed(reason));
             }
         });
     }
@@ -1074,49 +1131,64 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final class Pending {
         final RequestId id;
         final String method;
+        /** The tool of a {@code tools/call}, else {@code null}. */
+        final String tool;
         final CompletableFuture<JsonNode> future;
-        final Duration timeout;
+        /** The request's options, with its timeout and cap present. */
         final CallOptions callOptions;
         final boolean direct;
-        final long deadlineNanos;
+        /** The request's bounds; {@code null} for an untimed one. */
+        final CallClock clock;
         /** The progress update waiting for the consumer, if any (coalesced: a newer one replaces it). */
         final AtomicReference<ProgressUpdate> progress = new AtomicReference<>();
-        private ScheduledFuture<?> timer;
 
-        Pending(RequestId id, String method, CompletableFuture<JsonNode> future, Duration timeout,
-                CallOptions callOptions, boolean direct) {
+        Pending(RequestId id, String method, String tool, CompletableFuture<JsonNode> future, CallOptions callOptions,
+                boolean direct, boolean untimed) {
             this.id = id;
             this.direct = direct;
             this.method = method;
+            this.tool = tool;
             this.future = future;
-            this.timeout = timeout;
             this.callOptions = callOptions;
-            Duration max = callOptions.resetTimeoutOnProgress()
-                    ? callOptions.maxTotalTimeout().orElse(timeout.multipliedBy(10))
-                    : timeout;
-            this.deadlineNanos = System.nanoTime() + max.toNanos();
+            long now = System.nanoTime();
+            this.clock = untimed ? null : new CallClock(callOptions, now, now, this::expire);
         }
 
-        synchronized void armTimer(Duration delay) {
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            long remaining = Math.min(delay.toNanos(), deadlineNanos - System.nanoTime());
-            timer = ClientThreads.TIMERS.schedule(this::expire, Math.max(0, remaining), TimeUnit.NANOSECONDS);
-        }
-
-        synchronized void disarmTimer() {
-            if (timer != null) {
-                timer.cancel(false);
+        void startClock() {
+            if (clock != null) {
+                clock.start();
             }
         }
 
-        private void expire() {
+        void stopClock() {
+            if (clock != null) {
+                clock.stop();
+            }
+        }
+
+        void activity() {
+            if (clock != null) {
+                clock.activity();
+            }
+        }
+
+        private void expire(CallClock.Expiry expiry) {
             if (pending.remove(id, this)) {
-                LOG.debug("MCP server \"{}\": {} timed out after {}ms", options.serverName(), method,
-                        timeout.toMillis());
-                ClientThreads.WORKERS.execute(() -> future.completeExceptionally(new McpTimeoutException(timeout)));
-                sendCancelled(id, "Request timeout after " + timeout.toMillis() + "ms");
+                McpTimeoutException failure;
+                if (tool != null) {
+                    failure = new McpTimeoutException(CallClock.message(options.serverName(), tool, expiry,
+                            callOptions.resetTimeoutOnProgress()), expiry.value(), expiry.bound());
+                } else if (expiry.bound() == McpTimeoutException.Bound.TIMEOUT) {
+                    failure = new McpTimeoutException(expiry.value());
+                } else {
+                    failure = new McpTimeoutException("Request " + method + " ended by its "
+                            + (expiry.bound() == McpTimeoutException.Bound.IDLE_TIMEOUT ? "idleTimeout" : "maxTotalTimeout")
+                            + " of " + expiry.value().toMillis() + "ms", expiry.value(), expiry.bound());
+                }
+                LOG.debug("MCP server \"{}\": {}", options.serverName(), failure.getMessage());
+                ClientThreads.WORKERS.execute(() -> future.completeExceptionally(failure));
+                sendCancelled(id, expiry.bound() == McpTimeoutException.Bound.TIMEOUT
+                        ? "Request timeout after " + expiry.value().toMillis() + "ms" : failure.getMessage());
             }
         }
     }

@@ -20,6 +20,8 @@ final class Envelope {
 
     private final String version;
     private final ObjectNode capabilities;
+    /** The capabilities with the tasks extension declared, for the requests of a server that offers it. */
+    private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode clientInfo;
 
     /**
@@ -38,6 +40,8 @@ final class Envelope {
         if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
             capabilities.putObject("elicitation").putObject("form");
         }
+        capabilitiesWithTasks = capabilities.deepCopy();
+        capabilitiesWithTasks.putObject("extensions").putObject(TaskPoller.EXTENSION);
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
     }
 
@@ -51,6 +55,15 @@ final class Envelope {
      * @return a copy of them with the envelope in {@code _meta} (other {@code _meta} keys kept)
      */
     ObjectNode apply(JsonNode params) {
+        return apply(params, false);
+    }
+
+    /**
+     * @param params a request's params, or {@code null}
+     * @param tasks whether the capabilities declare the tasks extension
+     * @return a copy of them with the envelope in {@code _meta} (other {@code _meta} keys kept)
+     */
+    ObjectNode apply(JsonNode params, boolean tasks) {
         ObjectNode copy = McpJson.object();
         if (params != null && params.isObject()) {
             copy.setAll((ObjectNode) params);
@@ -61,7 +74,7 @@ final class Envelope {
             meta.setAll((ObjectNode) given);
         }
         meta.put(META_PROTOCOL_VERSION, version);
-        meta.set(META_CLIENT_CAPABILITIES, capabilities);
+        meta.set(META_CLIENT_CAPABILITIES, tasks ? capabilitiesWithTasks : capabilities);
         meta.set(META_CLIENT_INFO, clientInfo);
         copy.set("_meta", meta);
         return copy;

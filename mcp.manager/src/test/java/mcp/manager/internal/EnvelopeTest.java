@@ -45,6 +45,17 @@ class EnvelopeTest {
     }
 
     @Test
+    void declaresTheTasksExtensionOnlyWhenAsked() {
+        Envelope envelope = new Envelope("2026-07-28", options().build());
+        assertEquals("{\"_meta\":" + META.formatted("{}") + "}", envelope.apply(null, false).toString(),
+                "byte for byte as without the extension");
+        assertEquals("{\"_meta\":" + META.formatted("{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}") + "}",
+                envelope.apply(null, true).toString());
+        assertEquals("{\"_meta\":" + META.formatted("{}") + "}", envelope.apply(null).toString(),
+                "the shared capabilities are not changed by the tasks copy");
+    }
+
+    @Test
     void keepsOtherMetaKeysAndLeavesTheCallersParamsAsTheyWere() {
         Envelope envelope = new Envelope("2026-07-28", options().build());
         ObjectNode params = (ObjectNode) McpJson.mapper().readTree(

@@ -15,7 +15,7 @@ public final class Options {
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
-        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD;
+        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER;
 
         /** The name used on the command line, e.g. {@code exit-at-start}. */
         public String cliName() {
@@ -57,7 +57,15 @@ public final class Options {
             "                          the call's token), junk (stdout lines that are not JSON-RPC), stray-errors",
             "                          (error responses to ids never sent), notifications (of a method nobody",
             "                          handles), huge-token (progress with tokens of every size and type),",
-            "                          requests (pings mcp-host must answer))",
+            "                          requests (pings mcp-host must answer)), ticker (adds the tool ticker:",
+            "                          {intervalMs, ticks} sends progress every intervalMs, forever or ticks times",
+            "                          and then nothing: it never answers, until cancelled)",
+            "  --tasks POLL_MS         modern era: offers the tasks extension (io.modelcontextprotocol/tasks) in",
+            "                          server/discover; a tools/call that declares it becomes a task (all tools but",
+            "                          received, cancellations, task_states and pid) with pollIntervalMs POLL_MS: slow and",
+            "                          ticker report their steps as its statusMessage, error makes it failed, ask makes",
+            "                          it input_required (answered with tasks/update), tasks/cancel cancels it; the tool",
+            "                          task_states returns {taskId: status} of every task",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
 
@@ -80,6 +88,8 @@ public final class Options {
     /** The caching hints of the modern era's tools/list pages. */
     public long listTtlMs = 0;
     public String listScope = "public";
+    /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
+    public long tasksPollMs = -1;
     /** The file written on stdin EOF, or {@code null}. */
     public String exitMarker;
 
@@ -106,6 +116,7 @@ public final class Options {
                 case "--name": o.name = value; break;
                 case "--tools-file": o.toolsFile = value; break;
                 case "--exit-marker": o.exitMarker = value; break;
+                case "--tasks": o.tasksPollMs = number(opt, value); break;
                 case "--fault": o.faults.add(fault(value)); break;
                 case "--list-ttl-ms":
                     try {
@@ -140,7 +151,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks").contains(opt);
     }
 
     private static int number(String opt, String value) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import mcp.api.CallLimits;
 import mcp.api.ReconnectPolicy;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
@@ -86,6 +87,30 @@ public final class NativeSource extends FileSource {
         // Checked by validation, which names the versions there are.
         spec.protocolVersion = entry.string("protocolVersion");
         spec.reconnect = reconnect(entry);
+        spec.callLimits = callLimits(entry);
+    }
+
+    /**
+     * {@code idleTimeout} and {@code maxTotalTimeout} (positive milliseconds) and {@code resetTimeoutOnProgress}
+     * (a boolean): the bounds of the server's tool calls beside {@code toolTimeout}.
+     *
+     * @return what the entry sets; a wrong value is a problem of the entry
+     */
+    static CallLimits callLimits(ServerEntry entry) {
+        Optional<Duration> idle = positiveMillis(entry, "idleTimeout");
+        Optional<Duration> cap = positiveMillis(entry, "maxTotalTimeout");
+        Optional<Boolean> reset = entry.bool("resetTimeoutOnProgress");
+        return entry.failed() ? CallLimits.NONE : new CallLimits(idle, cap, reset);
+    }
+
+    private static Optional<Duration> positiveMillis(ServerEntry entry, String key) {
+        Optional<Long> millis = entry.millis(key);
+        if (millis.isPresent() && millis.get() <= 0) {
+            entry.error(Pointers.child(entry.pointer(), key), "\"" + key + "\" must be a positive number of "
+                    + "milliseconds, got " + millis.get());
+            return Optional.empty();
+        }
+        return millis.map(Duration::ofMillis);
     }
 
     /**

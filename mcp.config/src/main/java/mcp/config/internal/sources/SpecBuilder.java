@@ -33,10 +33,12 @@ final class SpecBuilder {
     Optional<String> protocolVersion = Optional.empty();
     /** The reconnect policy an entry sets (mcp-host's own format only). */
     Optional<mcp.api.ReconnectPolicy> reconnect = Optional.empty();
+    /** The bounds of tool calls an entry sets (mcp-host's own format only). */
+    mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect);
+                expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect, callLimits);
     }
 }

@@ -91,7 +91,8 @@ import tools.jackson.databind.JsonNode;
  * message alone; the path above is not taken:
  * <ul>
  *   <li>POST with {@code MCP-Protocol-Version} (the envelope's version), {@code Mcp-Method} and, for
- *       {@code tools/call}, {@code prompts/get} and {@code resources/read}, {@code Mcp-Name} (the
+ *       {@code tools/call}, {@code prompts/get}, {@code resources/read} and the tasks extension's
+ *       {@code tasks/get}, {@code tasks/update} and {@code tasks/cancel}, {@code Mcp-Name} (the
  *       {@code name} or {@code uri}; plain when it is printable ASCII without edge spaces, else
  *       {@code =?base64?...?=}). No session id is sent (one the server returns is ignored), no GET stream
  *       is opened ({@link #protocolVersion} then does nothing), nothing is deleted on close.</li>
@@ -137,9 +138,12 @@ final class StreamableHttpTransport implements Transport {
     /** The envelope key that marks a message of the stateless revision. */
     static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 
-    /** The methods whose {@code Mcp-Name} header mirrors a param, and that param. */
+    /**
+     * The methods whose {@code Mcp-Name} header mirrors a param, and that param; the requests of the tasks
+     * extension name their task, so that a load balancer routes them to the instance holding it.
+     */
     private static final Map<String, String> NAMED_METHODS = Map.of("tools/call", "name", "prompts/get", "name",
-            "resources/read", "uri");
+            "resources/read", "uri", "tasks/get", "taskId", "tasks/update", "taskId", "tasks/cancel", "taskId");
 
     /**
      * A message on its way, with the future its sender holds.

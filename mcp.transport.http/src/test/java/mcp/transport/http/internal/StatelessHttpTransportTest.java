@@ -135,8 +135,11 @@ class StatelessHttpTransportTest {
         await(transport.send(modern(5, "tools/call", McpJson.object().put("name", "Hello, 世界"))));
         await(transport.send(modern(6, "tools/call", McpJson.object().put("name", " padded "))));
         await(transport.send(modern(7, "tools/list", McpJson.object())));
+        // The tasks extension: its requests name their task.
+        await(transport.send(modern(8, "tasks/get", McpJson.object().put("taskId", "786512e2-9e0d"))));
+        await(transport.send(modern(9, "tasks/cancel", McpJson.object().put("taskId", "786512e2-9e0d"))));
         List<TestHttpServer.Recorded> posts = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 8; i++) {
             posts.add(server.next(WAIT));
         }
         posts.sort((a, b) -> Long.compare(a.json().path("id").asLong(), b.json().path("id").asLong()));
@@ -149,6 +152,9 @@ class StatelessHttpTransportTest {
         assertEquals("=?base64?IHBhZGRlZCA=?=", posts.get(4).header("Mcp-Name"));
         assertNull(posts.get(5).header("Mcp-Name"));
         assertEquals("tools/list", posts.get(5).header("Mcp-Method"));
+        assertEquals("786512e2-9e0d", posts.get(6).header("Mcp-Name"));
+        assertEquals("tasks/get", posts.get(6).header("Mcp-Method"));
+        assertEquals("786512e2-9e0d", posts.get(7).header("Mcp-Name"));
         for (TestHttpServer.Recorded post : posts) {
             assertEquals("POST", post.method());
             assertEquals(MODERN, post.header("MCP-Protocol-Version"));
