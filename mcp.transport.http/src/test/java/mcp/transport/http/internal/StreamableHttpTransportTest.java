@@ -313,10 +313,13 @@ class StreamableHttpTransportTest {
         McpStub stub = new McpStub();
         TestHttpServer server = server(stub);
         CountDownLatch streaming = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
         stub.get = call -> {
             call.sse(Map.of()).priming("g0", 50L);
             streaming.countDown();
-            server.hang();
+            // Not server.hang(): the stream must break with the server, not end before its listener closes (a
+            // reopening that then reached the dying server would wait for its response timeout instead).
+            never.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         };
         StreamableHttpTransport transport = open(server);
         Recorder recorder = new Recorder();
