@@ -216,12 +216,7 @@ class StreamableHttpTransportTest {
             call.sse(Map.of()).event("g3", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"n\":2}}");
             server.hang();
         };
-        StreamableHttpTransport transport = open(server);
-        Recorder recorder = new Recorder();
-        transport.start(recorder);
-        await(transport.send(initialize(1)));
-        recorder.next(WAIT);
-        transport.protocolVersion("2025-11-25");
+        Recorder recorder = initializedWithGetStream(server);
         assertEquals(1, ((JsonRpcNotification) recorder.next(WAIT)).params().path("n").asInt());
         assertEquals(2, ((JsonRpcNotification) recorder.next(WAIT)).params().path("n").asInt());
         List<TestHttpServer.Recorded> getRequests = server.all.stream().filter(r -> r.method().equals("GET")).toList();
@@ -308,6 +303,17 @@ class StreamableHttpTransportTest {
 
     // ------------------------------------------------------------------------------------------ the server goes away
 
+    /** A transport with a session of 2025-11-25 and its GET stream asked for; its listener. */
+    private Recorder initializedWithGetStream(TestHttpServer server) throws Exception {
+        StreamableHttpTransport transport = open(server);
+        Recorder recorder = new Recorder();
+        transport.start(recorder);
+        await(transport.send(initialize(1)));
+        recorder.next(WAIT);
+        transport.protocolVersion("2025-11-25");
+        return recorder;
+    }
+
     @Test
     void aServerThatStopsUnderItsOpenGetStreamClosesTheTransportWithTheReason() throws Exception {
         McpStub stub = new McpStub();
@@ -321,12 +327,7 @@ class StreamableHttpTransportTest {
             // reopening that then reached the dying server would wait for its response timeout instead).
             never.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         };
-        StreamableHttpTransport transport = open(server);
-        Recorder recorder = new Recorder();
-        transport.start(recorder);
-        await(transport.send(initialize(1)));
-        recorder.next(WAIT);
-        transport.protocolVersion("2025-11-25");
+        Recorder recorder = initializedWithGetStream(server);
         assertTrue(streaming.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
         assertFalse(recorder.closed.isDone());
         server.close();
@@ -367,12 +368,7 @@ class StreamableHttpTransportTest {
             call.sse(Map.of()).priming("g0", 50L);
             end.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         };
-        StreamableHttpTransport transport = open(server);
-        Recorder recorder = new Recorder();
-        transport.start(recorder);
-        await(transport.send(initialize(1)));
-        recorder.next(WAIT);
-        transport.protocolVersion("2025-11-25");
+        Recorder recorder = initializedWithGetStream(server);
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (gets.get() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(10);

@@ -115,35 +115,9 @@ final class Sessions {
      */
     static List<ProcessHandle> members(long sid) {
         List<ProcessHandle> members = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-            for (Path entry : entries) {
-                long pid;
-                try {
-                    pid = Long.parseLong(entry.getFileName().toString());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (sessionOf(entry) == sid) {
-                    ProcessHandle.of(pid).ifPresent(members::add);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("cannot list the members of session {}", sid, e);
-        }
+        table().orElse(List.of()).stream().filter(stat -> stat.sid() == sid)
+                .forEach(stat -> ProcessHandle.of(stat.pid()).ifPresent(members::add));
         return members;
-    }
-
-    /** The session id from {@code /proc/<pid>/stat}, or -1 if the process is gone or the file unreadable. */
-    private static long sessionOf(Path proc) {
-        String[] fields = statFields(proc);
-        if (fields == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(fields[3]);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /**
