@@ -41,24 +41,32 @@ public record ResourceContents(String uri, Optional<String> mimeType, Optional<S
     public long size() {
         if (blob.isPresent()) {
             String b = blob.get();
-            int length = b.length();
-            while (length > 0 && Character.isWhitespace(b.charAt(length - 1))) {
-                length--;
+            long chars = 0;
+            int padding = 0;
+            for (int i = 0; i < b.length(); i++) {
+                char c = b.charAt(i);
+                if (c == '\r' || c == '\n' || c == ' ' || c == '\t') {
+                    continue;
+                }
+                chars++;
+                padding = c == '=' ? padding + 1 : 0;
             }
-            int padding = length > 0 && b.charAt(length - 1) == '=' ? (length > 1 && b.charAt(length - 2) == '=' ? 2 : 1) : 0;
-            return Math.max(0, (long) length * 3 / 4 - padding);
+            return Math.max(0, chars * 3 / 4 - padding);
         }
         return text.map(ResourceContents::utf8Length).orElse(0L);
     }
 
     /**
-     * @return the bytes: the blob decoded, or the text in UTF-8 (empty for neither)
+     * @return the bytes: the blob decoded (line breaks in it ignored), or the text in UTF-8 (empty for neither)
      * @throws McpException if the blob is not valid base64
      */
     public byte[] bytes() {
         if (blob.isPresent()) {
             try {
-                return java.util.Base64.getMimeDecoder().decode(blob.get());
+                // Line breaks are allowed (some servers wrap base64); any other character that is not base64 fails.
+                String b = blob.get();
+                return java.util.Base64.getDecoder().decode(b.indexOf('\n') < 0 && b.indexOf('\r') < 0 ? b
+                        : b.replace("\r", "").replace("\n", ""));
             } catch (IllegalArgumentException e) {
                 throw new McpException("Resource " + uri + ": the blob is not valid base64: " + e.getMessage(), e);
             }
