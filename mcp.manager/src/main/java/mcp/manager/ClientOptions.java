@@ -43,11 +43,18 @@ import mcp.api.CallLimits;
  * @param callLimits the idle timeout, cap and reset of a {@code tools/call} whose {@link CallOptions} leave
  *     them unset (default {@link CallLimits#NONE}: no idle timeout, the cap is the timeout, no reset; see
  *     {@link CallOptions#withDefaults})
+ * @param maxResourceBytes the largest decoded size of a {@code resources/read} result (text in UTF-8, blobs
+ *     decoded, all contents together; default {@link #DEFAULT_MAX_RESOURCE_BYTES}): a larger one fails that read
+ *     with an {@link mcp.api.McpException} naming the server, the URI, the size and the limit, and the session
+ *     stays up. The transport's own message limit still applies first.
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
         ClientListener listener, int maxListPages, boolean directCompletion, String protocolVersion,
-        Optional<String> knownProtocolVersion, CallLimits callLimits) {
+        Optional<String> knownProtocolVersion, CallLimits callLimits, long maxResourceBytes) {
+
+    /** The default {@link #maxResourceBytes()}: 16 MiB. */
+    public static final long DEFAULT_MAX_RESOURCE_BYTES = 16L << 20;
 
     /** The handler method that declares the {@code sampling} capability. */
     public static final String SAMPLING_METHOD = "sampling/createMessage";
@@ -74,6 +81,9 @@ public record ClientOptions(String serverName, String clientName, String clientV
         }
         Objects.requireNonNull(knownProtocolVersion, "knownProtocolVersion");
         Objects.requireNonNull(callLimits, "callLimits");
+        if (maxResourceBytes < 0) {
+            throw new IllegalArgumentException("maxResourceBytes must not be negative");
+        }
     }
 
     /**
@@ -101,6 +111,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private String protocolVersion = McpClient.AUTO;
         private String knownProtocolVersion;
         private CallLimits callLimits = CallLimits.NONE;
+        private long maxResourceBytes = DEFAULT_MAX_RESOURCE_BYTES;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -179,11 +190,18 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /** @return this, with this bound of the decoded size of a {@code resources/read} result */
+        public Builder maxResourceBytes(long value) {
+            this.maxResourceBytes = value;
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
                     toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion,
-                    protocolVersion, Optional.ofNullable(knownProtocolVersion), callLimits);
+                    protocolVersion, Optional.ofNullable(knownProtocolVersion), callLimits,
+                    maxResourceBytes);
         }
     }
 }

@@ -1,11 +1,19 @@
 package mcp.manager;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import mcp.api.CompletionReference;
+import mcp.api.CompletionResult;
 import mcp.api.McpException;
+import mcp.api.PromptDefinition;
+import mcp.api.PromptResult;
+import mcp.api.ResourceDefinition;
+import mcp.api.ResourceResult;
+import mcp.api.ResourceTemplate;
 import mcp.api.ServerConfig;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
@@ -25,6 +33,10 @@ import tools.jackson.databind.JsonNode;
  * {@link TransportClosedException} with the reason (exit code, stderr tail). Cancelling a returned
  * future cancels the request on the server ({@code notifications/cancelled}; {@code tasks/cancel} for a tool call
  * the server runs as a task of the 2026-07-28 tasks extension, which {@link #callTool} polls to its result).
+ *
+ * <p>Prompts, resources and completions need the server's capability ({@code prompts}, {@code resources},
+ * {@code completions}): on a server without it the call fails at once with an {@link McpException} that
+ * names the server and the capability, and nothing is sent.
  */
 public interface McpClient extends AutoCloseable {
 
@@ -110,6 +122,85 @@ public interface McpClient extends AutoCloseable {
     default CompletableFuture<ToolResult> callTool(String name, JsonNode arguments) {
         return callTool(name, arguments, CallOptions.DEFAULT);
     }
+
+    /**
+     * Lists every prompt, following {@code nextCursor} as {@link #listTools()} does (the same page cap and
+     * repeated-cursor guard). Needs the {@code prompts} capability.
+     *
+     * @return the prompts, in the server's order (a name listed twice: the first)
+     */
+    CompletableFuture<List<PromptDefinition>> listPrompts();
+
+    /**
+     * Gets a prompt with its arguments filled in ({@code prompts/get}). Needs the {@code prompts} capability.
+     *
+     * @param name the prompt's name on the server
+     * @param arguments its arguments by name (empty for none)
+     * @param options timeout and progress
+     * @return the prompt's messages
+     */
+    CompletableFuture<PromptResult> getPrompt(String name, Map<String, String> arguments, CallOptions options);
+
+    /**
+     * {@link #getPrompt(String, Map, CallOptions)} with the default options.
+     *
+     * @param name the prompt's name
+     * @param arguments its arguments by name
+     * @return the prompt's messages
+     */
+    default CompletableFuture<PromptResult> getPrompt(String name, Map<String, String> arguments) {
+        return getPrompt(name, arguments, CallOptions.DEFAULT);
+    }
+
+    /**
+     * Lists every resource, following {@code nextCursor} as {@link #listTools()} does. Needs the
+     * {@code resources} capability.
+     *
+     * @return the resources, in the server's order (a URI listed twice: the first)
+     */
+    CompletableFuture<List<ResourceDefinition>> listResources();
+
+    /**
+     * Lists every resource template, following {@code nextCursor} as {@link #listTools()} does. Needs the
+     * {@code resources} capability.
+     *
+     * @return the templates, in the server's order (a template listed twice: the first)
+     */
+    CompletableFuture<List<ResourceTemplate>> listResourceTemplates();
+
+    /**
+     * Reads a resource ({@code resources/read}), text or binary. A result whose decoded size is over
+     * {@link ClientOptions#maxResourceBytes()} fails this read (the session stays up). Needs the
+     * {@code resources} capability.
+     *
+     * @param uri the resource's URI: a listed one, or one made from a template
+     * @param options timeout and progress
+     * @return the contents
+     */
+    CompletableFuture<ResourceResult> readResource(String uri, CallOptions options);
+
+    /**
+     * {@link #readResource(String, CallOptions)} with the default options.
+     *
+     * @param uri the resource's URI
+     * @return the contents
+     */
+    default CompletableFuture<ResourceResult> readResource(String uri) {
+        return readResource(uri, CallOptions.DEFAULT);
+    }
+
+    /**
+     * Asks for values an argument of a prompt or a resource template may take ({@code completion/complete}).
+     * Needs the {@code completions} capability.
+     *
+     * @param ref the prompt or the resource template
+     * @param argument the argument's name
+     * @param value what has been typed of it so far
+     * @param context the values of the other arguments already chosen, by name (empty for none)
+     * @return the suggestions
+     */
+    CompletableFuture<CompletionResult> complete(CompletionReference ref, String argument, String value,
+            Map<String, String> context);
 
     /**
      * Sends any request.

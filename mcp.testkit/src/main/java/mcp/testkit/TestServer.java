@@ -46,6 +46,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code UnsupportedProtocolVersionError} (-32022) naming 2026-07-28, as the TypeScript SDK v2 does when it serves
  * that revision alone. With {@code --tasks POLL_MS} (modern era) it offers the tasks extension of 2026-07-28 and
  * runs every tool call that declares it as a task ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}).
+ * With {@code --features prompts,resources,completions} it declares those capabilities and serves a few prompts,
+ * a text and a binary resource (its size set by {@code --blob-bytes}), a resource template and completions of
+ * their arguments, in either era.
  * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
@@ -409,7 +412,13 @@ public final class TestServer {
             case "ping": return mapper.createObjectNode();
             case "tools/list": return listTools(params);
             case "tools/call": return callTool(params);
-            default: throw new RpcError(-32601, "Method not found: " + method);
+            default: {
+                JsonNode result = surface(method, params);
+                if (result == null) {
+                    throw new RpcError(-32601, "Method not found: " + method);
+                }
+                return result;
+            }
         }
     }
 
@@ -446,6 +455,7 @@ public final class TestServer {
                 result.putArray("supportedVersions").add(MODERN_VERSION);
                 ObjectNode capabilities = result.putObject("capabilities");
                 capabilities.putObject("tools").put("listChanged", true);
+                surfaceCapabilities(capabilities);
                 if (options.tasksPollMs >= 0) {
                     capabilities.putObject("extensions").putObject(TASKS_EXTENSION);
                 }
@@ -499,9 +509,178 @@ public final class TestServer {
                 result = taskRequest(method, params);
                 break;
             default:
-                throw new RpcError(-32601, "Method not found: " + method);
+                result = surface(method, params);
+                if (result == null) {
+                    throw new RpcError(-32601, "Method not found: " + method);
+                }
         }
         return result == null ? null : result.put("resultType", "complete");
+    }
+
+    // ---- prompts, resources and completions (--features) ----
+
+    private static final String TEXT_URI = "test://text/readme";
+    private static final String BLOB_URI = "test://blob/data";
+    private static final String ITEMS_TEMPLATE = "test://items/{id}";
+    private static final String ITEMS_PREFIX = "test://items/";
+    private static final List<String> STYLES = List.of("formal", "friendly", "funny");
+    private static final List<String> NAMES = List.of("Ada", "Alan", "Grace");
+    private static final List<String> ITEM_IDS = List.of("1", "2", "3", "42");
+
+    private void surfaceCapabilities(ObjectNode capabilities) {
+        if (options.offers("prompts")) {
+            capabilities.putObject("prompts").put("listChanged", false);
+        }
+        if (options.offers("resources")) {
+            capabilities.putObject("resources").put("listChanged", false).put("subscribe", false);
+        }
+        if (options.offers("completions")) {
+            capabilities.putObject("completions");
+        }
+    }
+
+    /** Answers a prompts, resources or completion request; {@code null} for another method or one not offered. */
+    private ObjectNode surface(String method, JsonNode params) {
+        switch (method) {
+            case "prompts/list":
+                return options.offers("prompts") ? page(prompts(), "prompts", params) : null;
+            case "prompts/get":
+                return options.offers("prompts") ? getPrompt(params) : null;
+            case "resources/list":
+                return options.offers("resources") ? page(resources(), "resources", params) : null;
+            case "resources/templates/list": {
+                if (!options.offers("resources")) {
+                    return null;
+                }
+                ObjectNode template = mapper.createObjectNode().put("uriTemplate", ITEMS_TEMPLATE).put("name", "item")
+                        .put("description", "An item by its id.").put("mimeType", "text/plain");
+                return page(List.of(template), "resourceTemplates", params);
+            }
+            case "resources/read":
+                return options.offers("resources") ? readResource(text(params.path("uri"), "")) : null;
+            case "completion/complete":
+                return options.offers("completions") ? complete(params) : null;
+            default:
+                return null;
+        }
+    }
+
+    private List<JsonNode> prompts() {
+        ObjectNode hello = mapper.createObjectNode().put("name", "hello").put("description", "Says hello.");
+        ObjectNode greet = mapper.createObjectNode().put("name", "greet").put("title", "Greeting")
+                .put("description", "Greets someone by name, in a style.");
+        ArrayNode arguments = greet.putArray("arguments");
+        arguments.addObject().put("name", "name").put("description", "Who to greet").put("required", true);
+        arguments.addObject().put("name", "style").put("description", "formal, friendly or funny");
+        return List.of(hello, greet);
+    }
+
+    private ObjectNode getPrompt(JsonNode params) {
+        String name = text(params.path("name"), "");
+        JsonNode args = params.path("arguments");
+        String text;
+        switch (name) {
+            case "hello":
+                text = "Hello from the testkit.";
+                break;
+            case "greet": {
+                if (!args.path("name").isString()) {
+                    throw new RpcError(-32602, "Missing required argument: name");
+                }
+                text = "Greet " + args.path("name").stringValue() + " in a " + text(args.path("style"), "plain")
+                        + " style.";
+                break;
+            }
+            default:
+                throw new RpcError(-32602, "Unknown prompt: " + name);
+        }
+        ObjectNode result = mapper.createObjectNode().put("description", "The " + name + " prompt");
+        ObjectNode message = result.putArray("messages").addObject().put("role", "user");
+        message.putObject("content").put("type", "text").put("text", text);
+        return result;
+    }
+
+    private List<JsonNode> resources() {
+        return List.of(
+                mapper.createObjectNode().put("uri", TEXT_URI).put("name", "readme").put("mimeType", "text/plain"),
+                mapper.createObjectNode().put("uri", BLOB_URI).put("name", "data")
+                        .put("mimeType", "application/octet-stream").put("size", options.blobBytes));
+    }
+
+    private ObjectNode readResource(String uri) {
+        ObjectNode result = mapper.createObjectNode();
+        ObjectNode contents = result.putArray("contents").addObject().put("uri", uri);
+        if (uri.equals(TEXT_URI)) {
+            contents.put("mimeType", "text/plain").put("text", "The testkit's readme.");
+        } else if (uri.equals(BLOB_URI)) {
+            byte[] bytes = new byte[options.blobBytes];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) i;
+            }
+            contents.put("mimeType", "application/octet-stream").put("blob", Base64.getEncoder().encodeToString(bytes));
+        } else if (uri.startsWith(ITEMS_PREFIX) && !uri.substring(ITEMS_PREFIX.length()).isEmpty()) {
+            contents.put("mimeType", "text/plain").put("text", "item " + uri.substring(ITEMS_PREFIX.length()));
+        } else {
+            ObjectNode data = mapper.createObjectNode().put("uri", uri);
+            throw new RpcError(-32002, "Resource not found", data);
+        }
+        return result;
+    }
+
+    /** Completes greet's style and name (name: "Dr. " first when the context's style is formal) and item ids. */
+    private ObjectNode complete(JsonNode params) {
+        JsonNode ref = params.path("ref");
+        String argument = text(params.path("argument").path("name"), "");
+        String value = text(params.path("argument").path("value"), "");
+        List<String> candidates;
+        if (text(ref.path("type"), "").equals("ref/prompt") && text(ref.path("name"), "").equals("greet")
+                && argument.equals("style")) {
+            candidates = STYLES;
+        } else if (text(ref.path("type"), "").equals("ref/prompt") && text(ref.path("name"), "").equals("greet")
+                && argument.equals("name")) {
+            boolean formal = text(params.path("context").path("arguments").path("style"), "").equals("formal");
+            candidates = formal ? NAMES.stream().map(n -> "Dr. " + n).toList() : NAMES;
+            value = formal && !value.startsWith("Dr. ") ? "Dr. " + value : value;
+        } else if (text(ref.path("type"), "").equals("ref/resource") && text(ref.path("uri"), "").equals(ITEMS_TEMPLATE)
+                && argument.equals("id")) {
+            candidates = ITEM_IDS;
+        } else {
+            throw new RpcError(-32602, "Nothing to complete for " + ref + " argument " + argument);
+        }
+        String prefix = value;
+        List<String> values = candidates.stream().filter(c -> c.startsWith(prefix)).toList();
+        ObjectNode result = mapper.createObjectNode();
+        ObjectNode completion = result.putObject("completion");
+        ArrayNode array = completion.putArray("values");
+        values.forEach(array::add);
+        completion.put("total", values.size()).put("hasMore", false);
+        return result;
+    }
+
+    /** One page of a list, paged and looped like tools/list (--page-size, the repeat-cursor fault). */
+    private ObjectNode page(List<JsonNode> all, String member, JsonNode params) {
+        String cursor = text(params.path("cursor"), null);
+        int offset = 0;
+        if (cursor != null) {
+            try {
+                offset = Integer.parseInt(cursor);
+            } catch (NumberFormatException e) {
+                offset = -1;
+            }
+            if (offset < 0 || offset > all.size()) {
+                throw new RpcError(-32602, "Invalid cursor: " + cursor);
+            }
+        }
+        int end = Math.min(all.size(), offset + options.pageSize);
+        ObjectNode result = mapper.createObjectNode();
+        ArrayNode page = result.putArray(member);
+        all.subList(offset, end).forEach(page::add);
+        if (options.has(Fault.REPEAT_CURSOR)) {
+            result.put("nextCursor", "0");
+        } else if (end < all.size()) {
+            result.put("nextCursor", String.valueOf(end));
+        }
+        return result;
     }
 
     /** The tool {@code ask} on the 2026-07-28 wire: the first round asks for the name, the retry answers. */
@@ -570,7 +749,9 @@ public final class TestServer {
         String version = options.protocolVersion != null ? options.protocolVersion
                 : SUPPORTED_VERSIONS.contains(asked) ? asked : SUPPORTED_VERSIONS.get(0);
         ObjectNode result = mapper.createObjectNode().put("protocolVersion", version);
-        result.putObject("capabilities").putObject("tools").put("listChanged", true);
+        ObjectNode capabilities = result.putObject("capabilities");
+        capabilities.putObject("tools").put("listChanged", true);
+        surfaceCapabilities(capabilities);
         result.putObject("serverInfo").put("name", options.name).put("version", "1.0");
         JsonNode instructions = toolsFile().path("instructions");
         if (instructions.isString()) {

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -18,13 +19,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import mcp.api.CallLimits;
+import mcp.api.CompletionReference;
+import mcp.api.CompletionResult;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.McpStreamLostException;
 import mcp.api.McpTimeoutException;
+import mcp.api.PromptDefinition;
+import mcp.api.PromptResult;
+import mcp.api.ResourceDefinition;
+import mcp.api.ResourceResult;
+import mcp.api.ResourceTemplate;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
@@ -746,6 +755,204 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 result.complete(pages.listing(hinted));
             } else {
                 listPage(next.asString(), pages, page + 1, result);
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- prompts, resources, completions
+
+    /**
+     * @return a failed future when the server did not declare the capability (nothing is sent then), else
+     *     {@code null}
+     */
+    private <T> CompletableFuture<T> missing(String capability, String method) {
+        InitializeResult init = initializeResult;
+        if (init != null && init.capabilities().path(capability).isObject()) {
+            return null;
+        }
+        return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
+                + "\" does not offer " + capability + " (it declared no \"" + capability + "\" capability); "
+                + method + " was not sent"));
+    }
+
+    @Override
+    public CompletableFuture<List<PromptDefinition>> listPrompts() {
+        CompletableFuture<List<PromptDefinition>> refused = missing("prompts", "prompts/list");
+        return refused != null ? refused
+                : listAll("prompts/list", "prompts", "prompt", PromptDefinition::fromJson, PromptDefinition::name);
+    }
+
+    @Override
+    public CompletableFuture<List<ResourceDefinition>> listResources() {
+        CompletableFuture<List<ResourceDefinition>> refused = missing("resources", "resources/list");
+        return refused != null ? refused
+                : listAll("resources/list", "resources", "resource", ResourceDefinition::fromJson,
+                        ResourceDefinition::uri);
+    }
+
+    @Override
+    public CompletableFuture<List<ResourceTemplate>> listResourceTemplates() {
+        CompletableFuture<List<ResourceTemplate>> refused = missing("resources", "resources/templates/list");
+        return refused != null ? refused
+                : listAll("resources/templates/list", "resourceTemplates", "resource template",
+                        ResourceTemplate::fromJson, ResourceTemplate::uriTemplate);
+    }
+
+    @Override
+    public CompletableFuture<PromptResult> getPrompt(String name, Map<String, String> arguments,
+            CallOptions callOptions) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(arguments, "arguments");
+        CompletableFuture<PromptResult> refused = missing("prompts", "prompts/get");
+        if (refused != null) {
+            return refused;
+        }
+        ObjectNode params = McpJson.object().put("name", name);
+        if (!arguments.isEmpty()) {
+            ObjectNode args = params.putObject("arguments");
+            arguments.forEach(args::put);
+        }
+        return parsed(multiRound("prompts/get", params, callOptions, false), "prompts/get " + name,
+                PromptResult::fromJson);
+    }
+
+    @Override
+    public CompletableFuture<ResourceResult> readResource(String uri, CallOptions callOptions) {
+        Objects.requireNonNull(uri, "uri");
+        CompletableFuture<ResourceResult> refused = missing("resources", "resources/read");
+        if (refused != null) {
+            return refused;
+        }
+        ObjectNode params = McpJson.object().put("uri", uri);
+        return parsed(multiRound("resources/read", params, callOptions, false), "resources/read " + uri, json -> {
+            ResourceResult result = ResourceResult.fromJson(json);
+            long size = result.size();
+            if (size > options.maxResourceBytes()) {
+                throw new McpException("MCP server \"" + options.serverName() + "\": resource "
+                        + AgentText.clean(uri, 200).text() + " is " + size + " bytes, over the limit of "
+                        + options.maxResourceBytes() + " bytes (maxResourceBytes); not read");
+            }
+            return result;
+        });
+    }
+
+    @Override
+    public CompletableFuture<CompletionResult> complete(CompletionReference ref, String argument, String value,
+            Map<String, String> context) {
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(argument, "argument");
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(context, "context");
+        CompletableFuture<CompletionResult> refused = missing("completions", "completion/complete");
+        if (refused != null) {
+            return refused;
+        }
+        ObjectNode params = McpJson.object();
+        params.set("ref", ref.toJson());
+        params.putObject("argument").put("name", argument).put("value", value);
+        if (!context.isEmpty()) {
+            ObjectNode args = params.putObject("context").putObject("arguments");
+            context.forEach(args::put);
+        }
+        return parsed(request("completion/complete", params, CallOptions.DEFAULT), "completion/complete",
+                CompletionResult::fromJson);
+    }
+
+    /**
+     * The request's result, parsed; a result that cannot be read fails the future (never one left pending), and
+     * cancelling the returned future cancels the request.
+     */
+    private <T> CompletableFuture<T> parsed(CompletableFuture<JsonNode> request, String what,
+            Function<JsonNode, T> parse) {
+        CompletableFuture<T> result = new CallFuture<>();
+        result.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                request.cancel(false);
+            }
+        });
+        request.whenComplete((json, error) -> {
+            if (error != null) {
+                result.completeExceptionally(unwrap(error));
+                return;
+            }
+            try {
+                result.complete(parse.apply(json));
+            } catch (McpException e) {
+                result.completeExceptionally(e);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(new McpException("MCP server \"" + options.serverName() + "\" answered "
+                        + what + " with a result that cannot be read: " + e, e));
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Lists every item of a paginated list method as {@link #listToolsWithHints()} lists tools: the same page cap
+     * ({@link ClientOptions#maxListPages()}), a repeated or malformed cursor ends the listing with a warning, an
+     * item that cannot be read is skipped with a warning, and an item listed twice (by its key) keeps the first.
+     */
+    private <T> CompletableFuture<List<T>> listAll(String method, String member, String kind,
+            Function<JsonNode, T> parse, Function<T, String> key) {
+        CompletableFuture<List<T>> result = new CallFuture<>();
+        listPage(new Listing<>(method, member, kind, parse, key), null, 1, result);
+        return result;
+    }
+
+    /** One paginated listing in progress: what it lists and what its pages have given so far. */
+    private record Listing<T>(String method, String member, String kind, Function<JsonNode, T> parse,
+            Function<T, String> key, Map<String, T> items, Set<String> cursors) {
+        Listing(String method, String member, String kind, Function<JsonNode, T> parse, Function<T, String> key) {
+            this(method, member, kind, parse, key, new LinkedHashMap<>(), new HashSet<>());
+        }
+    }
+
+    private <T> void listPage(Listing<T> listing, String cursor, int page, CompletableFuture<List<T>> result) {
+        ObjectNode params = cursor == null ? null : McpJson.object().put("cursor", cursor);
+        CompletableFuture<JsonNode> request = request(listing.method(), params, CallOptions.DEFAULT);
+        result.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                request.cancel(false);
+            }
+        });
+        request.whenComplete((json, error) -> {
+            if (error != null) {
+                result.completeExceptionally(unwrap(error));
+                return;
+            }
+            JsonNode array = json.get(listing.member());
+            if (array == null || !array.isArray()) {
+                result.completeExceptionally(new McpException("MCP server \"" + options.serverName()
+                        + "\" answered " + listing.method() + " without a \"" + listing.member() + "\" array"));
+                return;
+            }
+            for (JsonNode element : array) {
+                try {
+                    T item = listing.parse().apply(element);
+                    String key = listing.key().apply(item);
+                    if (listing.items().putIfAbsent(key, item) != null) {
+                        LOG.warn("MCP server \"{}\" listed {} \"{}\" twice; keeping the first", options.serverName(),
+                                listing.kind(), AgentText.clean(key, 200).text());
+                    }
+                } catch (McpException e) {
+                    LOG.warn("MCP server \"{}\": skipping a {}: {}", options.serverName(), listing.kind(),
+                            e.getMessage());
+                }
+            }
+            int count = listing.items().size();
+            JsonNode next = json.get("nextCursor");
+            if (next == null || next.isNull()) {
+                result.complete(List.copyOf(listing.items().values()));
+            } else if (!next.isString() || !listing.cursors().add(next.asString())) {
+                LOG.warn("MCP server \"{}\" repeated the {} cursor {}; stopping after {} items", options.serverName(),
+                        listing.method(), AgentText.clean(next.toString(), 100).text(), count);
+                result.complete(List.copyOf(listing.items().values()));
+            } else if (page >= options.maxListPages()) {
+                LOG.warn("MCP server \"{}\": {} stopped at the page cap of {} ({} items)", options.serverName(),
+                        listing.method(), options.maxListPages(), count);
+                result.complete(List.copyOf(listing.items().values()));
+            } else {
+                listPage(listing, next.asString(), page + 1, result);
             }
         });
     }

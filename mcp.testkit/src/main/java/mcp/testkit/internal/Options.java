@@ -66,6 +66,12 @@ public final class Options {
             "                          ticker report their steps as its statusMessage, error makes it failed, ask makes",
             "                          it input_required (answered with tasks/update), tasks/cancel cancels it; the tool",
             "                          task_states returns {taskId: status} of every task",
+            "  --features LIST         comma-separated, of prompts (greet {name, style} and hello), resources",
+            "                          (test://text/readme, the binary test://blob/data, the template",
+            "                          test://items/{id}) and completions (style and name of greet, id of the",
+            "                          template); each is declared as a capability; the lists page by --page-size",
+            "                          and repeat-cursor loops them too (default none)",
+            "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
 
@@ -90,6 +96,10 @@ public final class Options {
     public String listScope = "public";
     /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
     public long tasksPollMs = -1;
+    /** The features of {@code --features}: {@code prompts}, {@code resources}, {@code completions}. */
+    public final Set<String> features = new java.util.LinkedHashSet<>();
+    /** The size of the binary resource. */
+    public int blobBytes = 1024;
     /** The file written on stdin EOF, or {@code null}. */
     public String exitMarker;
 
@@ -118,6 +128,16 @@ public final class Options {
                 case "--exit-marker": o.exitMarker = value; break;
                 case "--tasks": o.tasksPollMs = number(opt, value); break;
                 case "--fault": o.faults.add(fault(value)); break;
+                case "--blob-bytes": o.blobBytes = number(opt, value); break;
+                case "--features":
+                    for (String feature : value.split(",")) {
+                        if (!Set.of("prompts", "resources", "completions").contains(feature)) {
+                            throw new IllegalArgumentException("--features takes prompts, resources and completions,"
+                                    + " got: " + feature);
+                        }
+                        o.features.add(feature);
+                    }
+                    break;
                 case "--list-ttl-ms":
                     try {
                         o.listTtlMs = Long.parseLong(value); // negative allowed: a client must floor it to 0
@@ -144,6 +164,11 @@ public final class Options {
         return o;
     }
 
+    /** True when the feature was asked for with {@code --features}. */
+    public boolean offers(String feature) {
+        return features.contains(feature);
+    }
+
     /** True when the fault was switched on. */
     public boolean has(Fault fault) {
         return faults.contains(fault);
@@ -151,7 +176,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes").contains(opt);
     }
 
     private static int number(String opt, String value) {
