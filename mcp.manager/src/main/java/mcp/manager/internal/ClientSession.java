@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import mcp.api.CallLimits;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
@@ -673,20 +674,28 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public CompletableFuture<ToolListing> listToolsWithHints() {
-        CompletableFuture<ToolListing> result = new CallFuture<>();
-        listPage(null, new Pages(), 1, result);
-        return result;
+        Hints hints = new Hints();
+        // Hints belong to the stateless revision; a server of the handshake era that sends them is not read.
+        boolean hinted = envelope != null;
+        return listAll("tools/list", "tools", "tool", ToolDefinition::fromJson, ToolDefinition::name,
+                this::headersValid, hints::add, tools -> hints.listing(tools, hinted));
     }
 
-    /** What the pages of one listing have given so far. */
-    private static final class Pages {
-        final Map<String, ToolDefinition> tools = new LinkedHashMap<>();
-        final Set<String> cursors = new HashSet<>();
+    /** 2026-07-28: a tool whose x-mcp-header is invalid must be left out; the others stay. */
+    private boolean headersValid(ToolDefinition tool) {
+        Optional<String> badHeader = envelope == null ? Optional.empty() : ToolHeaders.problem(tool.inputSchema());
+        badHeader.ifPresent(problem -> LOG.warn("MCP server \"{}\": tool \"{}\" left out: {}", options.serverName(),
+                AgentText.clean(tool.name(), 64).text(), problem));
+        return badHeader.isEmpty();
+    }
+
+    /** The caching hints of the pages of one tool listing. */
+    private static final class Hints {
         long ttlMs = Long.MAX_VALUE;
         boolean shared = true;
 
         /** 2026-07-28 caching hints: an absent or malformed ttlMs is 0, a negative one floors to 0. */
-        void hints(JsonNode page) {
+        void add(JsonNode page) {
             JsonNode ttl = page.get("ttlMs");
             long ms = ttl != null && ttl.isIntegralNumber() && ttl.canConvertToLong() ? Math.max(0, ttl.longValue()) : 0;
             ttlMs = Math.min(ttlMs, ms);
@@ -694,69 +703,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
             shared &= scope != null && scope.isString() && scope.asString().equals("public");
         }
 
-        ToolListing listing(boolean hinted) {
-            List<ToolDefinition> list = List.copyOf(tools.values());
-            return hinted ? new ToolListing(list, Duration.ofMillis(ttlMs), shared) : ToolListing.unhinted(list);
+        ToolListing listing(List<ToolDefinition> tools, boolean hinted) {
+            return hinted ? new ToolListing(tools, Duration.ofMillis(ttlMs), shared) : ToolListing.unhinted(tools);
         }
-    }
-
-    private void listPage(String cursor, Pages pages, int page, CompletableFuture<ToolListing> result) {
-        ObjectNode params = cursor == null ? null : McpJson.object().put("cursor", cursor);
-        CompletableFuture<JsonNode> request = request("tools/list", params, CallOptions.DEFAULT);
-        result.whenComplete((value, error) -> {
-            if (error instanceof CancellationException) {
-                request.cancel(false);
-            }
-        });
-        request.whenComplete((json, error) -> {
-            if (error != null) {
-                result.completeExceptionally(unwrap(error));
-                return;
-            }
-            JsonNode array = json.get("tools");
-            if (array == null || !array.isArray()) {
-                result.completeExceptionally(new McpException("MCP server \"" + options.serverName()
-                        + "\" answered tools/list without a \"tools\" array"));
-                return;
-            }
-            Map<String, ToolDefinition> tools = pages.tools;
-            for (JsonNode item : array) {
-                try {
-                    ToolDefinition tool = ToolDefinition.fromJson(item);
-                    Optional<String> badHeader = envelope == null ? Optional.empty()
-                            : ToolHeaders.problem(tool.inputSchema());
-                    if (badHeader.isPresent()) {
-                        // 2026-07-28: a tool whose x-mcp-header is invalid must be left out; the others stay.
-                        LOG.warn("MCP server \"{}\": tool \"{}\" left out: {}", options.serverName(),
-                                AgentText.clean(tool.name(), 64).text(), badHeader.get());
-                        continue;
-                    }
-                    if (tools.putIfAbsent(tool.name(), tool) != null) {
-                        LOG.warn("MCP server \"{}\" listed tool \"{}\" twice; keeping the first", options.serverName(),
-                                tool.name());
-                    }
-                } catch (McpException e) {
-                    LOG.warn("MCP server \"{}\": skipping a tool: {}", options.serverName(), e.getMessage());
-                }
-            }
-            pages.hints(json);
-            // Hints belong to the stateless revision; a server of the handshake era that sends them is not read.
-            boolean hinted = envelope != null;
-            JsonNode next = json.get("nextCursor");
-            if (next == null || next.isNull()) {
-                result.complete(pages.listing(hinted));
-            } else if (!next.isString() || !pages.cursors.add(next.asString())) {
-                LOG.warn("MCP server \"{}\" repeated the tools/list cursor {}; stopping after {} tools",
-                        options.serverName(), next, tools.size());
-                result.complete(pages.listing(hinted));
-            } else if (page >= options.maxListPages()) {
-                LOG.warn("MCP server \"{}\": tools/list stopped at the page cap of {} ({} tools)",
-                        options.serverName(), options.maxListPages(), tools.size());
-                result.complete(pages.listing(hinted));
-            } else {
-                listPage(next.asString(), pages, page + 1, result);
-            }
-        });
     }
 
     // ---------------------------------------------------------------- prompts, resources, completions
@@ -887,27 +836,45 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return result;
     }
 
-    /**
-     * Lists every item of a paginated list method as {@link #listToolsWithHints()} lists tools: the same page cap
-     * ({@link ClientOptions#maxListPages()}), a repeated or malformed cursor ends the listing with a warning, an
-     * item that cannot be read is skipped with a warning, and an item listed twice (by its key) keeps the first.
-     */
+    /** {@link #listAll(String, String, String, Function, Function, Predicate, Consumer, Function)} of plain items. */
     private <T> CompletableFuture<List<T>> listAll(String method, String member, String kind,
             Function<JsonNode, T> parse, Function<T, String> key) {
-        CompletableFuture<List<T>> result = new CallFuture<>();
-        listPage(new Listing<>(method, member, kind, parse, key), null, 1, result);
+        return listAll(method, member, kind, parse, key, item -> true, page -> { }, items -> items);
+    }
+
+    /**
+     * Lists every item of a paginated list method (tools, prompts, resources, templates), following
+     * {@code nextCursor}: an item that cannot be read is skipped with a warning, one listed twice (by its key) keeps
+     * the first, a repeated or malformed cursor or the page cap ({@link ClientOptions#maxListPages()}) ends the
+     * listing with what it has. Cancelling the returned future cancels the page in flight.
+     *
+     * @param keep whether a parsed item stays (it says why not)
+     * @param onPage sees every page's result
+     * @param finish makes the result of the items
+     */
+    private <T, R> CompletableFuture<R> listAll(String method, String member, String kind,
+            Function<JsonNode, T> parse, Function<T, String> key, Predicate<T> keep, Consumer<JsonNode> onPage,
+            Function<List<T>, R> finish) {
+        CompletableFuture<R> result = new CallFuture<>();
+        listPage(new Listing<>(method, member, kind, parse, key, keep, onPage, finish), null, 1, result);
         return result;
     }
 
     /** One paginated listing in progress: what it lists and what its pages have given so far. */
-    private record Listing<T>(String method, String member, String kind, Function<JsonNode, T> parse,
-            Function<T, String> key, Map<String, T> items, Set<String> cursors) {
-        Listing(String method, String member, String kind, Function<JsonNode, T> parse, Function<T, String> key) {
-            this(method, member, kind, parse, key, new LinkedHashMap<>(), new HashSet<>());
+    private record Listing<T, R>(String method, String member, String kind, Function<JsonNode, T> parse,
+            Function<T, String> key, Predicate<T> keep, Consumer<JsonNode> onPage, Function<List<T>, R> finish,
+            Map<String, T> items, Set<String> cursors) {
+        Listing(String method, String member, String kind, Function<JsonNode, T> parse, Function<T, String> key,
+                Predicate<T> keep, Consumer<JsonNode> onPage, Function<List<T>, R> finish) {
+            this(method, member, kind, parse, key, keep, onPage, finish, new LinkedHashMap<>(), new HashSet<>());
+        }
+
+        R result() {
+            return finish.apply(List.copyOf(items.values()));
         }
     }
 
-    private <T> void listPage(Listing<T> listing, String cursor, int page, CompletableFuture<List<T>> result) {
+    private <T, R> void listPage(Listing<T, R> listing, String cursor, int page, CompletableFuture<R> result) {
         ObjectNode params = cursor == null ? null : McpJson.object().put("cursor", cursor);
         CompletableFuture<JsonNode> request = request(listing.method(), params, CallOptions.DEFAULT);
         result.whenComplete((value, error) -> {
@@ -929,6 +896,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
             for (JsonNode element : array) {
                 try {
                     T item = listing.parse().apply(element);
+                    if (!listing.keep().test(item)) {
+                        continue;
+                    }
                     String key = listing.key().apply(item);
                     if (listing.items().putIfAbsent(key, item) != null) {
                         LOG.warn("MCP server \"{}\" listed {} \"{}\" twice; keeping the first", options.serverName(),
@@ -939,18 +909,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
                             e.getMessage());
                 }
             }
+            listing.onPage().accept(json);
             int count = listing.items().size();
             JsonNode next = json.get("nextCursor");
             if (next == null || next.isNull()) {
-                result.complete(List.copyOf(listing.items().values()));
+                result.complete(listing.result());
             } else if (!next.isString() || !listing.cursors().add(next.asString())) {
-                LOG.warn("MCP server \"{}\" repeated the {} cursor {}; stopping after {} items", options.serverName(),
-                        listing.method(), AgentText.clean(next.toString(), 100).text(), count);
-                result.complete(List.copyOf(listing.items().values()));
+                LOG.warn("MCP server \"{}\" repeated the {} cursor {}; stopping after {} {}s", options.serverName(),
+                        listing.method(), AgentText.clean(next.toString(), 100).text(), count, listing.kind());
+                result.complete(listing.result());
             } else if (page >= options.maxListPages()) {
-                LOG.warn("MCP server \"{}\": {} stopped at the page cap of {} ({} items)", options.serverName(),
-                        listing.method(), options.maxListPages(), count);
-                result.complete(List.copyOf(listing.items().values()));
+                LOG.warn("MCP server \"{}\": {} stopped at the page cap of {} ({} {}s)", options.serverName(),
+                        listing.method(), options.maxListPages(), count, listing.kind());
+                result.complete(listing.result());
             } else {
                 listPage(listing, next.asString(), page + 1, result);
             }
