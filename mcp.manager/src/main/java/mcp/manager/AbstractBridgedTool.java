@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -91,7 +92,7 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
      */
     final CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
             CallOptions options) {
-        return callThrough(client, arguments, options, null);
+        return callThrough(client, arguments, options, OptionalLong.empty(), true);
     }
 
     /**
@@ -105,23 +106,18 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
         long start = System.nanoTime();
         CompletableFuture<McpClient> client = manager.clientForCall(serverName, bound, pending);
         return callThrough(client, arguments, client.isDone() ? options : bounds,
-                client.isDone() ? null : new long[] {start});
-    }
-
-    private CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
-            CallOptions given, long[] waited) {
-        return callThrough(client, arguments, given, waited, true);
+                client.isDone() ? OptionalLong.empty() : OptionalLong.of(start), true);
     }
 
     /**
-     * @param given the call's options; with its timeout and cap present when {@code waited} is set
-     * @param waited when the call started, if it waited for its client: it then runs with what is left of its
-     *     timeout and cap
+     * @param given the call's options; with its timeout and cap present when {@code waitedSince} is set
+     * @param waitedSince when the call started ({@link System#nanoTime()}), if it waited for its client: it then
+     *     runs with what is left of its timeout and cap
      * @param resend whether a call that never reached the server ({@link McpNotDeliveredException}) goes to the
      *     server's next connection (once)
      */
     private CompletableFuture<ToolOutput> callThrough(CompletableFuture<McpClient> client, JsonNode arguments,
-            CallOptions given, long[] waited, boolean resend) {
+            CallOptions given, OptionalLong waitedSince, boolean resend) {
         CompletableFuture<ToolOutput> output = new CallFuture<>();
         AtomicReference<CompletableFuture<ToolResult>> call = new AtomicReference<>();
         long began = System.nanoTime();
@@ -131,8 +127,8 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
                 return;
             }
             CallOptions options = given;
-            if (waited != null) {
-                long spent = System.nanoTime() - waited[0];
+            if (waitedSince.isPresent()) {
+                long spent = System.nanoTime() - waitedSince.getAsLong();
                 options = given.withTimeout(less(given.timeout().orElseThrow(), spent))
                         .withMaxTotalTimeout(less(given.maxTotalTimeout().orElseThrow(), spent));
             }
@@ -150,29 +146,8 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
                 } else if (unwrap(failure) instanceof CancellationException) {
                     output.cancel(false);
                 } else if (resend && unwrap(failure) instanceof McpNotDeliveredException && !output.isDone()) {
-                    // Nothing listened, so the server never saw the call: it waits for the reconnect that the
-                    // closed connection starts, within what is left of its timeout (and of its cap, both counted
-                    // from the call's start), and runs there.
-                    CallOptions bounds = manager.callBounds(serverName, given);
-                    long callStart = waited != null ? waited[0] : began;
-                    Duration bound = less(bounds.timeout().orElseThrow(), System.nanoTime() - callStart);
-                    CompletableFuture<ToolOutput> again = callThrough(manager.clientAfter(serverName, connected,
-                            bound), arguments, bounds, new long[] {callStart}, false);
                     call.set(null);
-                    again.whenComplete((value, error2) -> {
-                        if (error2 instanceof CancellationException) {
-                            output.cancel(false);
-                        } else if (error2 != null) {
-                            output.complete(failure(error2));
-                        } else {
-                            output.complete(value);
-                        }
-                    });
-                    output.whenComplete((value, error2) -> {
-                        if (error2 instanceof CancellationException) {
-                            again.cancel(false);
-                        }
-                    });
+                    resendToNextConnection(output, connected, arguments, given, waitedSince.orElse(began));
                 } else {
                     output.complete(failure(failure));
                 }
@@ -185,6 +160,33 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
             }
         });
         return output;
+    }
+
+    /**
+     * A call that never reached the server (nothing listened): it waits for the reconnect that the closed connection
+     * starts, within what is left of its timeout and of its cap (both counted from the call's start), and runs there,
+     * once; {@code output} gets what that gives.
+     */
+    private void resendToNextConnection(CompletableFuture<ToolOutput> output, McpClient dead, JsonNode arguments,
+            CallOptions given, long callStart) {
+        CallOptions bounds = manager.callBounds(serverName, given);
+        Duration bound = less(bounds.timeout().orElseThrow(), System.nanoTime() - callStart);
+        CompletableFuture<ToolOutput> again = callThrough(manager.clientAfter(serverName, dead, bound), arguments,
+                bounds, OptionalLong.of(callStart), false);
+        again.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                output.cancel(false);
+            } else if (error != null) {
+                output.complete(failure(error));
+            } else {
+                output.complete(value);
+            }
+        });
+        output.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                again.cancel(false);
+            }
+        });
     }
 
     /** @return what is left of a bound after this much of it went by, at least 1 ms */
