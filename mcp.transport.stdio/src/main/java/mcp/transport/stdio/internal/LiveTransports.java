@@ -1,7 +1,6 @@
 package mcp.transport.stdio.internal;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -117,16 +116,16 @@ final class LiveTransports {
                 continue;
             }
             // One scan of the process table for every transport, not one per transport.
-            Map<Long, List<ProcessHandle>> children;
+            List<Sessions.Stat> table;
             try {
-                children = ProcessTree.childrenByParent();
+                table = ProcessTree.table();
             } catch (RuntimeException e) {
                 LOG.debug("process table scan failed", e);
                 continue;
             }
             for (StdioTransport transport : live) {
                 try {
-                    transport.snapshotTree(children);
+                    transport.snapshotTree(table);
                 } catch (RuntimeException e) {
                     LOG.debug("process snapshot failed", e);
                 }

@@ -53,27 +53,62 @@ final class ProcessTree {
     }
 
     /**
-     * Adds the root's current descendants to the known set (cheap: one scan of the process table), and
-     * the members of its session if it has one: these include children whose parent, the root, has
-     * died already (reparented, they are no descendants any more).
+     * Adds the root's current descendants to the known set, and the members of its session if it has one: these
+     * include children whose parent, the root, has died already (reparented, they are no descendants any more).
+     * One read of the process table.
      */
     void snapshot() {
-        known.removeIf(h -> !isRunning(h));
-        Optional<List<Sessions.Stat>> table = Sessions.table();
-        if (table.isPresent()) {
-            addFromTable(table.get(), false);
-            return;
-        }
-        addDescendantsOf(root.toHandle());
-        addSessionMembers();
+        snapshot(table(), false);
     }
 
     /**
-     * Adds, from one read of the process table, the running descendants of the root (if it still runs) and, when
-     * {@code deep}, of every known process still running (which finds the children of a descendant that was
-     * reparented when its parent died), and the members of the root's session if it has one.
+     * Like {@link #snapshot()}, from a table of the process read once for every transport ({@link #table()}): the
+     * periodic snapshots of many servers then cost one scan of the process table per period, not one per server.
+     *
+     * @param table the process table, read just before
      */
-    private void addFromTable(List<Sessions.Stat> table, boolean deep) {
+    void snapshot(List<Sessions.Stat> table) {
+        snapshot(table, false);
+    }
+
+    /**
+     * Like {@link #snapshot()}, and adds the descendants of every known process still running too, which finds
+     * the children of a descendant that was reparented when its parent died.
+     */
+    void deepSnapshot() {
+        snapshot(table(), true);
+    }
+
+    /**
+     * Reads the process table once: pid, parent and session of every process from {@code /proc} where there is
+     * one; else from the JDK's list of processes, without sessions (no process then leads a session of its own).
+     * The JDK's {@code descendants()} would read the whole table again for every process asked about.
+     *
+     * @return every process
+     */
+    static List<Sessions.Stat> table() {
+        Optional<List<Sessions.Stat>> proc = Sessions.table();
+        if (proc.isPresent()) {
+            return proc.get();
+        }
+        List<Sessions.Stat> table = new ArrayList<>();
+        ProcessHandle.allProcesses().forEach(process -> {
+            try {
+                process.parent().ifPresent(parent -> table.add(new Sessions.Stat(process.pid(), parent.pid(), -1,
+                        true)));
+            } catch (RuntimeException e) {
+                // a process that went away meanwhile has no parent to report
+            }
+        });
+        return table;
+    }
+
+    /**
+     * Adds the running descendants of the root (if it still runs) and, when {@code deep}, of every known process
+     * still running, and the members of the root's session if it has one, all from {@code table}.
+     */
+    private void snapshot(List<Sessions.Stat> table, boolean deep) {
+        known.removeIf(h -> !isRunning(h));
         Map<Long, List<Sessions.Stat>> children = new HashMap<>();
         for (Sessions.Stat stat : table) {
             children.computeIfAbsent(stat.ppid(), pid -> new ArrayList<>()).add(stat);
@@ -106,93 +141,6 @@ final class ProcessTree {
                     ProcessHandle.of(stat.pid()).ifPresent(known::add);
                 }
             }
-        }
-    }
-
-    private void addSessionMembers() {
-        if (!ownSession) {
-            return;
-        }
-        long rootPid = root.pid();
-        for (ProcessHandle member : Sessions.members(rootPid)) {
-            if (member.pid() != rootPid) {
-                known.add(member);
-            }
-        }
-    }
-
-    /**
-     * Like {@link #snapshot()}, but from a table of the process tree read once for every transport
-     * (see {@link #childrenByParent()}): the periodic snapshots of many servers then cost one scan of
-     * the process table per period instead of one per server.
-     *
-     * @param children every process's children by parent pid, read just before
-     */
-    void snapshot(Map<Long, List<ProcessHandle>> children) {
-        known.removeIf(h -> !isRunning(h));
-        ProcessHandle rootHandle = root.toHandle();
-        if (!rootHandle.isAlive()) {
-            return;
-        }
-        Deque<Long> parents = new ArrayDeque<>();
-        parents.add(rootHandle.pid());
-        Set<Long> seen = new HashSet<>();
-        while (!parents.isEmpty()) {
-            long parent = parents.poll();
-            if (!seen.add(parent)) {
-                continue;
-            }
-            for (ProcessHandle child : children.getOrDefault(parent, List.of())) {
-                known.add(child);
-                parents.add(child.pid());
-            }
-        }
-    }
-
-    /**
-     * Reads the process table once.
-     *
-     * @return every live process's children, by parent pid
-     */
-    static Map<Long, List<ProcessHandle>> childrenByParent() {
-        Map<Long, List<ProcessHandle>> children = new HashMap<>();
-        ProcessHandle.allProcesses().forEach(process -> {
-            try {
-                process.parent().ifPresent(parent ->
-                        children.computeIfAbsent(parent.pid(), pid -> new ArrayList<>()).add(process));
-            } catch (RuntimeException e) {
-                // a process that went away meanwhile has no parent to report
-            }
-        });
-        return children;
-    }
-
-    /**
-     * Adds the descendants of the root and of every known descendant still alive, which also finds
-     * the children of a descendant that was reparented when its parent died.
-     */
-    void deepSnapshot() {
-        known.removeIf(h -> !isRunning(h));
-        Optional<List<Sessions.Stat>> table = Sessions.table();
-        if (table.isPresent()) {
-            addFromTable(table.get(), true);
-            return;
-        }
-        snapshot();
-        for (ProcessHandle handle : List.copyOf(known)) {
-            addDescendantsOf(handle);
-        }
-    }
-
-    private void addDescendantsOf(ProcessHandle handle) {
-        // A dead root's pid may be reused after it was reaped: only ask about living processes.
-        if (!isRunning(handle)) {
-            return;
-        }
-        try {
-            handle.descendants().forEach(known::add);
-        } catch (RuntimeException e) {
-            LOG.debug("MCP server \"{}\": cannot list the descendants of pid {}", serverName, handle.pid(), e);
         }
     }
 
@@ -250,7 +198,6 @@ final class ProcessTree {
 
     /** Kills the root and every known descendant at once, without waiting (JVM shutdown). */
     void killNow() {
-        addSessionMembers();
         if (root.isAlive()) {
             root.destroyForcibly();
         }

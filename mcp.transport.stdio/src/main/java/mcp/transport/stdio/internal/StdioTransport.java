@@ -5,7 +5,6 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -344,11 +343,11 @@ public final class StdioTransport implements Transport {
     /**
      * Records the current descendants; called periodically by {@link LiveTransports}.
      *
-     * @param children the process table read once for every transport
+     * @param table the process table read once for every transport
      */
-    void snapshotTree(Map<Long, List<ProcessHandle>> children) {
+    void snapshotTree(List<Sessions.Stat> table) {
         if (state == State.OPEN) {
-            tree.snapshot(children);
+            tree.snapshot(table);
         }
     }
 
@@ -625,6 +624,7 @@ public final class StdioTransport implements Transport {
             ended = tree.end(this::closeStdin, closeStep, graceful);
         } catch (RuntimeException | Error e) {
             LOG.warn("MCP server \"{}\": ending the process tree failed", serverName, e);
+            tree.snapshot();
             tree.killNow();
         } finally {
             // A group with a process still alive after SIGKILL stays with the watchdog, for one more try.
