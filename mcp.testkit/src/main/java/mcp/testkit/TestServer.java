@@ -657,7 +657,10 @@ public final class TestServer {
         return result;
     }
 
-    /** One page of a list, paged and looped like tools/list (--page-size, the repeat-cursor fault). */
+    /**
+     * One page of a list (--page-size); with the repeat-cursor fault a broken server that never gets past page one:
+     * a client must notice the loop.
+     */
     private ObjectNode page(List<JsonNode> all, String member, JsonNode params) {
         String cursor = text(params.path("cursor"), null);
         int offset = 0;
@@ -773,28 +776,7 @@ public final class TestServer {
             all.removeIf(tool -> text(tool.path("name"), "").equals(name));
             all.add((ObjectNode) extra);
         }
-        String cursor = text(params.path("cursor"), null);
-        int offset = 0;
-        if (cursor != null) {
-            try {
-                offset = Integer.parseInt(cursor);
-            } catch (NumberFormatException e) {
-                offset = -1;
-            }
-            if (offset < 0 || offset > all.size()) {
-                throw new RpcError(-32602, "Invalid cursor: " + cursor);
-            }
-        }
-        int end = Math.min(all.size(), offset + options.pageSize);
-        ArrayNode page = result.putArray("tools");
-        all.subList(offset, end).forEach(page::add);
-        if (options.has(Fault.REPEAT_CURSOR)) {
-            // A broken server that never gets past page one: a client must notice the loop.
-            result.put("nextCursor", "0");
-        } else if (end < all.size()) {
-            result.put("nextCursor", String.valueOf(end));
-        }
-        return result;
+        return page(new ArrayList<JsonNode>(all), "tools", params);
     }
 
     private JsonNode callTool(JsonNode params) throws InterruptedException {
