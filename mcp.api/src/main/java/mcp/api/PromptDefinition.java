@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A prompt as an MCP server lists it in {@code prompts/list}.
@@ -65,5 +67,25 @@ public record PromptDefinition(String name, Optional<String> title, Optional<Str
         }
         return new PromptDefinition(name.asString(), McpValues.text(json, "title"), McpValues.text(json, "description"),
                 arguments);
+    }
+
+    /** @return this definition as MCP writes it (for the tool cache; {@link #fromJson} reads it back) */
+    public ObjectNode toJson() {
+        ObjectNode json = McpJson.object();
+        json.put("name", name);
+        title.ifPresent(t -> json.put("title", t));
+        description.ifPresent(d -> json.put("description", d));
+        if (!arguments.isEmpty()) {
+            ArrayNode array = json.putArray("arguments");
+            for (Argument argument : arguments) {
+                ObjectNode item = array.addObject().put("name", argument.name());
+                argument.title().ifPresent(t -> item.put("title", t));
+                argument.description().ifPresent(d -> item.put("description", d));
+                if (argument.required()) {
+                    item.put("required", true);
+                }
+            }
+        }
+        return json;
     }
 }

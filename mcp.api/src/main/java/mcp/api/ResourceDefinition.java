@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A resource as an MCP server lists it in {@code resources/list}.
@@ -48,5 +49,18 @@ public record ResourceDefinition(String uri, String name, Optional<String> title
                 size != null && size.isIntegralNumber() && size.canConvertToLong() && size.longValue() >= 0
                         ? OptionalLong.of(size.longValue()) : OptionalLong.empty(),
                 McpValues.node(json, "annotations"));
+    }
+
+    /** @return this definition as MCP writes it (for the tool cache; {@link #fromJson} reads it back) */
+    public ObjectNode toJson() {
+        ObjectNode json = McpJson.object();
+        json.put("uri", uri);
+        json.put("name", name);
+        title.ifPresent(t -> json.put("title", t));
+        description.ifPresent(d -> json.put("description", d));
+        mimeType.ifPresent(m -> json.put("mimeType", m));
+        size.ifPresent(s -> json.put("size", s));
+        annotations.ifPresent(a -> json.set("annotations", a));
+        return json;
     }
 }

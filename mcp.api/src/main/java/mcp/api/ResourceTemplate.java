@@ -3,6 +3,7 @@ package mcp.api;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A resource template as an MCP server lists it in {@code resources/templates/list}: a family of
@@ -44,5 +45,17 @@ public record ResourceTemplate(String uriTemplate, String name, Optional<String>
         return new ResourceTemplate(template.asString(), McpValues.text(json, "name").orElse(template.asString()),
                 McpValues.text(json, "title"), McpValues.text(json, "description"), McpValues.text(json, "mimeType"),
                 McpValues.node(json, "annotations"));
+    }
+
+    /** @return this template as MCP writes it (for the tool cache; {@link #fromJson} reads it back) */
+    public ObjectNode toJson() {
+        ObjectNode json = McpJson.object();
+        json.put("uriTemplate", uriTemplate);
+        json.put("name", name);
+        title.ifPresent(t -> json.put("title", t));
+        description.ifPresent(d -> json.put("description", d));
+        mimeType.ifPresent(m -> json.put("mimeType", m));
+        annotations.ifPresent(a -> json.set("annotations", a));
+        return json;
     }
 }

@@ -29,6 +29,16 @@ public interface ManagerListener {
     }
 
     /**
+     * The resources, resource templates or prompts of a server changed (it connected, listed them again after a
+     * list change, went deferred while reconnecting, or went away).
+     *
+     * @param serverName the server whose surface changed, or {@code *} when several changed at once
+     * @param surfaces every server's surface now ({@link McpManager#surfaces()})
+     */
+    default void onSurfacesChanged(String serverName, List<SurfaceSlice> surfaces) {
+    }
+
+    /**
      * A server's listing differs from its pinned tool definitions (see {@link McpManager#toolChanges(String)}):
      * tools changed and withheld, new, removed or renamed, or its instructions changed. Sent for every such
      * listing, after {@link #onToolsChanged} of the same listing.

@@ -23,10 +23,18 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import mcp.api.CallLimits;
+import mcp.api.CompletionReference;
+import mcp.api.CompletionResult;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
+import mcp.api.PromptDefinition;
+import mcp.api.PromptResult;
 import mcp.api.ReconnectPolicy;
+import mcp.api.ResourceDefinition;
+import mcp.api.ResourceResult;
+import mcp.api.ResourceTemplate;
 import mcp.api.ServerConfig;
+import mcp.api.ServerSurface;
 import mcp.api.SourceMetadata;
 import mcp.api.SseServerConfig;
 import mcp.api.StdioServerConfig;
@@ -53,6 +61,7 @@ import mcp.manager.internal.ConfigHash;
 import mcp.manager.internal.ToolNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Runs many MCP servers: connects them in parallel, returns their tools within a startup gate
@@ -138,6 +147,8 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, Listing> listings = new LinkedHashMap<>();
     private final Map<String, Reconnect> reconnects = new LinkedHashMap<>();
     private volatile List<BridgedTool> view = List.of();
+    /** The surface slices of `slices` that offer something, in slice order; rebuilt with the view. */
+    private volatile List<SurfaceSlice> surfaceView = List.of();
 
     private McpManager(Builder builder) {
         List<TransportProvider> providers = builder.transportProviders != null ? builder.transportProviders
@@ -259,8 +270,15 @@ public final class McpManager implements AutoCloseable {
         }
     }
 
-    /** One server's tools: live, or deferred (from the cache, server still connecting). */
-    private record Slice(boolean deferred, List<ToolDefinition> tools) {
+    /**
+     * One server's tools and what it offers beside them (resources, templates, prompts): live, or deferred (from
+     * the cache, server still connecting or reconnecting). The two go together through every state.
+     */
+    private record Slice(boolean deferred, List<ToolDefinition> tools, ServerSurface surface) {
+
+        Slice asDeferred() {
+            return new Slice(true, tools, surface);
+        }
     }
 
     // ------------------------------------------------------------------ connect
@@ -410,8 +428,8 @@ public final class McpManager implements AutoCloseable {
                 Optional<ToolCache.Entry> entry = cache.get().readEntry(server.name, ConfigHash.of(server.config));
                 entry.flatMap(ToolCache.Entry::protocolVersion).ifPresent(v -> server.knownProtocolVersion = v);
                 entry.map(e -> new ToolCache.Entry(pins.map(p -> p.verified(server.pinKey, e.tools())).orElse(e.tools()),
-                                e.protocolVersion(), e.freshness()))
-                        .filter(e -> !e.tools().isEmpty())
+                                e.protocolVersion(), e.freshness(), e.surface()))
+                        .filter(e -> !e.tools().isEmpty() || e.surface().filter(s -> !s.isEmpty()).isPresent())
                         .ifPresent(e -> {
                             server.cached = e;
                             cached.put(server, e.tools());
@@ -436,7 +454,9 @@ public final class McpManager implements AutoCloseable {
                 boolean pending = pendingConnections.get(server.name) == server
                         || pendingToolLoads.get(server.name) == server;
                 if (pending && !slices.containsKey(server.name)) {
-                    slices.put(server.name, new Slice(true, exposed(server.name, server.config, tools)));
+                    slices.put(server.name, new Slice(true, exposed(server.name, server.config, tools),
+                            server.cached.surface().map(surface -> cleaned(server.name, surface))
+                                    .orElse(ServerSurface.EMPTY)));
                     offered.add(server.name);
                     LOG.debug("MCP server \"{}\" is still connecting: {} deferred tools from the cache", server.name,
                             tools.size());
@@ -584,15 +604,48 @@ public final class McpManager implements AutoCloseable {
             // 2026-07-28 ttlMs: the server let its list be taken as current until then; no tools/list now.
             LOG.debug("MCP server \"{}\": its cached tool list is fresh until {}; not listed again", server.name,
                     entry.freshness().get().until());
-            loaded(server, new ToolListing(entry.tools(), Duration.ZERO, false), false);
+            listSurface(server, client).thenAccept(surface -> loaded(server,
+                    new ToolListing(entry.tools(), Duration.ZERO, false), surface, false));
             return;
         }
+        // Tools and the rest are listed at once; the server counts as loaded (for the gate too) when both are in.
+        CompletableFuture<ServerSurface> surface = listSurface(server, client);
         client.listToolsWithHints().whenComplete((listing, error) -> {
             if (error != null) {
                 failed(server, error);
             } else {
-                loaded(server, listing, true);
+                surface.thenAccept(listed -> loaded(server, listing, listed, true));
             }
+        });
+    }
+
+    /**
+     * Lists a server's resources, templates and prompts, each only if it declared the capability. Never fails: a
+     * list that fails leaves its part empty, with a warning (the tools do not depend on it).
+     */
+    private CompletableFuture<ServerSurface> listSurface(Server server, McpClient client) {
+        JsonNode capabilities = client.initializeResult().capabilities();
+        boolean resources = capabilities.path("resources").isObject();
+        boolean prompts = capabilities.path("prompts").isObject();
+        CompletableFuture<List<ResourceDefinition>> resourceList = resources
+                ? surfacePart(server, "resources", client.listResources()) : CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<ResourceTemplate>> templateList = resources
+                ? surfacePart(server, "resource templates", client.listResourceTemplates())
+                : CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<PromptDefinition>> promptList = prompts
+                ? surfacePart(server, "prompts", client.listPrompts()) : CompletableFuture.completedFuture(List.of());
+        return CompletableFuture.allOf(resourceList, templateList, promptList).thenApply(v -> cleaned(server.name,
+                new ServerSurface(resourceList.join(), templateList.join(), promptList.join())));
+    }
+
+    private static <T> CompletableFuture<List<T>> surfacePart(Server server, String what,
+            CompletableFuture<List<T>> listing) {
+        return listing.exceptionally(error -> {
+            if (!server.cancelled && !JvmShutdown.inProgress()) {
+                LOG.warn("MCP server \"{}\": listing its {} failed; none are offered: {}", server.name, what,
+                        unwrap(error).getMessage());
+            }
+            return List.of();
         });
     }
 
@@ -604,7 +657,7 @@ public final class McpManager implements AutoCloseable {
      * A fresh tool list of a connected server: compared with its pins (outside the lock: file I/O), it
      * replaces that server's slice, and only that.
      */
-    private void loaded(Server server, ToolListing fetched, boolean save) {
+    private void loaded(Server server, ToolListing fetched, ServerSurface surface, boolean save) {
         List<ToolDefinition> tools = fetched.tools();
         Optional<String> instructions = server.client.initializeResult().instructions();
         ToolPins.Verdict verdict = pins.map(p -> p.compare(server.pinKey, server.name, instructions, tools,
@@ -619,7 +672,7 @@ public final class McpManager implements AutoCloseable {
             pendingToolLoads.remove(server.name);
             listings.put(server.name, listing);
             slices.put(server.name, new Slice(false, exposed(server.name, server.config,
-                    verdict == null ? tools : verdict.exposed())));
+                    verdict == null ? tools : verdict.exposed()), surface));
             rebuildView(server.name);
             if (!report.isEmpty()) {
                 events.toolChanges(report);
@@ -635,7 +688,7 @@ public final class McpManager implements AutoCloseable {
                         server.authContext));
         if (save) {
             cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config),
-                    new ToolCache.Entry(tools, spoke, fresh)));
+                    new ToolCache.Entry(tools, spoke, fresh, Optional.of(surface))));
         }
         server.settled.complete(null);
         if (report.hasWithheld() && consent != ConsentHandler.DENY_AND_REPORT) {
@@ -722,9 +775,10 @@ public final class McpManager implements AutoCloseable {
     }
 
     private ToolDefinition cleaned(String serverName, ToolDefinition tool) {
-        Optional<String> title = tool.title().map(text -> cleaned(serverName, tool, "title", text, AgentText.MAX_TITLE));
+        Optional<String> title = tool.title().map(text -> cleaned(serverName, "tool", tool.name(), "title", text,
+                AgentText.MAX_TITLE));
         Optional<String> description = tool.description()
-                .map(text -> cleaned(serverName, tool, "description", text, maxDescription));
+                .map(text -> cleaned(serverName, "tool", tool.name(), "description", text, maxDescription));
         if (title.equals(tool.title()) && description.equals(tool.description())) {
             return tool;
         }
@@ -732,12 +786,39 @@ public final class McpManager implements AutoCloseable {
                 tool.annotations());
     }
 
-    private String cleaned(String serverName, ToolDefinition tool, String field, String text, int max) {
+    /**
+     * A server's resources, templates and prompts with clean and bounded titles and descriptions, as tools have
+     * them: they reach the agent's context just the same.
+     */
+    private ServerSurface cleaned(String serverName, ServerSurface surface) {
+        List<ResourceDefinition> resources = surface.resources().stream().map(r -> new ResourceDefinition(r.uri(),
+                cleaned(serverName, "resource", r.uri(), "name", r.name(), AgentText.MAX_TITLE),
+                r.title().map(t -> cleaned(serverName, "resource", r.uri(), "title", t, AgentText.MAX_TITLE)),
+                r.description().map(d -> cleaned(serverName, "resource", r.uri(), "description", d, maxDescription)),
+                r.mimeType(), r.size(), r.annotations())).toList();
+        List<ResourceTemplate> templates = surface.templates().stream().map(t -> new ResourceTemplate(t.uriTemplate(),
+                cleaned(serverName, "resource template", t.uriTemplate(), "name", t.name(), AgentText.MAX_TITLE),
+                t.title().map(x -> cleaned(serverName, "resource template", t.uriTemplate(), "title", x,
+                        AgentText.MAX_TITLE)),
+                t.description().map(d -> cleaned(serverName, "resource template", t.uriTemplate(), "description", d,
+                        maxDescription)), t.mimeType(), t.annotations())).toList();
+        List<PromptDefinition> prompts = surface.prompts().stream().map(p -> new PromptDefinition(p.name(),
+                p.title().map(t -> cleaned(serverName, "prompt", p.name(), "title", t, AgentText.MAX_TITLE)),
+                p.description().map(d -> cleaned(serverName, "prompt", p.name(), "description", d, maxDescription)),
+                p.arguments().stream().map(a -> new PromptDefinition.Argument(a.name(),
+                        a.title().map(t -> cleaned(serverName, "prompt", p.name(), a.name() + " title", t,
+                                AgentText.MAX_TITLE)),
+                        a.description().map(d -> cleaned(serverName, "prompt", p.name(), a.name() + " description", d,
+                                maxDescription)), a.required())).toList())).toList();
+        return new ServerSurface(resources, templates, prompts);
+    }
+
+    private String cleaned(String serverName, String kind, String item, String field, String text, int max) {
         AgentText.Cleaned cleaned = AgentText.clean(text, max);
-        if (!cleaned.changes().isEmpty()
-                && warnedTexts.add(serverName + "\u0000" + tool.name() + "\u0000" + field + "\u0000" + text.hashCode())) {
-            LOG.warn("MCP server \"{}\": the {} of tool \"{}\" was changed before the agent sees it: {}", serverName,
-                    field, AgentText.clean(tool.name(), 64).text(), String.join(", ", cleaned.changes()));
+        if (!cleaned.changes().isEmpty() && warnedTexts.add(serverName + "\u0000" + kind + "\u0000" + item + "\u0000"
+                + field + "\u0000" + text.hashCode())) {
+            LOG.warn("MCP server \"{}\": the {} of {} \"{}\" was changed before the agent sees it: {}", serverName,
+                    field, kind, AgentText.clean(item, 64).text(), String.join(", ", cleaned.changes()));
         }
         return cleaned.text();
     }
@@ -824,7 +905,7 @@ public final class McpManager implements AutoCloseable {
                 reconnects.put(server.name, run);
                 Slice slice = slices.get(server.name);
                 if (slice != null && !slice.deferred()) {
-                    slices.put(server.name, new Slice(true, slice.tools()));
+                    slices.put(server.name, slice.asDeferred());
                     rebuildView(server.name);
                 }
                 reconnecting = backOffLocked(run, crashLoop ? server.attempt + 1 : 1, message);
@@ -952,7 +1033,7 @@ public final class McpManager implements AutoCloseable {
             if (error != null) {
                 LOG.warn("MCP server \"{}\": re-listing tools failed: {}", server.name, unwrap(error).getMessage());
             } else {
-                loaded(server, listing, true);
+                loaded(server, listing, currentSurface(server.name), true);
             }
         }).thenApply(ToolListing::tools);
     }
@@ -1040,7 +1121,9 @@ public final class McpManager implements AutoCloseable {
                 listings.put(server.name, new Listing(server, listing.tools(), listing.instructions(),
                         new ToolPins.Verdict(listing.tools(), ToolChanges.none(server.name, server.pinKey), true),
                         ToolChanges.none(server.name, server.pinKey)));
-                slices.put(server.name, new Slice(false, exposed(server.name, server.config, listing.tools())));
+                Slice slice = slices.get(server.name);
+                slices.put(server.name, new Slice(false, exposed(server.name, server.config, listing.tools()),
+                        slice == null ? ServerSurface.EMPTY : slice.surface()));
                 rebuildView(server.name);
             }
         }
@@ -1086,6 +1169,128 @@ public final class McpManager implements AutoCloseable {
      */
     public List<BridgedTool> toolsOf(String name) {
         return view.stream().filter(tool -> tool.serverName().equals(name)).toList();
+    }
+
+    /**
+     * @return the resources, resource templates and prompts of every server that offers any, in the servers' order;
+     *     a deferred slice is a server's cached or last known surface while it connects or reconnects
+     */
+    public List<SurfaceSlice> surfaces() {
+        return surfaceView;
+    }
+
+    /**
+     * @param name a server
+     * @return its resources, templates and prompts, if it is known to offer any
+     */
+    public Optional<SurfaceSlice> surfaceOf(String name) {
+        return surfaceView.stream().filter(slice -> slice.server().equals(name)).findFirst();
+    }
+
+    /** The surface of a server's slice now, kept when its tools are listed again. */
+    private ServerSurface currentSurface(String name) {
+        synchronized (lock) {
+            Slice slice = slices.get(name);
+            return slice == null ? ServerSurface.EMPTY : slice.surface();
+        }
+    }
+
+    /**
+     * Lists a connected server's resources, templates and prompts again and replaces them in its slice (its tools
+     * stay); done by itself when the server says a list changed.
+     *
+     * @param name the server
+     * @return what it offers now, or a failure ({@code MCP server not connected: <name>})
+     */
+    public CompletableFuture<ServerSurface> refreshServerSurface(String name) {
+        Server server;
+        synchronized (lock) {
+            server = connections.get(name);
+        }
+        if (server == null) {
+            return CompletableFuture.failedFuture(notConnected(name));
+        }
+        return relistSurface(server);
+    }
+
+    private CompletableFuture<ServerSurface> relistSurface(Server server) {
+        return listSurface(server, server.client).thenApply(surface -> {
+            Listing listing;
+            synchronized (lock) {
+                Slice slice = slices.get(server.name);
+                listing = listings.get(server.name);
+                if (connections.get(server.name) != server || slice == null || listing == null) {
+                    return surface;
+                }
+                slices.put(server.name, new Slice(slice.deferred(), slice.tools(), surface));
+                rebuildSurfaces(server.name);
+            }
+            // The tools as last listed go with it; their time to live is not known here, so none is kept.
+            Optional<String> spoke = Optional.of(server.client.initializeResult().protocolVersion());
+            cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config),
+                    new ToolCache.Entry(listing.tools(), spoke, Optional.empty(), Optional.of(surface))));
+            return surface;
+        });
+    }
+
+    /**
+     * Reads a resource of a server ({@code resources/read}); a server still connecting or reconnecting is waited
+     * for within the call's timeout, as a deferred tool's call is.
+     *
+     * @param server the server
+     * @param uri the resource's URI: a listed one, or one made from a template
+     * @param options timeout (default: the server's request timeout) and progress
+     * @return the contents; a read over the client's size limit fails (the session stays up)
+     */
+    public CompletableFuture<ResourceResult> readResource(String server, String uri, CallOptions options) {
+        Objects.requireNonNull(uri, "uri");
+        return onServer(server, options, client -> client.readResource(uri, options));
+    }
+
+    /**
+     * Gets a prompt of a server with its arguments ({@code prompts/get}), waiting for the server as
+     * {@link #readResource} does.
+     *
+     * @param server the server
+     * @param prompt the prompt's name on the server
+     * @param arguments its arguments by name
+     * @param options timeout and progress
+     * @return the prompt's messages
+     */
+    public CompletableFuture<PromptResult> getPrompt(String server, String prompt, Map<String, String> arguments,
+            CallOptions options) {
+        Objects.requireNonNull(prompt, "prompt");
+        Map<String, String> copy = Map.copyOf(arguments);
+        return onServer(server, options, client -> client.getPrompt(prompt, copy, options));
+    }
+
+    /**
+     * Asks a server for the values an argument of a prompt or resource template may take
+     * ({@code completion/complete}), waiting for the server as {@link #readResource} does.
+     *
+     * @param server the server
+     * @param ref the prompt or template
+     * @param argument the argument's name
+     * @param value what has been typed of it
+     * @param context the other arguments' values by name
+     * @return the suggestions
+     */
+    public CompletableFuture<CompletionResult> complete(String server, CompletionReference ref, String argument,
+            String value, Map<String, String> context) {
+        Map<String, String> copy = Map.copyOf(context);
+        return onServer(server, CallOptions.DEFAULT, client -> client.complete(ref, argument, value, copy));
+    }
+
+    private <T> CompletableFuture<T> onServer(String name, CallOptions options,
+            java.util.function.Function<McpClient, CompletableFuture<T>> call) {
+        Duration bound;
+        synchronized (lock) {
+            Server server = connections.containsKey(name) ? connections.get(name) : pendingConnections.get(name);
+            Reconnect run = server == null ? reconnects.get(name) : null;
+            ServerConfig config = server != null ? server.config : run != null ? run.config : null;
+            bound = options.timeout().orElse(config == null ? ServerConfig.DEFAULT_TIMEOUT : config.timeout());
+        }
+        return clientForCall(name, bound, true).thenCompose(call);
     }
 
     /**
@@ -1396,6 +1601,22 @@ public final class McpManager implements AutoCloseable {
         List<BridgedTool> snapshot = List.copyOf(next);
         view = snapshot;
         events.toolsChanged(changedServer, snapshot);
+        rebuildSurfaces(changedServer);
+    }
+
+    /** Rebuilds the surface view from the slices and, if it changed, tells the listeners. Called under the lock. */
+    private void rebuildSurfaces(String changedServer) {
+        List<SurfaceSlice> next = new ArrayList<>();
+        slices.forEach((name, slice) -> {
+            if (!slice.surface().isEmpty()) {
+                next.add(new SurfaceSlice(name, slice.deferred(), slice.surface()));
+            }
+        });
+        if (!next.equals(surfaceView)) {
+            List<SurfaceSlice> snapshot = List.copyOf(next);
+            surfaceView = snapshot;
+            events.surfacesChanged(changedServer, snapshot);
+        }
     }
 
     private void setInactive(String name, ServerStatus status) {

@@ -547,6 +547,9 @@ public final class TestServer {
             case "prompts/get":
                 return options.offers("prompts") ? getPrompt(params) : null;
             case "resources/list":
+                if (options.offers("resources") && options.has(Fault.SURFACE_LISTS_FAIL)) {
+                    throw new RpcError(-32603, "resources/list fails on purpose");
+                }
                 return options.offers("resources") ? page(resources(), "resources", params) : null;
             case "resources/templates/list": {
                 if (!options.offers("resources")) {

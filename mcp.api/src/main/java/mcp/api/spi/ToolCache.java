@@ -2,6 +2,7 @@ package mcp.api.spi;
 
 import java.util.List;
 import java.util.Optional;
+import mcp.api.ServerSurface;
 import mcp.api.ToolDefinition;
 
 /**
@@ -38,13 +39,28 @@ public interface ToolCache {
      *     a warm start that knows a server speaks the 2025 handshake sends it no {@code server/discover} probe
      * @param freshness how long the server let the list be taken as current ({@code ttlMs} of the 2026-07-28
      *     revision), if it did and the cache kept it
+     * @param surface the server's resources, resource templates and prompts when they were saved, if the cache
+     *     kept them: offered (deferred) at the startup gate like the tools
      */
-    record Entry(List<ToolDefinition> tools, Optional<String> protocolVersion, Optional<Freshness> freshness) {
+    record Entry(List<ToolDefinition> tools, Optional<String> protocolVersion, Optional<Freshness> freshness,
+            Optional<ServerSurface> surface) {
         /** Copies. */
         public Entry {
             tools = List.copyOf(tools);
             java.util.Objects.requireNonNull(protocolVersion, "protocolVersion");
             java.util.Objects.requireNonNull(freshness, "freshness");
+            java.util.Objects.requireNonNull(surface, "surface");
+        }
+
+        /**
+         * An entry without a surface.
+         *
+         * @param tools the tools
+         * @param protocolVersion the protocol version the server spoke
+         * @param freshness how long the list may be taken as current
+         */
+        public Entry(List<ToolDefinition> tools, Optional<String> protocolVersion, Optional<Freshness> freshness) {
+            this(tools, protocolVersion, freshness, Optional.empty());
         }
 
         /**
@@ -108,7 +124,8 @@ public interface ToolCache {
     }
 
     /**
-     * Like {@link #write}, with everything the entry holds. The default keeps the tools and the protocol version.
+     * Like {@link #write}, with everything the entry holds. The default keeps the tools and the protocol version
+     * (a cache that keeps no surface offers no deferred resources or prompts; nothing else is lost).
      *
      * @param serverName the server's name
      * @param configHash the hash of the server's config

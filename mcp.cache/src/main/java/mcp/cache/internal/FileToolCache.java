@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.api.ServerSurface;
 import mcp.api.internal.OwnerOnlyFiles;
 import mcp.api.ToolDefinition;
 import mcp.api.spi.ToolCache;
@@ -99,7 +101,8 @@ final class FileToolCache implements ToolCache {
             }
             LOG.debug("Tool cache hit for MCP server {}: {} tools from {}", quoted(serverName), entry.tools().size(),
                     file);
-            return Optional.of(new ToolCache.Entry(entry.tools(), entry.protocolVersion(), entry.freshness()));
+            return Optional.of(new ToolCache.Entry(entry.tools(), entry.protocolVersion(), entry.freshness(),
+                    entry.surface()));
         } catch (NoSuchFileException e) {
             LOG.debug("Tool cache miss for MCP server {}: no file {}", quoted(serverName), file);
         } catch (InvalidEntry e) {
@@ -160,12 +163,13 @@ final class FileToolCache implements ToolCache {
                 .put("scope", fresh.shared() ? "public" : "private").put("context", fresh.context()));
         ArrayNode array = root.putArray("tools");
         entry.tools().forEach(tool -> array.add(tool.toJson()));
+        entry.surface().ifPresent(surface -> root.set("surface", surface.toJson()));
         return McpJson.mapper().writeValueAsBytes(root);
     }
 
     /** A well-formed entry; whether it is fresh and for this config is decided by the caller. */
     record Entry(String configHash, Instant savedAt, List<ToolDefinition> tools, Optional<String> protocolVersion,
-            Optional<ToolCache.Freshness> freshness) {
+            Optional<ToolCache.Freshness> freshness, Optional<ServerSurface> surface) {
     }
 
     /** What is wrong with a file: logged as a warning, never thrown out of the cache. */
@@ -229,7 +233,18 @@ final class FileToolCache implements ToolCache {
         }
         return new Entry(configHash, savedAt, List.copyOf(tools),
                 protocolVersion == null ? Optional.empty() : Optional.of(protocolVersion.asString()),
-                freshness(root.get("fresh")));
+                freshness(root.get("fresh")), surface(root.get("surface")));
+    }
+
+    private static Optional<ServerSurface> surface(JsonNode surface) throws InvalidEntry {
+        if (surface == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ServerSurface.fromJson(surface));
+        } catch (McpException e) {
+            throw new InvalidEntry("\"surface\" is invalid: " + abbreviate(e.getMessage()));
+        }
     }
 
     private static Optional<ToolCache.Freshness> freshness(JsonNode fresh) throws InvalidEntry {

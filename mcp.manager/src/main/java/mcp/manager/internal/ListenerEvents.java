@@ -8,6 +8,7 @@ import mcp.api.ToolChanges;
 import mcp.manager.BridgedTool;
 import mcp.manager.ManagerListener;
 import mcp.manager.ServerStatus;
+import mcp.manager.SurfaceSlice;
 import org.slf4j.Logger;
 
 /**
@@ -29,6 +30,8 @@ public final class ListenerEvents {
     private long coalesced;
     private String viewServer;
     private List<BridgedTool> view;
+    private String surfacesServer;
+    private List<SurfaceSlice> surfaces;
     private final Map<String, ToolChanges> reports = new LinkedHashMap<>();
     private final Map<String, ServerStatus> statuses = new LinkedHashMap<>();
 
@@ -53,6 +56,14 @@ public final class ListenerEvents {
         post(() -> listeners.forEach(l -> l.onToolsChanged(server, tools)), () -> {
             viewServer = viewServer == null || viewServer.equals(server) ? server : "*";
             view = tools;
+        });
+    }
+
+    /** {@link ManagerListener#onSurfacesChanged}. */
+    public void surfacesChanged(String server, List<SurfaceSlice> slices) {
+        post(() -> listeners.forEach(l -> l.onSurfacesChanged(server, slices)), () -> {
+            surfacesServer = surfacesServer == null || surfacesServer.equals(server) ? server : "*";
+            surfaces = slices;
         });
     }
 
@@ -88,11 +99,17 @@ public final class ListenerEvents {
     private void flush() {
         String server;
         List<BridgedTool> tools;
+        String surfaceServer;
+        List<SurfaceSlice> latestSurfaces;
         List<ToolChanges> latestReports;
         List<Map.Entry<String, ServerStatus>> latestStatuses;
         synchronized (lock) {
             server = viewServer;
             tools = view;
+            surfaceServer = surfacesServer;
+            latestSurfaces = surfaces;
+            surfacesServer = null;
+            surfaces = null;
             latestReports = new ArrayList<>(reports.values());
             latestStatuses = new ArrayList<>(statuses.entrySet());
             viewServer = null;
@@ -103,6 +120,9 @@ public final class ListenerEvents {
         }
         if (tools != null) {
             listeners.forEach(l -> l.onToolsChanged(server, tools));
+        }
+        if (latestSurfaces != null) {
+            listeners.forEach(l -> l.onSurfacesChanged(surfaceServer, latestSurfaces));
         }
         latestReports.forEach(report -> listeners.forEach(l -> l.onToolChanges(report)));
         latestStatuses.forEach(entry -> listeners.forEach(l -> l.onStatusChange(entry.getKey(), entry.getValue())));

@@ -15,7 +15,9 @@ public final class Options {
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
-        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER;
+        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER,
+        /** {@code resources/list} answers an internal error (the other lists work). */
+        SURFACE_LISTS_FAIL;
 
         /** The name used on the command line, e.g. {@code exit-at-start}. */
         public String cliName() {
@@ -59,7 +61,8 @@ public final class Options {
             "                          handles), huge-token (progress with tokens of every size and type),",
             "                          requests (pings mcp-host must answer)), ticker (adds the tool ticker:",
             "                          {intervalMs, ticks} sends progress every intervalMs, forever or ticks times",
-            "                          and then nothing: it never answers, until cancelled)",
+            "                          and then nothing: it never answers, until cancelled), surface-lists-fail",
+            "                          (with --features resources: resources/list answers an internal error)",
             "  --tasks POLL_MS         modern era: offers the tasks extension (io.modelcontextprotocol/tasks) in",
             "                          server/discover; a tools/call that declares it becomes a task (all tools but",
             "                          received, cancellations, task_states and pid) with pollIntervalMs POLL_MS: slow and",
