@@ -30,6 +30,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import mcp.api.McpJson;
+import mcp.api.ServerSurface;
 import mcp.api.ToolDefinition;
 import mcp.api.spi.ToolCache;
 import mcp.api.spi.ToolCacheProvider.Settings;
@@ -115,6 +116,24 @@ class FileToolCacheTest {
 
         assertEquals(Optional.empty(), cache().read("github", HASH));
         assertEquals(Optional.of(tools().subList(0, 1)), cache().read("github", "other"));
+    }
+
+    @Test
+    void theSurfaceIsKeptBesideTheToolsExactlyAndABrokenOneIsAMiss() throws IOException {
+        ServerSurface surface = ServerSurface.fromJson(json("{\"resources\":[{\"uri\":\"file:///a\",\"name\":\"a\","
+                + "\"title\":\"A\",\"description\":\"d\",\"mimeType\":\"text/plain\",\"size\":3,"
+                + "\"annotations\":{\"priority\":1}}],\"resourceTemplates\":[{\"uriTemplate\":\"file:///{p}\","
+                + "\"name\":\"p\"}],\"prompts\":[{\"name\":\"greet\",\"arguments\":[{\"name\":\"who\","
+                + "\"required\":true},{\"name\":\"style\",\"description\":\"s\"}]}]}"));
+        cache().write("github", HASH, new ToolCache.Entry(tools(), Optional.empty(), Optional.empty(),
+                Optional.of(surface)));
+        assertEquals(Optional.of(surface), cache().readEntry("github", HASH).orElseThrow().surface());
+        assertEquals(Optional.empty(), cache().readEntry("other", HASH).flatMap(ToolCache.Entry::surface));
+
+        ObjectNode root = (ObjectNode) json(Files.readString(dir().resolve("github.json")));
+        root.putArray("surface");
+        Files.writeString(dir().resolve("github.json"), root.toString());
+        assertEquals(Optional.empty(), cache().readEntry("github", HASH), "a surface that is not an object");
     }
 
     @Test
