@@ -16,6 +16,7 @@ import mcp.api.McpException;
 import mcp.manager.BridgedTool;
 import mcp.manager.ManagerListener;
 import mcp.manager.McpManager;
+import mcp.manager.SurfaceSlice;
 import mcp.manager.ToolOutput;
 import tools.jackson.databind.JsonNode;
 
@@ -41,10 +42,19 @@ public final class ToolSession implements AutoCloseable {
     private List<AgentTool> mcpTools = List.of();
     private volatile LoadResult lastLoad;
     private final List<Consumer<List<AgentTool>>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<List<PromptCommand>>> promptListeners = new CopyOnWriteArrayList<>();
     private final ManagerListener rebinding = new ManagerListener() {
         @Override
         public void onToolsChanged(String serverName, List<BridgedTool> tools) {
             refreshMcpTools(tools);
+        }
+
+        @Override
+        public void onSurfacesChanged(String serverName, List<SurfaceSlice> surfaces) {
+            // The resource tools come and go with the servers that offer resources.
+            refreshMcpTools(manager.getTools());
+            List<PromptCommand> prompts = prompts();
+            promptListeners.forEach(listener -> listener.accept(prompts));
         }
     };
 
@@ -105,15 +115,17 @@ public final class ToolSession implements AutoCloseable {
     }
 
     /**
-     * Replaces every MCP tool of the session with these, wrapped; the application's tools stay.
+     * Replaces every MCP tool of the session with these, wrapped, and the resource tools ({@code list_mcp_resources}
+     * and {@code read_mcp_resource}, while a server offers resources); the application's tools stay.
      *
      * @param tools the MCP tools now
      */
     public void refreshMcpTools(List<BridgedTool> tools) {
-        List<AgentTool> wrapped = new ArrayList<>(tools.size());
+        List<AgentTool> wrapped = new ArrayList<>(tools.size() + 2);
         for (BridgedTool tool : tools) {
             wrapped.add(subagent ? new ProxyTool(manager, tool) : new BoundTool(tool));
         }
+        wrapped.addAll(ResourceTools.of(manager));
         List<AgentTool> snapshot;
         synchronized (lock) {
             // An application tool keeps its name; an MCP tool of the same name is left out.
@@ -153,6 +165,21 @@ public final class ToolSession implements AutoCloseable {
         child.refreshMcpTools(manager.getTools());
         manager.addListener(child.rebinding);
         return child;
+    }
+
+    /**
+     * The prompts of the session's servers as commands for the user (slash commands): {@code <server>:<prompt>},
+     * with their arguments; a subagent sees its parent's.
+     *
+     * @return every prompt command now, in the servers' order
+     */
+    public List<PromptCommand> prompts() {
+        return PromptCommand.of(manager);
+    }
+
+    /** @param listener hears every prompt command after a change of a server's prompts (or resources) */
+    public void onPromptsChanged(Consumer<List<PromptCommand>> listener) {
+        promptListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /** @param listener hears the whole tool set after every change */

@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import mcp.api.Content;
+import mcp.api.PromptResult;
+import mcp.api.ResourceResult;
+import mcp.manager.internal.ResultRenderer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,5 +45,32 @@ public record ToolOutput(String text, boolean isError, Details details) {
             Objects.requireNonNull(providerId, "providerId");
             Objects.requireNonNull(providerName, "providerName");
         }
+    }
+
+    /**
+     * A resource read rendered for the agent as a tool result is: text contents as {@code [Resource: <uri>]} and
+     * the text, binary ones as {@code [Resource: <uri> (<mime>, <n> bytes)]}; the items in the details.
+     *
+     * @param serverName the server read from
+     * @param result the read's result
+     * @return the output
+     */
+    public static ToolOutput ofResource(String serverName, ResourceResult result) {
+        return ResultRenderer.render(result, new Details(serverName, "resources/read", false, List.of(),
+                Optional.empty(), Optional.empty(), Optional.empty()));
+    }
+
+    /**
+     * A prompt's messages rendered for the agent: its description, then each message as {@code <role>: } and its
+     * content rendered as a tool result's is; the contents in the details.
+     *
+     * @param serverName the prompt's server
+     * @param promptName the prompt's name on the server
+     * @param result the prompt's result
+     * @return the output
+     */
+    public static ToolOutput ofPrompt(String serverName, String promptName, PromptResult result) {
+        return ResultRenderer.render(result, new Details(serverName, promptName, false, List.of(), Optional.empty(),
+                Optional.empty(), Optional.empty()));
     }
 }

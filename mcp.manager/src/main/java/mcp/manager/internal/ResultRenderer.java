@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import mcp.api.Content;
 import mcp.api.McpJson;
+import mcp.api.PromptResult;
+import mcp.api.ResourceContents;
+import mcp.api.ResourceResult;
 import mcp.api.ToolResult;
 import mcp.manager.ToolOutput;
 
@@ -33,6 +36,52 @@ public final class ResultRenderer {
         }
         String text = String.join("\n\n", parts);
         return new ToolOutput(result.isError() ? "Error: " + text : text, result.isError(), details);
+    }
+
+    /**
+     * A resource read as the agent sees it: each item as an embedded resource is ({@code [Resource: <uri>]} and its
+     * text), binary contents as {@code [Resource: <uri> (<mime>, <n> bytes)]}; the items themselves are in the
+     * details.
+     *
+     * @param result the read's result
+     * @param details the details to attach (their content is replaced by the items)
+     * @return the output
+     */
+    public static ToolOutput render(ResourceResult result, ToolOutput.Details details) {
+        List<String> parts = new ArrayList<>();
+        List<Content> items = new ArrayList<>();
+        for (ResourceContents contents : result.contents()) {
+            items.add(new Content.EmbeddedResource(contents));
+            parts.add(contents.text().isPresent() ? render(items.get(items.size() - 1))
+                    : "[Resource: " + contents.uri() + " (" + contents.mimeType().orElse("binary") + ", "
+                            + contents.size() + " bytes)]");
+        }
+        String text = parts.isEmpty() ? "(the resource is empty)" : String.join("\n\n", parts);
+        return new ToolOutput(text, false, withContent(details, items));
+    }
+
+    /**
+     * A prompt's messages as the agent sees them: each as {@code <role>: } and its content rendered as a tool
+     * result's is, after the prompt's description if it has one; the contents are in the details.
+     *
+     * @param result the prompt's result
+     * @param details the details to attach (their content is replaced by the messages' contents)
+     * @return the output
+     */
+    public static ToolOutput render(PromptResult result, ToolOutput.Details details) {
+        List<String> parts = new ArrayList<>();
+        List<Content> items = new ArrayList<>();
+        result.description().ifPresent(parts::add);
+        for (PromptResult.Message message : result.messages()) {
+            items.add(message.content());
+            parts.add(message.role() + ": " + render(message.content()));
+        }
+        return new ToolOutput(String.join("\n\n", parts), false, withContent(details, items));
+    }
+
+    private static ToolOutput.Details withContent(ToolOutput.Details details, List<Content> items) {
+        return new ToolOutput.Details(details.serverName(), details.toolName(), details.isError(), items,
+                details.structuredContent(), details.providerId(), details.providerName());
     }
 
     static String render(Content item) {

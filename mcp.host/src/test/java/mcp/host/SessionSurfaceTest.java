@@ -1,0 +1,131 @@
+package mcp.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import mcp.api.Content;
+import mcp.api.McpJson;
+import mcp.host.internal.demo.Demo;
+import mcp.manager.McpClient;
+import mcp.manager.ToolOutput;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What the agent and its embedder get of the servers' resources and prompts: the two resource tools (only while a
+ * server offers resources), prompts as commands, results rendered as tool results are; over real testkit servers.
+ */
+class SessionSurfaceTest {
+
+    @TempDir
+    Path temp;
+
+    @AfterEach
+    void noProcessLeft() throws InterruptedException {
+        awaitTrue("every server process ended",
+                () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+    }
+
+    private Path config(Map<String, List<String>> servers) throws IOException {
+        ObjectNode root = McpJson.object();
+        ObjectNode mcpServers = root.putObject("mcpServers");
+        new TreeMap<>(servers).forEach((name, args) -> {
+            List<String> command = Demo.serverCommand(args);
+            ObjectNode server = mcpServers.putObject(name);
+            server.put("command", command.get(0));
+            command.subList(1, command.size()).forEach(server.putArray("args")::add);
+        });
+        Path file = temp.resolve("mcp.json");
+        Files.writeString(file, root.toString());
+        return file;
+    }
+
+    private ToolSession open(Path config) {
+        return McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+                .cacheDirectory(temp.resolve("cache")).build().openSession();
+    }
+
+    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static ToolOutput call(ToolSession session, String tool, String args) {
+        return McpClient.await(session.tool(tool).orElseThrow(() -> new AssertionError("no tool " + tool + " in "
+                + session.tools().stream().map(AgentTool::name).toList())).call(
+                        args == null ? null : McpJson.mapper().readTree(args)));
+    }
+
+    @Test
+    void theAgentListsAndReadsResourcesThroughTwoToolsAndTheEmbedderRunsPrompts() throws Exception {
+        Path config = config(Map.of("kit", List.of("--features", "prompts,resources,completions", "--blob-bytes", "64"),
+                "plain", List.of("--era", "modern")));
+        try (ToolSession session = open(config)) {
+            ToolOutput listing = call(session, "list_mcp_resources", null);
+            assertFalse(listing.isError(), listing.text());
+            assertTrue(listing.text().startsWith("Server kit:\n- test://text/readme (readme, text/plain)"),
+                    listing.text());
+            assertTrue(listing.text().contains("- template test://items/{id} (item, text/plain): An item by its id."),
+                    listing.text());
+            assertFalse(listing.text().contains("Server plain"), "a server without resources is left out");
+            ToolOutput none = call(session, "list_mcp_resources", "{\"server\":\"plain\"}");
+            assertTrue(none.isError() && none.text().equals("MCP error: MCP server \"plain\" offers no resources"),
+                    none.text());
+
+            ToolOutput text = call(session, "read_mcp_resource", "{\"server\":\"kit\",\"uri\":\"test://items/9\"}");
+            assertEquals("[Resource: test://items/9]\nitem 9", text.text());
+            ToolOutput blob = call(session, "read_mcp_resource", "{\"server\":\"kit\",\"uri\":\"test://blob/data\"}");
+            assertEquals("[Resource: test://blob/data (application/octet-stream, 64 bytes)]", blob.text());
+            assertEquals(64, ((Content.EmbeddedResource) blob.details().content().get(0)).resource().bytes().length);
+            ToolOutput missing = call(session, "read_mcp_resource", "{\"server\":\"kit\",\"uri\":\"test://nothing\"}");
+            assertTrue(missing.isError() && missing.text().startsWith("MCP error") && missing.text().contains(
+                    "Resource not found") && !missing.text().contains("MCP error: MCP error"), missing.text());
+            ToolOutput bad = call(session, "read_mcp_resource", "{\"uri\":\"test://items/1\"}");
+            assertTrue(bad.isError() && bad.text().contains("needs \"server\" and \"uri\""), bad.text());
+
+            List<PromptCommand> prompts = session.prompts();
+            assertEquals(List.of("kit:hello", "kit:greet"), prompts.stream().map(PromptCommand::name).toList());
+            PromptCommand greet = prompts.get(1);
+            assertEquals(List.of("name", "style"), greet.prompt().arguments().stream().map(a -> a.name()).toList());
+            ToolOutput ran = McpClient.await(greet.run(Map.of("name", "Ada", "style", "funny")));
+            assertEquals("The greet prompt\n\nuser: Greet Ada in a funny style.", ran.text());
+            ToolOutput needs = McpClient.await(greet.run(Map.of()));
+            assertTrue(needs.isError() && needs.text().equals("MCP error: Prompt kit:greet needs name"), needs.text());
+            assertTrue(McpClient.await(greet.complete("style", "fu", Map.of())).values().contains("funny"));
+
+            ToolSession child = session.subagent();
+            assertTrue(child.tool("read_mcp_resource").isPresent(), "a subagent reads through its parent's servers");
+            assertEquals(List.of("kit:hello", "kit:greet"), child.prompts().stream().map(PromptCommand::name).toList());
+            child.close();
+        }
+    }
+
+    @Test
+    void withoutAServerThatOffersResourcesThereAreNoResourceTools() throws Exception {
+        try (ToolSession session = open(config(Map.of("plain", List.of("--features", "prompts"))))) {
+            assertTrue(session.tool("list_mcp_resources").isEmpty());
+            assertTrue(session.tool("read_mcp_resource").isEmpty());
+            assertEquals(List.of("plain:hello", "plain:greet"), session.prompts().stream().map(PromptCommand::name)
+                    .toList());
+            JsonNode schema = session.tools().get(0).inputSchema();
+            assertTrue(schema.isObject());
+        }
+    }
+}
