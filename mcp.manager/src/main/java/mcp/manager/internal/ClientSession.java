@@ -2,6 +2,7 @@ package mcp.manager.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -316,7 +318,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         tasksOffered = capabilities.path("extensions").path(TaskPoller.EXTENSION).isObject();
         LOG.debug("MCP server \"{}\" speaks {}: {} {}{}", options.serverName(), version, initializeResult.serverName(),
                 initializeResult.serverVersion(), tasksOffered ? " (tasks extension)" : "");
-        Set<ListKind> offered = java.util.EnumSet.noneOf(ListKind.class);
+        Set<ListKind> offered = EnumSet.noneOf(ListKind.class);
         for (ListKind kind : ListKind.values()) {
             if (capabilities.path(kind.capability).path("listChanged").asBoolean(false)) {
                 offered.add(kind);
@@ -415,7 +417,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         stream.whenComplete((result, error) -> acknowledged.completeExceptionally(error != null ? unwrap(error)
                 : new McpException("MCP server \"" + options.serverName() + "\" ended subscriptions/listen without"
                         + " acknowledging it")));
-        java.util.concurrent.ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(
+        ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(
                 () -> acknowledged.completeExceptionally(new McpTimeoutException("MCP server \"" + options.serverName()
                         + "\" did not acknowledge subscriptions/listen within " + options.requestTimeout().toMillis()
                         + "ms", options.requestTimeout(), McpTimeoutException.Bound.TIMEOUT)),
@@ -465,7 +467,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         listen.acknowledged().thenAccept(ack -> {
             JsonNode granted = ack.path("notifications");
             if (granted.isObject()) {
-                Set<ListKind> set = java.util.EnumSet.noneOf(ListKind.class);
+                Set<ListKind> set = EnumSet.noneOf(ListKind.class);
                 kinds.stream().filter(kind -> granted.path(kind.filterField).asBoolean(false)).forEach(set::add);
                 honoured.set(set);
                 if (!set.equals(kinds)) {
@@ -483,7 +485,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
                     cause != null ? cause.getMessage() : result);
             if (cause instanceof McpProtocolException protocol && (protocol.code() == -32601 || protocol.code() == -32602)) {
                 if (protocol.code() == -32602 && kinds.contains(ListKind.TOOLS) && kinds.size() > 1) {
-                    listen(java.util.EnumSet.of(ListKind.TOOLS), nextWaitMillis, reopened);
+                    listen(EnumSet.of(ListKind.TOOLS), nextWaitMillis, reopened);
                 }
                 return;
             }

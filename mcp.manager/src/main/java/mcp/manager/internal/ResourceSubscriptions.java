@@ -115,16 +115,28 @@ final class ResourceSubscriptions {
         return change(set -> set.remove(uri));
     }
 
-    /** Queues a change of the set (stateless era); it runs once the changes before it are done. */
+    /**
+     * Queues a change of the set (stateless era); it runs once the changes before it are done. The returned future
+     * completes on a worker: a change may finish on the thread that read the acknowledgement, where the caller's
+     * code must not run.
+     */
     private CompletableFuture<Void> change(Consumer<Set<String>> edit) {
-        CompletableFuture<Void> done = new CallFuture<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
         synchronized (lock) {
             changes = changes.handle((ignored, error) -> null).thenCompose(ignored -> {
                 apply(edit, done);
                 return done.handle((value, error) -> null);
             });
         }
-        return done;
+        CompletableFuture<Void> result = new CallFuture<>();
+        done.whenComplete((value, error) -> ClientThreads.WORKERS.execute(() -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(null);
+            }
+        }));
+        return result;
     }
 
     private void apply(Consumer<Set<String>> edit, CompletableFuture<Void> done) {
