@@ -94,25 +94,23 @@ final class ResourceSubscriptions {
     }
 
     CompletableFuture<Void> subscribe(String uri) {
-        if (!session.modern()) {
-            return session.request("resources/subscribe", McpJson.object().put("uri", uri)).thenRun(() -> {
-                synchronized (lock) {
-                    subscribed.add(uri);
-                }
-            });
-        }
-        return change(set -> set.add(uri));
+        return change("resources/subscribe", uri, set -> set.add(uri));
     }
 
     CompletableFuture<Void> unsubscribe(String uri) {
+        return change("resources/unsubscribe", uri, set -> set.remove(uri));
+    }
+
+    /** One request of the handshake era, the set changed once it succeeded; else a new stream (see below). */
+    private CompletableFuture<Void> change(String legacyMethod, String uri, Consumer<Set<String>> edit) {
         if (!session.modern()) {
-            return session.request("resources/unsubscribe", McpJson.object().put("uri", uri)).thenRun(() -> {
+            return session.request(legacyMethod, McpJson.object().put("uri", uri)).thenRun(() -> {
                 synchronized (lock) {
-                    subscribed.remove(uri);
+                    edit.accept(subscribed);
                 }
             });
         }
-        return change(set -> set.remove(uri));
+        return change(edit);
     }
 
     /**
