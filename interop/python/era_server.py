@@ -2,7 +2,8 @@
 
 stdio by default; `era_server.py http PORT` serves stateless Streamable HTTP on 127.0.0.1:PORT/mcp.
 Tools: add (plain), greet (asks the user's name by elicitation: on 2026-07-28 through a multi
-round-trip request, on 2025 through a server request), grow (adds a tool and tells the client).
+round-trip request, on 2025 through a server request), grow (adds a tool and tells the client), bump
+(changes the resource memo://counter and tells its subscribers, in either era).
 """
 import sys
 from typing import Annotated
@@ -46,6 +47,48 @@ async def grow(ctx: Context) -> str:
     app.add_tool(extra)
     await ctx.notify_tools_changed()
     return "grown"
+
+
+
+# --- Resource subscriptions (mcp-host's SubscriptionsIT): memo://counter changes when `bump` is called. ---
+# 2026-07-28: the update reaches subscriptions/listen streams whose resourceSubscriptions name the URI (the SDK's
+# bus). 2025: MCPServer serves no resources/subscribe, so this script registers it on the low-level server (which
+# then declares resources.subscribe) and sends the update to a session that subscribed.
+import mcp_types
+
+COUNTER_URI = "memo://counter"
+_counter = {"value": 0}
+_legacy_subscribed: set[str] = set()
+
+
+@app.resource(COUNTER_URI, name="counter", mime_type="text/plain")
+def counter() -> str:
+    """A number that bump increments."""
+    return f"counter {_counter['value']}"
+
+
+async def _subscribe(ctx, params: mcp_types.SubscribeRequestParams) -> mcp_types.EmptyResult:
+    _legacy_subscribed.add(str(params.uri))
+    return mcp_types.EmptyResult()
+
+
+async def _unsubscribe(ctx, params: mcp_types.UnsubscribeRequestParams) -> mcp_types.EmptyResult:
+    _legacy_subscribed.discard(str(params.uri))
+    return mcp_types.EmptyResult()
+
+
+app._lowlevel_server.add_request_handler("resources/subscribe", mcp_types.SubscribeRequestParams, _subscribe)
+app._lowlevel_server.add_request_handler("resources/unsubscribe", mcp_types.UnsubscribeRequestParams, _unsubscribe)
+
+
+@app.tool()
+async def bump(ctx: Context) -> str:
+    """Increments memo://counter and tells its subscribers that it changed."""
+    _counter["value"] += 1
+    await ctx.notify_resource_updated(COUNTER_URI)
+    if COUNTER_URI in _legacy_subscribed:
+        await ctx.session.send_resource_updated(COUNTER_URI)
+    return f"counter {_counter['value']}"
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ package mcp.manager;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -188,6 +189,32 @@ public interface McpClient extends AutoCloseable {
     default CompletableFuture<ResourceResult> readResource(String uri) {
         return readResource(uri, CallOptions.DEFAULT);
     }
+
+    /**
+     * Subscribes to a resource's updates: {@link ClientListener#onResourceUpdated} hears of its changes. Needs the
+     * server's {@code resources.subscribe} capability (otherwise fails at once, nothing sent). In the 2025 era it is
+     * {@code resources/subscribe}; in the 2026-07-28 era the {@code subscriptions/listen} stream of the session's
+     * resources, opened again with the whole new set (the old stream ends once the new one is acknowledged), and it
+     * fails when the server's acknowledgement leaves the URI out. Subscribing twice is once. Subscriptions end with
+     * the session: after a reconnect, subscribe again ({@link #subscribedResources()}).
+     *
+     * @param uri the resource's URI
+     * @return completes once the server accepted the subscription
+     */
+    CompletableFuture<Void> subscribeResource(String uri);
+
+    /**
+     * Ends a subscription of {@link #subscribeResource}: {@code resources/unsubscribe} in the 2025 era; in the
+     * 2026-07-28 era a new stream without the URI (none when no URI is left), after which an update of the old
+     * stream is not reported. Needs the {@code resources.subscribe} capability.
+     *
+     * @param uri the resource's URI
+     * @return completes once the server no longer sends its updates
+     */
+    CompletableFuture<Void> unsubscribeResource(String uri);
+
+    /** @return the URIs this session is subscribed to now (the server accepted them), in no particular order */
+    Set<String> subscribedResources();
 
     /**
      * Asks for values an argument of a prompt or a resource template may take ({@code completion/complete}).

@@ -48,7 +48,10 @@ import tools.jackson.databind.node.ObjectNode;
  * runs every tool call that declares it as a task ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}).
  * With {@code --features prompts,resources,completions} it declares those capabilities and serves a few prompts,
  * a text and a binary resource (its size set by {@code --blob-bytes}), a resource template and completions of
- * their arguments, in either era.
+ * their arguments, in either era; {@code subscriptions} adds resource subscriptions ({@code resources/subscribe} in
+ * 2025, {@code resourceSubscriptions} of a listen stream in 2026) and the tool {@code touch_resource}, which sends
+ * the updates, and {@code list-changes} the prompt and resource list changes with {@code change_prompts} and
+ * {@code change_resources}.
  * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
@@ -172,6 +175,7 @@ public final class TestServer {
         if (options.tasksPollMs >= 0) {
             tools.add(tool("task_states", "Returns {taskId: status} of every task so far, as JSON text.", schema()));
         }
+        addSubscriptionTools();
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
                     schema()));
@@ -319,6 +323,7 @@ public final class TestServer {
         if (method.equals("notifications/cancelled")) {
             cancellations.incrementAndGet();
             toolListeners.removeIf(listen -> listen.toString().equals(params.path("requestId").toString()));
+            surfaceListeners.remove(params.path("requestId").toString());
             Call call = inFlight.get(params.path("requestId").toString());
             if (call != null) {
                 synchronized (call) {
@@ -488,10 +493,18 @@ public final class TestServer {
                 ObjectNode ackParams = ack.putObject("params");
                 ackParams.putObject("_meta").set(META_SUBSCRIPTION, id);
                 ObjectNode granted = ackParams.putObject("notifications");
+                if (options.has(Fault.LISTEN_TOOLS_ONLY)) {
+                    for (String field : params.path("notifications").propertyNames()) {
+                        if (!field.equals("toolsListChanged")) {
+                            throw new RpcError(-32602, "Invalid params: unknown notifications field " + field);
+                        }
+                    }
+                }
                 if (params.path("notifications").path("toolsListChanged").asBoolean(false)) {
                     granted.put("toolsListChanged", true);
                     toolListeners.add(id);
                 }
+                grantSurface(id, params.path("notifications"), granted);
                 send(ack);
                 return null; // the stream stays open until the client cancels it or leaves
             }
@@ -529,10 +542,11 @@ public final class TestServer {
 
     private void surfaceCapabilities(ObjectNode capabilities) {
         if (options.offers("prompts")) {
-            capabilities.putObject("prompts").put("listChanged", false);
+            capabilities.putObject("prompts").put("listChanged", options.offers("list-changes"));
         }
         if (options.offers("resources")) {
-            capabilities.putObject("resources").put("listChanged", false).put("subscribe", false);
+            capabilities.putObject("resources").put("listChanged", options.offers("list-changes"))
+                    .put("subscribe", options.offers("subscriptions"));
         }
         if (options.offers("completions")) {
             capabilities.putObject("completions");
@@ -563,6 +577,19 @@ public final class TestServer {
                 return options.offers("resources") ? readResource(text(params.path("uri"), "")) : null;
             case "completion/complete":
                 return options.offers("completions") ? complete(params) : null;
+            case "resources/subscribe":
+            case "resources/unsubscribe": {
+                if (!options.offers("subscriptions") || !options.offers("resources")) {
+                    return null;
+                }
+                String uri = text(params.path("uri"), "");
+                if (method.equals("resources/subscribe")) {
+                    legacySubscriptions.add(uri);
+                } else {
+                    legacySubscriptions.remove(uri);
+                }
+                return mapper.createObjectNode();
+            }
             default:
                 return null;
         }
@@ -614,7 +641,9 @@ public final class TestServer {
         ObjectNode result = mapper.createObjectNode();
         ObjectNode contents = result.putArray("contents").addObject().put("uri", uri);
         if (uri.equals(TEXT_URI)) {
-            contents.put("mimeType", "text/plain").put("text", "The testkit's readme.");
+            int version = resourceVersion.get();
+            contents.put("mimeType", "text/plain").put("text", "The testkit's readme."
+                    + (version == 0 ? "" : " (version " + version + ")"));
         } else if (uri.equals(BLOB_URI)) {
             byte[] bytes = new byte[options.blobBytes];
             for (int i = 0; i < bytes.length; i++) {
@@ -731,6 +760,135 @@ public final class TestServer {
         return text(elicitResult.path("action"), "").equals("accept")
                 ? textResult("hello " + text(elicitResult.path("content").path("name"), "?"))
                 : textResult("no name: " + text(elicitResult.path("action"), "?"));
+    }
+
+    // ---- resource subscriptions and list changes of prompts and resources (--features subscriptions,list-changes) --
+
+    /** The URIs subscribed with resources/subscribe (2025 era). */
+    private final Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
+    /**
+     * The open listen streams that were granted prompt or resource notifications, by the JSON text of their id: the
+     * id and what was granted (2026-07-28 era).
+     */
+    private final Map<String, SurfaceListen> surfaceListeners = new ConcurrentHashMap<>();
+
+    /** A listen stream granted prompt or resource notifications: its request's id and the granted filter. */
+    private record SurfaceListen(JsonNode id, ObjectNode granted) {
+    }
+    /** How often touch_resource changed test://text/readme: its text says so. */
+    private final AtomicInteger resourceVersion = new AtomicInteger();
+
+    private void addSubscriptionTools() {
+        if (options.offers("subscriptions") && options.offers("resources")) {
+            tools.add(tool("touch_resource", "Changes the resource (test://text/readme: its text says its version)"
+                    + " and sends notifications/resources/updated to its subscribers; answers \"notified N\".",
+                    schema("uri", "string"), "uri"));
+            tools.add(tool("listens", "Returns the filters of the open listen streams (2026-07-28), or the URIs"
+                    + " subscribed with resources/subscribe (2025), as JSON.", schema()));
+        }
+        if (options.offers("list-changes")) {
+            tools.add(tool("change_prompts", "Sends notifications/prompts/list_changed; answers \"notified N\".",
+                    schema()));
+            tools.add(tool("change_resources", "Sends notifications/resources/list_changed; answers \"notified N\".",
+                    schema()));
+        }
+    }
+
+    /** Notes what a listen stream was granted of the prompt and resource notifications. */
+    private void grantSurface(JsonNode id, JsonNode asked, ObjectNode granted) {
+        if (options.offers("list-changes")) {
+            for (String field : List.of("promptsListChanged", "resourcesListChanged")) {
+                if (asked.path(field).asBoolean(false)
+                        && options.offers(field.startsWith("prompts") ? "prompts" : "resources")) {
+                    granted.put(field, true);
+                }
+            }
+        }
+        if (options.offers("subscriptions") && options.offers("resources")
+                && asked.path("resourceSubscriptions").isArray() && !asked.path("resourceSubscriptions").isEmpty()) {
+            granted.set("resourceSubscriptions", asked.get("resourceSubscriptions").deepCopy());
+        }
+        if (granted.has("promptsListChanged") || granted.has("resourcesListChanged")
+                || granted.has("resourceSubscriptions")) {
+            surfaceListeners.put(id.toString(), new SurfaceListen(id, granted));
+        }
+    }
+
+    /** The tools of the subscriptions and list-changes features; {@code null} when not offered. */
+    private ObjectNode subscriptionTool(String name, JsonNode args) {
+        boolean subscriptions = options.offers("subscriptions") && options.offers("resources");
+        boolean modern = "modern".equals(options.era.equals("dual") ? lockedEra : options.era);
+        switch (name) {
+            case "touch_resource": {
+                if (!subscriptions) {
+                    return null;
+                }
+                String uri = text(args.path("uri"), "");
+                if (uri.equals(TEXT_URI)) {
+                    resourceVersion.incrementAndGet();
+                }
+                ObjectNode params = mapper.createObjectNode().put("uri", uri);
+                if (!modern) {
+                    boolean subscribed = legacySubscriptions.contains(uri);
+                    if (subscribed) {
+                        send(message(null).put("method", "notifications/resources/updated").set("params", params));
+                    }
+                    return textResult("notified " + (subscribed ? 1 : 0));
+                }
+                int sent = 0;
+                for (SurfaceListen listen : surfaceListeners.values()) {
+                    for (JsonNode subscribed : listen.granted().path("resourceSubscriptions")) {
+                        if (text(subscribed, "").equals(uri)) {
+                            sendOnStream(listen.id(), "notifications/resources/updated", params);
+                            sent++;
+                        }
+                    }
+                }
+                return textResult("notified " + sent);
+            }
+            case "listens": {
+                if (!subscriptions) {
+                    return null;
+                }
+                ArrayNode open = mapper.createArrayNode();
+                if (modern) {
+                    surfaceListeners.values().forEach(listen -> open.add(listen.granted()));
+                } else {
+                    legacySubscriptions.forEach(open::add);
+                }
+                return textResult(mapper.writeValueAsString(open));
+            }
+            case "change_prompts":
+            case "change_resources": {
+                if (!options.offers("list-changes")) {
+                    return null;
+                }
+                String kind = name.equals("change_prompts") ? "prompts" : "resources";
+                String method = "notifications/" + kind + "/list_changed";
+                if (!modern) {
+                    send(message(null).put("method", method));
+                    return textResult("notified 1");
+                }
+                int sent = 0;
+                for (SurfaceListen listen : surfaceListeners.values()) {
+                    if (listen.granted().path(kind + "ListChanged").asBoolean(false)) {
+                        sendOnStream(listen.id(), method, mapper.createObjectNode());
+                        sent++;
+                    }
+                }
+                return textResult("notified " + sent);
+            }
+            default:
+                return null;
+        }
+    }
+
+    /** Sends a notification on a listen stream: its params' _meta carry the stream's subscription id. */
+    private void sendOnStream(JsonNode id, String method, ObjectNode params) {
+        ObjectNode copy = params.deepCopy();
+        JsonNode meta = copy.get("_meta");
+        (meta instanceof ObjectNode object ? object : copy.putObject("_meta")).set(META_SUBSCRIPTION, id);
+        send(message(null).put("method", method).set("params", copy));
     }
 
     /** Tells the client that the tool list changed: on the listen streams in the modern era, else plainly. */
@@ -867,16 +1025,36 @@ public final class TestServer {
                 int ended = 0;
                 for (JsonNode id : List.copyOf(toolListeners)) {
                     toolListeners.remove(id);
+                    surfaceListeners.remove(id.toString());
                     ObjectNode done = message(id);
                     done.putObject("result").put("resultType", "complete");
                     send(done);
                     ended++;
+                }
+                for (String key : List.copyOf(surfaceListeners.keySet())) {
+                    SurfaceListen listen = surfaceListeners.remove(key);
+                    if (listen != null) {
+                        ObjectNode done = message(listen.id());
+                        done.putObject("result").put("resultType", "complete");
+                        send(done);
+                        ended++;
+                    }
                 }
                 return textResult("ended " + ended);
             }
             case "reread_tools": {
                 toolsChanged();
                 return textResult("notified");
+            }
+            case "touch_resource":
+            case "listens":
+            case "change_prompts":
+            case "change_resources": {
+                ObjectNode result = subscriptionTool(name, args);
+                if (result != null) {
+                    return result;
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
             }
             case "server_requests": return textResult(mapper.writeValueAsString(new ArrayList<>(clientResponses)));
             default:

@@ -2,6 +2,7 @@ package mcp.manager.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +49,7 @@ import mcp.api.jsonrpc.JsonRpcSuccess;
 import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.manager.CallOptions;
+import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
 import mcp.manager.InitializeResult;
 import mcp.manager.McpClient;
@@ -93,8 +96,20 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicLong droppedNotifications = new AtomicLong();
     private final AtomicLong refusedRequests = new AtomicLong();
     private final AtomicLong coalescedListChanges = new AtomicLong();
-    /** Whether a {@code list_changed} is waiting on {@link #events}: more of them before it runs are one. */
-    private final AtomicBoolean listChangeQueued = new AtomicBoolean();
+    /**
+     * Whether a {@code list_changed} of each {@link ListKind} (by ordinal) is waiting on {@link #events}: more of
+     * the same kind before it runs are one.
+     */
+    private final AtomicBoolean[] listChangeQueued = {new AtomicBoolean(), new AtomicBoolean(), new AtomicBoolean()};
+    /** The URIs whose {@code notifications/resources/updated} is waiting on {@link #events}: more before it runs are one. */
+    private final Set<String> updatesQueued = ConcurrentHashMap.newKeySet();
+    /**
+     * The acknowledgements awaited, by the id of their {@code subscriptions/listen} request (as text: a server may
+     * echo a number as a string). An entry leaves when its acknowledgement comes or its request ends.
+     */
+    private final ConcurrentHashMap<String, CompletableFuture<JsonNode>> acknowledgements = new ConcurrentHashMap<>();
+    /** The resources subscribed to, in either era. */
+    private final ResourceSubscriptions subscriptions = new ResourceSubscriptions(subscriptionSession());
     /** The server's requests being answered now; see {@link #MAX_SERVER_REQUESTS}. */
     private final java.util.concurrent.atomic.AtomicInteger serverRequests = new java.util.concurrent.atomic.AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -131,7 +146,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * What the bounds on what a server can fill did so far, for diagnostics and tests.
      *
      * @param coalescedProgress progress updates replaced by a later one before the consumer took them
-     * @param coalescedListChanges {@code list_changed} notifications folded into one already waiting
+     * @param coalescedListChanges {@code list_changed} notifications, and {@code resources/updated} of one URI,
+     *     folded into one already waiting
      * @param droppedNotifications notifications dropped because {@link ClientThreads.Serial#DEFAULT_CAPACITY} waited
      * @param refusedRequests server requests answered with an error because {@link #MAX_SERVER_REQUESTS} were running
      * @param suppressedWarnings warnings about the server left out by the rate limit
@@ -302,8 +318,37 @@ public final class ClientSession implements McpClient, Transport.Listener {
         tasksOffered = capabilities.path("extensions").path(TaskPoller.EXTENSION).isObject();
         LOG.debug("MCP server \"{}\" speaks {}: {} {}{}", options.serverName(), version, initializeResult.serverName(),
                 initializeResult.serverVersion(), tasksOffered ? " (tasks extension)" : "");
-        if (capabilities.path("tools").path("listChanged").asBoolean(false)) {
-            listen();
+        Set<ListKind> offered = EnumSet.noneOf(ListKind.class);
+        for (ListKind kind : ListKind.values()) {
+            if (capabilities.path(kind.capability).path("listChanged").asBoolean(false)) {
+                offered.add(kind);
+            }
+        }
+        if (!offered.isEmpty()) {
+            listen(offered);
+        }
+    }
+
+    /** The lists a server may say changed, with their capability and their field in a listen filter. */
+    enum ListKind {
+        TOOLS("tools", "toolsListChanged"),
+        PROMPTS("prompts", "promptsListChanged"),
+        RESOURCES("resources", "resourcesListChanged");
+
+        final String capability;
+        final String filterField;
+
+        ListKind(String capability, String filterField) {
+            this.capability = capability;
+            this.filterField = filterField;
+        }
+
+        void tell(ClientListener listener) {
+            switch (this) {
+                case TOOLS -> listener.onToolsListChanged();
+                case PROMPTS -> listener.onPromptsListChanged();
+                case RESOURCES -> listener.onResourcesListChanged();
+            }
         }
     }
 
@@ -313,42 +358,151 @@ public final class ClientSession implements McpClient, Transport.Listener {
     /** A stream that lived this long counts as healthy: the next wait starts again from the first. */
     private static final long RELISTEN_HEALTHY_MILLIS = 60_000;
 
-    /**
-     * Opens the {@code subscriptions/listen} stream for tool list changes: a request without a timeout, whose
-     * notifications arrive like any other and which lives as long as the session. A stream the server ends
-     * or that breaks (an HTTP stream cut) is a new request after a wait that doubles (250 ms up to 30 s),
-     * and the tools are listed again, since a change may have been missed in between; a server that does not
-     * know the method or refuses its params is not asked again.
-     */
-    private void listen() {
-        listen(RELISTEN_FIRST_MILLIS, false);
+    /** @return the wait before a listen stream opened at {@code opened} (nanoTime) is opened again */
+    static long relistenWait(long opened, long nextWaitMillis) {
+        boolean healthy = System.nanoTime() - opened > TimeUnit.MILLISECONDS.toNanos(RELISTEN_HEALTHY_MILLIS);
+        return healthy ? RELISTEN_FIRST_MILLIS : nextWaitMillis;
     }
 
-    private void listen(long nextWaitMillis, boolean reopened) {
+    /**
+     * One {@code subscriptions/listen} stream: the request, which completes only when the stream ends (cancel it to
+     * end it), and the server's acknowledgement ({@code notifications/subscriptions/acknowledged}, its params),
+     * which fails if the stream ends first or none comes within the request timeout.
+     */
+    static final class Listen {
+        private final CompletableFuture<JsonNode> stream;
+        private final CompletableFuture<JsonNode> acknowledged;
+        /** The id of the request as sent last (a request of a lost HTTP stream is sent again with a new id). */
+        private volatile String id;
+
+        Listen(CompletableFuture<JsonNode> stream, CompletableFuture<JsonNode> acknowledged, String id) {
+            this.stream = stream;
+            this.acknowledged = acknowledged;
+            this.id = id;
+        }
+
+        CompletableFuture<JsonNode> stream() {
+            return stream;
+        }
+
+        CompletableFuture<JsonNode> acknowledged() {
+            return acknowledged;
+        }
+
+        /** @return the subscription's id, as the server tags its notifications with it */
+        String id() {
+            return id;
+        }
+    }
+
+    /** Opens a {@code subscriptions/listen} stream with this filter (the stateless era's untimed request). */
+    Listen openListen(ObjectNode notifications) {
         ObjectNode params = McpJson.object();
-        params.putObject("notifications").put("toolsListChanged", true);
+        params.set("notifications", notifications);
+        CompletableFuture<JsonNode> acknowledged = new CompletableFuture<>();
+        Listen[] listen = new Listen[1];
+        String[] firstId = new String[1];
+        CompletableFuture<JsonNode> stream = request("subscriptions/listen", params, CallOptions.DEFAULT, false, true,
+                true, id -> {
+                    String key = idText(id);
+                    acknowledgements.put(key, acknowledged);
+                    acknowledged.whenComplete((ack, error) -> acknowledgements.remove(key, acknowledged));
+                    if (listen[0] != null) {
+                        listen[0].id = key;
+                    } else {
+                        firstId[0] = key;
+                    }
+                });
+        listen[0] = new Listen(stream, acknowledged, firstId[0]);
+        stream.whenComplete((result, error) -> acknowledged.completeExceptionally(error != null ? unwrap(error)
+                : new McpException("MCP server \"" + options.serverName() + "\" ended subscriptions/listen without"
+                        + " acknowledging it")));
+        ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(
+                () -> acknowledged.completeExceptionally(new McpTimeoutException("MCP server \"" + options.serverName()
+                        + "\" did not acknowledge subscriptions/listen within " + options.requestTimeout().toMillis()
+                        + "ms", options.requestTimeout(), McpTimeoutException.Bound.TIMEOUT)),
+                options.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        acknowledged.whenComplete((ack, error) -> timer.cancel(false));
+        return listen[0];
+    }
+
+    private static String idText(RequestId id) {
+        return id instanceof RequestId.NumberId number ? Long.toString(number.value())
+                : ((RequestId.StringId) id).value();
+    }
+
+    /** The subscription id a server tagged a notification with, as text; {@code null} when it has none. */
+    private static String subscriptionId(JsonNode params) {
+        JsonNode id = params == null ? null : params.path("_meta").get(META_SUBSCRIPTION_ID);
+        if (id == null) {
+            return null;
+        }
+        return id.isIntegralNumber() && id.canConvertToLong() ? Long.toString(id.longValue())
+                : id.isString() ? id.asString() : id.toString();
+    }
+
+    private static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+    /**
+     * Opens the {@code subscriptions/listen} stream for the list changes the server offers (its capabilities'
+     * {@code listChanged}: tools, prompts, resources): a request without a timeout, whose notifications arrive like
+     * any other and which lives as long as the session. A stream the server ends or that breaks (an HTTP stream
+     * cut) is a new request after a wait that doubles (250 ms up to 30 s), and the lists are listed again, since a
+     * change may have been missed in between; a server that does not know the method or refuses its params is not
+     * asked again, except that a refusal (-32602) of a filter with more than tools is asked once more for tools
+     * alone, so that a server that knows only {@code toolsListChanged} keeps telling its tool changes. A stream's
+     * acknowledgement narrows what is asked on a re-open to what it honoured; nothing honoured, nothing re-opened.
+     */
+    private void listen(Set<ListKind> kinds) {
+        listen(kinds, RELISTEN_FIRST_MILLIS, false);
+    }
+
+    private void listen(Set<ListKind> kinds, long nextWaitMillis, boolean reopened) {
+        ObjectNode filter = McpJson.object();
+        kinds.forEach(kind -> filter.put(kind.filterField, true));
         long opened = System.nanoTime();
-        request("subscriptions/listen", params, CallOptions.DEFAULT, false, true).whenComplete((result, error) -> {
+        Listen listen = openListen(filter);
+        // What the acknowledgement honoured; what was asked until it comes (or when it says nothing readable).
+        AtomicReference<Set<ListKind>> honoured = new AtomicReference<>(kinds);
+        listen.acknowledged().thenAccept(ack -> {
+            JsonNode granted = ack.path("notifications");
+            if (granted.isObject()) {
+                Set<ListKind> set = EnumSet.noneOf(ListKind.class);
+                kinds.stream().filter(kind -> granted.path(kind.filterField).asBoolean(false)).forEach(set::add);
+                honoured.set(set);
+                if (!set.equals(kinds)) {
+                    LOG.debug("MCP server \"{}\" listens for {} of the list changes {}", options.serverName(), set,
+                            kinds);
+                }
+            }
+        });
+        listen.stream().whenComplete((result, error) -> {
             if (closeReason != null) {
                 return;
             }
             Throwable cause = error == null ? null : unwrap(error);
-            LOG.debug("MCP server \"{}\" ended the subscription to tool list changes: {}", options.serverName(),
+            LOG.debug("MCP server \"{}\" ended the subscription to list changes {}: {}", options.serverName(), kinds,
                     cause != null ? cause.getMessage() : result);
             if (cause instanceof McpProtocolException protocol && (protocol.code() == -32601 || protocol.code() == -32602)) {
+                if (protocol.code() == -32602 && kinds.contains(ListKind.TOOLS) && kinds.size() > 1) {
+                    listen(EnumSet.of(ListKind.TOOLS), nextWaitMillis, reopened);
+                }
                 return;
             }
-            boolean healthy = System.nanoTime() - opened > TimeUnit.MILLISECONDS.toNanos(RELISTEN_HEALTHY_MILLIS);
-            long wait = healthy ? RELISTEN_FIRST_MILLIS : nextWaitMillis;
+            Set<ListKind> again = honoured.get();
+            if (again.isEmpty()) {
+                return;
+            }
+            long wait = relistenWait(opened, nextWaitMillis);
             ClientThreads.TIMERS.schedule(() -> {
                 if (closeReason == null) {
-                    listen(Math.min(wait * 2, RELISTEN_MAX_MILLIS), true);
+                    listen(again, Math.min(wait * 2, RELISTEN_MAX_MILLIS), true);
                 }
             }, wait, TimeUnit.MILLISECONDS);
         });
         if (reopened) {
             // What changed while no stream was open has not been said: list again (the manager debounces).
-            events.execute(options.listener()::onToolsListChanged);
+            kinds.forEach(this::onListChanged);
         }
     }
 
@@ -570,16 +724,18 @@ public final class ClientSession implements McpClient, Transport.Listener {
      */
     private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
             boolean direct, boolean untimed) {
-        return request(method, params, callOptions, direct, untimed, true);
+        return request(method, params, callOptions, direct, untimed, true, null);
     }
 
     /**
      * @param reissue whether a request of the stateless era whose response stream breaks
      *     ({@link McpStreamLostException}) is sent again as a new request with a new id, as that revision asks
      *     (once: the new request's own loss fails the call)
+     * @param onId sees the id of the request before it is sent, and the new id of a request sent again; or
+     *     {@code null}
      */
     private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
-            boolean direct, boolean untimed, boolean reissue) {
+            boolean direct, boolean untimed, boolean reissue, Consumer<RequestId> onId) {
         JsonNode original = params;
         CompletableFuture<JsonNode> future = new CallFuture<>();
         TransportClosedException reason = closeReason;
@@ -605,6 +761,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
             future.completeExceptionally(reason);
             return future;
         }
+        if (onId != null) {
+            onId.accept(id);
+        }
         entry.startClock();
         future.whenComplete((value, error) -> {
             if (error instanceof CancellationException && pending.remove(id, entry)) {
@@ -619,7 +778,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 if (cause instanceof McpStreamLostException && reissue && current != null && closeReason == null) {
                     LOG.debug("MCP server \"{}\": {}; sending it again as a new request", options.serverName(),
                             cause.getMessage());
-                    CompletableFuture<JsonNode> again = request(method, original, callOptions, direct, untimed, false);
+                    CompletableFuture<JsonNode> again = request(method, original, callOptions, direct, untimed, false,
+                            onId);
                     future.whenComplete((value, failure) -> {
                         if (failure instanceof CancellationException) {
                             again.cancel(false);
@@ -805,6 +965,72 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         return parsed(request("completion/complete", params, CallOptions.DEFAULT), "completion/complete",
                 CompletionResult::fromJson);
+    }
+
+    @Override
+    public CompletableFuture<Void> subscribeResource(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        CompletableFuture<Void> refused = cannotSubscribe(envelope == null ? "resources/subscribe" : "subscriptions/listen");
+        return refused != null ? refused : subscriptions.subscribe(uri);
+    }
+
+    @Override
+    public CompletableFuture<Void> unsubscribeResource(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        CompletableFuture<Void> refused = cannotSubscribe(envelope == null ? "resources/unsubscribe"
+                : "subscriptions/listen");
+        return refused != null ? refused : subscriptions.unsubscribe(uri);
+    }
+
+    @Override
+    public Set<String> subscribedResources() {
+        return subscriptions.uris();
+    }
+
+    /** @return a failed future when the server declared no {@code resources.subscribe} (nothing sent), else null */
+    private CompletableFuture<Void> cannotSubscribe(String method) {
+        InitializeResult init = initializeResult;
+        if (init != null && init.capabilities().path("resources").path("subscribe").asBoolean(false)) {
+            return null;
+        }
+        return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
+                + "\" does not offer resource subscriptions (its \"resources\" capability has no \"subscribe\": true); "
+                + method + " was not sent"));
+    }
+
+    /** What {@link #subscriptions} ask of this session. */
+    private ResourceSubscriptions.Session subscriptionSession() {
+        return new ResourceSubscriptions.Session() {
+            @Override
+            public String serverName() {
+                return options.serverName();
+            }
+
+            @Override
+            public boolean modern() {
+                return envelope != null;
+            }
+
+            @Override
+            public boolean closed() {
+                return closeReason != null;
+            }
+
+            @Override
+            public CompletableFuture<JsonNode> request(String method, ObjectNode params) {
+                return ClientSession.this.request(method, params, CallOptions.DEFAULT);
+            }
+
+            @Override
+            public Listen listen(ObjectNode notifications) {
+                return openListen(notifications);
+            }
+
+            @Override
+            public void updated(String uri) {
+                resourceUpdated(uri);
+            }
+        };
     }
 
     /**
@@ -1131,13 +1357,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private void onNotification(JsonRpcNotification notification) {
         switch (notification.method()) {
             case "notifications/progress" -> onProgress(notification.params());
-            case "notifications/tools/list_changed" -> onListChanged();
+            case "notifications/tools/list_changed" -> onListChanged(ListKind.TOOLS);
+            case "notifications/prompts/list_changed" -> onListChanged(ListKind.PROMPTS);
+            case "notifications/resources/list_changed" -> onListChanged(ListKind.RESOURCES);
+            case "notifications/resources/updated" -> onResourceUpdated(notification.params());
             case "notifications/message" -> LOG.debug("MCP server \"{}\" log: {}", options.serverName(),
                     notification.params());
             case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
                     options.serverName(), notification.params());
-            case "notifications/subscriptions/acknowledged" -> LOG.debug("MCP server \"{}\" listens: {}",
-                    options.serverName(), notification.params());
+            case "notifications/subscriptions/acknowledged" -> onAcknowledged(notification.params());
             default -> {
                 if (!events.offer(() -> options.listener().onNotification(notification))) {
                     droppedNotifications.incrementAndGet();
@@ -1148,16 +1376,61 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
     }
 
-    /** Many {@code list_changed} before the listener took the first are one: the tools are listed once. */
-    private void onListChanged() {
-        if (!listChangeQueued.compareAndSet(false, true)) {
+    /** Many {@code list_changed} of a kind before the listener took the first are one: the list is listed once. */
+    private void onListChanged(ListKind kind) {
+        AtomicBoolean queued = listChangeQueued[kind.ordinal()];
+        if (!queued.compareAndSet(false, true)) {
             coalescedListChanges.incrementAndGet();
             return;
         }
         events.execute(() -> {
-            listChangeQueued.set(false);
-            options.listener().onToolsListChanged();
+            queued.set(false);
+            kind.tell(options.listener());
         });
+    }
+
+    /**
+     * {@code notifications/resources/updated}: to the listener, unless it comes on a listen stream that is no longer
+     * the current one (stateless era); many for one URI before the listener took the first are one.
+     */
+    private void onResourceUpdated(JsonNode params) {
+        JsonNode uri = params == null ? null : params.get("uri");
+        if (uri == null || !uri.isString()) {
+            warnings.warn("sent notifications/resources/updated without a uri; ignored");
+            return;
+        }
+        if (!subscriptions.current(subscriptionId(params))) {
+            LOG.debug("MCP server \"{}\": an update of {} on a subscription ended; ignored", options.serverName(),
+                    AgentText.clean(uri.asString(), 200).text());
+            return;
+        }
+        resourceUpdated(uri.asString());
+    }
+
+    private void resourceUpdated(String uri) {
+        if (!updatesQueued.add(uri)) {
+            coalescedListChanges.incrementAndGet();
+            return;
+        }
+        if (!events.offer(() -> {
+            updatesQueued.remove(uri);
+            options.listener().onResourceUpdated(uri);
+        })) {
+            updatesQueued.remove(uri);
+            droppedNotifications.incrementAndGet();
+            warnings.warn("sends notifications faster than they are taken ({} waiting); {} dropped",
+                    events.capacity(), "notifications/resources/updated");
+        }
+    }
+
+    /** {@code notifications/subscriptions/acknowledged}: completes the wait of its listen request, if any. */
+    private void onAcknowledged(JsonNode params) {
+        String id = subscriptionId(params);
+        CompletableFuture<JsonNode> waiting = id == null ? null : acknowledgements.remove(id);
+        LOG.debug("MCP server \"{}\" listens: {}", options.serverName(), params);
+        if (waiting != null) {
+            waiting.complete(params);
+        }
     }
 
     private void onProgress(JsonNode params) {

@@ -15,7 +15,7 @@ public final class Options {
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
-        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER,
+        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER, LISTEN_TOOLS_ONLY,
         /** {@code resources/list} answers an internal error (the other lists work). */
         SURFACE_LISTS_FAIL;
 
@@ -61,8 +61,11 @@ public final class Options {
             "                          handles), huge-token (progress with tokens of every size and type),",
             "                          requests (pings mcp-host must answer)), ticker (adds the tool ticker:",
             "                          {intervalMs, ticks} sends progress every intervalMs, forever or ticks times",
-            "                          and then nothing: it never answers, until cancelled), surface-lists-fail",
-            "                          (with --features resources: resources/list answers an internal error)",
+            "                          and then nothing: it never answers, until cancelled), listen-tools-only (modern",
+            "                          era: a subscriptions/listen asking for anything but toolsListChanged is",
+            "                          refused with -32602, as a server that knows no other field would),",
+            "                          surface-lists-fail (with --features resources: resources/list answers an",
+            "                          internal error)",
             "  --tasks POLL_MS         modern era: offers the tasks extension (io.modelcontextprotocol/tasks) in",
             "                          server/discover; a tools/call that declares it becomes a task (all tools but",
             "                          received, cancellations, task_states and pid) with pollIntervalMs POLL_MS: slow and",
@@ -73,7 +76,14 @@ public final class Options {
             "                          (test://text/readme, the binary test://blob/data, the template",
             "                          test://items/{id}) and completions (style and name of greet, id of the",
             "                          template); each is declared as a capability; the lists page by --page-size",
-            "                          and repeat-cursor loops them too (default none)",
+            "                          and repeat-cursor loops them too (default none); subscriptions (needs",
+            "                          resources: declares resources.subscribe, serves resources/subscribe and",
+            "                          unsubscribe or listen resourceSubscriptions, adds the tools touch_resource",
+            "                          {uri} (the resource changes, updated is sent to its subscribers, answers",
+            "                          \"notified N\") and listens (the open listen filters, or the 2025 subscribed",
+            "                          URIs, as JSON)); list-changes (declares listChanged for prompts and resources,",
+            "                          adds the tools change_prompts and change_resources, which send their",
+            "                          list_changed: plainly in 2025, on the listen streams that asked in 2026)",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
@@ -134,9 +144,10 @@ public final class Options {
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
                 case "--features":
                     for (String feature : value.split(",")) {
-                        if (!Set.of("prompts", "resources", "completions").contains(feature)) {
-                            throw new IllegalArgumentException("--features takes prompts, resources and completions,"
-                                    + " got: " + feature);
+                        if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes")
+                                .contains(feature)) {
+                            throw new IllegalArgumentException("--features takes prompts, resources, completions,"
+                                    + " subscriptions and list-changes, got: " + feature);
                         }
                         o.features.add(feature);
                     }
