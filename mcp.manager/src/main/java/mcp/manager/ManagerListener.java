@@ -39,6 +39,16 @@ public interface ManagerListener {
     }
 
     /**
+     * A resource subscribed to with {@link McpManager#subscribeResource} changed (or its server reconnected, so a
+     * change may have been missed): read it again.
+     *
+     * @param serverName the server
+     * @param uri the resource's URI
+     */
+    default void onResourceUpdated(String serverName, String uri) {
+    }
+
+    /**
      * A server's listing differs from its pinned tool definitions (see {@link McpManager#toolChanges(String)}):
      * tools changed and withheld, new, removed or renamed, or its instructions changed. Sent for every such
      * listing, after {@link #onToolsChanged} of the same listing.

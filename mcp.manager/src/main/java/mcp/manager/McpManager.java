@@ -146,6 +146,11 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, ServerStatus> inactive = new LinkedHashMap<>();
     private final Map<String, Listing> listings = new LinkedHashMap<>();
     private final Map<String, Reconnect> reconnects = new LinkedHashMap<>();
+    /*
+     * The resources each server is subscribed to for the embedder, by server name (guarded by `lock`): what is asked
+     * of every connection of that server, so that a reconnect subscribes again. Gone with a disconnect.
+     */
+    private final Map<String, Set<String>> subscriptions = new LinkedHashMap<>();
     private volatile List<BridgedTool> view = List.of();
     /** The surface slices of `slices` that offer something, in slice order; rebuilt with the view. */
     private volatile List<SurfaceSlice> surfaceView = List.of();
@@ -194,6 +199,8 @@ public final class McpManager implements AutoCloseable {
         volatile boolean gateReturned;
         /** The debounced re-list after {@code tools/list_changed}; guarded by the manager's lock. */
         ScheduledFuture<?> relist;
+        /** The debounced re-list after a prompts or resources {@code list_changed}; guarded by the manager's lock. */
+        ScheduledFuture<?> surfaceRelist;
         /** The protocol version the tool cache says this server spoke last time, if any. */
         volatile String knownProtocolVersion;
         /** Whether this attempt was started again in the handshake era after the server closed on the probe. */
@@ -560,6 +567,21 @@ public final class McpManager implements AutoCloseable {
                     }
 
                     @Override
+                    public void onPromptsListChanged() {
+                        scheduleSurfaceRelist(server);
+                    }
+
+                    @Override
+                    public void onResourcesListChanged() {
+                        scheduleSurfaceRelist(server);
+                    }
+
+                    @Override
+                    public void onResourceUpdated(String uri) {
+                        events.resourceUpdated(server.name, uri);
+                    }
+
+                    @Override
                     public void onClose(TransportClosedException reason) {
                         dropped(server, reason);
                     }
@@ -594,6 +616,7 @@ public final class McpManager implements AutoCloseable {
             LOG.info("MCP server \"{}\" reconnected (attempt {} of {})", server.name, server.attempt,
                     server.reconnect.policy.attempts());
             server.reconnect.ready.complete(client);
+            resubscribe(server, client);
         } else {
             LOG.debug("MCP server \"{}\" connected", server.name);
         }
@@ -895,6 +918,9 @@ public final class McpManager implements AutoCloseable {
             if (server.relist != null) {
                 server.relist.cancel(false);
             }
+            if (server.surfaceRelist != null) {
+                server.surfaceRelist.cancel(false);
+            }
             listings.remove(server.name);
             if (policy.enabled() && !server.cancelled && !JvmShutdown.inProgress()) {
                 // Died again within the crash window of a reconnect: a crash loop, whose attempts go on counting.
@@ -1020,6 +1046,43 @@ public final class McpManager implements AutoCloseable {
             }
             server.relist = ClientThreads.TIMERS.schedule(() -> relist(server), debounce.toMillis(),
                     TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void scheduleSurfaceRelist(Server server) {
+        synchronized (lock) {
+            if (connections.get(server.name) != server) {
+                return;
+            }
+            if (server.surfaceRelist != null) {
+                server.surfaceRelist.cancel(false);
+            }
+            server.surfaceRelist = ClientThreads.TIMERS.schedule(() -> relistSurface(server).exceptionally(error -> {
+                LOG.warn("MCP server \"{}\": re-listing its resources and prompts failed: {}", server.name,
+                        unwrap(error).getMessage());
+                return null;
+            }), debounce.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Subscribes a reconnected server's new session to the resources its old one was subscribed to, and reports each
+     * as updated: an update may have been missed while it was away.
+     */
+    private void resubscribe(Server server, McpClient client) {
+        List<String> uris;
+        synchronized (lock) {
+            uris = List.copyOf(subscriptions.getOrDefault(server.name, Set.of()));
+        }
+        for (String uri : uris) {
+            client.subscribeResource(uri).whenComplete((v, error) -> {
+                if (error != null) {
+                    LOG.warn("MCP server \"{}\": subscribing again to {} after the reconnect failed: {}", server.name,
+                            uri, unwrap(error).getMessage());
+                } else {
+                    events.resourceUpdated(server.name, uri);
+                }
+            });
         }
     }
 
@@ -1281,6 +1344,66 @@ public final class McpManager implements AutoCloseable {
         return onServer(server, CallOptions.DEFAULT, client -> client.complete(ref, argument, value, copy));
     }
 
+    /**
+     * Subscribes to a resource of a server: {@link ManagerListener#onResourceUpdated} hears of its changes. The
+     * subscription belongs to the server's name: a reconnect subscribes its new session again (and reports the
+     * resource as updated, since a change may have been missed); a disconnect ends it. A server still connecting or
+     * reconnecting is waited for as {@link #readResource} does. Needs the server's {@code resources.subscribe}.
+     *
+     * @param server the server
+     * @param uri the resource's URI
+     * @return completes once the server accepted it; on a failure nothing is kept
+     */
+    public CompletableFuture<Void> subscribeResource(String server, String uri) {
+        Objects.requireNonNull(uri, "uri");
+        synchronized (lock) {
+            subscriptions.computeIfAbsent(server, name -> new java.util.LinkedHashSet<>()).add(uri);
+        }
+        return onServer(server, CallOptions.DEFAULT, client -> client.subscribeResource(uri)).whenComplete((v, error) -> {
+            if (error != null) {
+                synchronized (lock) {
+                    Set<String> uris = subscriptions.get(server);
+                    if (uris != null && uris.remove(uri) && uris.isEmpty()) {
+                        subscriptions.remove(server);
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * Ends a subscription of {@link #subscribeResource}; a server that is not connected just forgets it.
+     *
+     * @param server the server
+     * @param uri the resource's URI
+     * @return completes once the server no longer sends its updates
+     */
+    public CompletableFuture<Void> unsubscribeResource(String server, String uri) {
+        McpClient client;
+        synchronized (lock) {
+            Set<String> uris = subscriptions.get(server);
+            if (uris == null || !uris.remove(uri)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (uris.isEmpty()) {
+                subscriptions.remove(server);
+            }
+            Server connected = connections.get(server);
+            client = connected == null ? null : connected.client;
+        }
+        return client == null ? CompletableFuture.completedFuture(null) : client.unsubscribeResource(uri);
+    }
+
+    /**
+     * @param server a server
+     * @return the resources of it that the embedder subscribed to through this manager
+     */
+    public Set<String> subscribedResources(String server) {
+        synchronized (lock) {
+            return Set.copyOf(subscriptions.getOrDefault(server, Set.of()));
+        }
+    }
+
     private <T> CompletableFuture<T> onServer(String name, CallOptions options,
             java.util.function.Function<McpClient, CompletableFuture<T>> call) {
         Duration bound;
@@ -1491,8 +1614,12 @@ public final class McpManager implements AutoCloseable {
             connected = connections.remove(name);
             pendingToolLoads.remove(name);
             run = reconnects.remove(name);
+            subscriptions.remove(name);
             if (connected != null && connected.relist != null) {
                 connected.relist.cancel(false);
+            }
+            if (connected != null && connected.surfaceRelist != null) {
+                connected.surfaceRelist.cancel(false);
             }
             listings.remove(name);
             if (slices.remove(name) != null) {
@@ -1537,6 +1664,9 @@ public final class McpManager implements AutoCloseable {
             all.addAll(pendingConnections.values());
             all.addAll(connections.values());
             all.stream().filter(server -> server.relist != null).forEach(server -> server.relist.cancel(false));
+            all.stream().filter(server -> server.surfaceRelist != null)
+                    .forEach(server -> server.surfaceRelist.cancel(false));
+            subscriptions.clear();
             List<String> names = new ArrayList<>(pendingConnections.keySet());
             names.addAll(connections.keySet());
             reconnects.keySet().stream().filter(name -> !names.contains(name)).forEach(names::add);

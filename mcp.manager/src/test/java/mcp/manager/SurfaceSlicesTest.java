@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import mcp.api.CompletionReference;
 import mcp.api.McpException;
+import mcp.api.McpJson;
 import mcp.api.PromptDefinition;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResourceContents;
@@ -52,6 +53,7 @@ class SurfaceSlicesTest {
 
     private final List<McpManager> managers = new ArrayList<>();
     private final List<String> surfaceEvents = new CopyOnWriteArrayList<>();
+    private final List<String> updates = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void closeEverything() throws InterruptedException {
@@ -62,6 +64,11 @@ class SurfaceSlicesTest {
     private McpManager manager(Duration gate, ToolCache cache) {
         McpManager.Builder builder = McpManager.builder().transportProviders(List.of(TestServerProcesses.stdio()))
                 .workingDirectory(temp).startupGate(gate).reconnect(QUICK).listener(new ManagerListener() {
+                    @Override
+                    public void onResourceUpdated(String serverName, String uri) {
+                        updates.add(serverName + " " + uri);
+                    }
+
                     @Override
                     public void onSurfacesChanged(String serverName, List<SurfaceSlice> surfaces) {
                         surfaceEvents.add(serverName + ":" + surfaces.stream()
@@ -175,6 +182,61 @@ class SurfaceSlicesTest {
         SurfaceSlice kit = manager.surfaceOf("kit").orElseThrow();
         assertEquals(List.of(), kit.surface().resources(), "resources/list failed");
         assertEquals(2, kit.surface().prompts().size(), "prompts/list still listed");
+    }
+
+    private static String text(McpManager manager, String tool, String args) {
+        ToolOutput output = ReconnectTest.call(ReconnectTest.tool(manager, tool), args);
+        assertFalse(output.isError(), output.text());
+        return output.text();
+    }
+
+    private static long count(McpManager manager, String method) {
+        String received = text(manager, "mcp_kit_received", null);
+        return McpJson.mapper().readTree(received).valueStream().filter(m -> m.asString().equals(method)).count();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void aListChangeOfPromptsOrResourcesListsThemAgain(String era) throws Exception {
+        McpManager manager = manager(Duration.ofSeconds(30), null);
+        manager.connectServers(Map.of("kit", TestServerProcesses.config("--era", era, "--features",
+                "prompts,resources,list-changes")), Map.of());
+        assertEquals(1, count(manager, "prompts/list"));
+        assertEquals("notified 1", text(manager, "mcp_kit_change_prompts", null));
+        ReconnectTest.await("prompts listed again", () -> count(manager, "prompts/list") == 2);
+        assertEquals("notified 1", text(manager, "mcp_kit_change_resources", null));
+        ReconnectTest.await("resources listed again", () -> count(manager, "resources/list") >= 2);
+        assertFalse(manager.surfaceOf("kit").orElseThrow().deferred());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void aSubscriptionBelongsToTheServerNameAndOutlivesAReconnect(String era) throws Exception {
+        McpManager manager = manager(Duration.ofSeconds(30), null);
+        manager.connectServers(Map.of("kit", TestServerProcesses.config("--era", era, "--features",
+                "resources,subscriptions")), Map.of());
+        McpClient.await(manager.subscribeResource("kit", TEXT_URI));
+        assertEquals(java.util.Set.of(TEXT_URI), manager.subscribedResources("kit"));
+        assertEquals("notified 1", text(manager, "mcp_kit_touch_resource", "{\"uri\":\"" + TEXT_URI + "\"}"));
+        ReconnectTest.await("the update is heard", () -> updates.contains("kit " + TEXT_URI));
+
+        ReconnectTest.call(ReconnectTest.tool(manager, "mcp_kit_crash"), null);
+        updates.clear();
+        ReconnectTest.await("kit reconnected and subscribed again", () -> manager.status("kit").state()
+                == ServerStatus.State.CONNECTED && updates.contains("kit " + TEXT_URI));
+        updates.clear();
+        assertEquals("notified 1", text(manager, "mcp_kit_touch_resource", "{\"uri\":\"" + TEXT_URI + "\"}"),
+                "the new session is subscribed");
+        ReconnectTest.await("the update is heard again", () -> updates.contains("kit " + TEXT_URI));
+
+        McpClient.await(manager.unsubscribeResource("kit", TEXT_URI));
+        assertEquals(java.util.Set.of(), manager.subscribedResources("kit"));
+        assertEquals("notified 0", text(manager, "mcp_kit_touch_resource", "{\"uri\":\"" + TEXT_URI + "\"}"));
+
+        McpException refused = assertThrows(McpException.class, () -> McpClient.await(
+                manager.subscribeResource("nobody", TEXT_URI)));
+        assertEquals("MCP server not connected: nobody", refused.getMessage());
+        assertEquals(java.util.Set.of(), manager.subscribedResources("nobody"), "a failed subscription is not kept");
     }
 
     private static String quote(String text) {

@@ -15,8 +15,9 @@ import org.slf4j.Logger;
  * A manager's events to its listeners: delivered in order, one at a time, on a worker thread, with a bound on
  * what may wait. At most {@code capacity} events wait in order; beyond that (a listener that blocks while servers
  * keep changing: a crash loop, a server that keeps changing its tools) the events are coalesced until the queue
- * has drained: the latest tool set, each server's latest pin report and each server's latest status wait in their
- * place and are delivered in that order once the ordered ones are. A slow listener so skips intermediate states
+ * has drained: the latest tool set, the latest surfaces, each resource update (once per server and URI), each
+ * server's latest pin report and each server's latest status wait in their place and are delivered in that order
+ * once the ordered ones are. A slow listener so skips intermediate states
  * but always hears the last one, and what waits is bounded by the number of servers. One warning per such episode.
  */
 public final class ListenerEvents {
@@ -34,6 +35,7 @@ public final class ListenerEvents {
     private List<SurfaceSlice> surfaces;
     private final Map<String, ToolChanges> reports = new LinkedHashMap<>();
     private final Map<String, ServerStatus> statuses = new LinkedHashMap<>();
+    private final java.util.Set<Map.Entry<String, String>> updates = new java.util.LinkedHashSet<>();
 
     /**
      * @param listeners the listeners (read at each delivery)
@@ -65,6 +67,11 @@ public final class ListenerEvents {
             surfacesServer = surfacesServer == null || surfacesServer.equals(server) ? server : "*";
             surfaces = slices;
         });
+    }
+
+    /** {@link ManagerListener#onResourceUpdated}. */
+    public void resourceUpdated(String server, String uri) {
+        post(() -> listeners.forEach(l -> l.onResourceUpdated(server, uri)), () -> updates.add(Map.entry(server, uri)));
     }
 
     /** {@link ManagerListener#onToolChanges}. */
@@ -103,6 +110,7 @@ public final class ListenerEvents {
         List<SurfaceSlice> latestSurfaces;
         List<ToolChanges> latestReports;
         List<Map.Entry<String, ServerStatus>> latestStatuses;
+        List<Map.Entry<String, String>> latestUpdates;
         synchronized (lock) {
             server = viewServer;
             tools = view;
@@ -112,6 +120,8 @@ public final class ListenerEvents {
             surfaces = null;
             latestReports = new ArrayList<>(reports.values());
             latestStatuses = new ArrayList<>(statuses.entrySet());
+            latestUpdates = new ArrayList<>(updates);
+            updates.clear();
             viewServer = null;
             view = null;
             reports.clear();
@@ -124,6 +134,7 @@ public final class ListenerEvents {
         if (latestSurfaces != null) {
             listeners.forEach(l -> l.onSurfacesChanged(surfaceServer, latestSurfaces));
         }
+        latestUpdates.forEach(update -> listeners.forEach(l -> l.onResourceUpdated(update.getKey(), update.getValue())));
         latestReports.forEach(report -> listeners.forEach(l -> l.onToolChanges(report)));
         latestStatuses.forEach(entry -> listeners.forEach(l -> l.onStatusChange(entry.getKey(), entry.getValue())));
     }
