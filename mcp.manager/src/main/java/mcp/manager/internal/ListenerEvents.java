@@ -18,9 +18,13 @@ import org.slf4j.Logger;
  * has drained: the latest tool set, the latest surfaces, each resource update (once per server and URI), each
  * server's latest pin report and each server's latest status wait in their place and are delivered in that order
  * once the ordered ones are. A slow listener so skips intermediate states
- * but always hears the last one, and what waits is bounded by the number of servers. One warning per such episode.
+ * but always hears the last one, and what waits is bounded by the number of servers (and of resource updates, by
+ * {@value #MAX_WAITING_UPDATES}; more are dropped). One warning per such episode.
  */
 public final class ListenerEvents {
+
+    /** The most distinct resource updates that wait while coalescing; more are dropped. */
+    static final int MAX_WAITING_UPDATES = 1_000;
 
     private final List<ManagerListener> listeners;
     private final Logger log;
@@ -71,7 +75,12 @@ public final class ListenerEvents {
 
     /** {@link ManagerListener#onResourceUpdated}. */
     public void resourceUpdated(String server, String uri) {
-        post(() -> listeners.forEach(l -> l.onResourceUpdated(server, uri)), () -> updates.add(Map.entry(server, uri)));
+        post(() -> listeners.forEach(l -> l.onResourceUpdated(server, uri)), () -> {
+            // A server may name any URI (2025: sub-resources of a subscribed one): what waits stays bounded.
+            if (updates.size() < MAX_WAITING_UPDATES) {
+                updates.add(Map.entry(server, uri));
+            }
+        });
     }
 
     /** {@link ManagerListener#onToolChanges}. */
