@@ -14,6 +14,8 @@ module mcp.manager {
     requires org.slf4j;
     // JSON Schema 2020-12: structured tool results are checked against the tool's outputSchema.
     requires com.networknt.schema;
+    // YAML 1.2: the frontmatter of a skill's SKILL.md is compared with its entry's (the skills extension).
+    requires org.snakeyaml.engine;
 
     exports mcp.manager;
 

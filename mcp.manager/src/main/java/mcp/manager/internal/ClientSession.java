@@ -24,17 +24,22 @@ import java.util.function.Predicate;
 import mcp.api.CallLimits;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
+import mcp.api.LoadedSkill;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.McpStreamLostException;
 import mcp.api.McpTimeoutException;
+import mcp.api.McpVerificationException;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
 import mcp.api.ResourceDefinition;
 import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
+import mcp.api.SkillEntry;
+import mcp.api.SkillFile;
+import mcp.api.SkillResource;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
@@ -805,6 +810,98 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         return parsed(request("completion/complete", params, CallOptions.DEFAULT), "completion/complete",
                 CompletionResult::fromJson);
+    }
+
+    // ---------------------------------------------------------------- skills (io.modelcontextprotocol/skills)
+
+    /**
+     * @return a failed future when the server did not declare the skills extension (nothing is sent then), else
+     *     {@code null}
+     */
+    private <T> CompletableFuture<T> withoutSkills(String method) {
+        InitializeResult init = initializeResult;
+        if (init != null && init.capabilities().path("extensions").path(SkillChecks.EXTENSION).isObject()) {
+            return null;
+        }
+        return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
+                + "\" does not offer skills (it declared no \"" + SkillChecks.EXTENSION + "\" extension); " + method
+                + " was not sent"));
+    }
+
+    @Override
+    public CompletableFuture<List<SkillEntry>> listSkills() {
+        CompletableFuture<List<SkillEntry>> refused = withoutSkills("skills/list");
+        return refused != null ? refused : listAll("skills/list", "skills", "skill", SkillEntry::fromJson, SkillEntry::uri);
+    }
+
+    @Override
+    public CompletableFuture<SkillEntry> getSkill(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        CompletableFuture<SkillEntry> refused = withoutSkills("skills/get");
+        if (refused != null) {
+            return refused;
+        }
+        return parsed(request("skills/get", McpJson.object().put("uri", uri), CallOptions.DEFAULT), "skills/get " + uri,
+                json -> {
+                    SkillEntry entry = SkillEntry.fromJson(json.path("skill"));
+                    if (!entry.uri().equals(uri)) {
+                        throw new McpException("MCP server \"" + options.serverName() + "\" answered skills/get "
+                                + SkillChecks.shown(uri) + " with another skill, " + SkillChecks.shown(entry.uri()));
+                    }
+                    return entry;
+                });
+    }
+
+    @Override
+    public CompletableFuture<LoadedSkill> loadSkill(SkillEntry entry) {
+        Objects.requireNonNull(entry, "entry");
+        CompletableFuture<LoadedSkill> refused = withoutSkills("resources/read");
+        if (refused != null) {
+            return refused;
+        }
+        try {
+            SkillChecks.loadable(options.serverName(), entry);
+        } catch (McpException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return readSkillResource(entry.resource(entry.uri()).orElseThrow(),
+                file -> SkillChecks.load(options.serverName(), entry, file));
+    }
+
+    @Override
+    public CompletableFuture<SkillFile> readSkillFile(LoadedSkill skill, String reference) {
+        Objects.requireNonNull(skill, "skill");
+        Objects.requireNonNull(reference, "reference");
+        if (!skill.server().equals(options.serverName())) {
+            // A skill binds its reads to the server it came from: one server's skill never reads another's files.
+            return CompletableFuture.failedFuture(new McpException("Skill " + SkillChecks.shown(skill.entry().uri())
+                    + " was loaded from MCP server \"" + skill.server() + "\"; its files are not read from \""
+                    + options.serverName() + "\""));
+        }
+        String uri = skill.entry().resolve(reference);
+        Optional<SkillResource> listed = skill.entry().resource(uri);
+        if (listed.isEmpty()) {
+            return CompletableFuture.failedFuture(new McpVerificationException("MCP server \"" + options.serverName()
+                    + "\": " + SkillChecks.shown(uri) + " is not a file of skill " + SkillChecks.shown(skill.entry().uri())
+                    + " as the entry it was loaded by lists them; not read", uri));
+        }
+        CompletableFuture<SkillFile> refused = withoutSkills("resources/read");
+        return refused != null ? refused : readSkillResource(listed.get(), file -> file);
+    }
+
+    /**
+     * Reads one listed file of a skill ({@code resources/read}, in either era) and verifies it; a file listed
+     * over {@link ClientOptions#maxResourceBytes()} is not read at all.
+     */
+    private <T> CompletableFuture<T> readSkillResource(SkillResource listed, Function<SkillFile, T> then) {
+        if (listed.size() > options.maxResourceBytes()) {
+            return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
+                    + "\": skill file " + SkillChecks.shown(listed.uri()) + " is listed at " + listed.size()
+                    + " bytes, over the limit of " + options.maxResourceBytes() + " bytes (maxResourceBytes); not read"));
+        }
+        ObjectNode params = McpJson.object().put("uri", listed.uri());
+        return parsed(multiRound("resources/read", params, CallOptions.DEFAULT, false), "resources/read " + listed.uri(),
+                json -> then.apply(SkillChecks.verify(options.serverName(), listed, json)));
     }
 
     /**

@@ -15,7 +15,8 @@ public final class Options {
     /** Faults that a test can switch on with {@code --fault NAME}; the CLI name is the lower-case, dashed form. */
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
-        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER;
+        HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER,
+        SKILL_DIGEST, SKILL_SIZE, SKILL_FRONTMATTER;
 
         /** The name used on the command line, e.g. {@code exit-at-start}. */
         public String cliName() {
@@ -59,7 +60,9 @@ public final class Options {
             "                          handles), huge-token (progress with tokens of every size and type),",
             "                          requests (pings mcp-host must answer)), ticker (adds the tool ticker:",
             "                          {intervalMs, ticks} sends progress every intervalMs, forever or ticks times",
-            "                          and then nothing: it never answers, until cancelled)",
+            "                          and then nothing: it never answers, until cancelled), skill-digest,",
+            "                          skill-size, skill-frontmatter (with --features skills: files served",
+            "                          other than their entries say, see SkillsFixture)",
             "  --tasks POLL_MS         modern era: offers the tasks extension (io.modelcontextprotocol/tasks) in",
             "                          server/discover; a tools/call that declares it becomes a task (all tools but",
             "                          received, cancellations, task_states and pid) with pollIntervalMs POLL_MS: slow and",
@@ -70,7 +73,9 @@ public final class Options {
             "                          (test://text/readme, the binary test://blob/data, the template",
             "                          test://items/{id}) and completions (style and name of greet, id of the",
             "                          template); each is declared as a capability; the lists page by --page-size",
-            "                          and repeat-cursor loops them too (default none)",
+            "                          and repeat-cursor loops them too (default none); skills (the extension",
+            "                          io.modelcontextprotocol/skills: skills/list, skills/get and resources/read of",
+            "                          three skills, see SkillsFixture; declares resources too)",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
@@ -96,7 +101,7 @@ public final class Options {
     public String listScope = "public";
     /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
     public long tasksPollMs = -1;
-    /** The features of {@code --features}: {@code prompts}, {@code resources}, {@code completions}. */
+    /** The features of {@code --features}: {@code prompts}, {@code resources}, {@code completions}, {@code skills}. */
     public final Set<String> features = new java.util.LinkedHashSet<>();
     /** The size of the binary resource. */
     public int blobBytes = 1024;
@@ -131,8 +136,8 @@ public final class Options {
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
                 case "--features":
                     for (String feature : value.split(",")) {
-                        if (!Set.of("prompts", "resources", "completions").contains(feature)) {
-                            throw new IllegalArgumentException("--features takes prompts, resources and completions,"
+                        if (!Set.of("prompts", "resources", "completions", "skills").contains(feature)) {
+                            throw new IllegalArgumentException("--features takes prompts, resources, completions and skills,"
                                     + " got: " + feature);
                         }
                         o.features.add(feature);
