@@ -1,6 +1,7 @@
 package mcp.manager;
 
 import static mcp.manager.TestServerProcesses.connect;
+import static mcp.manager.TestServerProcesses.received;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import mcp.api.Content;
 import mcp.api.LoadedSkill;
 import mcp.api.McpException;
 import mcp.api.McpJson;
@@ -18,12 +18,10 @@ import mcp.api.McpVerificationException;
 import mcp.api.SkillEntry;
 import mcp.api.SkillFile;
 import mcp.api.SkillResource;
-import mcp.api.ToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The skills extension ({@code io.modelcontextprotocol/skills}, SEP-2640) against the testkit server's
@@ -55,14 +53,6 @@ class SkillsTest {
         assertEquals(era.equals("modern") ? McpClient.MODERN_PROTOCOL_VERSION : McpClient.LATEST_PROTOCOL_VERSION,
                 client.initializeResult().protocolVersion());
         return client;
-    }
-
-    private static List<String> received(McpClient client) {
-        ToolResult result = client.callToolBlocking("received", McpJson.object());
-        JsonNode array = McpJson.mapper().readTree(((Content.Text) result.content().get(0)).text());
-        List<String> methods = new ArrayList<>();
-        array.forEach(m -> methods.add(m.asString()));
-        return methods;
     }
 
     private static long count(List<String> methods, String method) {

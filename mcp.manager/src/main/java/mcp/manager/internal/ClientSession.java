@@ -720,13 +720,22 @@ public final class ClientSession implements McpClient, Transport.Listener {
      *     {@code null}
      */
     private <T> CompletableFuture<T> missing(String capability, String method) {
+        return undeclared(capabilities -> capabilities.path(capability), capability,
+                "\"" + capability + "\" capability", method);
+    }
+
+    /**
+     * @param declaration where the server's capabilities declare the feature (an object when they do)
+     * @return a failed future naming the feature when the server did not declare it, else {@code null}
+     */
+    private <T> CompletableFuture<T> undeclared(Function<JsonNode, JsonNode> declaration, String feature,
+            String declared, String method) {
         InitializeResult init = initializeResult;
-        if (init != null && init.capabilities().path(capability).isObject()) {
+        if (init != null && declaration.apply(init.capabilities()).isObject()) {
             return null;
         }
         return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
-                + "\" does not offer " + capability + " (it declared no \"" + capability + "\" capability); "
-                + method + " was not sent"));
+                + "\" does not offer " + feature + " (it declared no " + declared + "); " + method + " was not sent"));
     }
 
     @Override
@@ -819,13 +828,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
      *     {@code null}
      */
     private <T> CompletableFuture<T> withoutSkills(String method) {
-        InitializeResult init = initializeResult;
-        if (init != null && init.capabilities().path("extensions").path(SkillChecks.EXTENSION).isObject()) {
-            return null;
-        }
-        return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
-                + "\" does not offer skills (it declared no \"" + SkillChecks.EXTENSION + "\" extension); " + method
-                + " was not sent"));
+        return undeclared(capabilities -> capabilities.path("extensions").path(SkillChecks.EXTENSION), "skills",
+                "\"" + SkillChecks.EXTENSION + "\" extension", method);
     }
 
     @Override
