@@ -2,7 +2,7 @@
  * The MCP client protocol: one {@link mcp.manager.McpClient} session per server over any
  * {@link mcp.api.spi.Transport}, with request correlation, the {@code initialize} handshake,
  * answers to server requests, paginated {@code tools/list}, and {@code tools/call} with timeouts,
- * progress and cancellation; and {@link mcp.manager.McpManager}, which runs many servers and withholds
+ * progress and cancellation, and skills (SEP-2640) verified against their entries; and {@link mcp.manager.McpManager}, which runs many servers and withholds
  * tools whose definitions changed since they were pinned ({@link mcp.consent.ToolPins}).
  *
  * @uses mcp.api.spi.TransportProvider

@@ -10,19 +10,22 @@ import java.util.Objects;
  *
  * <p>Skill content is the server's text for a model: untrusted input, to be shown tagged with {@link #server()}.
  *
- * @param server the name of the server it came from
  * @param entry the entry it was loaded and verified by
  * @param skillFile its verified {@code SKILL.md}
  * @param instructions the body of {@code SKILL.md}: the text after the frontmatter block
  */
-public record LoadedSkill(String server, SkillEntry entry, SkillFile skillFile, String instructions) {
+public record LoadedSkill(SkillEntry entry, SkillFile skillFile, String instructions) {
 
     /** Validates. */
     public LoadedSkill {
-        Objects.requireNonNull(server, "server");
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(skillFile, "skillFile");
         Objects.requireNonNull(instructions, "instructions");
+    }
+
+    /** @return the name of the server it came from: its origin, to which its reads are bound */
+    public String server() {
+        return entry.server();
     }
 
     /** @return the skill's name */

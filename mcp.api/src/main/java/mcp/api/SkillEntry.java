@@ -12,6 +12,10 @@ import tools.jackson.databind.JsonNode;
  * and every file of the skill with its digest and size. An entry is a promise about the files, not the files:
  * nothing of a skill is read until it is loaded ({@code McpClient.loadSkill}).
  *
+ * <p>A skill's identity is the pair of its server and its URI: two servers may serve the same URI, and those are two
+ * unrelated skills. An entry keeps both.
+ *
+ * @param server the name of the server that described it (the host's name for it, not the server's own)
  * @param uri the URI of the skill's {@code SKILL.md}, e.g. {@code skill://pdf-processing/SKILL.md}
  * @param frontmatter the {@code SKILL.md} frontmatter as the server rendered it (an object with at least the
  *     strings {@code name} and {@code description})
@@ -19,13 +23,14 @@ import tools.jackson.databind.JsonNode;
  *     content is generated ({@code "resources": "dynamic"}), which has no digests to verify
  * @param raw the entry exactly as the server sent it
  */
-public record SkillEntry(String uri, JsonNode frontmatter, Optional<List<SkillResource>> resources, JsonNode raw) {
+public record SkillEntry(String server, String uri, JsonNode frontmatter, Optional<List<SkillResource>> resources, JsonNode raw) {
 
     /** The file name of a skill's instructions, last in every skill URI. */
     public static final String SKILL_FILE = "SKILL.md";
 
     /** Validates and copies. */
     public SkillEntry {
+        Objects.requireNonNull(server, "server");
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(frontmatter, "frontmatter");
         resources = Objects.requireNonNull(resources, "resources").map(List::copyOf);
@@ -49,13 +54,14 @@ public record SkillEntry(String uri, JsonNode frontmatter, Optional<List<SkillRe
     /**
      * Reads an entry from its MCP JSON form.
      *
+     * @param server the name of the server that sent it
      * @param json one element of {@code skills/list}'s {@code skills}, or {@code skills/get}'s {@code skill}
      * @return the entry
      * @throws McpException if the entry is not one a host may load: no string {@code uri}, no frontmatter with
      *     {@code name} and {@code description}, a name that is not the last segment of the skill's path, or
      *     {@code resources} neither an array of files nor {@code "dynamic"}
      */
-    public static SkillEntry fromJson(JsonNode json) {
+    public static SkillEntry fromJson(String server, JsonNode json) {
         JsonNode uri = json.get("uri");
         if (uri == null || !uri.isString()) {
             throw new McpException("Invalid skill: \"uri\" must be a string, got " + ToolDefinition.abbreviate(json));
@@ -74,7 +80,7 @@ public record SkillEntry(String uri, JsonNode frontmatter, Optional<List<SkillRe
             throw new McpException("Invalid skill " + uri.asString() + ": \"resources\" must be an array of files or"
                     + " \"dynamic\", got " + ToolDefinition.abbreviate(resources));
         }
-        return new SkillEntry(uri.asString(), json.path("frontmatter"), files, json);
+        return new SkillEntry(server, uri.asString(), json.path("frontmatter"), files, json);
     }
 
     /** @return the skill's name: its frontmatter {@code name}, also the last segment of its path */

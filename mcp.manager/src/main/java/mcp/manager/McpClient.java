@@ -239,7 +239,8 @@ public interface McpClient extends AutoCloseable {
      * outside the skill's directory or listed twice, over the extension's limits (512 files, 16 MiB), or a file
      * listed over {@link ClientOptions#maxResourceBytes()}. Needs the skills extension.
      *
-     * @param entry the entry, as listed or got from this server
+     * @param entry the entry, as listed or got from this server (another server's entry is refused: a skill is
+     *     the pair of its server and its URI)
      * @return the loaded skill, which holds the entry for reading the skill's other files
      */
     CompletableFuture<LoadedSkill> loadSkill(SkillEntry entry);

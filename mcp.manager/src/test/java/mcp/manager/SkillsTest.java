@@ -92,6 +92,7 @@ class SkillsTest {
         McpClient client = connectIn(era, ClientOptions.builder("load-" + era));
         LoadedSkill pdf = McpClient.await(client.loadSkill(entry(client, PDF)));
         assertEquals("load-" + era, pdf.server());
+        assertEquals("load-" + era, pdf.entry().server());
         assertEquals("pdf-processing", pdf.name());
         assertTrue(pdf.instructions().startsWith("\n# PDF processing\n"), pdf.instructions());
         assertTrue(pdf.skillFile().text().startsWith("---\nname: pdf-processing\n"));
@@ -191,12 +192,15 @@ class SkillsTest {
     }
 
     @Test
-    void aSkillOfOneServerReadsNoFileThroughAnother() {
+    void aSkillOfOneServerIsNeitherLoadedNorReadThroughAnother() {
         McpClient one = connectIn("legacy", ClientOptions.builder("one"));
         McpClient two = connectIn("legacy", ClientOptions.builder("two"));
         LoadedSkill pdf = McpClient.await(one.loadSkill(PDF));
         McpException error = assertThrows(McpException.class, () -> McpClient.await(two.readSkillFile(pdf, FORMS)));
-        assertTrue(error.getMessage().contains("was loaded from MCP server \"one\""), error.getMessage());
+        assertEquals("Skill " + PDF + " is of MCP server \"one\"; its files are not read from \"two\"",
+                error.getMessage());
+        McpException load = assertThrows(McpException.class, () -> McpClient.await(two.loadSkill(pdf.entry())));
+        assertEquals(error.getMessage(), load.getMessage());
         assertEquals(0, count(received(two), "resources/read"));
     }
 
@@ -223,7 +227,7 @@ class SkillsTest {
         // Resources, but no skills extension.
         McpClient client = connect("bare-" + era, "--era", era, "--features", "resources");
         clients.add(client);
-        SkillEntry pdf = SkillEntry.fromJson(McpJson.mapper().readTree("{\"uri\":\"" + PDF + "\",\"frontmatter\":"
+        SkillEntry pdf = SkillEntry.fromJson("bare-" + era, McpJson.mapper().readTree("{\"uri\":\"" + PDF + "\",\"frontmatter\":"
                 + "{\"name\":\"pdf-processing\",\"description\":\"d\"},\"resources\":[{\"uri\":\"" + PDF + "\",\"digest\":"
                 + "\"sha256:" + "0".repeat(64) + "\",\"size\":1}]}"));
         List<CompletableFuture<?>> calls = List.of(client.listSkills(), client.getSkill(PDF), client.loadSkill(pdf),

@@ -835,7 +835,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
     @Override
     public CompletableFuture<List<SkillEntry>> listSkills() {
         CompletableFuture<List<SkillEntry>> refused = withoutSkills("skills/list");
-        return refused != null ? refused : listAll("skills/list", "skills", "skill", SkillEntry::fromJson, SkillEntry::uri);
+        return refused != null ? refused : listAll("skills/list", "skills", "skill",
+                json -> SkillEntry.fromJson(options.serverName(), json), SkillEntry::uri);
     }
 
     @Override
@@ -847,7 +848,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         return parsed(request("skills/get", McpJson.object().put("uri", uri), CallOptions.DEFAULT), "skills/get " + uri,
                 json -> {
-                    SkillEntry entry = SkillEntry.fromJson(json.path("skill"));
+                    SkillEntry entry = SkillEntry.fromJson(options.serverName(), json.path("skill"));
                     if (!entry.uri().equals(uri)) {
                         throw new McpException("MCP server \"" + options.serverName() + "\" answered skills/get "
                                 + SkillChecks.shown(uri) + " with another skill, " + SkillChecks.shown(entry.uri()));
@@ -863,6 +864,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         if (refused != null) {
             return refused;
         }
+        if (!entry.server().equals(options.serverName())) {
+            return CompletableFuture.failedFuture(new McpException(otherOrigin(entry)));
+        }
         try {
             SkillChecks.loadable(options.serverName(), entry);
         } catch (McpException e) {
@@ -877,10 +881,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         Objects.requireNonNull(skill, "skill");
         Objects.requireNonNull(reference, "reference");
         if (!skill.server().equals(options.serverName())) {
-            // A skill binds its reads to the server it came from: one server's skill never reads another's files.
-            return CompletableFuture.failedFuture(new McpException("Skill " + SkillChecks.shown(skill.entry().uri())
-                    + " was loaded from MCP server \"" + skill.server() + "\"; its files are not read from \""
-                    + options.serverName() + "\""));
+            return CompletableFuture.failedFuture(new McpException(otherOrigin(skill.entry())));
         }
         String uri = skill.entry().resolve(reference);
         Optional<SkillResource> listed = skill.entry().resource(uri);
@@ -891,6 +892,12 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         CompletableFuture<SkillFile> refused = withoutSkills("resources/read");
         return refused != null ? refused : readSkillResource(listed.get(), file -> file);
+    }
+
+    /** A skill binds its reads to the server it came from: one server's entry never reads another's files. */
+    private String otherOrigin(SkillEntry entry) {
+        return "Skill " + SkillChecks.shown(entry.uri()) + " is of MCP server \"" + entry.server()
+                + "\"; its files are not read from \"" + options.serverName() + "\"";
     }
 
     /**

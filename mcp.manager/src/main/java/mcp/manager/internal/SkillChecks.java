@@ -125,7 +125,7 @@ final class SkillChecks {
                         Math.min(5, differences.size()))) + (differences.size() > 5 ? "; and " + (differences.size() - 5)
                         + " more" : "") + "; not loaded", entry.uri());
             }
-            return new LoadedSkill(server, entry, skillFile, split.body());
+            return new LoadedSkill(entry, skillFile, split.body());
         } catch (Frontmatter.Unreadable e) {
             throw new McpVerificationException(skill + "its " + SkillEntry.SKILL_FILE + ": " + e.getMessage()
                     + "; not loaded", entry.uri());
