@@ -2,7 +2,7 @@
  * The MCP client protocol: one {@link mcp.manager.McpClient} session per server over any
  * {@link mcp.api.spi.Transport}, with request correlation, the {@code initialize} handshake,
  * answers to server requests, paginated {@code tools/list}, and {@code tools/call} with timeouts,
- * progress and cancellation; and {@link mcp.manager.McpManager}, which runs many servers and withholds
+ * progress and cancellation, and skills (SEP-2640) verified against their entries; and {@link mcp.manager.McpManager}, which runs many servers and withholds
  * tools whose definitions changed since they were pinned ({@link mcp.consent.ToolPins}).
  *
  * @uses mcp.api.spi.TransportProvider
@@ -14,6 +14,8 @@ module mcp.manager {
     requires org.slf4j;
     // JSON Schema 2020-12: structured tool results are checked against the tool's outputSchema.
     requires com.networknt.schema;
+    // YAML 1.2: the frontmatter of a skill's SKILL.md is compared with its entry's (the skills extension).
+    requires org.snakeyaml.engine;
 
     exports mcp.manager;
 

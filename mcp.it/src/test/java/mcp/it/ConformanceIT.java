@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
@@ -382,10 +383,43 @@ class ConformanceIT {
         }
     }
 
+    /** The client scenarios of the skills extension (SEP-2640), and the check that is each one's point. */
+    private static final Map<String, String> SKILLS_SCENARIOS = Map.of(
+            "sep-2640-client-no-prefetch", "sep-2640-host-no-prefetch",
+            "sep-2640-client-verify-digest", "sep-2640-host-verify-digest",
+            "sep-2640-client-verify-size", "sep-2640-host-size-mismatch-failure",
+            "sep-2640-client-verify-frontmatter", "sep-2640-host-frontmatter-comparison");
+
+    static Stream<Arguments> skillsScenarios() {
+        return SKILLS_SCENARIOS.keySet().stream().sorted()
+                .flatMap(name -> Stream.of(Arguments.of(name, "2026-07-28"), Arguments.of(name, "2025-11-25")));
+    }
+
+    /**
+     * Each scenario of the skills extension on its own, in both eras (an extension scenario runs only when forced
+     * to a revision): its check must be SUCCESS, which needs the skills listed and, in the verify scenarios, the
+     * tampered SKILL.md read and rejected (the skill's other file never read); no check may fail or warn.
+     */
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("skillsScenarios")
+    void skillsExtension(String name, String revision) throws Exception {
+        assertTrue(Files.isRegularFile(SUITE_2026), SUITE_2026 + " is missing: run interop/install.sh");
+        Outcome outcome = judge(name, suite(SUITE_2026, name + "-" + revision, "--scenario", name, "--spec-version",
+                revision, "--force"), SKILLS_SCENARIOS.get(name));
+        JsonNode check = outcome.checks().stream().filter(c -> c.path("id").asString().equals(SKILLS_SCENARIOS.get(name)))
+                .findFirst().orElseThrow();
+        if (name.equals("sep-2640-client-no-prefetch")) {
+            assertEquals(0, check.path("details").path("fileReads").asInt(-1), outcome.toString());
+        } else {
+            assertEquals("[\"skill://pdf-processing/SKILL.md\"]", check.path("details").path("reads").toString(),
+                    outcome.toString());
+        }
+    }
+
     /**
      * No client scenario of the 2026-07-28 suite is left out of this class unsaid: each runs here on the 2026
-     * wire, judged by 2025-11-25, or (of 2025-03-26 only) with the 0.1.16 suite above, or is named as waiting,
-     * with why.
+     * wire, judged by 2025-11-25, or (of 2025-03-26 only) with the 0.1.16 suite above, or (the skills extension)
+     * in both eras.
      */
     @Test
     void everyClientScenarioOfThe2026SuiteRunsOrIsSaidToWait() throws Exception {
@@ -407,9 +441,7 @@ class ConformanceIT {
         accounted.addAll(HANDSHAKE_SCENARIOS.keySet());
         // Of 2025-03-26 only: run above with the 0.1.16 suite, which has them under the same names.
         accounted.addAll(List.of("auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"));
-        // Waiting: the skills extension needs resources (issue 18).
-        accounted.addAll(List.of("sep-2640-client-no-prefetch", "sep-2640-client-verify-digest",
-                "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"));
+        accounted.addAll(SKILLS_SCENARIOS.keySet());
         assertEquals(48, listed.size(), listing);
         assertEquals(listed, List.copyOf(accounted), listing);
     }

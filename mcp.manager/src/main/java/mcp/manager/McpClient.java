@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
+import mcp.api.LoadedSkill;
 import mcp.api.McpException;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
@@ -16,6 +17,8 @@ import mcp.api.ResourceDefinition;
 import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
 import mcp.api.ServerConfig;
+import mcp.api.SkillEntry;
+import mcp.api.SkillFile;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
@@ -38,6 +41,13 @@ import tools.jackson.databind.JsonNode;
  * <p>Prompts, resources and completions need the server's capability ({@code prompts}, {@code resources},
  * {@code completions}): on a server without it the call fails at once with an {@link McpException} that
  * names the server and the capability, and nothing is sent.
+ *
+ * <p>Skills (the extension {@code io.modelcontextprotocol/skills}, SEP-2640) need the server to declare it under
+ * {@code capabilities.extensions}, or the call fails the same way. {@link #listSkills()} and {@link #getSkill(String)}
+ * read entries only, never a skill's files; {@link #loadSkill(SkillEntry)} reads the {@code SKILL.md} and
+ * {@link #readSkillFile(LoadedSkill, String)} one file of a loaded skill, each verified against the entry (size,
+ * SHA-256 digest, and for {@code SKILL.md} the YAML frontmatter field by field): content that fails is never
+ * returned, the failure is an {@link mcp.api.McpVerificationException} naming the server, the URI and what differed.
  */
 public interface McpClient extends AutoCloseable {
 
@@ -228,6 +238,61 @@ public interface McpClient extends AutoCloseable {
      */
     CompletableFuture<CompletionResult> complete(CompletionReference ref, String argument, String value,
             Map<String, String> context);
+
+    /**
+     * Lists every skill the server publishes ({@code skills/list}), following {@code nextCursor} as
+     * {@link #listTools()} does (the same page cap and repeated-cursor guard); an entry a host may not load (no
+     * frontmatter {@code name} and {@code description}, a name that is not the last segment of its path,
+     * {@code resources} neither files nor {@code "dynamic"}) is skipped with a warning. Reads no skill file. Needs
+     * the skills extension.
+     *
+     * @return the entries, in the server's order (a URI listed twice: the first)
+     */
+    CompletableFuture<List<SkillEntry>> listSkills();
+
+    /**
+     * Gets the entry of one skill by the URI of its {@code SKILL.md} ({@code skills/get}): for a skill named in
+     * instructions rather than listed, or to refresh a held entry. Reads no skill file. Needs the skills extension.
+     *
+     * @param uri the URI of the skill's {@code SKILL.md}
+     * @return the entry
+     */
+    CompletableFuture<SkillEntry> getSkill(String uri);
+
+    /**
+     * Loads a skill: reads its {@code SKILL.md} and verifies it against the entry (its size and SHA-256 digest,
+     * then its YAML frontmatter compared field by field with the entry's). An entry mcp-host does not load fails
+     * before anything is read: {@code "dynamic"} (no digests), its {@code SKILL.md} not among its files, a file
+     * outside the skill's directory or listed twice, over the extension's limits (512 files, 16 MiB), or a file
+     * listed over {@link ClientOptions#maxResourceBytes()}. Needs the skills extension.
+     *
+     * @param entry the entry, as listed or got from this server (another server's entry is refused: a skill is
+     *     the pair of its server and its URI)
+     * @return the loaded skill, which holds the entry for reading the skill's other files
+     */
+    CompletableFuture<LoadedSkill> loadSkill(SkillEntry entry);
+
+    /**
+     * {@link #getSkill(String)}, then {@link #loadSkill(SkillEntry)} by the entry got.
+     *
+     * @param uri the URI of the skill's {@code SKILL.md}
+     * @return the loaded skill
+     */
+    default CompletableFuture<LoadedSkill> loadSkill(String uri) {
+        return getSkill(uri).thenCompose(this::loadSkill);
+    }
+
+    /**
+     * Reads one file of a loaded skill, verified against the entry the skill was loaded by (size and SHA-256
+     * digest). A file that entry does not list is not read (a verification failure, as the extension says), nor is
+     * a skill of another server read through this one.
+     *
+     * @param skill a skill loaded from this server
+     * @param reference the file: relative to the skill's directory ({@code references/FORMS.md}, as
+     *     {@code SKILL.md} refers to it) or its URI
+     * @return the verified file
+     */
+    CompletableFuture<SkillFile> readSkillFile(LoadedSkill skill, String reference);
 
     /**
      * Sends any request.

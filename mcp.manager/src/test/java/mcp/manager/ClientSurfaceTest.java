@@ -1,6 +1,7 @@
 package mcp.manager;
 
 import static mcp.manager.TestServerProcesses.connect;
+import static mcp.manager.TestServerProcesses.received;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,12 +23,10 @@ import mcp.api.PromptResult;
 import mcp.api.ResourceDefinition;
 import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
-import mcp.api.ToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Prompts, resources, resource templates and completions against the testkit server (a real child over
@@ -58,14 +57,6 @@ class ClientSurfaceTest {
         assertEquals(era.equals("modern") ? McpClient.MODERN_PROTOCOL_VERSION : McpClient.LATEST_PROTOCOL_VERSION,
                 client.initializeResult().protocolVersion());
         return client;
-    }
-
-    private static List<String> received(McpClient client) {
-        ToolResult result = client.callToolBlocking("received", McpJson.object());
-        JsonNode array = McpJson.mapper().readTree(((Content.Text) result.content().get(0)).text());
-        List<String> methods = new ArrayList<>();
-        array.forEach(m -> methods.add(m.asString()));
-        return methods;
     }
 
     @ParameterizedTest

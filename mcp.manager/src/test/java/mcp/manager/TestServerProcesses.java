@@ -3,13 +3,18 @@ package mcp.manager;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
+import mcp.api.Content;
+import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
+import mcp.api.ToolResult;
 import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.testkit.TestServers;
+import tools.jackson.databind.JsonNode;
 
 /** Starts testkit servers through the real stdio transport, found as a service like the host does. */
 final class TestServerProcesses {
@@ -32,6 +37,18 @@ final class TestServerProcesses {
 
     static Transport open(String name, String... serverArgs) {
         return stdio().open(TransportRequest.of(name, config(serverArgs), Path.of("").toAbsolutePath()));
+    }
+
+    /**
+     * @param client a client of a testkit server started with {@code --era}, which offers the tool {@code received}
+     * @return the methods of the requests the server received so far, in order
+     */
+    static List<String> received(McpClient client) {
+        ToolResult result = client.callToolBlocking("received", McpJson.object());
+        JsonNode array = McpJson.mapper().readTree(((Content.Text) result.content().get(0)).text());
+        List<String> methods = new ArrayList<>();
+        array.forEach(m -> methods.add(m.asString()));
+        return methods;
     }
 
     static McpClient connect(String name, ClientOptions.Builder options, String... serverArgs) {

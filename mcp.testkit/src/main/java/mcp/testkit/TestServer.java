@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import mcp.testkit.internal.Options;
 import mcp.testkit.internal.Options.Fault;
+import mcp.testkit.internal.SkillsFixture;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -51,7 +52,9 @@ import tools.jackson.databind.node.ObjectNode;
  * their arguments, in either era; {@code subscriptions} adds resource subscriptions ({@code resources/subscribe} in
  * 2025, {@code resourceSubscriptions} of a listen stream in 2026) and the tool {@code touch_resource}, which sends
  * the updates, and {@code list-changes} the prompt and resource list changes with {@code change_prompts} and
- * {@code change_resources}.
+ * {@code change_resources}; {@code --features skills} adds the skills extension ({@code skills/list},
+ * {@code skills/get}, skill files by {@code resources/read}: {@link mcp.testkit.internal.SkillsFixture}), with faults
+ * that serve files other than their entries say.
  * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
@@ -127,9 +130,12 @@ public final class TestServer {
     /** The ids of the open {@code subscriptions/listen} requests that asked for tool list changes. */
     private final Set<JsonNode> toolListeners = ConcurrentHashMap.newKeySet();
     private final AtomicInteger elicitations = new AtomicInteger();
+    /** The skills of {@code --features skills}. */
+    private final SkillsFixture skills;
 
     private TestServer(Options options) {
         this.options = options;
+        this.skills = new SkillsFixture(mapper, options);
         tools.add(tool("echo", "Echoes the message back as text.", schema("message", "string"), "message"));
         tools.add(tool("add", "Adds two numbers; the sum also comes as structuredContent.",
                 schema("a", "number", "b", "number"), "a", "b"));
@@ -462,7 +468,7 @@ public final class TestServer {
                 capabilities.putObject("tools").put("listChanged", true);
                 surfaceCapabilities(capabilities);
                 if (options.tasksPollMs >= 0) {
-                    capabilities.putObject("extensions").putObject(TASKS_EXTENSION);
+                    capabilities.withObjectProperty("extensions").putObject(TASKS_EXTENSION);
                 }
                 result.putObject("_meta").putObject("io.modelcontextprotocol/serverInfo").put("name", options.name)
                         .put("version", "1.0");
@@ -551,6 +557,13 @@ public final class TestServer {
         if (options.offers("completions")) {
             capabilities.putObject("completions");
         }
+        if (options.offers("skills")) {
+            // Skill files are resources: a server of the extension declares resources too.
+            if (!capabilities.has("resources")) {
+                capabilities.putObject("resources").put("listChanged", false).put("subscribe", false);
+            }
+            capabilities.withObjectProperty("extensions").putObject(SkillsFixture.EXTENSION);
+        }
     }
 
     /** Answers a prompts, resources or completion request; {@code null} for another method or one not offered. */
@@ -573,8 +586,26 @@ public final class TestServer {
                         .put("description", "An item by its id.").put("mimeType", "text/plain");
                 return page(List.of(template), "resourceTemplates", params);
             }
-            case "resources/read":
+            case "resources/read": {
+                ObjectNode skillFile = options.offers("skills") ? skills.read(text(params.path("uri"), "")) : null;
+                if (skillFile != null) {
+                    return skillFile;
+                }
                 return options.offers("resources") ? readResource(text(params.path("uri"), "")) : null;
+            }
+            case "skills/list":
+                return options.offers("skills") ? page(skills.entries(), "skills", params).put("ttlMs", 0)
+                        .put("cacheScope", "public") : null;
+            case "skills/get": {
+                if (!options.offers("skills")) {
+                    return null;
+                }
+                ObjectNode skill = skills.get(text(params.path("uri"), ""));
+                if (skill == null) {
+                    throw new RpcError(-32602, "No skill is served at " + text(params.path("uri"), "(no uri)"));
+                }
+                return skill;
+            }
             case "completion/complete":
                 return options.offers("completions") ? complete(params) : null;
             case "resources/subscribe":

@@ -26,17 +26,22 @@ import java.util.function.Predicate;
 import mcp.api.CallLimits;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
+import mcp.api.LoadedSkill;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.McpStreamLostException;
 import mcp.api.McpTimeoutException;
+import mcp.api.McpVerificationException;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
 import mcp.api.ResourceDefinition;
 import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
+import mcp.api.SkillEntry;
+import mcp.api.SkillFile;
+import mcp.api.SkillResource;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
@@ -875,13 +880,22 @@ public final class ClientSession implements McpClient, Transport.Listener {
      *     {@code null}
      */
     private <T> CompletableFuture<T> missing(String capability, String method) {
+        return undeclared(capabilities -> capabilities.path(capability), capability,
+                "\"" + capability + "\" capability", method);
+    }
+
+    /**
+     * @param declaration where the server's capabilities declare the feature (an object when they do)
+     * @return a failed future naming the feature when the server did not declare it, else {@code null}
+     */
+    private <T> CompletableFuture<T> undeclared(Function<JsonNode, JsonNode> declaration, String feature,
+            String declared, String method) {
         InitializeResult init = initializeResult;
-        if (init != null && init.capabilities().path(capability).isObject()) {
+        if (init != null && declaration.apply(init.capabilities()).isObject()) {
             return null;
         }
         return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
-                + "\" does not offer " + capability + " (it declared no \"" + capability + "\" capability); "
-                + method + " was not sent"));
+                + "\" does not offer " + feature + " (it declared no " + declared + "); " + method + " was not sent"));
     }
 
     @Override
@@ -1031,6 +1045,100 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 resourceUpdated(uri);
             }
         };
+    }
+
+    // ---------------------------------------------------------------- skills (io.modelcontextprotocol/skills)
+
+    /**
+     * @return a failed future when the server did not declare the skills extension (nothing is sent then), else
+     *     {@code null}
+     */
+    private <T> CompletableFuture<T> withoutSkills(String method) {
+        return undeclared(capabilities -> capabilities.path("extensions").path(SkillChecks.EXTENSION), "skills",
+                "\"" + SkillChecks.EXTENSION + "\" extension", method);
+    }
+
+    @Override
+    public CompletableFuture<List<SkillEntry>> listSkills() {
+        CompletableFuture<List<SkillEntry>> refused = withoutSkills("skills/list");
+        return refused != null ? refused : listAll("skills/list", "skills", "skill",
+                json -> SkillEntry.fromJson(options.serverName(), json), SkillEntry::uri);
+    }
+
+    @Override
+    public CompletableFuture<SkillEntry> getSkill(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        CompletableFuture<SkillEntry> refused = withoutSkills("skills/get");
+        if (refused != null) {
+            return refused;
+        }
+        return parsed(request("skills/get", McpJson.object().put("uri", uri), CallOptions.DEFAULT), "skills/get " + uri,
+                json -> {
+                    SkillEntry entry = SkillEntry.fromJson(options.serverName(), json.path("skill"));
+                    if (!entry.uri().equals(uri)) {
+                        throw new McpException("MCP server \"" + options.serverName() + "\" answered skills/get "
+                                + SkillChecks.shown(uri) + " with another skill, " + SkillChecks.shown(entry.uri()));
+                    }
+                    return entry;
+                });
+    }
+
+    @Override
+    public CompletableFuture<LoadedSkill> loadSkill(SkillEntry entry) {
+        Objects.requireNonNull(entry, "entry");
+        CompletableFuture<LoadedSkill> refused = withoutSkills("resources/read");
+        if (refused != null) {
+            return refused;
+        }
+        if (!entry.server().equals(options.serverName())) {
+            return CompletableFuture.failedFuture(new McpException(otherOrigin(entry)));
+        }
+        try {
+            SkillChecks.loadable(options.serverName(), entry);
+        } catch (McpException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return readSkillResource(entry.resource(entry.uri()).orElseThrow(),
+                file -> SkillChecks.load(options.serverName(), entry, file));
+    }
+
+    @Override
+    public CompletableFuture<SkillFile> readSkillFile(LoadedSkill skill, String reference) {
+        Objects.requireNonNull(skill, "skill");
+        Objects.requireNonNull(reference, "reference");
+        if (!skill.server().equals(options.serverName())) {
+            return CompletableFuture.failedFuture(new McpException(otherOrigin(skill.entry())));
+        }
+        String uri = skill.entry().resolve(reference);
+        Optional<SkillResource> listed = skill.entry().resource(uri);
+        if (listed.isEmpty()) {
+            return CompletableFuture.failedFuture(new McpVerificationException("MCP server \"" + options.serverName()
+                    + "\": " + SkillChecks.shown(uri) + " is not a file of skill " + SkillChecks.shown(skill.entry().uri())
+                    + " as the entry it was loaded by lists them; not read", uri));
+        }
+        CompletableFuture<SkillFile> refused = withoutSkills("resources/read");
+        return refused != null ? refused : readSkillResource(listed.get(), file -> file);
+    }
+
+    /** A skill binds its reads to the server it came from: one server's entry never reads another's files. */
+    private String otherOrigin(SkillEntry entry) {
+        return "Skill " + SkillChecks.shown(entry.uri()) + " is of MCP server \"" + entry.server()
+                + "\"; its files are not read from \"" + options.serverName() + "\"";
+    }
+
+    /**
+     * Reads one listed file of a skill ({@code resources/read}, in either era) and verifies it; a file listed
+     * over {@link ClientOptions#maxResourceBytes()} is not read at all.
+     */
+    private <T> CompletableFuture<T> readSkillResource(SkillResource listed, Function<SkillFile, T> then) {
+        if (listed.size() > options.maxResourceBytes()) {
+            return CompletableFuture.failedFuture(new McpException("MCP server \"" + options.serverName()
+                    + "\": skill file " + SkillChecks.shown(listed.uri()) + " is listed at " + listed.size()
+                    + " bytes, over the limit of " + options.maxResourceBytes() + " bytes (maxResourceBytes); not read"));
+        }
+        ObjectNode params = McpJson.object().put("uri", listed.uri());
+        return parsed(multiRound("resources/read", params, CallOptions.DEFAULT, false), "resources/read " + listed.uri(),
+                json -> then.apply(SkillChecks.verify(options.serverName(), listed, json)));
     }
 
     /**

@@ -16,6 +16,7 @@ public final class Options {
     public enum Fault {
         EXIT_AT_START, EXIT_DURING_CALL, GARBAGE_STDOUT, NO_INITIALIZE, OVERSIZED, SERVER_REQUESTS, GRANDCHILD, REPEAT_CURSOR,
         HOSTILE_TEXT, SILENT_DISCOVER, EXIT_BEFORE_INITIALIZE, ENDLESS_INPUT, FLOOD, TICKER, LISTEN_TOOLS_ONLY,
+        SKILL_DIGEST, SKILL_SIZE, SKILL_FRONTMATTER,
         /** {@code resources/list} answers an internal error (the other lists work). */
         SURFACE_LISTS_FAIL;
 
@@ -65,7 +66,8 @@ public final class Options {
             "                          era: a subscriptions/listen asking for anything but toolsListChanged is",
             "                          refused with -32602, as a server that knows no other field would),",
             "                          surface-lists-fail (with --features resources: resources/list answers an",
-            "                          internal error)",
+            "                          internal error), skill-digest, skill-size, skill-frontmatter (with --features",
+            "                          skills: files served other than their entries say, see SkillsFixture)",
             "  --tasks POLL_MS         modern era: offers the tasks extension (io.modelcontextprotocol/tasks) in",
             "                          server/discover; a tools/call that declares it becomes a task (all tools but",
             "                          received, cancellations, task_states and pid) with pollIntervalMs POLL_MS: slow and",
@@ -83,7 +85,9 @@ public final class Options {
             "                          \"notified N\") and listens (the open listen filters, or the 2025 subscribed",
             "                          URIs, as JSON)); list-changes (declares listChanged for prompts and resources,",
             "                          adds the tools change_prompts and change_resources, which send their",
-            "                          list_changed: plainly in 2025, on the listen streams that asked in 2026)",
+            "                          list_changed: plainly in 2025, on the listen streams that asked in 2026); skills",
+            "                          (the extension io.modelcontextprotocol/skills: skills/list, skills/get and",
+            "                          resources/read of three skills, see SkillsFixture; declares resources too)",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
@@ -109,7 +113,7 @@ public final class Options {
     public String listScope = "public";
     /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
     public long tasksPollMs = -1;
-    /** The features of {@code --features}: {@code prompts}, {@code resources}, {@code completions}. */
+    /** The features of {@code --features}: prompts, resources, completions, subscriptions, list-changes, skills. */
     public final Set<String> features = new java.util.LinkedHashSet<>();
     /** The size of the binary resource. */
     public int blobBytes = 1024;
@@ -144,10 +148,10 @@ public final class Options {
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
                 case "--features":
                     for (String feature : value.split(",")) {
-                        if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes")
+                        if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills")
                                 .contains(feature)) {
                             throw new IllegalArgumentException("--features takes prompts, resources, completions,"
-                                    + " subscriptions and list-changes, got: " + feature);
+                                    + " subscriptions, list-changes and skills, got: " + feature);
                         }
                         o.features.add(feature);
                     }

@@ -8,11 +8,15 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import mcp.api.HttpServerConfig;
+import mcp.api.LoadedSkill;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.ServerConfig;
+import mcp.api.SkillEntry;
+import mcp.api.SkillFile;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.spi.AuthServices;
@@ -34,7 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  * server saw, so the client does what a host does with any server: connect over Streamable HTTP
  * (initialize, initialized), list the tools, call each one with arguments made from its input
  * schema, and close (DELETE). It declares the {@code elicitation} capability and answers with the
- * requested schema's defaults (SEP-1034).
+ * requested schema's defaults (SEP-1034). A server of the skills extension has its skills listed, loaded and
+ * their files read, each verified ({@link #skills}).
  *
  * <p>Authorization scenarios: the transport's own OAuth client does the work, with an in-memory
  * credential store and the {@code headless} authorization UI (the suite's authorization servers
@@ -136,11 +141,46 @@ public final class ConformanceClient {
                         err.println("conformance client: " + tool.name() + " -> " + e.getMessage());
                     }
                 }
+                skills(client, scenario, err);
             }
             return 0;
         } catch (McpException e) {
             err.println("conformance client: " + e.getMessage());
             return 1;
+        }
+    }
+
+    /** Scenarios in which the model asks for no skill: the host lists them and reads none of their files. */
+    static final Set<String> SKILLS_LISTED_ONLY = Set.of("sep-2640-client-no-prefetch");
+
+    /**
+     * The skills extension, as a host uses it: the skills are listed (no file is read on listing); then, as a model
+     * that asks for a skill would have it, each is loaded (its SKILL.md read and verified) and its other files read,
+     * each verified. The suite gives no task, so the scenario stands for the model: in
+     * {@link #SKILLS_LISTED_ONLY} it asks for none. A skill that fails verification is reported and not used, and the
+     * host goes on, as with a tool's error.
+     */
+    static void skills(McpClient client, String scenario, PrintStream err) {
+        if (!client.initializeResult().capabilities().path("extensions").has("io.modelcontextprotocol/skills")) {
+            return;
+        }
+        List<SkillEntry> skills = McpClient.await(client.listSkills());
+        err.println("conformance client: " + skills.size() + " skills");
+        if (SKILLS_LISTED_ONLY.contains(scenario)) {
+            return;
+        }
+        for (SkillEntry entry : skills) {
+            try {
+                LoadedSkill skill = McpClient.await(client.loadSkill(entry));
+                err.println("conformance client: skill " + entry.uri() + " loaded");
+                for (String file : skill.files()) {
+                    SkillFile read = McpClient.await(client.readSkillFile(skill, file));
+                    err.println("conformance client: skill file " + read.uri() + " read, " + read.listed().size()
+                            + " bytes verified");
+                }
+            } catch (McpException e) {
+                err.println("conformance client: skill " + entry.uri() + " not used: " + e.getMessage());
+            }
         }
     }
 
