@@ -17,12 +17,16 @@ final class Envelope {
     static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    /** The least severe log message wanted for a request (2026-07-28: there is no {@code logging/setLevel}). */
+    static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 
     private final String version;
     private final ObjectNode capabilities;
     /** The capabilities with the tasks extension declared, for the requests of a server that offers it. */
     private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode clientInfo;
+    /** The log level every request asks for, or {@code null} for none (a server without {@code logging}). */
+    private volatile String logLevel;
 
     /**
      * @param version the protocol version of every request
@@ -43,6 +47,11 @@ final class Envelope {
         capabilitiesWithTasks = capabilities.deepCopy();
         capabilitiesWithTasks.putObject("extensions").putObject(TaskPoller.EXTENSION);
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
+    }
+
+    /** @param level the log level every later request asks for ({@code debug}, ...), or {@code null} for none */
+    void logLevel(String level) {
+        this.logLevel = level;
     }
 
     /** @return the protocol version the envelope carries */
@@ -76,6 +85,10 @@ final class Envelope {
         meta.put(META_PROTOCOL_VERSION, version);
         meta.set(META_CLIENT_CAPABILITIES, tasks ? capabilitiesWithTasks : capabilities);
         meta.set(META_CLIENT_INFO, clientInfo);
+        String level = logLevel;
+        if (level != null && !meta.has(META_LOG_LEVEL)) {
+            meta.put(META_LOG_LEVEL, level);
+        }
         copy.set("_meta", meta);
         return copy;
     }
