@@ -113,6 +113,10 @@ public final class TestServer {
     private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
     private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     private static final String META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
+    private static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+    /** The syslog levels of MCP, least severe first. */
+    private static final List<String> LOG_LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
+            "alert", "emergency");
     private static final String ASK_STATE = "ask-state-1";
 
     /** Every request's method, in the order received: what the tool {@code received} returns. */
@@ -121,6 +125,8 @@ public final class TestServer {
     private final java.util.concurrent.atomic.AtomicInteger cancellations = new java.util.concurrent.atomic.AtomicInteger();
     /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */
     private volatile String lockedEra;
+    /** The level {@code logging/setLevel} asked for (2025 era); until then the server's own choice. */
+    private volatile String legacyLogLevel = "warning";
     /** The ids of the open {@code subscriptions/listen} requests that asked for tool list changes. */
     private final Set<JsonNode> toolListeners = ConcurrentHashMap.newKeySet();
     private final AtomicInteger elicitations = new AtomicInteger();
@@ -171,6 +177,11 @@ public final class TestServer {
         }
         if (options.tasksPollMs >= 0) {
             tools.add(tool("task_states", "Returns {taskId: status} of every task so far, as JSON text.", schema()));
+        }
+        if (options.offers("logging")) {
+            tools.add(tool("log", "Sends notifications/message {level, logger, data: message} if the level is at or"
+                    + " above the one the client asked for, then answers with whether it did.",
+                    schema("level", "string", "message", "string", "logger", "string"), "level", "message"));
         }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
@@ -412,6 +423,17 @@ public final class TestServer {
             case "ping": return mapper.createObjectNode();
             case "tools/list": return listTools(params);
             case "tools/call": return callTool(params);
+            case "logging/setLevel": {
+                String level = text(params.path("level"), "");
+                if (!options.offers("logging")) {
+                    throw new RpcError(-32601, "Method not found: " + method);
+                }
+                if (!LOG_LEVELS.contains(level)) {
+                    throw new RpcError(-32602, "Invalid params: unknown level " + level);
+                }
+                legacyLogLevel = level;
+                return mapper.createObjectNode();
+            }
             default: {
                 JsonNode result = surface(method, params);
                 if (result == null) {
@@ -536,6 +558,9 @@ public final class TestServer {
         }
         if (options.offers("completions")) {
             capabilities.putObject("completions");
+        }
+        if (options.offers("logging")) {
+            capabilities.putObject("logging");
         }
     }
 
@@ -730,6 +755,30 @@ public final class TestServer {
                 : textResult("no name: " + text(elicitResult.path("action"), "?"));
     }
 
+    /**
+     * The tool {@code log}: a message at a level, sent only at or above the level asked for: the request's own
+     * {@code _meta} level in the 2026-07-28 era (none: no message, as the spec says), else {@code logging/setLevel}'s.
+     */
+    private ObjectNode log(JsonNode params, JsonNode args) {
+        String level = text(args.path("level"), "info");
+        if (!LOG_LEVELS.contains(level)) {
+            return toolError("unknown level " + level);
+        }
+        boolean modernRequest = params.path("_meta").has(META_VERSION);
+        String threshold = modernRequest ? text(params.path("_meta").path(META_LOG_LEVEL), null) : legacyLogLevel;
+        if (threshold == null || !LOG_LEVELS.contains(threshold) || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) {
+            return textResult("not sent: " + level + " is below " + threshold);
+        }
+        ObjectNode notification = message(null).put("method", "notifications/message");
+        ObjectNode notificationParams = notification.putObject("params").put("level", level);
+        if (args.path("logger").isString()) {
+            notificationParams.put("logger", args.path("logger").stringValue());
+        }
+        notificationParams.set("data", args.has("message") ? args.get("message") : mapper.nullNode());
+        send(notification);
+        return textResult("sent " + level);
+    }
+
     /** Tells the client that the tool list changed: on the listen streams in the modern era, else plainly. */
     private void toolsChanged() {
         if ("modern".equals(options.era.equals("dual") ? lockedEra : options.era)) {
@@ -783,6 +832,7 @@ public final class TestServer {
         String name = text(params.path("name"), "");
         JsonNode args = params.path("arguments");
         switch (name) {
+            case "log": return log(params, args);
             case "echo": {
                 JsonNode message = args.path("message");
                 return message.isString() ? textResult(message.stringValue())

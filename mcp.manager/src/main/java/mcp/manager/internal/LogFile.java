@@ -58,14 +58,14 @@ public final class LogFile {
     /**
      * @param serverName a server's name, any text
      * @return the name of its log file: {@code NAME.log} for a plain name (letters, digits, {@code _.-}, not
-     *     starting with a dot, at most 64 characters), else the name with every other character made {@code _},
+     *     starting with a dot, at most 64 characters), else the name with every character but letters, digits, {@code _-} made {@code _},
      *     at most 48 of them, and {@code -} and the start of its SHA-256, so that two names never share a file
      */
     public static String fileName(String serverName) {
         if (SAFE_NAME.matcher(serverName).matches()) {
             return serverName + ".log";
         }
-        String plain = serverName.replaceAll("[^A-Za-z0-9_.-]", "_");
+        String plain = serverName.replaceAll("[^A-Za-z0-9_-]", "_");
         plain = plain.substring(0, Math.min(48, plain.length()));
         return plain + "-" + Sha256.hex(serverName).substring(0, 12) + ".log";
     }

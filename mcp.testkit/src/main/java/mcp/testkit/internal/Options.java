@@ -70,7 +70,10 @@ public final class Options {
             "                          (test://text/readme, the binary test://blob/data, the template",
             "                          test://items/{id}) and completions (style and name of greet, id of the",
             "                          template); each is declared as a capability; the lists page by --page-size",
-            "                          and repeat-cursor loops them too (default none)",
+            "                          and repeat-cursor loops them too (default none); logging (declared; the tool log",
+            "                          {level, message, logger} sends notifications/message when level is at or above",
+            "                          the one asked: logging/setLevel in the 2025 era (default warning), the request's",
+            "                          _meta io.modelcontextprotocol/logLevel in 2026-07-28 (none there: no message))",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
@@ -96,7 +99,7 @@ public final class Options {
     public String listScope = "public";
     /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
     public long tasksPollMs = -1;
-    /** The features of {@code --features}: {@code prompts}, {@code resources}, {@code completions}. */
+    /** The features of {@code --features}: {@code prompts}, {@code resources}, {@code completions}, {@code logging}. */
     public final Set<String> features = new java.util.LinkedHashSet<>();
     /** The size of the binary resource. */
     public int blobBytes = 1024;
@@ -131,8 +134,8 @@ public final class Options {
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
                 case "--features":
                     for (String feature : value.split(",")) {
-                        if (!Set.of("prompts", "resources", "completions").contains(feature)) {
-                            throw new IllegalArgumentException("--features takes prompts, resources and completions,"
+                        if (!Set.of("prompts", "resources", "completions", "logging").contains(feature)) {
+                            throw new IllegalArgumentException("--features takes prompts, resources, completions and logging,"
                                     + " got: " + feature);
                         }
                         o.features.add(feature);
