@@ -3,6 +3,8 @@ package mcp.manager;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.manager.internal.LogMessages;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One log message a server sent ({@code notifications/message}), as mcp-host keeps and shows it: the text is
@@ -22,5 +24,13 @@ public record ServerLogEntry(Instant time, LogLevel level, Optional<String> logg
         Objects.requireNonNull(level, "level");
         Objects.requireNonNull(logger, "logger");
         Objects.requireNonNull(text, "text");
+    }
+
+    /**
+     * @return the entry as mcp-host stores it, one line of its log file: {@code time} (ISO-8601), {@code level},
+     *     {@code logger} ({@code null} when none) and {@code data} (the text)
+     */
+    public ObjectNode toJson() {
+        return LogMessages.json(this);
     }
 }

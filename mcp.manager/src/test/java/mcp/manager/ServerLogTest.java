@@ -113,6 +113,19 @@ class ServerLogTest {
         assertEquals("from the start", next(heard).text());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void messagesOutsideAnyRequestArriveToo(String era) throws Exception {
+        // 2025: plainly, at the level set; 2026-07-28: on the listen stream, whose _meta carries the level.
+        McpClient client = connect("ticks-" + era, ClientOptions.builder("ticks-" + era), "--era", era, "--features",
+                "logging", "--log-every", "100");
+        open.add(client);
+        LinkedBlockingQueue<ServerLogEntry> heard = new LinkedBlockingQueue<>();
+        client.serverLog().entries().forEach(heard::add);
+        client.serverLog().listen(heard::add);
+        assertTrue(next(heard).text().startsWith("tick "));
+    }
+
     @Test
     void aServerWithoutLoggingIsNotAskedAndItsEntriesAreCleanAndMasked() throws Exception {
         McpClient plain = connect("plain", ClientOptions.builder("plain"), "--era", "legacy");

@@ -125,6 +125,8 @@ public final class TestServer {
     private final java.util.concurrent.atomic.AtomicInteger cancellations = new java.util.concurrent.atomic.AtomicInteger();
     /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */
     private volatile String lockedEra;
+    /** The listen streams (2026-07-28) whose request asked for log messages, by id: the level asked. */
+    private final Map<JsonNode, String> logListeners = new ConcurrentHashMap<>();
     /** The level {@code logging/setLevel} asked for (2025 era); until then the server's own choice. */
     private volatile String legacyLogLevel = "warning";
     /** The ids of the open {@code subscriptions/listen} requests that asked for tool list changes. */
@@ -247,6 +249,11 @@ public final class TestServer {
     private void run() {
         if (options.has(Fault.GRANDCHILD)) {
             startGrandchild();
+        }
+        if (options.offers("logging") && options.logEveryMs > 0) {
+            Thread ticker = new Thread(this::logTicks, "mcp-testkit-log-ticks");
+            ticker.setDaemon(true);
+            ticker.start();
         }
         try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
@@ -514,6 +521,10 @@ public final class TestServer {
                     granted.put("toolsListChanged", true);
                     toolListeners.add(id);
                 }
+                String logLevel = text(meta.path(META_LOG_LEVEL), null);
+                if (options.offers("logging") && logLevel != null && LOG_LEVELS.contains(logLevel)) {
+                    logListeners.put(id, logLevel);
+                }
                 send(ack);
                 return null; // the stream stays open until the client cancels it or leaves
             }
@@ -777,6 +788,35 @@ public final class TestServer {
         notificationParams.set("data", args.has("message") ? args.get("message") : mapper.nullNode());
         send(notification);
         return textResult("sent " + level);
+    }
+
+    /** {@code --log-every}: "tick N" at info, outside any request, to whoever asked for that level. */
+    private void logTicks() {
+        for (long tick = 1; ; tick++) {
+            try {
+                Thread.sleep(options.logEveryMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            int info = LOG_LEVELS.indexOf("info");
+            boolean modern = "modern".equals(options.era.equals("dual") ? lockedEra : options.era);
+            if (modern) {
+                for (Map.Entry<JsonNode, String> listener : logListeners.entrySet()) {
+                    if (LOG_LEVELS.indexOf(listener.getValue()) <= info) {
+                        ObjectNode notification = message(null).put("method", "notifications/message");
+                        ObjectNode p = notification.putObject("params").put("level", "info").put("data", "tick " + tick);
+                        p.putObject("_meta").set(META_SUBSCRIPTION, listener.getKey());
+                        send(notification);
+                    }
+                }
+            } else if (lockedEra != null || options.era.equals("legacy")) {
+                if (LOG_LEVELS.indexOf(legacyLogLevel) <= info) {
+                    ObjectNode notification = message(null).put("method", "notifications/message");
+                    notification.putObject("params").put("level", "info").put("data", "tick " + tick);
+                    send(notification);
+                }
+            }
+        }
     }
 
     /** Tells the client that the tool list changed: on the listen streams in the modern era, else plainly. */

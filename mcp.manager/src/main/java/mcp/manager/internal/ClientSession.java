@@ -522,8 +522,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         LOG.debug("MCP server \"{}\" initialized: {} {} (protocol {})", options.serverName(),
                 initializeResult.serverName(), initializeResult.serverVersion(), version);
         if (capabilities.has("logging")) {
-            // Not waited for: the connect does not hang on it, and later requests follow it on the wire.
-            initialized.thenCompose(sent -> sendLogLevel(logLevel));
+            // Waited for (within the handshake's bound; a refusal or a timeout is no failure): a server may run
+            // requests concurrently, and the first tool call must already see the level.
+            return initialized.thenCompose(sent -> sendLogLevel(logLevel));
         }
         return initialized;
     }
@@ -1199,7 +1200,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
     }
 
     private CompletableFuture<JsonNode> logLevelRequest(LogLevel level) {
-        return request("logging/setLevel", McpJson.object().put("level", level.wire()), CallOptions.DEFAULT);
+        return request("logging/setLevel", McpJson.object().put("level", level.wire()),
+                CallOptions.DEFAULT.withTimeout(options.initializeTimeout()));
     }
 
     /** {@code logging/setLevel} after the handshake; a server that refuses it keeps its own level. */
