@@ -64,7 +64,11 @@ final class LogsCommand implements Callable<Integer> {
         }
         ServerLogFiles files = ServerLogFiles.forUser(context.env(), context.home());
         if (!follow) {
-            print(context, stored(files));
+            List<ServerLogEntry> entries = stored(files);
+            if (entries.isEmpty() && !context.json()) {
+                context.err().println("No log messages of \"" + name + "\" are stored (" + files.file(name) + ").");
+            }
+            print(context, entries);
             return ExitCodes.OK;
         }
         return follow(context, files, asked);
