@@ -2,7 +2,8 @@
 
 stdio by default; `era_server.py http PORT` serves stateless Streamable HTTP on 127.0.0.1:PORT/mcp.
 Tools: add (plain), greet (asks the user's name by elicitation: on 2026-07-28 through a multi
-round-trip request, on 2025 through a server request), grow (adds a tool and tells the client).
+round-trip request, on 2025 through a server request), grow (adds a tool and tells the client), chatter (logs
+through the SDK's context at a level).
 """
 import sys
 from typing import Annotated
@@ -46,6 +47,13 @@ async def grow(ctx: Context) -> str:
     app.add_tool(extra)
     await ctx.notify_tools_changed()
     return "grown"
+
+
+@app.tool()
+async def chatter(ctx: Context, level: str = "info", message: str = "chatter") -> str:
+    """Logs the message at the level through the SDK's context (notifications/message), then answers."""
+    await ctx.log(level, message, logger_name="era-server")
+    return f"logged {level}"
 
 
 if __name__ == "__main__":

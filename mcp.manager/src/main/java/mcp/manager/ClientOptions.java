@@ -49,8 +49,7 @@ import mcp.api.CallLimits;
  *     stays up. The transport's own message limit still applies first.
  * @param logLevel the least severe log message asked of the server (default {@link LogLevel#INFO}): sent with
  *     {@code logging/setLevel} after the handshake to a server of the 2025 era that declares {@code logging}, and
- *     in the {@code _meta} of every request ({@code io.modelcontextprotocol/logLevel}) to a server of the
- *     2026-07-28 era that declares it
+ *     in the {@code _meta} of every request ({@code io.modelcontextprotocol/logLevel}) in the 2026-07-28 era
  * @param serverLog where the server's log messages are kept; empty: a log of the session's own, in memory
  *     ({@link ServerLog#DEFAULT_CAPACITY} entries)
  */

@@ -210,8 +210,8 @@ public interface McpClient extends AutoCloseable {
 
     /**
      * Asks the server for log messages of this level and above from now on: {@code logging/setLevel} in the
-     * 2025 era, the level in every later request's {@code _meta} in the 2026-07-28 era; nothing to a server that
-     * does not declare the {@code logging} capability.
+     * 2025 era to a server that declares the {@code logging} capability, the level in every later request's
+     * {@code _meta} in the 2026-07-28 era.
      *
      * @param level the least severe level wanted
      * @return completes when the server took it (at once in the 2026-07-28 era)

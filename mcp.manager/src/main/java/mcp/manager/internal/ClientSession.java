@@ -309,10 +309,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 instructions != null && instructions.isString() ? Optional.of(instructions.asString()) : Optional.empty());
         transport.protocolVersion(version);
         tasksOffered = capabilities.path("extensions").path(TaskPoller.EXTENSION).isObject();
-        if (capabilities.has("logging")) {
-            // Before the listen stream opens: it carries the level too, for messages outside any request.
-            envelope.logLevel(logLevel.wire());
-        }
         LOG.debug("MCP server \"{}\" speaks {}: {} {}{}", options.serverName(), version, initializeResult.serverName(),
                 initializeResult.serverVersion(), tasksOffered ? " (tasks extension)" : "");
         if (capabilities.path("tools").path("listChanged").asBoolean(false)) {
@@ -1187,13 +1183,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
     public CompletableFuture<Void> setLogLevel(LogLevel level) {
         Objects.requireNonNull(level, "level");
         logLevel = level;
-        InitializeResult result = initializeResult;
-        if (result == null || !result.capabilities().has("logging")) {
-            return CompletableFuture.completedFuture(null);
-        }
         Envelope modern = envelope;
         if (modern != null) {
             modern.logLevel(level.wire());
+            return CompletableFuture.completedFuture(null);
+        }
+        InitializeResult result = initializeResult;
+        if (result == null || !result.capabilities().has("logging")) {
             return CompletableFuture.completedFuture(null);
         }
         return logLevelRequest(level).thenApply(ignored -> null);

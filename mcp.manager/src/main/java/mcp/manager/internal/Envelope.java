@@ -25,7 +25,7 @@ final class Envelope {
     /** The capabilities with the tasks extension declared, for the requests of a server that offers it. */
     private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode clientInfo;
-    /** The log level every request asks for, or {@code null} for none (a server without {@code logging}). */
+    /** The log level every request asks for ({@code _meta} {@value #META_LOG_LEVEL}). */
     private volatile String logLevel;
 
     /**
@@ -47,9 +47,12 @@ final class Envelope {
         capabilitiesWithTasks = capabilities.deepCopy();
         capabilitiesWithTasks.putObject("extensions").putObject(TaskPoller.EXTENSION);
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
+        // Always, not only to servers that declare logging: the Python SDK logs without declaring it, and a
+        // server that does not log ignores the key.
+        logLevel = options.logLevel().wire();
     }
 
-    /** @param level the log level every later request asks for ({@code debug}, ...), or {@code null} for none */
+    /** @param level the log level every later request asks for ({@code debug}, ...) */
     void logLevel(String level) {
         this.logLevel = level;
     }
@@ -85,9 +88,8 @@ final class Envelope {
         meta.put(META_PROTOCOL_VERSION, version);
         meta.set(META_CLIENT_CAPABILITIES, tasks ? capabilitiesWithTasks : capabilities);
         meta.set(META_CLIENT_INFO, clientInfo);
-        String level = logLevel;
-        if (level != null && !meta.has(META_LOG_LEVEL)) {
-            meta.put(META_LOG_LEVEL, level);
+        if (!meta.has(META_LOG_LEVEL)) {
+            meta.put(META_LOG_LEVEL, logLevel);
         }
         copy.set("_meta", meta);
         return copy;
