@@ -22,12 +22,10 @@ import mcp.api.PromptResult;
 import mcp.api.ResourceDefinition;
 import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
-import mcp.api.ToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Prompts, resources, resource templates and completions against the testkit server (a real child over
@@ -61,11 +59,7 @@ class ClientSurfaceTest {
     }
 
     private static List<String> received(McpClient client) {
-        ToolResult result = client.callToolBlocking("received", McpJson.object());
-        JsonNode array = McpJson.mapper().readTree(((Content.Text) result.content().get(0)).text());
-        List<String> methods = new ArrayList<>();
-        array.forEach(m -> methods.add(m.asString()));
-        return methods;
+        return TestServerProcesses.received(client);
     }
 
     @ParameterizedTest

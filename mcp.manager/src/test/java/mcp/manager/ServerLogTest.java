@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A server's log messages through a real session with the testkit server (a child over stdio) in both eras:
@@ -58,11 +57,7 @@ class ServerLogTest {
     }
 
     private static List<String> received(McpClient client) {
-        ToolResult result = client.callToolBlocking("received", McpJson.object());
-        JsonNode array = McpJson.mapper().readTree(((Content.Text) result.content().get(0)).text());
-        List<String> methods = new ArrayList<>();
-        array.forEach(m -> methods.add(m.asString()));
-        return methods;
+        return TestServerProcesses.received(client);
     }
 
     private static ServerLogEntry next(LinkedBlockingQueue<ServerLogEntry> queue) throws InterruptedException {

@@ -38,6 +38,16 @@ final class TestServerProcesses {
         return McpClient.connectBlocking(open(name, serverArgs), options.build());
     }
 
+    /** @return the methods the testkit server received so far, in order (its tool {@code received}, with --era) */
+    static List<String> received(McpClient client) {
+        mcp.api.ToolResult result = client.callToolBlocking("received", mcp.api.McpJson.object());
+        tools.jackson.databind.JsonNode array = mcp.api.McpJson.mapper()
+                .readTree(((mcp.api.Content.Text) result.content().get(0)).text());
+        List<String> methods = new java.util.ArrayList<>();
+        array.forEach(m -> methods.add(m.asString()));
+        return methods;
+    }
+
     static McpClient connect(String name, String... serverArgs) {
         return connect(name, ClientOptions.builder(name), serverArgs);
     }

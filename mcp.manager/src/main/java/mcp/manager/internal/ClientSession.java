@@ -1203,12 +1203,12 @@ public final class ClientSession implements McpClient, Transport.Listener {
     /** {@code logging/setLevel} after the handshake; a server that refuses it keeps its own level. */
     private CompletableFuture<Void> sendLogLevel(LogLevel level) {
         return logLevelRequest(level).handle((ignored, error) -> {
-                    if (error != null) {
-                        LOG.debug("MCP server \"{}\" did not take log level {}: {}", options.serverName(), level.wire(),
-                                unwrap(error).getMessage());
-                    }
-                    return null;
-                });
+            if (error != null) {
+                LOG.debug("MCP server \"{}\" did not take log level {}: {}", options.serverName(), level.wire(),
+                        unwrap(error).getMessage());
+            }
+            return null;
+        });
     }
 
     /** Many {@code list_changed} before the listener took the first are one: the tools are listed once. */
