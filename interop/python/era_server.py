@@ -3,7 +3,8 @@
 stdio by default; `era_server.py http PORT` serves stateless Streamable HTTP on 127.0.0.1:PORT/mcp.
 Tools: add (plain), greet (asks the user's name by elicitation: on 2026-07-28 through a multi
 round-trip request, on 2025 through a server request), grow (adds a tool and tells the client), bump
-(changes the resource memo://counter and tells its subscribers, in either era).
+(changes the resource memo://counter and tells its subscribers, in either era), chatter (logs through the
+SDK's context at a level).
 """
 import sys
 from typing import Annotated
@@ -49,6 +50,11 @@ async def grow(ctx: Context) -> str:
     return "grown"
 
 
+@app.tool()
+async def chatter(ctx: Context, level: str = "info", message: str = "chatter") -> str:
+    """Logs the message at the level through the SDK's context (notifications/message), then answers."""
+    await ctx.log(level, message, logger_name="era-server")
+    return f"logged {level}"
 
 # --- Resource subscriptions (mcp-host's SubscriptionsIT): memo://counter changes when `bump` is called. ---
 # 2026-07-28: the update reaches subscriptions/listen streams whose resourceSubscriptions name the URI (the SDK's

@@ -27,6 +27,7 @@ import mcp.config.Discovery;
 import mcp.config.DiscoveryProblem;
 import mcp.config.DiscoveryResult;
 import mcp.consent.ToolPins;
+import mcp.manager.ServerLogFiles;
 import mcp.manager.ClientOptions;
 import mcp.manager.ConnectResult;
 import mcp.manager.McpManager;
@@ -84,6 +85,10 @@ public final class McpHost implements AutoCloseable {
         if (builder.toolPinning) {
             managerBuilder.toolPins(builder.toolPins != null ? builder.toolPins
                     : ToolPins.forUser(builder.environment, builder.home)).strictNewTools(builder.strictNewTools);
+        }
+        if (builder.serverLogsToFiles) {
+            managerBuilder.serverLogFiles(builder.serverLogFiles != null ? builder.serverLogFiles
+                    : ServerLogFiles.forUser(builder.environment, builder.home));
         }
         // The embedder's UI decides about changed tool definitions as about pending servers.
         managerBuilder.consent(builder.consentHandler);
@@ -287,6 +292,8 @@ public final class McpHost implements AutoCloseable {
         private boolean toolPinning = true;
         private ToolPins toolPins;
         private boolean strictNewTools;
+        private boolean serverLogsToFiles = true;
+        private ServerLogFiles serverLogFiles;
         private mcp.api.ReconnectPolicy reconnect = mcp.api.ReconnectPolicy.DEFAULT;
         private mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
 
@@ -482,6 +489,26 @@ public final class McpHost implements AutoCloseable {
         }
 
         /**
+         * @param enabled whether servers' log messages ({@link McpManager#serverLog}) are also written to files
+         * @return this (default {@code true})
+         */
+        public Builder serverLogsToFiles(boolean enabled) {
+            this.serverLogsToFiles = enabled;
+            return this;
+        }
+
+        /**
+         * @param files where servers' log messages are written
+         * @return this (default: {@link ServerLogFiles#forUser} of this builder's environment and home, i.e.
+         *     {@code $XDG_STATE_HOME/mcp-host/logs}, else {@code ~/.local/state/mcp-host/logs}); unused when
+         *     {@linkplain #serverLogsToFiles(boolean) off}
+         */
+        public Builder serverLogFiles(ServerLogFiles files) {
+            this.serverLogFiles = Objects.requireNonNull(files, "files");
+            return this;
+        }
+
+        /**
          * @param strict whether a tool not pinned before (new or renamed) is withheld until accepted too
          * @return this (default {@code false}: new tools are exposed, reported and pinned)
          */
@@ -551,6 +578,8 @@ public final class McpHost implements AutoCloseable {
             copy.toolPinning = toolPinning;
             copy.toolPins = toolPins;
             copy.strictNewTools = strictNewTools;
+            copy.serverLogsToFiles = serverLogsToFiles;
+            copy.serverLogFiles = serverLogFiles;
             return copy;
         }
     }

@@ -47,11 +47,17 @@ import mcp.api.CallLimits;
  *     decoded, all contents together; default {@link #DEFAULT_MAX_RESOURCE_BYTES}): a larger one fails that read
  *     with an {@link mcp.api.McpException} naming the server, the URI, the size and the limit, and the session
  *     stays up. The transport's own message limit still applies first.
+ * @param logLevel the least severe log message asked of the server (default {@link LogLevel#INFO}): sent with
+ *     {@code logging/setLevel} after the handshake to a server of the 2025 era that declares {@code logging}, and
+ *     in the {@code _meta} of every request ({@code io.modelcontextprotocol/logLevel}) in the 2026-07-28 era
+ * @param serverLog where the server's log messages are kept; empty: a log of the session's own, in memory
+ *     ({@link ServerLog#DEFAULT_CAPACITY} entries)
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
         ClientListener listener, int maxListPages, boolean directCompletion, String protocolVersion,
-        Optional<String> knownProtocolVersion, CallLimits callLimits, long maxResourceBytes) {
+        Optional<String> knownProtocolVersion, CallLimits callLimits, long maxResourceBytes, LogLevel logLevel,
+        Optional<ServerLog> serverLog) {
 
     /** The default {@link #maxResourceBytes()}: 16 MiB. */
     public static final long DEFAULT_MAX_RESOURCE_BYTES = 16L << 20;
@@ -84,6 +90,8 @@ public record ClientOptions(String serverName, String clientName, String clientV
         if (maxResourceBytes < 0) {
             throw new IllegalArgumentException("maxResourceBytes must not be negative");
         }
+        Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(serverLog, "serverLog");
     }
 
     /**
@@ -112,6 +120,8 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private String knownProtocolVersion;
         private CallLimits callLimits = CallLimits.NONE;
         private long maxResourceBytes = DEFAULT_MAX_RESOURCE_BYTES;
+        private LogLevel logLevel = LogLevel.INFO;
+        private ServerLog serverLog;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -196,12 +206,24 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /** @return this, asking the server for log messages of this level and above */
+        public Builder logLevel(LogLevel value) {
+            this.logLevel = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /** @return this, keeping the server's log messages in this log */
+        public Builder serverLog(ServerLog value) {
+            this.serverLog = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
                     toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion,
                     protocolVersion, Optional.ofNullable(knownProtocolVersion), callLimits,
-                    maxResourceBytes);
+                    maxResourceBytes, logLevel, Optional.ofNullable(serverLog));
         }
     }
 }

@@ -295,6 +295,22 @@ public interface McpClient extends AutoCloseable {
     CompletableFuture<SkillFile> readSkillFile(LoadedSkill skill, String reference);
 
     /**
+     * @return the server's log messages ({@code notifications/message}) as this session kept them: the log of
+     *     {@link ClientOptions#serverLog()}, else one of the session's own; cleaned, bounded, secrets masked
+     */
+    ServerLog serverLog();
+
+    /**
+     * Asks the server for log messages of this level and above from now on: {@code logging/setLevel} in the
+     * 2025 era to a server that declares the {@code logging} capability, the level in every later request's
+     * {@code _meta} in the 2026-07-28 era.
+     *
+     * @param level the least severe level wanted
+     * @return completes when the server took it (at once in the 2026-07-28 era)
+     */
+    CompletableFuture<Void> setLogLevel(LogLevel level);
+
+    /**
      * Sends any request.
      *
      * @param method the method

@@ -120,6 +120,10 @@ public final class McpManager implements AutoCloseable {
     private final Set<String> warnedChanges = ConcurrentHashMap.newKeySet();
     private final ReconnectPolicy defaultReconnect;
     private final CallLimits defaultCallLimits;
+    /** Where servers' logs are also written; empty: in memory only. */
+    private final Optional<ServerLogFiles> logFiles;
+    /** The log of every server name asked for or connected: it outlives the server's sessions. */
+    private final Map<String, ServerLog> serverLogs = new ConcurrentHashMap<>();
 
     /*
      * The registries, all guarded by `lock` (I/O never happens under it). Invariants:
@@ -175,6 +179,7 @@ public final class McpManager implements AutoCloseable {
         this.consent = builder.consent;
         this.defaultReconnect = builder.reconnect;
         this.defaultCallLimits = builder.callLimits;
+        this.logFiles = Optional.ofNullable(builder.logFiles);
     }
 
     /** @return a builder with every default set */
@@ -560,6 +565,7 @@ public final class McpManager implements AutoCloseable {
                 .callLimits(server.config.callLimits().orElse(defaultCallLimits))
                 .protocolVersion(server.config.protocolVersion())
                 .knownProtocolVersion(server.knownProtocolVersion)
+                .serverLog(serverLog(server.name))
                 .listener(new ClientListener() {
                     @Override
                     public void onToolsListChanged() {
@@ -1221,6 +1227,18 @@ public final class McpManager implements AutoCloseable {
         return listing.instructions().map(text -> AgentText.clean(text, MAX_INSTRUCTIONS).text());
     }
 
+    /**
+     * @param name a server's name (known or not)
+     * @return its log messages ({@code notifications/message}), kept under its name across its reconnects and
+     *     sessions: the last {@link ServerLog#DEFAULT_CAPACITY} in memory, each also written to its file when the
+     *     builder has {@linkplain Builder#serverLogFiles log files}
+     */
+    public ServerLog serverLog(String name) {
+        Objects.requireNonNull(name, "name");
+        return serverLogs.computeIfAbsent(name, n -> logFiles.map(files -> files.open(n, ServerLog.DEFAULT_CAPACITY))
+                .orElseGet(() -> new ServerLog(n, ServerLog.DEFAULT_CAPACITY)));
+    }
+
     /** @return every tool: the union of every server's slice, in a stable order, with unique names */
     public List<BridgedTool> getTools() {
         return view;
@@ -1806,8 +1824,19 @@ public final class McpManager implements AutoCloseable {
         private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
         private ReconnectPolicy reconnect = ReconnectPolicy.DEFAULT;
         private CallLimits callLimits = CallLimits.NONE;
+        private ServerLogFiles logFiles;
 
         private Builder() {
+        }
+
+        /**
+         * @param files where every server's log messages are also written ({@link ServerLogFiles#forUser} for
+         *     mcp-host's state directory)
+         * @return this (default: none, the logs are kept in memory only)
+         */
+        public Builder serverLogFiles(ServerLogFiles files) {
+            this.logFiles = Objects.requireNonNull(files, "files");
+            return this;
         }
 
         /**

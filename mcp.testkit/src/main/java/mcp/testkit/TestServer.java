@@ -119,6 +119,10 @@ public final class TestServer {
     private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
     private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     private static final String META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
+    private static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+    /** The syslog levels of MCP, least severe first. */
+    private static final List<String> LOG_LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
+            "alert", "emergency");
     private static final String ASK_STATE = "ask-state-1";
 
     /** Every request's method, in the order received: what the tool {@code received} returns. */
@@ -127,6 +131,10 @@ public final class TestServer {
     private final java.util.concurrent.atomic.AtomicInteger cancellations = new java.util.concurrent.atomic.AtomicInteger();
     /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */
     private volatile String lockedEra;
+    /** The listen streams (2026-07-28) whose request asked for log messages, by id: the level asked. */
+    private final Map<JsonNode, String> logListeners = new ConcurrentHashMap<>();
+    /** The level {@code logging/setLevel} asked for (2025 era); until then the server's own choice. */
+    private volatile String legacyLogLevel = "warning";
     /** The ids of the open {@code subscriptions/listen} requests that asked for tool list changes. */
     private final Set<JsonNode> toolListeners = ConcurrentHashMap.newKeySet();
     private final AtomicInteger elicitations = new AtomicInteger();
@@ -182,6 +190,11 @@ public final class TestServer {
             tools.add(tool("task_states", "Returns {taskId: status} of every task so far, as JSON text.", schema()));
         }
         addSubscriptionTools();
+        if (options.offers("logging")) {
+            tools.add(tool("log", "Sends notifications/message {level, logger, data: message} if the level is at or"
+                    + " above the one the client asked for, then answers with whether it did.",
+                    schema("level", "string", "message", "string", "logger", "string"), "level", "message"));
+        }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
                     schema()));
@@ -246,6 +259,11 @@ public final class TestServer {
     private void run() {
         if (options.has(Fault.GRANDCHILD)) {
             startGrandchild();
+        }
+        if (options.offers("logging") && options.logEveryMs > 0) {
+            Thread ticker = new Thread(this::logTicks, "mcp-testkit-log-ticks");
+            ticker.setDaemon(true);
+            ticker.start();
         }
         try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
@@ -423,6 +441,17 @@ public final class TestServer {
             case "ping": return mapper.createObjectNode();
             case "tools/list": return listTools(params);
             case "tools/call": return callTool(params);
+            case "logging/setLevel": {
+                String level = text(params.path("level"), "");
+                if (!options.offers("logging")) {
+                    throw new RpcError(-32601, "Method not found: " + method);
+                }
+                if (!LOG_LEVELS.contains(level)) {
+                    throw new RpcError(-32602, "Invalid params: unknown level " + level);
+                }
+                legacyLogLevel = level;
+                return mapper.createObjectNode();
+            }
             default: {
                 JsonNode result = surface(method, params);
                 if (result == null) {
@@ -511,6 +540,10 @@ public final class TestServer {
                     toolListeners.add(id);
                 }
                 grantSurface(id, params.path("notifications"), granted);
+                String logLevel = text(meta.path(META_LOG_LEVEL), null);
+                if (options.offers("logging") && logLevel != null && LOG_LEVELS.contains(logLevel)) {
+                    logListeners.put(id, logLevel);
+                }
                 send(ack);
                 return null; // the stream stays open until the client cancels it or leaves
             }
@@ -563,6 +596,9 @@ public final class TestServer {
                 capabilities.putObject("resources").put("listChanged", false).put("subscribe", false);
             }
             capabilities.withObjectProperty("extensions").putObject(SkillsFixture.EXTENSION);
+        }
+        if (options.offers("logging")) {
+            capabilities.putObject("logging");
         }
     }
 
@@ -922,6 +958,59 @@ public final class TestServer {
         send(message(null).put("method", method).set("params", copy));
     }
 
+    /**
+     * The tool {@code log}: a message at a level, sent only at or above the level asked for: the request's own
+     * {@code _meta} level in the 2026-07-28 era (none: no message, as the spec says), else {@code logging/setLevel}'s.
+     */
+    private ObjectNode log(JsonNode params, JsonNode args) {
+        String level = text(args.path("level"), "info");
+        if (!LOG_LEVELS.contains(level)) {
+            return toolError("unknown level " + level);
+        }
+        boolean modernRequest = params.path("_meta").has(META_VERSION);
+        String threshold = modernRequest ? text(params.path("_meta").path(META_LOG_LEVEL), null) : legacyLogLevel;
+        if (threshold == null || !LOG_LEVELS.contains(threshold) || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) {
+            return textResult("not sent: " + level + " is below " + threshold);
+        }
+        ObjectNode notification = message(null).put("method", "notifications/message");
+        ObjectNode notificationParams = notification.putObject("params").put("level", level);
+        if (args.path("logger").isString()) {
+            notificationParams.put("logger", args.path("logger").stringValue());
+        }
+        notificationParams.set("data", args.has("message") ? args.get("message") : mapper.nullNode());
+        send(notification);
+        return textResult("sent " + level);
+    }
+
+    /** {@code --log-every}: "tick N" at info, outside any request, to whoever asked for that level. */
+    private void logTicks() {
+        for (long tick = 1; ; tick++) {
+            try {
+                Thread.sleep(options.logEveryMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            int info = LOG_LEVELS.indexOf("info");
+            boolean modern = "modern".equals(options.era.equals("dual") ? lockedEra : options.era);
+            if (modern) {
+                for (Map.Entry<JsonNode, String> listener : logListeners.entrySet()) {
+                    if (LOG_LEVELS.indexOf(listener.getValue()) <= info) {
+                        ObjectNode notification = message(null).put("method", "notifications/message");
+                        ObjectNode p = notification.putObject("params").put("level", "info").put("data", "tick " + tick);
+                        p.putObject("_meta").set(META_SUBSCRIPTION, listener.getKey());
+                        send(notification);
+                    }
+                }
+            } else if (lockedEra != null || options.era.equals("legacy")) {
+                if (LOG_LEVELS.indexOf(legacyLogLevel) <= info) {
+                    ObjectNode notification = message(null).put("method", "notifications/message");
+                    notification.putObject("params").put("level", "info").put("data", "tick " + tick);
+                    send(notification);
+                }
+            }
+        }
+    }
+
     /** Tells the client that the tool list changed: on the listen streams in the modern era, else plainly. */
     private void toolsChanged() {
         if ("modern".equals(options.era.equals("dual") ? lockedEra : options.era)) {
@@ -975,6 +1064,7 @@ public final class TestServer {
         String name = text(params.path("name"), "");
         JsonNode args = params.path("arguments");
         switch (name) {
+            case "log": return log(params, args);
             case "echo": {
                 JsonNode message = args.path("message");
                 return message.isString() ? textResult(message.stringValue())

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import mcp.api.internal.OwnerOnlyFiles;
+import mcp.api.internal.StateDirectory;
 
 /**
  * mcp-host's state files: under {@code $XDG_STATE_HOME/mcp-host/} (an absolute {@code XDG_STATE_HOME}
@@ -37,10 +38,7 @@ public final class StateFiles {
      * @return mcp-host's state directory
      */
     public static Path directory(Map<String, String> environment, Path home) {
-        String xdg = environment.get("XDG_STATE_HOME");
-        Path base = xdg != null && !xdg.isEmpty() && Path.of(xdg).isAbsolute() ? Path.of(xdg)
-                : home.resolve(".local").resolve("state");
-        return base.resolve("mcp-host").toAbsolutePath().normalize();
+        return StateDirectory.of(environment, home);
     }
 
     /**

@@ -1,6 +1,7 @@
 package mcp.manager.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -57,9 +58,11 @@ import mcp.manager.CallOptions;
 import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
 import mcp.manager.InitializeResult;
+import mcp.manager.LogLevel;
 import mcp.manager.McpClient;
 import mcp.manager.ProgressUpdate;
 import mcp.manager.Root;
+import mcp.manager.ServerLog;
 import mcp.manager.ServerRequestHandler;
 import mcp.manager.ToolListing;
 import org.slf4j.Logger;
@@ -133,12 +136,18 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private volatile boolean tasksOffered;
     /** The tasks being followed: the close ends them at once with its reason, as it ends the pending requests. */
     private final Set<TaskPoller> tasks = ConcurrentHashMap.newKeySet();
+    /** Where the server's log messages go (appended on {@link #events}, in order). */
+    private final ServerLog serverLog;
+    /** The least severe log message asked of the server; see {@link #setLogLevel}. */
+    private volatile LogLevel logLevel;
 
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
         this.options = options;
         this.completeInPlace = transport.listenerMayBlock() || options.directCompletion();
         this.warnings = new WarningLimiter(LOG, options.serverName());
+        this.serverLog = options.serverLog().orElseGet(() -> new ServerLog(options.serverName(), ServerLog.DEFAULT_CAPACITY));
+        this.logLevel = options.logLevel();
     }
 
     /**
@@ -667,6 +676,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
         CompletableFuture<Void> initialized = notify("notifications/initialized", null);
         LOG.debug("MCP server \"{}\" initialized: {} {} (protocol {})", options.serverName(),
                 initializeResult.serverName(), initializeResult.serverVersion(), version);
+        if (capabilities.has("logging")) {
+            // Waited for (within the handshake's bound; a refusal or a timeout is no failure): a server may run
+            // requests concurrently, and the first tool call must already see the level.
+            return initialized.thenCompose(sent -> sendLogLevel(logLevel));
+        }
         return initialized;
     }
 
@@ -1469,8 +1483,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             case "notifications/prompts/list_changed" -> onListChanged(ListKind.PROMPTS);
             case "notifications/resources/list_changed" -> onListChanged(ListKind.RESOURCES);
             case "notifications/resources/updated" -> onResourceUpdated(notification.params());
-            case "notifications/message" -> LOG.debug("MCP server \"{}\" log: {}", options.serverName(),
-                    notification.params());
+            case "notifications/message" -> onLogMessage(notification.params());
             case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
                     options.serverName(), notification.params());
             case "notifications/subscriptions/acknowledged" -> onAcknowledged(notification.params());
@@ -1482,6 +1495,56 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 }
             }
         }
+    }
+
+    /**
+     * A log message: made an entry (cleaned, bounded, secrets masked) and kept on {@link #events}, in order and
+     * off the reader thread, since the log may write a file; dropped and counted when too many wait.
+     */
+    private void onLogMessage(JsonNode params) {
+        Instant received = Instant.now();
+        if (!events.offer(() -> serverLog.append(LogMessages.entry(params, received)))) {
+            droppedNotifications.incrementAndGet();
+            warnings.warn("sends notifications faster than they are taken ({} waiting); a log message dropped",
+                    events.capacity());
+        }
+    }
+
+    @Override
+    public ServerLog serverLog() {
+        return serverLog;
+    }
+
+    @Override
+    public CompletableFuture<Void> setLogLevel(LogLevel level) {
+        Objects.requireNonNull(level, "level");
+        logLevel = level;
+        Envelope modern = envelope;
+        if (modern != null) {
+            modern.logLevel(level.wire());
+            return CompletableFuture.completedFuture(null);
+        }
+        InitializeResult result = initializeResult;
+        if (result == null || !result.capabilities().has("logging")) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return logLevelRequest(level).thenApply(ignored -> null);
+    }
+
+    private CompletableFuture<JsonNode> logLevelRequest(LogLevel level) {
+        return request("logging/setLevel", McpJson.object().put("level", level.wire()),
+                CallOptions.DEFAULT.withTimeout(options.initializeTimeout()));
+    }
+
+    /** {@code logging/setLevel} after the handshake; a server that refuses it keeps its own level. */
+    private CompletableFuture<Void> sendLogLevel(LogLevel level) {
+        return logLevelRequest(level).handle((ignored, error) -> {
+            if (error != null) {
+                LOG.debug("MCP server \"{}\" did not take log level {}: {}", options.serverName(), level.wire(),
+                        unwrap(error).getMessage());
+            }
+            return null;
+        });
     }
 
     /** Many {@code list_changed} of a kind before the listener took the first are one: the list is listed once. */

@@ -17,12 +17,16 @@ final class Envelope {
     static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    /** The least severe log message wanted for a request (2026-07-28: there is no {@code logging/setLevel}). */
+    static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 
     private final String version;
     private final ObjectNode capabilities;
     /** The capabilities with the tasks extension declared, for the requests of a server that offers it. */
     private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode clientInfo;
+    /** The log level every request asks for ({@code _meta} {@value #META_LOG_LEVEL}). */
+    private volatile String logLevel;
 
     /**
      * @param version the protocol version of every request
@@ -43,6 +47,14 @@ final class Envelope {
         capabilitiesWithTasks = capabilities.deepCopy();
         capabilitiesWithTasks.putObject("extensions").putObject(TaskPoller.EXTENSION);
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
+        // Always, not only to servers that declare logging: the Python SDK logs without declaring it, and a
+        // server that does not log ignores the key.
+        logLevel = options.logLevel().wire();
+    }
+
+    /** @param level the log level every later request asks for ({@code debug}, ...) */
+    void logLevel(String level) {
+        this.logLevel = level;
     }
 
     /** @return the protocol version the envelope carries */
@@ -76,6 +88,9 @@ final class Envelope {
         meta.put(META_PROTOCOL_VERSION, version);
         meta.set(META_CLIENT_CAPABILITIES, tasks ? capabilitiesWithTasks : capabilities);
         meta.set(META_CLIENT_INFO, clientInfo);
+        if (!meta.has(META_LOG_LEVEL)) {
+            meta.put(META_LOG_LEVEL, logLevel);
+        }
         copy.set("_meta", meta);
         return copy;
     }

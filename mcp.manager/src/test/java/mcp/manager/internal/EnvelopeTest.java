@@ -18,7 +18,8 @@ class EnvelopeTest {
 
     private static final String META = "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":%s,"
-            + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"host\",\"version\":\"9\"}}";
+            + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"host\",\"version\":\"9\"},"
+            + "\"io.modelcontextprotocol/logLevel\":\"info\"}";
 
     private static ClientOptions.Builder options() {
         return ClientOptions.builder("s").clientInfo("host", "9");
@@ -67,10 +68,21 @@ class EnvelopeTest {
         assertEquals(7, sent.path("_meta").path("progressToken").asInt());
         assertEquals("2026-07-28", sent.path("_meta").path("io.modelcontextprotocol/protocolVersion").asString());
         assertEquals(List.of("progressToken", "io.modelcontextprotocol/protocolVersion",
-                "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo"),
+                "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel"),
                 List.copyOf(sent.path("_meta").propertyNames()));
         // The arguments are sent as given, not copied (as in the handshake era).
         assertSame(params.get("arguments"), sent.get("arguments"));
+    }
+
+    @Test
+    void carriesTheLogLevelAskedForAndKeepsOneTheCallerSet() {
+        Envelope envelope = new Envelope("2026-07-28", options().logLevel(mcp.manager.LogLevel.WARNING).build());
+        assertEquals("warning", envelope.apply(null).path("_meta").path(Envelope.META_LOG_LEVEL).asString());
+        envelope.logLevel("debug");
+        assertEquals("debug", envelope.apply(null).path("_meta").path(Envelope.META_LOG_LEVEL).asString());
+        ObjectNode own = (ObjectNode) McpJson.mapper().readTree("{\"_meta\":{\"io.modelcontextprotocol/logLevel\":\"error\"}}");
+        assertEquals("error", envelope.apply(own).path("_meta").path(Envelope.META_LOG_LEVEL).asString());
     }
 
     @Test

@@ -87,8 +87,15 @@ public final class Options {
             "                          adds the tools change_prompts and change_resources, which send their",
             "                          list_changed: plainly in 2025, on the listen streams that asked in 2026); skills",
             "                          (the extension io.modelcontextprotocol/skills: skills/list, skills/get and",
-            "                          resources/read of three skills, see SkillsFixture; declares resources too)",
+            "                          resources/read of three skills, see SkillsFixture; declares resources too);",
+            "                          logging (declared; the tool log {level, message, logger} sends",
+            "                          notifications/message when level is at or above the one asked: logging/setLevel",
+            "                          in the 2025 era (default warning), the request's _meta",
+            "                          io.modelcontextprotocol/logLevel in 2026-07-28 (none there: no message))",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
+            "  --log-every MS          with --features logging: notifications/message \"tick N\" (info) every MS,",
+            "                          outside any request: at the level logging/setLevel asked (2025 era), on each",
+            "                          subscriptions/listen stream whose _meta asked a level (2026-07-28)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal");
 
@@ -113,10 +120,13 @@ public final class Options {
     public String listScope = "public";
     /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
     public long tasksPollMs = -1;
-    /** The features of {@code --features}: prompts, resources, completions, subscriptions, list-changes, skills. */
+    /** The features of {@code --features}: prompts, resources, completions, subscriptions, list-changes, skills,
+     * logging. */
     public final Set<String> features = new java.util.LinkedHashSet<>();
     /** The size of the binary resource. */
     public int blobBytes = 1024;
+    /** With {@code --features logging}: an info message every so many milliseconds (0: none). */
+    public int logEveryMs;
     /** The file written on stdin EOF, or {@code null}. */
     public String exitMarker;
 
@@ -146,12 +156,14 @@ public final class Options {
                 case "--tasks": o.tasksPollMs = number(opt, value); break;
                 case "--fault": o.faults.add(fault(value)); break;
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
+                case "--log-every": o.logEveryMs = number(opt, value); break;
                 case "--features":
                     for (String feature : value.split(",")) {
-                        if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills")
+                        if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills",
+                                "logging")
                                 .contains(feature)) {
                             throw new IllegalArgumentException("--features takes prompts, resources, completions,"
-                                    + " subscriptions, list-changes and skills, got: " + feature);
+                                    + " subscriptions, list-changes, skills and logging, got: " + feature);
                         }
                         o.features.add(feature);
                     }
@@ -194,7 +206,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every").contains(opt);
     }
 
     private static int number(String opt, String value) {

@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
             CallCommand.class,
             StatusCommand.class,
             TestCommand.class,
+            LogsCommand.class,
             AddCommand.class,
             RemoveCommand.class,
             EnableCommand.class,

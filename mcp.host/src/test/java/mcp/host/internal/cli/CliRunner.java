@@ -89,6 +89,22 @@ final class CliRunner {
         return runWithInput("", args);
     }
 
+    /** Runs with {@code --config FILE --no-cache} after the arguments. */
+    Result runWithConfig(Path config, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        all.addAll(List.of("--config", config.toString(), "--no-cache"));
+        return run(all.toArray(String[]::new));
+    }
+
+    /** @return a native-format stdio entry that runs this command line */
+    static ObjectNode stdioServer(List<String> command) {
+        ObjectNode entry = McpJson.object();
+        entry.put("command", command.get(0));
+        tools.jackson.databind.node.ArrayNode args = entry.putArray("args");
+        command.subList(1, command.size()).forEach(args::add);
+        return entry;
+    }
+
     Result runWithInput(String input, String... args) {
         return run(input, false, args);
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import mcp.api.McpJson;
 import mcp.testkit.TestServers;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tools}, {@code call}, {@code status}, {@code test} and {@code shell} against real testkit servers. */
@@ -45,11 +43,7 @@ class ServerCommandsTest {
     }
 
     private static ObjectNode server(List<String> command) {
-        ObjectNode entry = McpJson.object();
-        entry.put("command", command.get(0));
-        ArrayNode args = entry.putArray("args");
-        command.subList(1, command.size()).forEach(args::add);
-        return entry;
+        return CliRunner.stdioServer(command);
     }
 
     @AfterEach
@@ -58,9 +52,7 @@ class ServerCommandsTest {
     }
 
     private CliRunner.Result run(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--config", config.toString(), "--no-cache"));
-        return cli.run(all.toArray(String[]::new));
+        return cli.runWithConfig(config, args);
     }
 
     @Test
