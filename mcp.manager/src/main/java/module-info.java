@@ -16,6 +16,8 @@ module mcp.manager {
     requires com.networknt.schema;
 
     exports mcp.manager;
+    // The command line shows prompt messages as tool results are shown, and cleans server text the same way.
+    exports mcp.manager.internal to mcp.host;
 
     uses mcp.api.spi.TransportProvider;
 }

@@ -170,10 +170,22 @@ final class CliContext {
      * @throws CliException when discovery failed as a whole
      */
     Loaded load() {
+        return load(hostBuilder());
+    }
+
+    /**
+     * Discovers and connects every server with these host settings (in the shell: takes the shell's servers,
+     * started with the shell's settings).
+     *
+     * @param builder the host settings
+     * @return the servers, to be closed by the caller
+     * @throws CliException when discovery failed as a whole
+     */
+    Loaded load(McpHost.Builder builder) {
         if (shell != null) {
             return Loaded.shared(shell.currentLoad());
         }
-        McpHost host = newHost(hostBuilder());
+        McpHost host = newHost(builder);
         try {
             LoadResult result = Progress.around(this, host.manager(), host::load);
             checked(result.discovery());
