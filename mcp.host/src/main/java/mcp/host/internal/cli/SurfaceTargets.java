@@ -90,9 +90,9 @@ final class SurfaceTargets {
         ServerSurface.Answers<List<PromptDefinition>> listed =
                 ServerSurface.ask(loaded, null, "prompts", McpClient::listPrompts);
         List<String> candidates = new ArrayList<>();
-        List<String> all = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         listed.answers().forEach((server, prompts) -> prompts.forEach(prompt -> {
-            all.add(server + ":" + prompt.name());
+            names.add(prompt.name());
             if (prompt.name().equals(name)) {
                 candidates.add(server);
             }
@@ -105,7 +105,13 @@ final class SurfaceTargets {
                     + String.join(", ", candidates.stream().map(server -> server + ":" + name).toList())
                     + ". Name one as SERVER:PROMPT or with --server.");
         }
-        throw CliException.usage("No server has a prompt \"" + name + "\"." + Suggestions.didYouMean(name, all)
+        // Close to the prompt's own name, shown as SERVER:PROMPT.
+        List<String> close = Suggestions.closeTo(name, names);
+        List<String> suggestions = listed.answers().entrySet().stream().flatMap(e -> e.getValue().stream()
+                .filter(prompt -> close.contains(prompt.name())).map(prompt -> e.getKey() + ":" + prompt.name()))
+                .toList();
+        throw CliException.usage("No server has a prompt \"" + name + "\"."
+                + (suggestions.isEmpty() ? "" : " Did you mean: " + String.join(", ", suggestions) + "?")
                 + failures(listed.errors()));
     }
 
