@@ -197,6 +197,18 @@ final class CliContext {
     }
 
     /**
+     * Connects what a command with a {@code --server} option needs: that server alone, or every server.
+     *
+     * @param onlyServer the server of {@code --server}, or {@code null} for all
+     * @param builder the host settings
+     * @return the servers, to be closed by the caller
+     * @throws CliException when discovery failed or no usable server has that name
+     */
+    Loaded load(String onlyServer, McpHost.Builder builder) {
+        return onlyServer == null ? load(builder) : loadOne(onlyServer, builder);
+    }
+
+    /**
      * Discovers, then connects only the named server (in the shell: takes the shell's servers).
      *
      * @param name the server

@@ -55,7 +55,7 @@ final class CompleteCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliContext context = root.context();
-        try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
+        try (Loaded loaded = context.load(server, context.hostBuilder())) {
             Target target = reference.prompt != null
                     ? SurfaceTargets.prompt(loaded, reference.prompt, server, "completions")
                     : SurfaceTargets.resource(loaded, reference.resource, server, "completions", true);

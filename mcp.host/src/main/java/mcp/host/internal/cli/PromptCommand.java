@@ -38,7 +38,7 @@ final class PromptCommand implements Callable<Integer> {
         CliContext context = root.context();
         // Bad arguments fail before any server starts.
         Map<String, String> arguments = strings(argumentsJson);
-        try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
+        try (Loaded loaded = context.load(server, context.hostBuilder())) {
             Target target = SurfaceTargets.prompt(loaded, name, server, "prompts");
             PromptResult result = ServerSurface.await(loaded, target.server(),
                     target.client().getPrompt(target.name(), arguments));

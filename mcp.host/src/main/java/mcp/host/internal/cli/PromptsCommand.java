@@ -29,23 +29,11 @@ final class PromptsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliContext context = root.context();
-        try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
-            ServerSurface.Answers<List<PromptDefinition>> listed =
-                    ServerSurface.ask(loaded, server, "prompts", McpClient::listPrompts);
-            if (context.json()) {
-                context.printJson(json(listed));
-            } else {
-                print(context.out(), listed.answers());
-                listed.errors().forEach((name, error) -> context.err().println("error: " + name + ": " + error));
-            }
-            context.printPending(loaded.discovery(), server);
-            context.printProblems(loaded.discovery(), server);
-        }
-        return ExitCodes.OK;
+        return ServerSurface.list(root.context(), server, "prompts", McpClient::listPrompts, PromptsCommand::json,
+                (context, listed) -> print(context.out(), listed.answers()));
     }
 
-    /** {@code {"prompts": [{server, name, title?, description?, arguments}], "errors": {}, "skipped": {}}} */
+    /** {@code {"prompts": [{server, name, title?, description?, arguments}]}}; {@link ServerSurface#list} adds the rest. */
     private static ObjectNode json(ServerSurface.Answers<List<PromptDefinition>> listed) {
         ObjectNode document = McpJson.object();
         ArrayNode array = document.putArray("prompts");
@@ -63,10 +51,6 @@ final class PromptsCommand implements Callable<Integer> {
                 }
             }
         });
-        ObjectNode errors = document.putObject("errors");
-        listed.errors().forEach(errors::put);
-        ObjectNode skipped = document.putObject("skipped");
-        listed.skipped().forEach(skipped::put);
         return document;
     }
 

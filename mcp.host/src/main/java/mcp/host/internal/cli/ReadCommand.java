@@ -57,7 +57,7 @@ final class ReadCommand implements Callable<Integer> {
             // so the size is checked here too.
             builder.clientSettings(options -> options.maxResourceBytes(maxBytes));
         }
-        try (Loaded loaded = server == null ? context.load(builder) : context.loadOne(server, builder)) {
+        try (Loaded loaded = context.load(server, builder)) {
             Target target = SurfaceTargets.resource(loaded, uri, server, "resources", false);
             ResourceResult result = ServerSurface.await(loaded, target.server(), target.client().readResource(uri));
             if (maxBytes != null && result.size() > maxBytes) {

@@ -32,27 +32,19 @@ final class ResourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliContext context = root.context();
-        try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
-            ServerSurface.Answers<ResourceListing> listed =
-                    ServerSurface.ask(loaded, server, "resources", ResourceListing::of);
-            if (context.json()) {
-                context.printJson(json(listed));
-            } else {
-                print(context.out(), listed.answers());
-                listed.errors().forEach((name, error) -> context.err().println("error: " + name + ": " + error));
-                listed.answers().forEach((name, listing) -> listing.templatesError()
-                        .ifPresent(error -> context.err().println("error: " + name + ": " + error)));
-            }
-            context.printPending(loaded.discovery(), server);
-            context.printProblems(loaded.discovery(), server);
-        }
-        return ExitCodes.OK;
+        return ServerSurface.list(root.context(), server, "resources", ResourceListing::of, ResourcesCommand::json,
+                (context, listed) -> {
+                    print(context.out(), listed.answers());
+                    // A server that listed its resources but not its templates: its resources, and the error.
+                    listed.answers().forEach((name, listing) -> listing.templatesError()
+                            .ifPresent(error -> context.err().println("error: " + name + ": " + error)));
+                });
     }
 
     /**
-     * {@code {"resources": [...], "templates": [...], "errors": {server: message}, "skipped": {server: reason}}}; a
-     * server that listed its resources but not its templates has both its resources and an error.
+     * {@code {"resources": [...], "templates": [...], "errors": {server: message}}} ({@link ServerSurface#list} adds
+     * the servers that failed and {@code skipped}); a server that listed its resources but not its templates has both
+     * its resources and an error.
      */
     private static ObjectNode json(ServerSurface.Answers<ResourceListing> listed) {
         ObjectNode document = McpJson.object();
@@ -73,9 +65,6 @@ final class ResourcesCommand implements Callable<Integer> {
             }
             listing.templatesError().ifPresent(error -> errors.put(name, error));
         });
-        listed.errors().forEach(errors::put);
-        ObjectNode skipped = document.putObject("skipped");
-        listed.skipped().forEach(skipped::put);
         return document;
     }
 

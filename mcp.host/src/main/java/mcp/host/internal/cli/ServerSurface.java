@@ -11,12 +11,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import mcp.api.ServerConfig;
 import mcp.api.internal.Secrets;
 import mcp.manager.McpClient;
 import mcp.manager.internal.AgentText;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Asks the servers of a command for what they offer beside tools (resources, prompts, completions): waits for
@@ -104,6 +106,43 @@ final class ServerSurface {
         pending.forEach((name, answer) -> outcome(answer, bound(loaded, name), name).then(
                 value -> answers.put(name, value), error -> errors.put(name, error)));
         return new Answers<>(answers, errors, clients.skipped());
+    }
+
+    /**
+     * The whole of a listing command ({@code resources}, {@code prompts}): connects the servers, asks every one with
+     * the capability, prints the document or the listing and each failed server's error, and what discovery had to
+     * say (pending approvals, problems).
+     *
+     * @param context the command's context
+     * @param onlyServer the server of {@code --server}, or {@code null} for all
+     * @param capability the capability the listing needs
+     * @param request the listing of one server
+     * @param json the {@code --json} document of the answers
+     * @param print the listing for people, on stdout (and anything more on stderr)
+     * @param <T> a server's listing
+     * @return the exit code: 0, per-server errors are reported, not fatal
+     */
+    static <T> int list(CliContext context, String onlyServer, String capability,
+            Function<McpClient, CompletableFuture<T>> request, Function<Answers<T>, ObjectNode> json,
+            BiConsumer<CliContext, Answers<T>> print) {
+        try (Loaded loaded = context.load(onlyServer, context.hostBuilder())) {
+            Answers<T> listed = ask(loaded, onlyServer, capability, request);
+            if (context.json()) {
+                ObjectNode document = json.apply(listed);
+                ObjectNode errors = document.has("errors") ? (ObjectNode) document.get("errors")
+                        : document.putObject("errors");
+                listed.errors().forEach(errors::put);
+                ObjectNode skipped = document.putObject("skipped");
+                listed.skipped().forEach(skipped::put);
+                context.printJson(document);
+            } else {
+                print.accept(context, listed);
+                listed.errors().forEach((name, error) -> context.err().println("error: " + name + ": " + error));
+            }
+            context.printPending(loaded.discovery(), onlyServer);
+            context.printProblems(loaded.discovery(), onlyServer);
+        }
+        return ExitCodes.OK;
     }
 
     /**
