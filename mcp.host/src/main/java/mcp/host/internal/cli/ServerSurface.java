@@ -70,7 +70,8 @@ final class ServerSurface {
         }
         Map<String, McpClient> clients = new LinkedHashMap<>();
         Map<String, String> skipped = new LinkedHashMap<>();
-        pending.forEach((name, connection) -> outcome(connection, bound(loaded, name), name).then(client -> {
+        long start = System.nanoTime();
+        pending.forEach((name, connection) -> outcome(connection, start, bound(loaded, name), name).then(client -> {
             if (client.initializeResult().capabilities().path(capability).isObject()) {
                 clients.put(name, client);
             } else {
@@ -103,7 +104,8 @@ final class ServerSurface {
             }
         });
         Map<String, T> answers = new LinkedHashMap<>();
-        pending.forEach((name, answer) -> outcome(answer, bound(loaded, name), name).then(
+        long start = System.nanoTime();
+        pending.forEach((name, answer) -> outcome(answer, start, bound(loaded, name), name).then(
                 value -> answers.put(name, value), error -> errors.put(name, error)));
         return new Answers<>(answers, errors, clients.skipped());
     }
@@ -156,7 +158,7 @@ final class ServerSurface {
      * @throws CliException (exit 1) with the server's name and the reason when it failed or did not answer
      */
     static <T> T await(Loaded loaded, String server, CompletableFuture<T> request) {
-        Outcome<T> outcome = outcome(request, bound(loaded, server), server);
+        Outcome<T> outcome = outcome(request, System.nanoTime(), bound(loaded, server), server);
         if (outcome.error() != null) {
             // The client's messages mostly name the server already.
             throw new CliException(ExitCodes.FAILURE, outcome.error().contains("\"" + server + "\"") ? outcome.error()
@@ -199,10 +201,14 @@ final class ServerSurface {
         }
     }
 
-    /** Waits for a future within the bound; one that is late is cancelled. */
-    private static <T> Outcome<T> outcome(CompletableFuture<T> future, Duration bound, String what) {
+    /**
+     * Waits for a future until {@code bound} after {@code start} (servers asked at once are waited for one after
+     * another, each within its bound from the start); one that is late is cancelled.
+     */
+    private static <T> Outcome<T> outcome(CompletableFuture<T> future, long start, Duration bound, String what) {
         try {
-            return new Outcome<>(future.get(bound.toMillis(), TimeUnit.MILLISECONDS), null);
+            long left = Math.max(1, bound.toNanos() - (System.nanoTime() - start));
+            return new Outcome<>(future.get(left, TimeUnit.NANOSECONDS), null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(true);
