@@ -35,12 +35,12 @@ final class ShellCommand implements Callable<Integer> {
             "/mcp remove NAME          remove NAME from its config file and stop it",
             "/tools [--server NAME]    the tools of the session",
             "/call TOOL [JSON]         call a tool, e.g. /call mcp_git_status {\"repo_path\": \".\"}",
-            "/resources [--server NAME]          resources and resource templates, by server",
-            "/read URI [-o FILE] [--server NAME] read a resource (binary only to a file with -o)",
-            "/prompts [--server NAME]            prompts as SERVER:PROMPT with their arguments (* required)",
-            "/prompt NAME [JSON]                 a prompt's messages, e.g. /prompt kit:greet {\"name\": \"Ada\"}",
+            "/resources [--server NAME] resources and resource templates, by server",
+            "/read URI [-o FILE]       read a resource (binary contents only to a file, with -o)",
+            "/prompts [--server NAME]  prompts as SERVER:PROMPT with their arguments (* required)",
+            "/prompt NAME [JSON]       a prompt's messages, e.g. /prompt kit:greet {\"name\": \"Ada\"}",
             "/complete (--prompt NAME | --resource URI_TEMPLATE) ARGUMENT [VALUE] [--context K=V]...",
-            "                                    values a server suggests for an argument",
+            "                          the values a server suggests for an argument",
             "/help                     this list",
             "/quit                     leave (also end of input)");
 
