@@ -5,6 +5,9 @@ Tools: add (plain), greet (asks the user's name by elicitation: on 2026-07-28 th
 round-trip request, on 2025 through a server request), grow (adds a tool and tells the client), bump
 (changes the resource memo://counter and tells its subscribers, in either era), chatter (logs through the
 SDK's context at a level).
+Resources, a template and a prompt (mcp-host's resources/prompts/completions tests): the text resource
+era://notes/readme, the binary era://data/pixels (every byte value, four times), the template
+era://cities/{city} and the prompt trip {city*, days}, whose city both complete from CITIES.
 """
 import sys
 from typing import Annotated
@@ -13,6 +16,7 @@ from pydantic import BaseModel
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resolve import Elicit, Resolve
+from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 app = MCPServer("era-server", version="1.0.0")
 
@@ -95,6 +99,44 @@ async def bump(ctx: Context) -> str:
     if COUNTER_URI in _legacy_subscribed:
         await ctx.session.send_resource_updated(COUNTER_URI)
     return f"counter {_counter['value']}"
+
+# ---- resources, a resource template with completions, a prompt with arguments ----
+
+PIXELS = bytes(range(256)) * 4
+CITIES = ["Paris", "Perth", "Porto", "Prague", "Lima"]
+CITY_TEMPLATE = "era://cities/{city}"
+
+
+@app.resource("era://notes/readme", name="readme", title="Readme", description="A text resource.",
+              mime_type="text/plain")
+def readme() -> str:
+    return "Notes of the era server."
+
+
+@app.resource("era://data/pixels", name="pixels", description="Every byte value, four times.",
+              mime_type="application/octet-stream")
+def pixels() -> bytes:
+    return PIXELS
+
+
+@app.resource(CITY_TEMPLATE, name="city", description="The weather in a city.", mime_type="text/plain")
+def city_weather(city: str) -> str:
+    return f"Weather in {city}: sunny"
+
+
+@app.prompt(title="Trip plan", description="Plans a trip to a city.")
+def trip(city: str, days: str = "3") -> str:
+    return f"Plan {days} days in {city}."
+
+
+@app.completion()
+async def complete_city(ref, argument, context):
+    template = isinstance(ref, ResourceTemplateReference) and ref.uri == CITY_TEMPLATE
+    prompt = isinstance(ref, PromptReference) and ref.name == "trip"
+    if (template or prompt) and argument.name == "city":
+        values = [c for c in CITIES if c.startswith(argument.value)]
+        return Completion(values=values, total=len(values), has_more=False)
+    return None
 
 
 if __name__ == "__main__":

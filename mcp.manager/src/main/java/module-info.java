@@ -18,6 +18,8 @@ module mcp.manager {
     requires org.snakeyaml.engine;
 
     exports mcp.manager;
+    // The command line shows prompt messages as tool results are shown, and cleans server text the same way.
+    exports mcp.manager.internal to mcp.host;
 
     uses mcp.api.spi.TransportProvider;
 }

@@ -14,6 +14,7 @@ import java.util.ServiceLoader;
 import mcp.api.CompletionReference;
 import mcp.api.Content;
 import mcp.api.McpException;
+import mcp.api.McpJson;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
 import mcp.api.ResourceContents;
@@ -26,10 +27,12 @@ import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
- * Prompts, resources, resource templates and completions of mcp-host's client against
- * {@code @modelcontextprotocol/server-everything} over stdio, a server nobody on this team wrote.
+ * Prompts, resources, resource templates and completions of mcp-host's client, and of the {@code mcp-host} command
+ * (the runtime image), against {@code @modelcontextprotocol/server-everything} over stdio, a server nobody on this
+ * team wrote.
  */
 class ReferenceSurfaceIT {
 
@@ -116,6 +119,84 @@ class ReferenceSurfaceIT {
             assertTrue(client.isOpen());
             assertFalse(McpClient.await(client.listPrompts()).isEmpty());
         }
+        assertNoProcessLeft();
+    }
+
+    /** Runs the runtime image's {@code mcp-host} with a config of server-everything; asserts the exit code. */
+    private Cli.Run cli(int exitCode, String... args) throws java.io.IOException {
+        Path script = INTEROP.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        Path config = temp.resolve("everything.json");
+        if (!Files.exists(config)) {
+            Files.writeString(config, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": ["
+                    + McpJson.mapper().writeValueAsString(script.toString()) + ", \"stdio\"]}}}");
+        }
+        Path home = Files.createDirectories(temp.resolve("home"));
+        Path project = Files.createDirectories(temp.resolve("project"));
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        all.addAll(List.of("--config", config.toString(), "--no-cache"));
+        Cli.Run run = Cli.run(home, project, Map.of(), all.toArray(String[]::new));
+        assertEquals(exitCode, run.exitCode(), run::toString);
+        return run;
+    }
+
+    @Test
+    void theCommandLineListsReadsGetsAndCompletes() throws Exception {
+        JsonNode listing = cli(0, "resources", "--json").json();
+        assertTrue(listing.get("resources").size() > 0, listing.toString());
+        JsonNode first = listing.at("/resources/0");
+        assertEquals("everything", first.get("server").asString());
+        assertTrue(first.get("uri").asString().startsWith("demo://resource/static/document/"), first.toString());
+        List<String> templates = new java.util.ArrayList<>();
+        listing.get("templates").forEach(t -> templates.add(t.get("uriTemplate").asString()));
+        assertTrue(templates.contains("demo://resource/dynamic/blob/{resourceId}"), templates.toString());
+        assertTrue(listing.get("errors").isEmpty(), listing.toString());
+        assertTrue(cli(0, "resources").out().lines().findFirst().orElse("").startsWith("everything ("));
+
+        // Found by its template, without --server.
+        assertTrue(cli(0, "read", "demo://resource/dynamic/text/7").out()
+                .startsWith("Resource 7: This is a plaintext resource"));
+        Cli.Run described = cli(0, "read", "demo://resource/dynamic/blob/7");
+        assertTrue(described.out().startsWith("[binary: demo://resource/dynamic/blob/7"), described::toString);
+        Path file = temp.resolve("blob7.bin");
+        cli(0, "read", "demo://resource/dynamic/blob/7", "-o", file.toString());
+        // The blob is text with the time it was made: the file holds it decoded, the JSON as the server sent it.
+        String blob = "Resource 7: This is a base64 blob created at [0-9]{1,2}:[0-9]{2}:[0-9]{2}( [AP]M)?";
+        String saved = Files.readString(file, StandardCharsets.UTF_8);
+        assertTrue(saved.matches(blob), saved);
+        JsonNode raw = cli(0, "read", "--json", "demo://resource/dynamic/blob/7").json();
+        String sent = new String(java.util.Base64.getDecoder().decode(raw.at("/contents/0/blob").asString()),
+                StandardCharsets.UTF_8);
+        assertTrue(sent.matches(blob), sent);
+
+        Cli.Run over = cli(1, "read", "--max-bytes", "10", "demo://resource/dynamic/blob/3", "-o",
+                temp.resolve("never.bin").toString());
+        assertTrue(over.err().contains("resource demo://resource/dynamic/blob/3 is "), over::toString);
+        assertTrue(over.err().contains("over the limit of 10 bytes"), over::toString);
+        assertFalse(Files.exists(temp.resolve("never.bin")));
+
+        JsonNode prompts = cli(0, "prompts", "--json").json();
+        JsonNode args = null;
+        for (JsonNode prompt : prompts.get("prompts")) {
+            if (prompt.get("name").asString().equals("args-prompt")) {
+                args = prompt;
+            }
+        }
+        assertTrue(args != null, prompts.toString());
+        assertEquals("city", args.at("/arguments/0/name").asString());
+        assertTrue(args.at("/arguments/0/required").asBoolean());
+        assertTrue(cli(0, "prompts").out().lines().anyMatch(l -> l.startsWith("everything:args-prompt (city*, state")));
+        assertEquals("[user]\nWhat's weather in Paris, Texas?\n",
+                cli(0, "prompt", "args-prompt", "{\"city\": \"Paris\", \"state\": \"Texas\"}").out());
+        Cli.Run missing = cli(1, "prompt", "everything:args-prompt");
+        assertFalse(missing.err().isBlank(), missing::toString);
+
+        assertTrue(cli(0, "complete", "--prompt", "completable-prompt", "department", "Eng").out()
+                .startsWith("Engineering\n"));
+        assertTrue(cli(0, "complete", "--prompt", "everything:completable-prompt", "name", "A", "--context",
+                "department=Engineering").out().startsWith("Alice\n"));
+        JsonNode completion = cli(0, "complete", "--json", "--resource", "demo://resource/dynamic/text/{resourceId}",
+                "resourceId", "12").json();
+        assertEquals("12", completion.at("/completion/values/0").asString());
         assertNoProcessLeft();
     }
 }

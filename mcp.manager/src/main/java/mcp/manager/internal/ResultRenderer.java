@@ -84,7 +84,11 @@ public final class ResultRenderer {
                 details.structuredContent(), details.providerId(), details.providerName());
     }
 
-    static String render(Content item) {
+    /**
+     * @param item one content item
+     * @return it as the agent sees it in a tool result (prompt messages are shown the same way)
+     */
+    public static String render(Content item) {
         if (item instanceof Content.Text text) {
             return text.text();
         } else if (item instanceof Content.Image image) {

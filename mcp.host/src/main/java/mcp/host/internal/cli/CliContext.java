@@ -170,10 +170,22 @@ final class CliContext {
      * @throws CliException when discovery failed as a whole
      */
     Loaded load() {
+        return load(hostBuilder());
+    }
+
+    /**
+     * Discovers and connects every server with these host settings (in the shell: takes the shell's servers,
+     * started with the shell's settings).
+     *
+     * @param builder the host settings
+     * @return the servers, to be closed by the caller
+     * @throws CliException when discovery failed as a whole
+     */
+    Loaded load(McpHost.Builder builder) {
         if (shell != null) {
             return Loaded.shared(shell.currentLoad());
         }
-        McpHost host = newHost(hostBuilder());
+        McpHost host = newHost(builder);
         try {
             LoadResult result = Progress.around(this, host.manager(), host::load);
             checked(result.discovery());
@@ -182,6 +194,18 @@ final class CliContext {
             host.close();
             throw e;
         }
+    }
+
+    /**
+     * Connects what a command with a {@code --server} option needs: that server alone, or every server.
+     *
+     * @param onlyServer the server of {@code --server}, or {@code null} for all
+     * @param builder the host settings
+     * @return the servers, to be closed by the caller
+     * @throws CliException when discovery failed or no usable server has that name
+     */
+    Loaded load(String onlyServer, McpHost.Builder builder) {
+        return onlyServer == null ? load(builder) : loadOne(onlyServer, builder);
     }
 
     /**

@@ -27,13 +27,19 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success (per-server errors of tools/status are reported, not fatal)",
-            "1:a tool call returned an error or failed; test could not connect; auth login failed",
+            "1:a tool call returned an error or failed; a read, prompt or completion failed; test could not connect;"
+                    + " auth login failed",
             "2:usage or configuration error (unknown option, tool or server; bad JSON; invalid or unreadable"
                     + " config file)"},
         subcommands = {
             ListCommand.class,
             ToolsCommand.class,
             CallCommand.class,
+            ResourcesCommand.class,
+            ReadCommand.class,
+            PromptsCommand.class,
+            PromptCommand.class,
+            CompleteCommand.class,
             StatusCommand.class,
             TestCommand.class,
             LogsCommand.class,

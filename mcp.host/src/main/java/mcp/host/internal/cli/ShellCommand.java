@@ -21,7 +21,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "shell", description = {
     "Interactive: keep the servers up and run /mcp list|status|reload|test|enable|disable|add|remove,"
-            + " /tools, /call, /logs, /help, /quit."})
+            + " /tools, /call, /resources, /read, /prompts, /prompt, /complete, /logs, /help, /quit."})
 final class ShellCommand implements Callable<Integer> {
 
     private static final String HELP = String.join(System.lineSeparator(),
@@ -35,6 +35,12 @@ final class ShellCommand implements Callable<Integer> {
             "/mcp remove NAME          remove NAME from its config file and stop it",
             "/tools [--server NAME]    the tools of the session",
             "/call TOOL [JSON]         call a tool, e.g. /call mcp_git_status {\"repo_path\": \".\"}",
+            "/resources [--server NAME] resources and resource templates, by server",
+            "/read URI [-o FILE]       read a resource (binary contents only to a file, with -o)",
+            "/prompts [--server NAME]  prompts as SERVER:PROMPT with their arguments (* required)",
+            "/prompt NAME [JSON]       a prompt's messages, e.g. /prompt kit:greet {\"name\": \"Ada\"}",
+            "/complete (--prompt NAME | --resource URI_TEMPLATE) ARGUMENT [VALUE] [--context K=V]...",
+            "                          the values a server suggests for an argument",
             "/logs NAME [-n N]         the log messages NAME sent (stored; mcp-host logs NAME -f follows them)",
             "/help                     this list",
             "/quit                     leave (also end of input)");
@@ -93,6 +99,9 @@ final class ShellCommand implements Callable<Integer> {
                 case "/help" -> context.out().println(HELP);
                 case "/tools" -> run(context, state, "tools", ShellWords.split(rest));
                 case "/call" -> run(context, state, "call", ShellWords.splitCall(rest));
+                case "/resources", "/read", "/prompts", "/complete" ->
+                        run(context, state, parts[0].substring(1), ShellWords.split(rest));
+                case "/prompt" -> run(context, state, "prompt", ShellWords.splitCall(rest));
                 case "/logs" -> run(context, state, "logs", ShellWords.split(rest));
                 case "/mcp" -> mcp(context, state, rest);
                 default -> context.err().println("Unknown command \"" + parts[0] + "\". Type /help for the commands.");

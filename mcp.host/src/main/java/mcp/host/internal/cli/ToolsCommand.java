@@ -103,7 +103,7 @@ final class ToolsCommand implements Callable<Integer> {
         }
     }
 
-    private static String pad(String text, int width) {
+    static String pad(String text, int width) {
         return text + " ".repeat(Math.max(0, width - text.length()));
     }
 

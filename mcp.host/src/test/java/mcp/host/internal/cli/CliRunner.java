@@ -27,8 +27,9 @@ final class CliRunner {
      * @param exitCode the exit code
      * @param out stdout
      * @param err stderr
+     * @param outBytes stdout as it was written (binary output)
      */
-    record Result(int exitCode, String out, String err) {
+    record Result(int exitCode, String out, String err, byte[] outBytes) {
         /** @return stdout parsed as the one JSON document it must be */
         JsonNode json() {
             try {
@@ -123,7 +124,8 @@ final class CliRunner {
             exitCode = Main.run(args, new CliIo(outStream, errStream, env, cwd, home,
                     new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), console), authStorage);
         }
-        return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
+                out.toByteArray());
     }
 
     /** Fails if a child process of this JVM is still alive a little after the command returned. */
