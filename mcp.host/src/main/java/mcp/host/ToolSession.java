@@ -12,7 +12,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import mcp.api.LoadedSkill;
 import mcp.api.McpException;
+import mcp.api.SkillEntry;
 import mcp.manager.BridgedTool;
 import mcp.manager.ManagerListener;
 import mcp.manager.McpManager;
@@ -116,7 +118,8 @@ public final class ToolSession implements AutoCloseable {
 
     /**
      * Replaces every MCP tool of the session with these, wrapped, and the resource tools ({@code list_mcp_resources}
-     * and {@code read_mcp_resource}, while a server offers resources); the application's tools stay.
+     * and {@code read_mcp_resource}, while a server offers resources) and the skill tool ({@code load_mcp_skill},
+     * while a server offers skills); the application's tools stay.
      *
      * @param tools the MCP tools now
      */
@@ -126,6 +129,7 @@ public final class ToolSession implements AutoCloseable {
             wrapped.add(subagent ? new ProxyTool(manager, tool) : new BoundTool(tool));
         }
         wrapped.addAll(ResourceTools.of(manager));
+        wrapped.addAll(SkillTools.of(manager));
         List<AgentTool> snapshot;
         synchronized (lock) {
             // An application tool keeps its name; an MCP tool of the same name is left out.
@@ -175,6 +179,26 @@ public final class ToolSession implements AutoCloseable {
      */
     public List<PromptCommand> prompts() {
         return PromptCommand.of(manager);
+    }
+
+    /**
+     * The skills of the session's servers (the skills extension): the entries only, nothing of a skill is read
+     * until it is loaded (by the agent's {@code load_mcp_skill}, or {@link #loadSkill}).
+     *
+     * @return every skill entry now, in the servers' order
+     */
+    public List<SkillEntry> skills() {
+        return SkillTools.skills(manager);
+    }
+
+    /**
+     * Loads a skill: its {@code SKILL.md}, verified against the entry (size, digest, frontmatter).
+     *
+     * @param skill an entry of {@link #skills()}
+     * @return the verified skill, whose files {@link McpManager#readSkillFile} reads
+     */
+    public CompletableFuture<LoadedSkill> loadSkill(SkillEntry skill) {
+        return manager.loadSkill(skill);
     }
 
     /** @param listener hears every prompt command after a change of a server's prompts (or resources) */

@@ -128,4 +128,37 @@ class SessionSurfaceTest {
             assertTrue(schema.isObject());
         }
     }
+
+    @Test
+    void theAgentLoadsASkillAndItsFilesOnlyWhenItAsksAndNeverAnUnverifiedOne() throws Exception {
+        Path config = config(Map.of("docs", List.of("--era", "modern", "--features", "skills"),
+                "liar", List.of("--features", "skills", "--fault", "skill-digest")));
+        try (ToolSession session = open(config)) {
+            assertEquals(List.of("pdf-processing", "git-workflow", "daily"), session.skills().stream()
+                    .filter(skill -> skill.server().equals("docs")).map(skill -> skill.name()).toList());
+            AgentTool load = session.tool("load_mcp_skill").orElseThrow();
+            assertTrue(load.description().contains("\n- pdf-processing (server docs): Extract, fill, and assemble PDF "
+                    + "documents"), load.description());
+            assertTrue(load.description().contains("(server liar)"), load.description());
+
+            ToolOutput pdf = call(session, "load_mcp_skill", "{\"server\":\"docs\",\"skill\":\"pdf-processing\"}");
+            assertFalse(pdf.isError(), pdf.text());
+            assertTrue(pdf.text().startsWith("Skill pdf-processing from MCP server docs (verified"), pdf.text());
+            assertTrue(pdf.text().contains("Fill forms as references/FORMS.md says."), pdf.text());
+            assertTrue(pdf.text().endsWith("Files (read with \"file\"): references/FORMS.md"), pdf.text());
+            ToolOutput forms = call(session, "load_mcp_skill",
+                    "{\"server\":\"docs\",\"skill\":\"pdf-processing\",\"file\":\"references/FORMS.md\"}");
+            assertEquals("[Skill file: skill://pdf-processing/references/FORMS.md]\nForm fields: name, date, signature.\n",
+                    forms.text());
+            ToolOutput unlisted = call(session, "load_mcp_skill",
+                    "{\"server\":\"docs\",\"skill\":\"pdf-processing\",\"file\":\"references/NOPE.md\"}");
+            assertTrue(unlisted.isError(), unlisted.text());
+
+            ToolOutput lie = call(session, "load_mcp_skill", "{\"server\":\"liar\",\"skill\":\"pdf-processing\"}");
+            assertTrue(lie.isError() && lie.text().contains("failed verification"), lie.text());
+            assertFalse(lie.text().contains("# PDF processing"), "unverified content is never shown");
+            ToolOutput unknown = call(session, "load_mcp_skill", "{\"server\":\"docs\",\"skill\":\"nope\"}");
+            assertEquals("MCP error: MCP server \"docs\" offers no skill \"nope\"", unknown.text());
+        }
+    }
 }

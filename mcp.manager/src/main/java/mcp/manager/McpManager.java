@@ -26,6 +26,7 @@ import mcp.api.CallLimits;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
 import mcp.api.HttpServerConfig;
+import mcp.api.LoadedSkill;
 import mcp.api.McpException;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
@@ -35,6 +36,8 @@ import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSurface;
+import mcp.api.SkillEntry;
+import mcp.api.SkillFile;
 import mcp.api.SourceMetadata;
 import mcp.api.SseServerConfig;
 import mcp.api.StdioServerConfig;
@@ -97,6 +100,8 @@ public final class McpManager implements AutoCloseable {
     /** The most characters of a server's instructions {@link #instructions(String)} gives. */
     private static final int MAX_INSTRUCTIONS = 4 * AgentText.DEFAULT_MAX_DESCRIPTION;
     private static final Pattern PIN_KEY = Pattern.compile("[0-9a-f]{64}");
+    /** The skills extension's id in a server's capabilities. */
+    private static final String SKILLS = "io.modelcontextprotocol/skills";
 
     private final Map<String, TransportProvider> transports;
     private final List<AuthResolver> authResolvers;
@@ -663,8 +668,12 @@ public final class McpManager implements AutoCloseable {
                 : CompletableFuture.completedFuture(List.of());
         CompletableFuture<List<PromptDefinition>> promptList = prompts
                 ? surfacePart(server, "prompts", client.listPrompts()) : CompletableFuture.completedFuture(List.of());
-        return CompletableFuture.allOf(resourceList, templateList, promptList).thenApply(v -> cleaned(server.name,
-                new ServerSurface(resourceList.join(), templateList.join(), promptList.join())));
+        // Skill entries only: no file of a skill is read before the agent loads it (SEP-2640: no prefetch).
+        CompletableFuture<List<SkillEntry>> skillList = capabilities.path("extensions").path(SKILLS).isObject()
+                ? surfacePart(server, "skills", client.listSkills()) : CompletableFuture.completedFuture(List.of());
+        return CompletableFuture.allOf(resourceList, templateList, promptList, skillList).thenApply(v -> cleaned(
+                server.name, new ServerSurface(resourceList.join(), templateList.join(), promptList.join(),
+                        skillList.join())));
     }
 
     private static <T> CompletableFuture<List<T>> surfacePart(Server server, String what,
@@ -839,7 +848,7 @@ public final class McpManager implements AutoCloseable {
                                 AgentText.MAX_TITLE)),
                         a.description().map(d -> cleaned(serverName, "prompt", p.name(), a.name() + " description", d,
                                 maxDescription)), a.required())).toList())).toList();
-        return new ServerSurface(resources, templates, prompts);
+        return new ServerSurface(resources, templates, prompts, surface.skills());
     }
 
     private String cleaned(String serverName, String kind, String item, String field, String text, int max) {
@@ -1420,6 +1429,29 @@ public final class McpManager implements AutoCloseable {
         synchronized (lock) {
             return Set.copyOf(subscriptions.getOrDefault(server, Set.of()));
         }
+    }
+
+    /**
+     * Loads a skill of a server (reads its {@code SKILL.md} and verifies it against the entry; see
+     * {@link McpClient#loadSkill(SkillEntry)}), waiting for the server as {@link #readResource} does.
+     *
+     * @param skill an entry of the server's surface ({@link SurfaceSlice}), or one it listed
+     * @return the verified skill
+     */
+    public CompletableFuture<LoadedSkill> loadSkill(SkillEntry skill) {
+        return onServer(skill.server(), CallOptions.DEFAULT, client -> client.loadSkill(skill));
+    }
+
+    /**
+     * Reads one file of a loaded skill, verified against its entry ({@link McpClient#readSkillFile}), waiting for the
+     * server as {@link #readResource} does.
+     *
+     * @param skill a skill loaded by {@link #loadSkill}
+     * @param reference the file, relative to the skill's directory or its URI
+     * @return the verified file
+     */
+    public CompletableFuture<SkillFile> readSkillFile(LoadedSkill skill, String reference) {
+        return onServer(skill.server(), CallOptions.DEFAULT, client -> client.readSkillFile(skill, reference));
     }
 
     private <T> CompletableFuture<T> onServer(String name, CallOptions options,

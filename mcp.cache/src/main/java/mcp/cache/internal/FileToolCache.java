@@ -233,15 +233,15 @@ final class FileToolCache implements ToolCache {
         }
         return new Entry(configHash, savedAt, List.copyOf(tools),
                 protocolVersion == null ? Optional.empty() : Optional.of(protocolVersion.asString()),
-                freshness(root.get("fresh")), surface(root.get("surface")));
+                freshness(root.get("fresh")), surface(server, root.get("surface")));
     }
 
-    private static Optional<ServerSurface> surface(JsonNode surface) throws InvalidEntry {
+    private static Optional<ServerSurface> surface(String server, JsonNode surface) throws InvalidEntry {
         if (surface == null) {
             return Optional.empty();
         }
         try {
-            return Optional.of(ServerSurface.fromJson(surface));
+            return Optional.of(ServerSurface.fromJson(server, surface));
         } catch (McpException e) {
             throw new InvalidEntry("\"surface\" is invalid: " + abbreviate(e.getMessage()));
         }

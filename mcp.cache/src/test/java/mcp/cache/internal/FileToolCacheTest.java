@@ -120,11 +120,15 @@ class FileToolCacheTest {
 
     @Test
     void theSurfaceIsKeptBesideTheToolsExactlyAndABrokenOneIsAMiss() throws IOException {
-        ServerSurface surface = ServerSurface.fromJson(json("{\"resources\":[{\"uri\":\"file:///a\",\"name\":\"a\","
+        ServerSurface surface = ServerSurface.fromJson("github", json("{\"resources\":[{\"uri\":\"file:///a\",\"name\":\"a\","
                 + "\"title\":\"A\",\"description\":\"d\",\"mimeType\":\"text/plain\",\"size\":3,"
                 + "\"annotations\":{\"priority\":1}}],\"resourceTemplates\":[{\"uriTemplate\":\"file:///{p}\","
                 + "\"name\":\"p\"}],\"prompts\":[{\"name\":\"greet\",\"arguments\":[{\"name\":\"who\","
-                + "\"required\":true},{\"name\":\"style\",\"description\":\"s\"}]}]}"));
+                + "\"required\":true},{\"name\":\"style\",\"description\":\"s\"}]}],\"skills\":[{\"uri\":"
+                + "\"skill://pdf/SKILL.md\",\"frontmatter\":{\"name\":\"pdf\",\"description\":\"PDFs\"},"
+                + "\"resources\":[{\"uri\":\"skill://pdf/SKILL.md\",\"digest\":\"sha256:"
+                + "0000000000000000000000000000000000000000000000000000000000000000\",\"size\":9}]}]}"));
+        assertEquals("github", surface.skills().get(0).server());
         cache().write("github", HASH, new ToolCache.Entry(tools(), Optional.empty(), Optional.empty(),
                 Optional.of(surface)));
         assertEquals(Optional.of(surface), cache().readEntry("github", HASH).orElseThrow().surface());

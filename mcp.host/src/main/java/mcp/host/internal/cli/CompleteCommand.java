@@ -61,7 +61,7 @@ final class CompleteCommand implements Callable<Integer> {
                     : SurfaceTargets.resource(loaded, reference.resource, server, "completions", true);
             CompletionReference ref = reference.prompt != null ? CompletionReference.prompt(target.name())
                     : CompletionReference.resourceTemplate(target.name());
-            CompletionResult result = ServerSurface.await(loaded, target.server(),
+            CompletionResult result = SurfaceListing.await(loaded, target.server(),
                     target.client().complete(ref, argument, value, contextArguments));
             if (context.json()) {
                 context.printJson(result.raw());
@@ -74,7 +74,7 @@ final class CompleteCommand implements Callable<Integer> {
 
     /** The values one per line, then {@code (total N, more available)} when the server gave either. */
     private static void print(PrintStream out, CompletionResult result) {
-        result.values().forEach(v -> out.println(ServerSurface.clean(v, 1_000)));
+        result.values().forEach(v -> out.println(SurfaceListing.clean(v, 1_000)));
         List<String> about = new ArrayList<>();
         if (result.values().isEmpty()) {
             about.add("no suggestions");

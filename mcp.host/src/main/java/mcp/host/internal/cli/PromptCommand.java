@@ -40,7 +40,7 @@ final class PromptCommand implements Callable<Integer> {
         Map<String, String> arguments = strings(argumentsJson);
         try (Loaded loaded = context.load(server, context.hostBuilder())) {
             Target target = SurfaceTargets.prompt(loaded, name, server, "prompts");
-            PromptResult result = ServerSurface.await(loaded, target.server(),
+            PromptResult result = SurfaceListing.await(loaded, target.server(),
                     target.client().getPrompt(target.name(), arguments));
             if (context.json()) {
                 context.printJson(result.raw());
@@ -80,7 +80,7 @@ final class PromptCommand implements Callable<Integer> {
                 out.println();
             }
             first = false;
-            out.println("[" + ServerSurface.clean(message.role().isEmpty() ? "?" : message.role(), 40) + "]");
+            out.println("[" + SurfaceListing.clean(message.role().isEmpty() ? "?" : message.role(), 40) + "]");
             out.println(ResultRenderer.render(message.content()));
         }
     }

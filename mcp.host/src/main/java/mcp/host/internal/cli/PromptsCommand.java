@@ -29,12 +29,12 @@ final class PromptsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return ServerSurface.list(root.context(), server, "prompts", McpClient::listPrompts, PromptsCommand::json,
+        return SurfaceListing.list(root.context(), server, "prompts", McpClient::listPrompts, PromptsCommand::json,
                 (context, listed) -> print(context.out(), listed.answers()));
     }
 
-    /** {@code {"prompts": [{server, name, title?, description?, arguments}]}}; {@link ServerSurface#list} adds the rest. */
-    private static ObjectNode json(ServerSurface.Answers<List<PromptDefinition>> listed) {
+    /** {@code {"prompts": [{server, name, title?, description?, arguments}]}}; {@link SurfaceListing#list} adds the rest. */
+    private static ObjectNode json(SurfaceListing.Answers<List<PromptDefinition>> listed) {
         ObjectNode document = McpJson.object();
         ArrayNode array = document.putArray("prompts");
         listed.answers().forEach((name, prompts) -> {
@@ -57,8 +57,8 @@ final class PromptsCommand implements Callable<Integer> {
     /** {@code SERVER:PROMPT (a*, b)  — description}, aligned. */
     private static void print(PrintStream out, Map<String, List<PromptDefinition>> listed) {
         List<String[]> lines = listed.entrySet().stream().flatMap(e -> e.getValue().stream().map(prompt -> new String[] {
-            ServerSurface.clean(e.getKey() + ":" + prompt.name(), 200) + arguments(prompt),
-            prompt.title().or(prompt::description).map(t -> ToolsCommand.firstLine(ServerSurface.clean(t, 2_000)))
+            SurfaceListing.clean(e.getKey() + ":" + prompt.name(), 200) + arguments(prompt),
+            prompt.title().or(prompt::description).map(t -> ToolsCommand.firstLine(SurfaceListing.clean(t, 2_000)))
                     .orElse("")})).toList();
         if (lines.isEmpty()) {
             out.println(listed.isEmpty() ? "No server offers prompts." : "No prompts.");
@@ -75,7 +75,7 @@ final class PromptsCommand implements Callable<Integer> {
         if (prompt.arguments().isEmpty()) {
             return "";
         }
-        return prompt.arguments().stream().map(a -> ServerSurface.clean(a.name(), 60) + (a.required() ? "*" : ""))
+        return prompt.arguments().stream().map(a -> SurfaceListing.clean(a.name(), 60) + (a.required() ? "*" : ""))
                 .collect(Collectors.joining(", ", " (", ")"));
     }
 }

@@ -59,10 +59,10 @@ final class ReadCommand implements Callable<Integer> {
         }
         try (Loaded loaded = context.load(server, builder)) {
             Target target = SurfaceTargets.resource(loaded, uri, server, "resources", false);
-            ResourceResult result = ServerSurface.await(loaded, target.server(), target.client().readResource(uri));
+            ResourceResult result = SurfaceListing.await(loaded, target.server(), target.client().readResource(uri));
             if (maxBytes != null && result.size() > maxBytes) {
                 throw new CliException(ExitCodes.FAILURE, "MCP server \"" + target.server() + "\": resource "
-                        + ServerSurface.clean(uri, 200) + " is " + result.size() + " bytes, over the limit of "
+                        + SurfaceListing.clean(uri, 200) + " is " + result.size() + " bytes, over the limit of "
                         + maxBytes + " bytes (--max-bytes); not read");
             }
             if (context.json()) {
@@ -107,18 +107,18 @@ final class ReadCommand implements Callable<Integer> {
             out.println("(no contents)");
         }
         for (ResourceContents content : contents) {
-            String mime = content.mimeType().map(m -> ServerSurface.clean(m, 100)).orElse("no MIME type");
+            String mime = content.mimeType().map(m -> SurfaceListing.clean(m, 100)).orElse("no MIME type");
             if (contents.size() > 1) {
-                out.println("── " + ServerSurface.clean(content.uri(), 200) + " (" + mime + ")");
+                out.println("── " + SurfaceListing.clean(content.uri(), 200) + " (" + mime + ")");
             }
             if (content.text().isPresent()) {
                 String text = content.text().get();
                 out.print(text.endsWith("\n") ? text : text + System.lineSeparator());
             } else if (content.blob().isPresent()) {
-                out.println("[binary: " + ServerSurface.clean(content.uri(), 200) + ", " + mime + ", "
+                out.println("[binary: " + SurfaceListing.clean(content.uri(), 200) + ", " + mime + ", "
                         + content.size() + " bytes; not shown: -o FILE saves it, -o - writes the raw bytes to stdout]");
             } else {
-                out.println("[" + ServerSurface.clean(content.uri(), 200) + ": neither text nor blob]");
+                out.println("[" + SurfaceListing.clean(content.uri(), 200) + ": neither text nor blob]");
             }
         }
     }

@@ -32,7 +32,7 @@ final class ResourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return ServerSurface.list(root.context(), server, "resources", ResourceListing::of, ResourcesCommand::json,
+        return SurfaceListing.list(root.context(), server, "resources", ResourceListing::of, ResourcesCommand::json,
                 (context, listed) -> {
                     print(context.out(), listed.answers());
                     // A server that listed its resources but not its templates: its resources, and the error.
@@ -42,11 +42,11 @@ final class ResourcesCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code {"resources": [...], "templates": [...], "errors": {server: message}}} ({@link ServerSurface#list} adds
+     * {@code {"resources": [...], "templates": [...], "errors": {server: message}}} ({@link SurfaceListing#list} adds
      * the servers that failed and {@code skipped}); a server that listed its resources but not its templates has both
      * its resources and an error.
      */
-    private static ObjectNode json(ServerSurface.Answers<ResourceListing> listed) {
+    private static ObjectNode json(SurfaceListing.Answers<ResourceListing> listed) {
         ObjectNode document = McpJson.object();
         ArrayNode resources = document.putArray("resources");
         ArrayNode templates = document.putArray("templates");
@@ -81,7 +81,7 @@ final class ResourcesCommand implements Callable<Integer> {
             return;
         }
         listings.forEach((name, listing) -> {
-            out.println(ServerSurface.clean(name, 200) + " (" + count(listing.resources().size(), "resource") + ", "
+            out.println(SurfaceListing.clean(name, 200) + " (" + count(listing.resources().size(), "resource") + ", "
                     + count(listing.templates().size(), "template") + ")");
             int width = Math.max(
                     listing.resources().stream().mapToInt(r -> shown(r.uri()).length()).max().orElse(0),
@@ -101,21 +101,21 @@ final class ResourcesCommand implements Callable<Integer> {
     private static String line(int width, String uri, String name, Optional<String> title,
             Optional<String> description, Optional<String> mimeType, OptionalLong size) {
         StringBuilder line = new StringBuilder("  ").append(ToolsCommand.pad(shown(uri), width)).append("  ")
-                .append(ServerSurface.clean(name, 60));
+                .append(SurfaceListing.clean(name, 60));
         List<String> details = new ArrayList<>();
-        mimeType.ifPresent(m -> details.add(ServerSurface.clean(m, 60)));
+        mimeType.ifPresent(m -> details.add(SurfaceListing.clean(m, 60)));
         size.ifPresent(bytes -> details.add(bytes + " bytes"));
         if (!details.isEmpty()) {
             line.append("  (").append(String.join(", ", details)).append(')');
         }
         Optional<String> about = title.filter(t -> !t.equals(name)).or(() -> description);
-        about.map(text -> ToolsCommand.firstLine(ServerSurface.clean(text, 2_000))).filter(text -> !text.isEmpty())
+        about.map(text -> ToolsCommand.firstLine(SurfaceListing.clean(text, 2_000))).filter(text -> !text.isEmpty())
                 .ifPresent(text -> line.append("  — ").append(text));
         return line.toString();
     }
 
     private static String shown(String uri) {
-        return ServerSurface.clean(uri, 200);
+        return SurfaceListing.clean(uri, 200);
     }
 
     private static String count(int n, String what) {

@@ -87,8 +87,8 @@ final class SurfaceTargets {
             String server = name.substring(0, colon);
             return new Target(server, client(loaded, server, capability), name.substring(colon + 1));
         }
-        ServerSurface.Answers<List<PromptDefinition>> listed =
-                ServerSurface.ask(loaded, null, "prompts", McpClient::listPrompts);
+        SurfaceListing.Answers<List<PromptDefinition>> listed =
+                SurfaceListing.ask(loaded, null, "prompts", McpClient::listPrompts);
         List<String> candidates = new ArrayList<>();
         List<String> names = new ArrayList<>();
         listed.answers().forEach((server, prompts) -> prompts.forEach(prompt -> {
@@ -131,8 +131,8 @@ final class SurfaceTargets {
         if (onlyServer != null) {
             return new Target(onlyServer, client(loaded, onlyServer, capability), uri);
         }
-        ServerSurface.Answers<ResourceListing> listed =
-                ServerSurface.ask(loaded, null, "resources", ResourceListing::of);
+        SurfaceListing.Answers<ResourceListing> listed =
+                SurfaceListing.ask(loaded, null, "resources", ResourceListing::of);
         Map<String, ResourceListing> listings = listed.answers();
         Predicate<ResourceListing> listsTemplate = listing -> listing.templates().stream()
                 .anyMatch(t -> t.uriTemplate().equals(uri));
@@ -174,7 +174,7 @@ final class SurfaceTargets {
      * @throws CliException (usage) when it declares none; (exit 1) when it failed to connect
      */
     private static McpClient client(Loaded loaded, String server, String capability) {
-        ServerSurface.Answers<McpClient> clients = ServerSurface.clients(loaded, server, capability);
+        SurfaceListing.Answers<McpClient> clients = SurfaceListing.clients(loaded, server, capability);
         if (clients.errors().containsKey(server)) {
             throw new CliException(ExitCodes.FAILURE, server + ": " + clients.errors().get(server));
         }

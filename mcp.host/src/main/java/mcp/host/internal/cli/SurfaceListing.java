@@ -27,9 +27,9 @@ import tools.jackson.databind.node.ObjectNode;
  * carry on. {@code resources}, {@code read}, {@code prompts}, {@code prompt} and {@code complete} (and their shell
  * lines) all go through here.
  */
-final class ServerSurface {
+final class SurfaceListing {
 
-    private ServerSurface() {
+    private SurfaceListing() {
     }
 
     /**
