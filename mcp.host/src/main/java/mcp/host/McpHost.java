@@ -580,6 +580,8 @@ public final class McpHost implements AutoCloseable {
             copy.strictNewTools = strictNewTools;
             copy.serverLogsToFiles = serverLogsToFiles;
             copy.serverLogFiles = serverLogFiles;
+            copy.reconnect = reconnect;
+            copy.callLimits = callLimits;
             return copy;
         }
     }

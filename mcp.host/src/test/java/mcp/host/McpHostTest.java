@@ -156,6 +156,18 @@ class McpHostTest {
     }
 
     @Test
+    void theBuildersCallLimitsReachTheServers() throws Exception {
+        Path config = config(Map.of("kit", List.of()));
+        mcp.api.CallLimits capped = new mcp.api.CallLimits(java.util.Optional.empty(),
+                java.util.Optional.of(Duration.ofMillis(300)), java.util.Optional.empty());
+        try (ToolSession session = host(config).callLimits(capped).build().openSession()) {
+            ToolOutput slow = McpClient.await(session.tool("mcp_kit_slow").orElseThrow()
+                    .call(json("{\"ms\":5000}")));
+            assertTrue(slow.isError() && slow.text().contains("300"), slow.text());
+        }
+    }
+
+    @Test
     void aSubagentCallsThroughItsParentsConnectionsAndStartsNothing() throws Exception {
         Path config = config(Map.of("kit", List.of()));
         try (ToolSession parent = host(config).build().openSession()) {
