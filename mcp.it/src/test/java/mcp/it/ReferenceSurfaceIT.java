@@ -199,4 +199,37 @@ class ReferenceSurfaceIT {
         assertEquals("12", completion.at("/completion/values/0").asString());
         assertNoProcessLeft();
     }
+
+    /**
+     * The agent's side: a session of the embedding API over server-everything gets the resource tools and the
+     * prompts as commands from the manager's slices, and both work against the real server.
+     */
+    @Test
+    void theAgentsResourceToolsAndPromptCommandsWorkAgainstTheReferenceServer() throws Exception {
+        Path script = INTEROP.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        Path config = temp.resolve("mcp.json");
+        Files.writeString(config, McpJson.object().set("mcpServers", McpJson.object().set("everything",
+                McpJson.object().put("command", "node").set("args", McpJson.mapper().createArrayNode()
+                        .add(script.toString()).add("stdio")))).toString());
+        try (mcp.host.ToolSession session = mcp.host.McpHost.builder().configFile(config).home(temp)
+                .workingDirectory(temp).cache(false).build().openSession()) {
+            mcp.host.AgentTool list = session.tool("list_mcp_resources").orElseThrow();
+            mcp.manager.ToolOutput listing = McpClient.await(list.call(null));
+            assertFalse(listing.isError(), listing.text());
+            assertTrue(listing.text().startsWith("Server everything:\n- demo://resource/static/document/"),
+                    listing.text());
+            assertTrue(listing.text().contains("- template demo://resource/dynamic/text/{resourceId}"), listing.text());
+
+            mcp.manager.ToolOutput read = McpClient.await(session.tool("read_mcp_resource").orElseThrow().call(
+                    McpJson.mapper().readTree("{\"server\":\"everything\",\"uri\":\"demo://resource/dynamic/text/7\"}")));
+            assertFalse(read.isError(), read.text());
+            assertTrue(read.text().startsWith("[Resource: demo://resource/dynamic/text/7]\n"), read.text());
+
+            mcp.host.PromptCommand args = session.prompts().stream().filter(p -> p.name().equals("everything:args-prompt"))
+                    .findFirst().orElseThrow(() -> new AssertionError(session.prompts().toString()));
+            mcp.manager.ToolOutput weather = McpClient.await(args.run(Map.of("city", "Paris", "state", "Texas")));
+            assertTrue(weather.text().endsWith("user: What's weather in Paris, Texas?"), weather.text());
+        }
+        assertNoProcessLeft();
+    }
 }
