@@ -265,10 +265,7 @@ public final class SearchBench {
                 builds[r - 1] = (t1 - t0) / 1e6;
             }
         }
-        searcher = null;
-        long before = heapAfterGc(null);
-        searcher = factory.apply(corpus);
-        long heap = heapAfterGc(searcher) - before;
+        long heap = retained(() -> factory.apply(corpus));
         // Latency: every query, rounds times over, after a warm-up pass of as many.
         List<String> texts = corpus.queries().stream().map(Query::text).toList();
         int n = texts.size() * rounds;
@@ -290,16 +287,21 @@ public final class SearchBench {
                 nanos[(int) Math.min(n - 1, Math.ceil(n * 0.99) - 1)] / 1e3, n);
     }
 
-    private static long heapAfterGc(Object keep) {
+    /** The heap a new object keeps: used heap after full GCs, with it and before it (SerialGC: exact enough). */
+    private static long retained(java.util.function.Supplier<Object> make) {
+        long before = usedAfterGc();
+        Object kept = make.get();
+        long after = usedAfterGc();
+        java.lang.ref.Reference.reachabilityFence(kept);
+        return after - before;
+    }
+
+    private static long usedAfterGc() {
         Runtime rt = Runtime.getRuntime();
         for (int i = 0; i < 3; i++) {
             System.gc();
         }
-        long used = rt.totalMemory() - rt.freeMemory();
-        if (keep != null && keep.hashCode() == 42) {
-            used++;
-        }
-        return used;
+        return rt.totalMemory() - rt.freeMemory();
     }
 
     // ---- report

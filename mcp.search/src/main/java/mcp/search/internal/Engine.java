@@ -546,17 +546,47 @@ public final class Engine {
         total[d] += bonus;
     }
 
+    /** Whether doc a ranks before doc b: higher score, then smaller id. */
+    private boolean before(double[] total, int a, int b) {
+        return total[a] > total[b] || (total[a] == total[b] && docs[a].tool().id().compareTo(docs[b].tool().id()) < 0);
+    }
+
+    /**
+     * The best {@code limit} of the touched docs, best first. A small limit (an agent's search asks for a
+     * handful) is selected in one pass with an insertion-sorted array; a large one sorts everything.
+     */
     private List<Hit> top(double[] total, IntList touched, int limit) {
-        Integer[] order = new Integer[touched.size];
-        for (int k = 0; k < touched.size; k++) {
-            order[k] = touched.values[k];
+        int[] order;
+        int count;
+        if (limit <= 64) {
+            order = new int[Math.min(limit, touched.size)];
+            count = 0;
+            for (int k = 0; k < touched.size; k++) {
+                int d = touched.values[k];
+                if (count == order.length && !before(total, d, order[count - 1])) {
+                    continue;
+                }
+                int at = count < order.length ? count++ : count - 1;
+                while (at > 0 && before(total, d, order[at - 1])) {
+                    order[at] = order[at - 1];
+                    at--;
+                }
+                order[at] = d;
+            }
+        } else {
+            Integer[] boxed = new Integer[touched.size];
+            for (int k = 0; k < touched.size; k++) {
+                boxed[k] = touched.values[k];
+            }
+            Arrays.sort(boxed, (a, b) -> before(total, a, b) ? -1 : before(total, b, a) ? 1 : 0);
+            count = Math.min(limit, boxed.length);
+            order = new int[count];
+            for (int k = 0; k < count; k++) {
+                order[k] = boxed[k];
+            }
         }
-        Arrays.sort(order, (a, c) -> {
-            int byScore = Double.compare(total[c], total[a]);
-            return byScore != 0 ? byScore : docs[a].tool().id().compareTo(docs[c].tool().id());
-        });
-        List<Hit> hits = new ArrayList<>(Math.min(limit, order.length));
-        for (int k = 0; k < order.length && hits.size() < limit; k++) {
+        List<Hit> hits = new ArrayList<>(count);
+        for (int k = 0; k < count; k++) {
             IndexedTool tool = docs[order[k]].tool();
             hits.add(new Hit(tool.id(), tool.server(), tool.name(), total[order[k]]));
         }
