@@ -17,6 +17,9 @@
 module mcp.bench {
     requires mcp.manager;
     requires mcp.testkit;
+    requires mcp.search;
+    // Bench only: Lucene as the other engine of the tool search bench (SearchBench).
+    requires org.apache.lucene.core;
     requires tools.jackson.databind;
     // Providers found by ServiceLoader, as the host finds them.
     requires mcp.transport.stdio;
