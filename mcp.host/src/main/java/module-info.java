@@ -11,6 +11,7 @@
 module mcp.host {
     requires transitive mcp.manager;
     requires transitive mcp.config;
+    requires mcp.search;
     requires org.slf4j;
     requires info.picocli;
 

@@ -242,6 +242,11 @@ public final class McpHost implements AutoCloseable {
         return manager;
     }
 
+    /** @return the sessions' deferred loading settings */
+    ToolSearch toolSearch() {
+        return settings.toolSearch;
+    }
+
     /**
      * Opens a session: loads (discover + connect), then keeps the session's MCP tools current.
      *
@@ -296,6 +301,7 @@ public final class McpHost implements AutoCloseable {
         private ServerLogFiles serverLogFiles;
         private mcp.api.ReconnectPolicy reconnect = mcp.api.ReconnectPolicy.DEFAULT;
         private mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
+        private ToolSearch toolSearch = ToolSearch.OFF;
 
         private Builder() {
         }
@@ -530,6 +536,18 @@ public final class McpHost implements AutoCloseable {
         }
 
         /**
+         * Deferred loading of the sessions' tools ({@link ToolSearch}): off by default; on, or automatic above a
+         * share of a stated context window, the agent gets the search tool instead of every MCP definition.
+         *
+         * @param settings when and how
+         * @return this
+         */
+        public Builder toolSearch(ToolSearch settings) {
+            this.toolSearch = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
          * @param limits the idle timeout, the absolute cap and the reset on progress of every server's tool calls,
          *     unless its config sets its own ({@code idleTimeout}, {@code maxTotalTimeout},
          *     {@code resetTimeoutOnProgress} in the native format) or the call does (docs/long-calls.md)
@@ -582,6 +600,7 @@ public final class McpHost implements AutoCloseable {
             copy.serverLogFiles = serverLogFiles;
             copy.reconnect = reconnect;
             copy.callLimits = callLimits;
+            copy.toolSearch = toolSearch;
             return copy;
         }
     }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import mcp.api.LoadedSkill;
 import mcp.api.McpException;
+import mcp.api.McpJson;
 import mcp.api.SkillEntry;
 import mcp.manager.BridgedTool;
 import mcp.manager.ManagerListener;
@@ -42,6 +45,12 @@ public final class ToolSession implements AutoCloseable {
     private final Object lock = new Object();
     private final Map<String, AgentTool> appTools = new LinkedHashMap<>();
     private List<AgentTool> mcpTools = List.of();
+    /** The MCP tools among {@link #mcpTools}, by name; guarded by lock. */
+    private Map<String, BridgedTool> bridged = Map.of();
+    /** The tools the agent found with the search tool, loaded from then on (deferred loading). */
+    private final Set<String> found = ConcurrentHashMap.newKeySet();
+    private final SessionIndex index = new SessionIndex();
+    private final AgentTool searchTool = new SearchTool();
     private volatile LoadResult lastLoad;
     private final List<Consumer<List<AgentTool>>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<PromptCommand>>> promptListeners = new CopyOnWriteArrayList<>();
@@ -80,21 +89,113 @@ public final class ToolSession implements AutoCloseable {
         return lastLoad;
     }
 
-    /** @return every tool: the application's, then the MCP tools, in a stable order */
+    /**
+     * The tool set the agent gets: every tool (the application's, then the MCP tools, in a stable order); with
+     * deferred loading on ({@link #deferredLoading()}), only the application's tools, the MCP tools always loaded
+     * ({@link ToolSearch#alwaysLoad()}) or found by a search, the resource and skill tools, and
+     * {@value ToolSearch#TOOL}.
+     *
+     * @return the agent's tool set now
+     */
     public List<AgentTool> tools() {
         synchronized (lock) {
-            List<AgentTool> all = new ArrayList<>(appTools.values());
-            all.addAll(mcpTools);
-            return List.copyOf(all);
+            List<AgentTool> all = allToolsLocked();
+            if (!deferredLoadingLocked(all)) {
+                return all;
+            }
+            Set<String> always = host == null ? Set.of() : host.toolSearch().alwaysLoad();
+            List<AgentTool> loaded = new ArrayList<>(appTools.values());
+            for (AgentTool tool : mcpTools) {
+                BridgedTool mcp = bridged.get(tool.name());
+                if (mcp == null || found.contains(tool.name()) || always.contains(tool.name())
+                        || always.contains(mcp.serverName())) {
+                    loaded.add(tool);
+                }
+            }
+            if (!appTools.containsKey(ToolSearch.TOOL)) {
+                // (An application tool of that name wins, as it does over an MCP tool.)
+                loaded.add(searchTool);
+            }
+            return List.copyOf(loaded);
         }
+    }
+
+    /** @return every tool of the session, loaded or not: the application's, then the MCP tools */
+    public List<AgentTool> allTools() {
+        synchronized (lock) {
+            return allToolsLocked();
+        }
+    }
+
+    private List<AgentTool> allToolsLocked() {
+        List<AgentTool> all = new ArrayList<>(appTools.values());
+        all.addAll(mcpTools);
+        return List.copyOf(all);
+    }
+
+    /**
+     * @return whether the agent gets the search tool instead of every MCP definition now: {@link ToolSearch.Mode#ON},
+     *     or {@link ToolSearch.Mode#AUTO} with the MCP tools' definitions estimated over the budget (a token per four
+     *     characters of name, description and schema: an estimate)
+     */
+    public boolean deferredLoading() {
+        synchronized (lock) {
+            return deferredLoadingLocked(allToolsLocked());
+        }
+    }
+
+    private boolean deferredLoadingLocked(List<AgentTool> all) {
+        ToolSearch settings = host == null ? ToolSearch.OFF : host.toolSearch();
+        return switch (settings.mode()) {
+            case OFF -> false;
+            case ON -> true;
+            case AUTO -> all.stream().filter(tool -> bridged.containsKey(tool.name()))
+                    .mapToLong(SessionIndex::estimatedTokens).sum() > settings.budget();
+        };
+    }
+
+    /**
+     * Searches every tool of the session, loaded or not, and loads the ones found: from now on they are in
+     * {@link #tools()} (the listeners hear it).
+     *
+     * @param query words as a user would say them, a tool's name, or {@code /regex/}
+     * @param limit the most tools (1 to 50)
+     * @return the tools found, best first
+     */
+    public List<AgentTool> searchTools(String query, int limit) {
+        Objects.requireNonNull(query, "query");
+        if (limit < 1 || limit > 50) {
+            throw new IllegalArgumentException("limit must be 1 to 50, got " + limit);
+        }
+        List<AgentTool> hits = new ArrayList<>();
+        boolean added = false;
+        synchronized (lock) {
+            Map<String, AgentTool> all = new LinkedHashMap<>();
+            allToolsLocked().forEach(tool -> all.put(tool.name(), tool));
+            for (mcp.search.Hit hit : index.search(query, limit)) {
+                AgentTool tool = all.get(hit.id());
+                if (tool != null) {
+                    hits.add(tool);
+                    added |= bridged.containsKey(tool.name()) && found.add(tool.name());
+                }
+            }
+        }
+        if (added) {
+            List<AgentTool> snapshot = tools();
+            listeners.forEach(listener -> listener.accept(snapshot));
+        }
+        return List.copyOf(hits);
     }
 
     /**
      * @param name a tool name
-     * @return the tool of that name
+     * @return the tool of that name, loaded or not (every tool stays callable by its name), or the search tool
      */
     public Optional<AgentTool> tool(String name) {
-        return tools().stream().filter(tool -> tool.name().equals(name)).findFirst();
+        if (name.equals(ToolSearch.TOOL) && deferredLoading()) {
+            return Optional.of(searchTool);
+        }
+        return allTools().stream().filter(tool -> tool.name().equals(name)).findFirst();
     }
 
     /**
@@ -111,6 +212,7 @@ public final class ToolSession implements AutoCloseable {
                 throw new McpException("A tool named \"" + tool.name() + "\" is already registered");
             }
             appTools.put(tool.name(), tool);
+            index.update(allToolsLocked(), bridged);
             snapshot = tools();
         }
         listeners.forEach(listener -> listener.accept(snapshot));
@@ -125,8 +227,10 @@ public final class ToolSession implements AutoCloseable {
      */
     public void refreshMcpTools(List<BridgedTool> tools) {
         List<AgentTool> wrapped = new ArrayList<>(tools.size() + 2);
+        Map<String, BridgedTool> byName = new LinkedHashMap<>();
         for (BridgedTool tool : tools) {
             wrapped.add(subagent ? new ProxyTool(manager, tool) : new BoundTool(tool));
+            byName.put(tool.name(), tool);
         }
         wrapped.addAll(ResourceTools.of(manager));
         wrapped.addAll(SkillTools.of(manager));
@@ -135,6 +239,10 @@ public final class ToolSession implements AutoCloseable {
             // An application tool keeps its name; an MCP tool of the same name is left out.
             wrapped.removeIf(tool -> appTools.containsKey(tool.name()));
             mcpTools = List.copyOf(wrapped);
+            byName.keySet().retainAll(wrapped.stream().map(AgentTool::name).toList());
+            bridged = Map.copyOf(byName);
+            found.retainAll(bridged.keySet());
+            index.update(allToolsLocked(), bridged);
             snapshot = tools();
         }
         listeners.forEach(listener -> listener.accept(snapshot));
@@ -329,6 +437,73 @@ public final class ToolSession implements AutoCloseable {
         private ToolOutput.Details timeoutDetails() {
             return new ToolOutput.Details(template.serverName(), template.toolName(), true, List.of(), Optional.empty(),
                     template.source().map(s -> s.providerId()), template.source().map(s -> s.providerName()));
+        }
+    }
+
+    /**
+     * {@value ToolSearch#TOOL}: the agent's way to the tools it was not given. It answers with the best matches' names,
+     * descriptions and input schemas, and loads them, so they are in the next request's tool set.
+     */
+    private final class SearchTool implements AgentTool {
+        @Override
+        public String name() {
+            return ToolSearch.TOOL;
+        }
+
+        @Override
+        public String label() {
+            return "Search tools";
+        }
+
+        @Override
+        public String description() {
+            return "Finds tools by what they do: more tools exist than are loaded. Describe the action in a few words "
+                    + "(\"create a pull request\", \"shelve my changes\"), or give a tool's name, or /regex/. The "
+                    + "tools found are loaded and can be called from the next turn on.";
+        }
+
+        @Override
+        public JsonNode inputSchema() {
+            return McpJson.mapper().readTree("{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\","
+                    + "\"description\":\"What the tool should do, its name, or /regex/\"},\"limit\":{\"type\":"
+                    + "\"integer\",\"minimum\":1,\"maximum\":20,\"description\":\"How many tools (default 5)\"}},"
+                    + "\"required\":[\"query\"]}");
+        }
+
+        @Override
+        public String origin() {
+            return "mcp-host";
+        }
+
+        @Override
+        public CompletableFuture<ToolOutput> call(JsonNode arguments) {
+            JsonNode query = arguments == null ? null : arguments.get("query");
+            JsonNode limit = arguments == null ? null : arguments.get("limit");
+            if (query == null || !query.isString() || query.asString().isBlank()) {
+                return CompletableFuture.completedFuture(output(ToolSearch.TOOL + " needs \"query\" (a string)", true));
+            }
+            int n = limit != null && limit.canConvertToInt() ? Math.max(1, Math.min(20, limit.asInt())) : 5;
+            List<AgentTool> hits;
+            try {
+                hits = searchTools(query.asString(), n);
+            } catch (IllegalArgumentException e) {
+                return CompletableFuture.completedFuture(output(e.getMessage(), true));
+            }
+            if (hits.isEmpty()) {
+                return CompletableFuture.completedFuture(output("No tool matches \"" + query.asString()
+                        + "\". Try other words for the action or the thing it acts on.", false));
+            }
+            StringBuilder text = new StringBuilder("Tools found (loaded: call them by name):");
+            for (AgentTool hit : hits) {
+                text.append("\n\n").append(hit.name()).append(": ").append(hit.description())
+                        .append("\nInput schema: ").append(McpJson.mapper().writeValueAsString(hit.inputSchema()));
+            }
+            return CompletableFuture.completedFuture(output(text.toString(), false));
+        }
+
+        private ToolOutput output(String text, boolean error) {
+            return new ToolOutput(text, error, new ToolOutput.Details("", ToolSearch.TOOL, error, List.of(),
+                    Optional.empty(), Optional.empty(), Optional.empty()));
         }
     }
 }

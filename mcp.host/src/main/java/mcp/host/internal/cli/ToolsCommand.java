@@ -8,6 +8,7 @@ import mcp.api.McpJson;
 import mcp.api.ToolChanges;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
+import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,6 +30,14 @@ final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--server", paramLabel = "NAME", description = "Connect and list only this server.")
     String server;
 
+    @Option(names = "--search", paramLabel = "QUERY", description = {"List only the tools that best match QUERY, best "
+            + "first, as an agent's search_tools finds them: words as a user says them, a tool's name, or /regex/."})
+    String search;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "10",
+            description = "With --search: at most N tools (1 to 50, default 10).")
+    int limit;
+
     @Override
     public Integer call() {
         CliContext context = root.context();
@@ -36,6 +45,16 @@ final class ToolsCommand implements Callable<Integer> {
             List<BridgedTool> tools = loaded.tools().stream()
                     .filter(tool -> server == null || tool.serverName().equals(server))
                     .toList();
+            if (search != null) {
+                if (limit < 1 || limit > 50) {
+                    throw new CliException(ExitCodes.USAGE, "--limit must be 1 to 50, got " + limit);
+                }
+                try {
+                    tools = ToolSearch.rank(tools, search, limit);
+                } catch (IllegalArgumentException e) {
+                    throw new CliException(ExitCodes.USAGE, "--search: " + e.getMessage());
+                }
+            }
             Map<String, String> errors = loaded.errors();
             if (server != null) {
                 errors.keySet().retainAll(List.of(server));

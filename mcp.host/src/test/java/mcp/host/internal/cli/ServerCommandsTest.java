@@ -91,6 +91,22 @@ class ServerCommandsTest {
     }
 
     @Test
+    void toolsSearchListsTheBestMatchesFirst() {
+        CliRunner.Result result = run("tools", "--server", "kit", "--search", "say it back to me", "--limit", "2");
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> lines = result.out().lines().toList();
+        assertTrue(lines.size() <= 2 && lines.get(0).startsWith("mcp_kit_echo"), result::toString);
+
+        CliRunner.Result json = run("tools", "--server", "kit", "--search", "/^ech/", "--json");
+        assertEquals(0, json.exitCode(), json::toString);
+        assertEquals("mcp_kit_echo", json.json().at("/tools/0/name").asString(), json::toString);
+
+        CliRunner.Result bad = run("tools", "--server", "kit", "--search", "x", "--limit", "0");
+        assertEquals(2, bad.exitCode(), bad::toString);
+        assertTrue(bad.err().contains("--limit must be 1 to 50"), bad::toString);
+    }
+
+    @Test
     void callPrintsTheRenderedResult() {
         CliRunner.Result result = run("call", "mcp_kit_echo", "{\"message\": \"hello there\"}");
         assertEquals(0, result.exitCode(), result::toString);

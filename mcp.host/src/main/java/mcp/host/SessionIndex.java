@@ -1,0 +1,116 @@
+package mcp.host;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mcp.api.McpJson;
+import mcp.manager.BridgedTool;
+import mcp.search.Hit;
+import mcp.search.IndexedTool;
+import mcp.search.ToolIndex;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A session's tools in a {@link ToolIndex}: every MCP tool (live and deferred) under its server, the application's
+ * tools and the session's own (resource and skill tools) under {@value #APP}; the id of a hit is the tool's name in
+ * the session. Updated server by server: a refresh re-indexes only the servers whose tools changed. Thread-safe.
+ */
+final class SessionIndex {
+
+    /** The group of the tools that are not an MCP server's. */
+    static final String APP = "app";
+
+    private final ToolIndex index = ToolIndex.builder().build();
+    /** What each group held at the last update; guarded by this. */
+    private final Map<String, List<IndexedTool>> groups = new HashMap<>();
+
+    /**
+     * Brings the index to these tools.
+     *
+     * @param tools every tool of the session
+     * @param bridged the MCP tools among them, by name
+     */
+    synchronized void update(List<AgentTool> tools, Map<String, BridgedTool> bridged) {
+        Map<String, List<IndexedTool>> next = new LinkedHashMap<>();
+        for (AgentTool tool : tools) {
+            BridgedTool mcp = bridged.get(tool.name());
+            IndexedTool indexed = mcp != null ? indexed(mcp)
+                    : new IndexedTool(tool.name(), APP, tool.name(), tool.label(), tool.description(),
+                            params(tool.inputSchema()));
+            next.computeIfAbsent(indexed.server(), server -> new ArrayList<>()).add(indexed);
+        }
+        for (String gone : new ArrayList<>(groups.keySet())) {
+            if (!next.containsKey(gone)) {
+                index.remove(gone);
+                groups.remove(gone);
+            }
+        }
+        next.forEach((server, group) -> {
+            if (!group.equals(groups.get(server))) {
+                index.put(server, group);
+                groups.put(server, List.copyOf(group));
+            }
+        });
+    }
+
+    /**
+     * @param query words, a tool's name, or {@code /regex/}
+     * @param limit the most hits
+     * @return the best matches, best first
+     */
+    List<Hit> search(String query, int limit) {
+        return index.search(query, limit);
+    }
+
+    /**
+     * Ranks MCP tools for a query as a session's search does.
+     *
+     * @param tools the tools
+     * @param query the query
+     * @param limit the most tools
+     * @return the best matches, best first
+     */
+    static List<BridgedTool> rank(List<BridgedTool> tools, String query, int limit) {
+        ToolIndex ranking = ToolIndex.builder().build();
+        Map<String, List<IndexedTool>> byServer = new LinkedHashMap<>();
+        Map<String, BridgedTool> byName = new HashMap<>();
+        for (BridgedTool tool : tools) {
+            byServer.computeIfAbsent(tool.serverName(), server -> new ArrayList<>()).add(indexed(tool));
+            byName.put(tool.name(), tool);
+        }
+        byServer.forEach(ranking::put);
+        return ranking.search(query, limit).stream().map(hit -> byName.get(hit.id())).toList();
+    }
+
+    private static IndexedTool indexed(BridgedTool tool) {
+        return new IndexedTool(tool.name(), tool.serverName(), tool.toolName(), tool.definition().title().orElse(""),
+                tool.description(), params(tool.inputSchema()));
+    }
+
+    /** The top-level parameters of an input schema, with their descriptions. */
+    private static List<IndexedTool.Param> params(JsonNode schema) {
+        List<IndexedTool.Param> params = new ArrayList<>();
+        JsonNode properties = schema == null ? null : schema.get("properties");
+        if (properties != null && properties.isObject()) {
+            properties.properties().forEach(property -> params.add(new IndexedTool.Param(property.getKey(),
+                    property.getValue().path("description").isString()
+                            ? property.getValue().path("description").asString() : "")));
+        }
+        return params;
+    }
+
+    /**
+     * A rough estimate of what a tool's definition costs in a model's context: a token per four characters of its
+     * name, description and input schema as JSON. (An estimate, for {@link ToolSearch.Mode#AUTO}.)
+     *
+     * @param tool a tool
+     * @return its estimated tokens
+     */
+    static long estimatedTokens(AgentTool tool) {
+        long characters = tool.name().length() + tool.description().length()
+                + McpJson.mapper().writeValueAsString(tool.inputSchema()).length();
+        return (characters + 3) / 4;
+    }
+}
