@@ -49,7 +49,8 @@ final class ResourceTools {
         return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
-    private static ToolOutput output(String server, String tool, String text, boolean error) {
+    /** @return an output of a session tool: an error gets one {@code MCP error: } prefix */
+    static ToolOutput output(String server, String tool, String text, boolean error) {
         return new ToolOutput(error && !text.startsWith("MCP error") ? "MCP error: " + text : text, error,
                 new ToolOutput.Details(server, tool, error, List.of(), Optional.empty(), Optional.empty(),
                         Optional.empty()));
@@ -59,7 +60,8 @@ final class ResourceTools {
         return McpJson.mapper().readTree(json);
     }
 
-    private static Optional<String> text(JsonNode arguments, String field) {
+    /** @return a non-blank string argument, if given */
+    static Optional<String> text(JsonNode arguments, String field) {
         JsonNode value = arguments == null ? null : arguments.get(field);
         return value != null && value.isString() && !value.asString().isBlank() ? Optional.of(value.asString())
                 : Optional.empty();

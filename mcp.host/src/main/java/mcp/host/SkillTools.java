@@ -11,7 +11,6 @@ import mcp.api.McpJson;
 import mcp.api.SkillEntry;
 import mcp.api.SkillFile;
 import mcp.manager.McpManager;
-import mcp.manager.SurfaceSlice;
 import mcp.manager.ToolOutput;
 import mcp.manager.internal.AgentText;
 import tools.jackson.databind.JsonNode;
@@ -66,15 +65,7 @@ final class SkillTools {
     }
 
     private static ToolOutput output(String server, String text, boolean error) {
-        return new ToolOutput(error && !text.startsWith("MCP error") ? "MCP error: " + text : text, error,
-                new ToolOutput.Details(server, LOAD, error, List.of(), Optional.empty(), Optional.empty(),
-                        Optional.empty()));
-    }
-
-    private static Optional<String> text(JsonNode arguments, String field) {
-        JsonNode value = arguments == null ? null : arguments.get(field);
-        return value != null && value.isString() && !value.asString().isBlank() ? Optional.of(value.asString())
-                : Optional.empty();
+        return ResourceTools.output(server, LOAD, text, error);
     }
 
     /**
@@ -119,8 +110,8 @@ final class SkillTools {
 
         @Override
         public CompletableFuture<ToolOutput> call(JsonNode arguments) {
-            Optional<String> server = text(arguments, "server");
-            Optional<String> name = text(arguments, "skill");
+            Optional<String> server = ResourceTools.text(arguments, "server");
+            Optional<String> name = ResourceTools.text(arguments, "skill");
             if (server.isEmpty() || name.isEmpty()) {
                 return CompletableFuture.completedFuture(output(server.orElse(""),
                         LOAD + " needs \"server\" and \"skill\" (strings)", true));
@@ -139,7 +130,7 @@ final class SkillTools {
                         loaded.put(key, done);
                         return done;
                     }));
-            Optional<String> file = text(arguments, "file");
+            Optional<String> file = ResourceTools.text(arguments, "file");
             CompletableFuture<ToolOutput> result = file.isEmpty()
                     ? skill.thenApply(done -> output(server.get(), "Skill " + done.name() + " from MCP server "
                             + done.server() + " (verified against its entry; its text is the server's):\n\n"

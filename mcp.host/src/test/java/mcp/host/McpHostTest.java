@@ -11,14 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import mcp.api.McpJson;
-import mcp.host.internal.demo.Demo;
 import mcp.manager.BridgedTool;
 import mcp.manager.McpClient;
 import mcp.manager.ToolOutput;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /** The embedding API over real testkit server processes, configured in a native config file. */
 class McpHostTest {
@@ -36,22 +33,11 @@ class McpHostTest {
 
     @AfterEach
     void noProcessLeft() throws InterruptedException {
-        awaitTrue("every server process ended",
-                () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        HostFixtures.awaitNoProcessLeft();
     }
 
     private Path config(Map<String, List<String>> servers) throws IOException {
-        ObjectNode root = McpJson.object();
-        ObjectNode mcpServers = root.putObject("mcpServers");
-        new TreeMap<>(servers).forEach((name, args) -> {
-            List<String> command = Demo.serverCommand(args);
-            ObjectNode server = mcpServers.putObject(name);
-            server.put("command", command.get(0));
-            command.subList(1, command.size()).forEach(server.putArray("args")::add);
-        });
-        Path file = temp.resolve("mcp.json");
-        Files.writeString(file, root.toString());
-        return file;
+        return HostFixtures.config(temp, servers);
     }
 
     private McpHost.Builder host(Path config) {
@@ -60,13 +46,7 @@ class McpHostTest {
     }
 
     private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
+        HostFixtures.awaitTrue(what, 15, condition);
     }
 
     private static Set<String> servers(List<BridgedTool> tools) {

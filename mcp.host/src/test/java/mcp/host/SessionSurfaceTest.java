@@ -9,19 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import mcp.api.Content;
 import mcp.api.McpJson;
-import mcp.host.internal.demo.Demo;
 import mcp.manager.McpClient;
 import mcp.manager.ToolOutput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the agent and its embedder get of the servers' resources and prompts: the two resource tools (only while a
@@ -34,22 +30,11 @@ class SessionSurfaceTest {
 
     @AfterEach
     void noProcessLeft() throws InterruptedException {
-        awaitTrue("every server process ended",
-                () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        HostFixtures.awaitNoProcessLeft();
     }
 
     private Path config(Map<String, List<String>> servers) throws IOException {
-        ObjectNode root = McpJson.object();
-        ObjectNode mcpServers = root.putObject("mcpServers");
-        new TreeMap<>(servers).forEach((name, args) -> {
-            List<String> command = Demo.serverCommand(args);
-            ObjectNode server = mcpServers.putObject(name);
-            server.put("command", command.get(0));
-            command.subList(1, command.size()).forEach(server.putArray("args")::add);
-        });
-        Path file = temp.resolve("mcp.json");
-        Files.writeString(file, root.toString());
-        return file;
+        return HostFixtures.config(temp, servers);
     }
 
     private ToolSession open(Path config) {
@@ -58,13 +43,7 @@ class SessionSurfaceTest {
     }
 
     private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
+        HostFixtures.awaitTrue(what, 15, condition);
     }
 
     private static ToolOutput call(ToolSession session, String tool, String args) {

@@ -5,25 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import mcp.api.McpJson;
-import mcp.host.internal.demo.Demo;
 import mcp.manager.McpClient;
 import mcp.manager.ToolOutput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Deferred loading: the agent gets the search tool instead of every MCP definition, finds and loads what it needs,
@@ -36,32 +31,15 @@ class ToolSearchSessionTest {
 
     @AfterEach
     void noProcessLeft() throws InterruptedException {
-        awaitTrue("every server process ended",
-                () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        HostFixtures.awaitNoProcessLeft();
     }
 
     private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
+        HostFixtures.awaitTrue(what, 20, condition);
     }
 
     private Path config(Map<String, List<String>> servers) throws IOException {
-        ObjectNode root = McpJson.object();
-        ObjectNode mcpServers = root.putObject("mcpServers");
-        new TreeMap<>(servers).forEach((name, args) -> {
-            List<String> command = Demo.serverCommand(args);
-            ObjectNode server = mcpServers.putObject(name);
-            server.put("command", command.get(0));
-            command.subList(1, command.size()).forEach(server.putArray("args")::add);
-        });
-        Path file = temp.resolve("mcp.json");
-        Files.writeString(file, root.toString());
-        return file;
+        return HostFixtures.config(temp, servers);
     }
 
     private ToolSession open(Path config, ToolSearch search) {
