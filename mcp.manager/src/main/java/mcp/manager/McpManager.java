@@ -821,7 +821,7 @@ public final class McpManager implements AutoCloseable {
             return tool;
         }
         return new ToolDefinition(tool.name(), title, description, tool.inputSchema(), tool.outputSchema(),
-                tool.annotations());
+                tool.annotations(), tool.meta());
     }
 
     /**
