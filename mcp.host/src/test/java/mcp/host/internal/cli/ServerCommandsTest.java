@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import mcp.api.McpJson;
+import mcp.manager.TokenCounter;
 import mcp.testkit.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -75,6 +76,36 @@ class ServerCommandsTest {
         assertFalse(echo.get("deferred").asBoolean());
         assertEquals(List.of("broken"), List.copyOf(document.get("errors").propertyNames()));
         assertTrue(document.at("/errors/broken").asString().contains("broken"), result::toString);
+    }
+
+    @Test
+    void toolsShowTheDefinitionsTokenEstimates() {
+        CliRunner.Result result = run("tools", "--json");
+        assertEquals(0, result.exitCode(), result::toString);
+        JsonNode document = result.json();
+        int sum = 0;
+        for (JsonNode tool : document.get("tools")) {
+            int tokens = tool.get("tokens").asInt();
+            // As sent to a model: the definition's JSON, counted by the same encoding.
+            assertEquals(TokenCounter.get().count(McpJson.mapper().writeValueAsString(TokenCounter.definitionJson(
+                    tool.get("name").asString(), tool.get("description").asString(), tool.get("inputSchema")))),
+                    tokens, tool.toString());
+            assertTrue(tokens > 10, tool.toString());
+            sum += tokens;
+        }
+        assertEquals("o200k_base", document.at("/tokens/encoding").asString());
+        assertEquals(sum, document.at("/tokens/total").asInt());
+        assertEquals(sum, document.at("/tokens/servers/kit").asInt(), "one server: its sum is the total");
+
+        CliRunner.Result human = run("tools", "--server", "kit");
+        assertEquals(0, human.exitCode(), human::toString);
+        List<String> lines = human.out().lines().toList();
+        int heading = lines.indexOf("Definition tokens (estimate, o200k_base):");
+        assertTrue(heading > 0, human::toString);
+        String total = String.format(java.util.Locale.ROOT, "%,d", sum);
+        assertTrue(lines.get(heading + 1).matches("  kit\\s+" + total + "  \\(" + document.get("tools").size()
+                + " tools\\)"), human::toString);
+        assertTrue(lines.get(heading + 2).matches("  all\\s+" + total + "  \\(\\d+ tools\\)"), human::toString);
     }
 
     @Test
