@@ -109,6 +109,32 @@ class ServerCommandsTest {
     }
 
     @Test
+    void callSavesAResultTooLargeForTheContextAndKeepsTheFile() throws IOException {
+        Path large = temp.resolve("large.json");
+        ObjectNode servers = McpJson.object();
+        ObjectNode entry = server(TestServers.command("--features", "large-results"));
+        entry.putObject("resultBudget").put("maxChars", 10_000);
+        servers.set("large", entry);
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(large, root.toString());
+        CliRunner.Result result = cli.runWithConfig(large, "call", "mcp_large_big_text", "{\"bytes\": 60000}");
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().startsWith("[This result is too large for the context: 60,000 characters is over the "
+                + "cap of 10,000 characters. The whole result was saved to "), result::toString);
+        java.util.regex.Matcher file = java.util.regex.Pattern.compile("saved to (\\S+); ").matcher(result.out());
+        assertTrue(file.find(), result::toString);
+        Path saved = Path.of(file.group(1));
+        try {
+            assertEquals(mcp.testkit.TestServer.numberedLines(60_000), Files.readString(saved),
+                    "the command keeps the file it names");
+        } finally {
+            Files.deleteIfExists(saved);
+            Files.deleteIfExists(saved.getParent());
+        }
+    }
+
+    @Test
     void toolsForOneServerStartsOnlyThatOne() {
         CliRunner.Result result = run("tools", "--server", "kit");
         assertEquals(0, result.exitCode(), result::toString);
