@@ -54,7 +54,8 @@ import tools.jackson.databind.node.ObjectNode;
  * the updates, and {@code list-changes} the prompt and resource list changes with {@code change_prompts} and
  * {@code change_resources}; {@code --features skills} adds the skills extension ({@code skills/list},
  * {@code skills/get}, skill files by {@code resources/read}: {@link mcp.testkit.internal.SkillsFixture}), with faults
- * that serve files other than their entries say.
+ * that serve files other than their entries say; {@code --features large-results} adds {@code big_text},
+ * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md).
  * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
