@@ -85,7 +85,9 @@ public final class ResultBudgeting {
         if (text.length() > bounds.maxChars()) {
             over = number(text.length()) + " characters is over the cap of " + number(bounds.maxChars())
                     + " characters" + (bounds.serverHint() ? " (the server's " + ResultBudget.SERVER_HINT_KEY + ")" : "");
-        } else {
+        } else if ((long) text.length() * 3 > Math.min(bounds.maxTokens(), bounds.warnTokens())) {
+            // A token is at least one UTF-8 byte, a char at most three: shorter text is within both bounds without
+            // counting, and a session whose results are all short never loads the encoding.
             int tokens = TokenCounter.get().count(text);
             if (tokens > bounds.maxTokens()) {
                 over = "about " + number(tokens) + " tokens is over the cap of " + number(bounds.maxTokens())
