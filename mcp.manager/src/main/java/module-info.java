@@ -16,6 +16,8 @@ module mcp.manager {
     requires com.networknt.schema;
     // YAML 1.2: the frontmatter of a skill's SKILL.md is compared with its entry's (the skills extension).
     requires org.snakeyaml.engine;
+    // Token estimates of tool definitions and results (TokenCounter): OpenAI's o200k_base encoding.
+    requires com.knuddels.jtokkit;
 
     exports mcp.manager;
     // The command line shows prompt messages as tool results are shown, and cleans server text the same way.

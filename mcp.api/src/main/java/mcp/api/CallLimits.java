@@ -15,18 +15,27 @@ import java.util.Optional;
  *     absent: ten times the timeout when the timeout restarts on progress, else the timeout itself
  * @param resetTimeoutOnProgress whether each progress (a progress notification, or a task's new status)
  *     restarts the timeout; absent: no (the default)
+ * @param resultBudget how much of a call's result reaches the agent ({@link ResultBudget}, see
+ *     {@code docs/context-budget.md}); {@link ResultBudget#NONE}: the next layer's
  */
 public record CallLimits(Optional<Duration> idleTimeout, Optional<Duration> maxTotalTimeout,
-        Optional<Boolean> resetTimeoutOnProgress) {
+        Optional<Boolean> resetTimeoutOnProgress, ResultBudget resultBudget) {
 
     /** Nothing set: every bound comes from the next layer. */
     public static final CallLimits NONE = new CallLimits(Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Bounds in time only: the result budget is the next layer's. */
+    public CallLimits(Optional<Duration> idleTimeout, Optional<Duration> maxTotalTimeout,
+            Optional<Boolean> resetTimeoutOnProgress) {
+        this(idleTimeout, maxTotalTimeout, resetTimeoutOnProgress, ResultBudget.NONE);
+    }
 
     /** Validates: the durations must be positive. */
     public CallLimits {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(maxTotalTimeout, "maxTotalTimeout");
         Objects.requireNonNull(resetTimeoutOnProgress, "resetTimeoutOnProgress");
+        Objects.requireNonNull(resultBudget, "resultBudget");
         idleTimeout.ifPresent(d -> positive("idleTimeout", d));
         maxTotalTimeout.ifPresent(d -> positive("maxTotalTimeout", d));
     }
@@ -40,18 +49,25 @@ public record CallLimits(Optional<Duration> idleTimeout, Optional<Duration> maxT
     /** @return each bound this leaves unset taken from {@code fallback} */
     public CallLimits orElse(CallLimits fallback) {
         return new CallLimits(idleTimeout.or(fallback::idleTimeout), maxTotalTimeout.or(fallback::maxTotalTimeout),
-                resetTimeoutOnProgress.or(fallback::resetTimeoutOnProgress));
+                resetTimeoutOnProgress.or(fallback::resetTimeoutOnProgress), resultBudget.orElse(fallback.resultBudget));
+    }
+
+    /** @return a copy with this result budget */
+    public CallLimits withResultBudget(ResultBudget budget) {
+        return new CallLimits(idleTimeout, maxTotalTimeout, resetTimeoutOnProgress, budget);
     }
 
     /** @return whether no bound is set */
     public boolean isEmpty() {
-        return idleTimeout.isEmpty() && maxTotalTimeout.isEmpty() && resetTimeoutOnProgress.isEmpty();
+        return idleTimeout.isEmpty() && maxTotalTimeout.isEmpty() && resetTimeoutOnProgress.isEmpty()
+                && resultBudget.isEmpty();
     }
 
     @Override
     public String toString() {
         return "CallLimits[" + idleTimeout.map(d -> "idleTimeout=" + d.toMillis() + "ms ").orElse("")
                 + maxTotalTimeout.map(d -> "maxTotalTimeout=" + d.toMillis() + "ms ").orElse("")
-                + resetTimeoutOnProgress.map(r -> "resetTimeoutOnProgress=" + r).orElse("") + "]";
+                + resetTimeoutOnProgress.map(r -> "resetTimeoutOnProgress=" + r + " ").orElse("")
+                + (resultBudget.isEmpty() ? "" : resultBudget) + "]";
     }
 }

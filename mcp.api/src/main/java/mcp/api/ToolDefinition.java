@@ -14,6 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param inputSchema the JSON Schema of its arguments (an object schema); passed through as given
  * @param outputSchema the JSON Schema of its structured content, when declared
  * @param annotations behaviour hints ({@code readOnlyHint}, ...), when given
+ * @param meta the tool's {@code _meta} object, when given (for instance {@code anthropic/maxResultSizeChars}, the
+ *     result size the server asks for; see {@code docs/context-budget.md}); not part of what is pinned
  */
 public record ToolDefinition(
         String name,
@@ -21,7 +23,8 @@ public record ToolDefinition(
         Optional<String> description,
         JsonNode inputSchema,
         Optional<JsonNode> outputSchema,
-        Optional<JsonNode> annotations) {
+        Optional<JsonNode> annotations,
+        Optional<JsonNode> meta) {
 
     /** Validates. */
     public ToolDefinition {
@@ -31,6 +34,13 @@ public record ToolDefinition(
         Objects.requireNonNull(inputSchema, "inputSchema");
         Objects.requireNonNull(outputSchema, "outputSchema");
         Objects.requireNonNull(annotations, "annotations");
+        Objects.requireNonNull(meta, "meta");
+    }
+
+    /** A definition without {@code _meta}. */
+    public ToolDefinition(String name, Optional<String> title, Optional<String> description, JsonNode inputSchema,
+            Optional<JsonNode> outputSchema, Optional<JsonNode> annotations) {
+        this(name, title, description, inputSchema, outputSchema, annotations, Optional.empty());
     }
 
     /**
@@ -61,7 +71,8 @@ public record ToolDefinition(
             schema = McpJson.object().put("type", "object");
         }
         return new ToolDefinition(name.asString(), text(json, "title"), text(json, "description"), schema,
-                node(json, "outputSchema"), node(json, "annotations"));
+                node(json, "outputSchema"), node(json, "annotations"),
+                node(json, "_meta").filter(JsonNode::isObject));
     }
 
     /** @return the MCP JSON form of this tool */
@@ -73,6 +84,7 @@ public record ToolDefinition(
         json.set("inputSchema", inputSchema);
         outputSchema.ifPresent(s -> json.set("outputSchema", s));
         annotations.ifPresent(a -> json.set("annotations", a));
+        meta.ifPresent(m -> json.set("_meta", m));
         return json;
     }
 

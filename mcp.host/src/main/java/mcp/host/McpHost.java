@@ -73,7 +73,11 @@ public final class McpHost implements AutoCloseable {
                 .clientSettings(builder.clientSettings)
                 .authResolvers(authResolvers(builder))
                 .reconnect(builder.reconnect)
-                .callLimits(builder.callLimits);
+                .callLimits(builder.callLimits)
+                .keepResultFiles(builder.keepResultFiles);
+        if (builder.resultDirectory != null) {
+            managerBuilder.resultDirectory(builder.resultDirectory);
+        }
         List<TransportProvider> transports = new ArrayList<>(builder.transportProviders);
         if (builder.serviceLoader) {
             transports.addAll(Providers.load(TransportProvider.class, McpHost.class.getClassLoader()));
@@ -302,6 +306,8 @@ public final class McpHost implements AutoCloseable {
         private mcp.api.ReconnectPolicy reconnect = mcp.api.ReconnectPolicy.DEFAULT;
         private mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
         private ToolSearch toolSearch = ToolSearch.OFF;
+        private Path resultDirectory;
+        private boolean keepResultFiles;
 
         private Builder() {
         }
@@ -560,6 +566,25 @@ public final class McpHost implements AutoCloseable {
         }
 
         /**
+         * @param parent where the session's directory of results too large for the agent's context is made
+         *     ({@code mcp-host-results-<random>}, owner-only; see docs/context-budget.md)
+         * @return this (default: {@code java.io.tmpdir})
+         */
+        public Builder resultDirectory(Path parent) {
+            this.resultDirectory = Objects.requireNonNull(parent, "parent");
+            return this;
+        }
+
+        /**
+         * @param keep whether closing the host (or its session) leaves the results saved for being too large
+         * @return this (default {@code false}: they are removed with their directory)
+         */
+        public Builder keepResultFiles(boolean keep) {
+            this.keepResultFiles = keep;
+            return this;
+        }
+
+        /**
          * @return the host; nothing is discovered or started until {@link McpHost#load()}
          * @throws mcp.api.ProviderException if a needed provider is missing or two share an id
          */
@@ -601,6 +626,8 @@ public final class McpHost implements AutoCloseable {
             copy.reconnect = reconnect;
             copy.callLimits = callLimits;
             copy.toolSearch = toolSearch;
+            copy.resultDirectory = resultDirectory;
+            copy.keepResultFiles = keepResultFiles;
             return copy;
         }
     }

@@ -5,8 +5,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import mcp.api.McpJson;
 import mcp.manager.BridgedTool;
+import mcp.manager.TokenCounter;
 import mcp.search.Hit;
 import mcp.search.IndexedTool;
 import mcp.search.ToolIndex;
@@ -102,15 +102,13 @@ final class SessionIndex {
     }
 
     /**
-     * A rough estimate of what a tool's definition costs in a model's context: a token per four characters of its
-     * name, description and input schema as JSON. (An estimate, for {@link ToolSearch.Mode#AUTO}.)
+     * What a tool's definition costs in a model's context: the tokens ({@link TokenCounter}, an estimate) of its name,
+     * description and input schema as an agent sends them.
      *
      * @param tool a tool
      * @return its estimated tokens
      */
     static long estimatedTokens(AgentTool tool) {
-        long characters = tool.name().length() + tool.description().length()
-                + McpJson.mapper().writeValueAsString(tool.inputSchema()).length();
-        return (characters + 3) / 4;
+        return TokenCounter.get().countDefinition(tool.name(), tool.description(), tool.inputSchema());
     }
 }

@@ -135,8 +135,8 @@ public final class ToolSession implements AutoCloseable {
 
     /**
      * @return whether the agent gets the search tool instead of every MCP definition now: {@link ToolSearch.Mode#ON},
-     *     or {@link ToolSearch.Mode#AUTO} with the MCP tools' definitions estimated over the budget (a token per four
-     *     characters of name, description and schema: an estimate)
+     *     or {@link ToolSearch.Mode#AUTO} with the MCP tools' definitions over the budget (their tokens estimated by
+     *     {@link mcp.manager.TokenCounter})
      */
     public boolean deferredLoading() {
         synchronized (lock) {

@@ -53,6 +53,28 @@ class SessionSurfaceTest {
     }
 
     @Test
+    void aSessionsSavedResultsGoWhenItCloses() throws Exception {
+        Path config = config(Map.of("kit", List.of("--features", "large-results", "--era", "dual")));
+        Path results = temp.resolve("results");
+        ToolSession session = McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+                .cacheDirectory(temp.resolve("cache")).resultDirectory(results).build().openSession();
+        ToolOutput output;
+        try {
+            output = call(session, "mcp_kit_big_text", null);
+            assertTrue(output.text().startsWith("[This result is too large for the context: 5,242,880 characters"),
+                    output.text());
+            try (var saved = Files.list(results)) {
+                assertEquals(1, saved.count(), "one session directory");
+            }
+        } finally {
+            session.close();
+        }
+        try (var left = Files.list(results)) {
+            assertEquals(List.of(), left.toList(), "the session's directory went with it");
+        }
+    }
+
+    @Test
     void theAgentListsAndReadsResourcesThroughTwoToolsAndTheEmbedderRunsPrompts() throws Exception {
         Path config = config(Map.of("kit", List.of("--features", "prompts,resources,completions", "--blob-bytes", "64"),
                 "plain", List.of("--era", "modern")));

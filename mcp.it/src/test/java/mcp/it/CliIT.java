@@ -117,6 +117,15 @@ class CliIT {
         assertEquals("echo", echo.get("tool").asString());
         assertEquals("object", echo.at("/inputSchema/type").asString());
         assertFalse(echo.get("deferred").asBoolean());
+        // The image's tokenizer (JTokkit as a named module) counts each definition; the totals add up.
+        int sum = 0;
+        for (JsonNode tool : document.get("tools")) {
+            assertTrue(tool.get("tokens").asInt() > 10, tool::toString);
+            sum += tool.get("tokens").asInt();
+        }
+        assertEquals(sum, document.at("/tokens/servers/everything").asInt(), run::toString);
+        assertEquals(sum, document.at("/tokens/total").asInt(), run::toString);
+        assertEquals("o200k_base", document.at("/tokens/encoding").asString());
     }
 
     @Test

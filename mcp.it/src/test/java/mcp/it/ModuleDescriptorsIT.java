@@ -130,12 +130,26 @@ class ModuleDescriptorsIT {
         }
     }
 
+    /** JTokkit's own jar is no named module: the reactor's com.knuddels.jtokkit gives it a real descriptor. */
+    @Test
+    void theTokenizerIsARealNamedModule() {
+        List<Path> jars = pathEntries().stream()
+                .filter(p -> p.getFileName().toString().matches("(com\\.knuddels\\.)?jtokkit-.*\\.jar")).toList();
+        assertEquals(1, jars.size(), "only the named module, not the original jar beside it: " + jars);
+        ModuleDescriptor descriptor = descriptor(jars.get(0));
+        assertFalse(descriptor.isAutomatic());
+        assertEquals("com.knuddels.jtokkit", descriptor.name());
+        assertEquals(Set.of("com.knuddels.jtokkit", "com.knuddels.jtokkit.api"), descriptor.packages());
+        assertEquals(Set.of("java.base"), descriptor.requires().stream().map(ModuleDescriptor.Requires::name)
+                .collect(Collectors.toSet()));
+    }
+
     @Test
     void theBuiltInProvidersAreBoundThroughTheirProvidesClauses() throws Exception {
         List<Path> modulePath = new ArrayList<>(ourJars());
         pathEntries().stream()
                 .filter(p -> p.getFileName().toString()
-                        .matches("(jackson-(databind|core|annotations|dataformat-toml|dataformat-yaml)|snakeyaml-engine|slf4j-api|json-schema-validator|itu)-.*\\.jar"))
+                        .matches("(jackson-(databind|core|annotations|dataformat-toml|dataformat-yaml)|snakeyaml-engine|slf4j-api|json-schema-validator|itu|com\\.knuddels\\.jtokkit)-.*\\.jar"))
                 .forEach(modulePath::add);
         ModuleFinder finder = ModuleFinder.of(modulePath.toArray(Path[]::new));
         Configuration configuration = ModuleLayer.boot().configuration()

@@ -15,7 +15,6 @@ import mcp.api.ToolResult;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.CallFuture;
 import mcp.manager.internal.OutputSchemas;
-import mcp.manager.internal.ResultRenderer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -142,7 +141,7 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
                     Optional<String> mismatch = result.isError() ? Optional.empty() : outputMismatch(result);
                     output.complete(mismatch.isPresent()
                             ? new ToolOutput(mismatch.get(), true, details(true, result))
-                            : ResultRenderer.render(result, details(result.isError(), result)));
+                            : manager.agentOutput(serverName, definition, result, details(result.isError(), result)));
                 } else if (unwrap(failure) instanceof CancellationException) {
                     output.cancel(false);
                 } else if (resend && unwrap(failure) instanceof McpNotDeliveredException && !output.isDone()) {

@@ -43,6 +43,7 @@ import mcp.api.SseServerConfig;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolChanges;
 import mcp.api.ToolDefinition;
+import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
@@ -62,6 +63,8 @@ import mcp.manager.internal.AgentText;
 import mcp.manager.internal.AuthContext;
 import mcp.manager.internal.ConfigHash;
 import mcp.manager.internal.ToolNames;
+import mcp.manager.internal.ResultBudgeting;
+import mcp.manager.internal.ResultFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -125,6 +128,8 @@ public final class McpManager implements AutoCloseable {
     private final Set<String> warnedChanges = ConcurrentHashMap.newKeySet();
     private final ReconnectPolicy defaultReconnect;
     private final CallLimits defaultCallLimits;
+    /** The session's files of results too large for the agent's context (issue 19), removed on close unless kept. */
+    private final ResultFiles resultFiles;
     /** Where servers' logs are also written; empty: in memory only. */
     private final Optional<ServerLogFiles> logFiles;
     /** The log of every server name asked for or connected: it outlives the server's sessions. */
@@ -184,6 +189,7 @@ public final class McpManager implements AutoCloseable {
         this.consent = builder.consent;
         this.defaultReconnect = builder.reconnect;
         this.defaultCallLimits = builder.callLimits;
+        this.resultFiles = new ResultFiles(Optional.ofNullable(builder.resultDirectory), builder.keepResultFiles);
         this.logFiles = Optional.ofNullable(builder.logFiles);
     }
 
@@ -821,7 +827,7 @@ public final class McpManager implements AutoCloseable {
             return tool;
         }
         return new ToolDefinition(tool.name(), title, description, tool.inputSchema(), tool.outputSchema(),
-                tool.annotations());
+                tool.annotations(), tool.meta());
     }
 
     /**
@@ -1617,17 +1623,36 @@ public final class McpManager implements AutoCloseable {
      *     timeout and reset as the server's config and this manager's defaults say where the call sets none
      */
     CallOptions callBounds(String name, CallOptions options) {
-        ServerConfig config;
+        ServerConfig config = configOf(name);
+        return config == null ? options.withDefaults(ServerConfig.DEFAULT_TIMEOUT, defaultCallLimits)
+                : options.withDefaults(config.toolCallTimeout(), config.callLimits().orElse(defaultCallLimits));
+    }
+
+    /**
+     * A tool's result as the agent gets it: rendered, within the server's result budget (its config's, else this
+     * manager's, else the defaults), text over it saved to the session's result files.
+     */
+    ToolOutput agentOutput(String name, ToolDefinition tool, ToolResult result, ToolOutput.Details details) {
+        ServerConfig config = configOf(name);
+        CallLimits limits = config == null ? defaultCallLimits : config.callLimits().orElse(defaultCallLimits);
+        return ResultBudgeting.render(name, tool, result, details, limits.resultBudget(), resultFiles);
+    }
+
+    /** @return the config of the server's connection (current, pending or reconnecting), or null without one */
+    private ServerConfig configOf(String name) {
         synchronized (lock) {
             Server server = connections.get(name);
             if (server == null) {
                 server = pendingConnections.get(name);
             }
             Reconnect run = server == null ? reconnects.get(name) : null;
-            config = server != null ? server.config : run != null ? run.config : null;
+            return server != null ? server.config : run != null ? run.config : null;
         }
-        return config == null ? options.withDefaults(ServerConfig.DEFAULT_TIMEOUT, defaultCallLimits)
-                : options.withDefaults(config.toolCallTimeout(), config.callLimits().orElse(defaultCallLimits));
+    }
+
+    /** @return the directory of this session's saved results, once one was saved (removed on close unless kept) */
+    public Optional<Path> resultDirectory() {
+        return resultFiles.directory();
     }
 
     private static McpException notConnected(String name) {
@@ -1754,6 +1779,7 @@ public final class McpManager implements AutoCloseable {
     @Override
     public void close() {
         disconnectAll();
+        resultFiles.close();
     }
 
     // ------------------------------------------------------------------ view and events
@@ -1857,6 +1883,8 @@ public final class McpManager implements AutoCloseable {
         private ReconnectPolicy reconnect = ReconnectPolicy.DEFAULT;
         private CallLimits callLimits = CallLimits.NONE;
         private ServerLogFiles logFiles;
+        private Path resultDirectory;
+        private boolean keepResultFiles;
 
         private Builder() {
         }
@@ -1879,6 +1907,26 @@ public final class McpManager implements AutoCloseable {
          */
         public Builder callLimits(CallLimits limits) {
             this.callLimits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * @param parent where the session's directory of results too large for the agent's context is made
+         *     ({@code mcp-host-results-<random>}, owner-only)
+         * @return this (default: {@code java.io.tmpdir})
+         */
+        public Builder resultDirectory(Path parent) {
+            this.resultDirectory = Objects.requireNonNull(parent, "parent");
+            return this;
+        }
+
+        /**
+         * @param keep whether {@link McpManager#close()} leaves the saved results (for a person to read them after
+         *     the session)
+         * @return this (default {@code false}: they are removed with their directory)
+         */
+        public Builder keepResultFiles(boolean keep) {
+            this.keepResultFiles = keep;
             return this;
         }
 

@@ -54,7 +54,8 @@ import tools.jackson.databind.node.ObjectNode;
  * the updates, and {@code list-changes} the prompt and resource list changes with {@code change_prompts} and
  * {@code change_resources}; {@code --features skills} adds the skills extension ({@code skills/list},
  * {@code skills/get}, skill files by {@code resources/read}: {@link mcp.testkit.internal.SkillsFixture}), with faults
- * that serve files other than their entries say.
+ * that serve files other than their entries say; {@code --features large-results} adds {@code big_text},
+ * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md).
  * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
@@ -195,6 +196,9 @@ public final class TestServer {
                     + " above the one the client asked for, then answers with whether it did.",
                     schema("level", "string", "message", "string", "logger", "string"), "level", "message"));
         }
+        if (options.offers("large-results")) {
+            addLargeResultTools();
+        }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
                     schema()));
@@ -212,6 +216,59 @@ public final class TestServer {
             return mapper.createObjectNode();
         } catch (IOException | JacksonException e) {
             throw new RpcError(-32603, "cannot read the tools file: " + e);
+        }
+    }
+
+    // ---- results larger than an agent's context (--features large-results) ----
+
+    /** The character bound {@code hinted_text} asks for in its definition's {@code _meta}. */
+    static final int HINTED_CHARS = 200_000;
+
+    private void addLargeResultTools() {
+        tools.add(tool("big_text", "Returns bytes characters (default 5 MiB) of numbered lines; with hint, the result's"
+                + " _meta asks for that many characters (anthropic/maxResultSizeChars).",
+                schema("bytes", "integer", "hint", "integer")));
+        ObjectNode hinted = tool("hinted_text", "Returns bytes characters of numbered lines; its definition's _meta"
+                + " asks for " + HINTED_CHARS + " characters (anthropic/maxResultSizeChars).", schema("bytes", "integer"));
+        hinted.putObject("_meta").put("anthropic/maxResultSizeChars", HINTED_CHARS);
+        tools.add(hinted);
+        tools.add(tool("big_image", "Returns a text item and a PNG image item of bytes bytes (default 2 MiB).",
+                schema("bytes", "integer")));
+    }
+
+    /**
+     * @param length how many characters
+     * @return lines {@code 0000000 abc...xyz\n}, numbered from 0, cut at {@code length}: the same for every length
+     */
+    public static String numberedLines(int length) {
+        StringBuilder text = new StringBuilder(length + 64);
+        for (int line = 0; text.length() < length; line++) {
+            text.append(String.format(java.util.Locale.ROOT, "%07d", line))
+                    .append(" abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789\n");
+        }
+        text.setLength(length);
+        return text.toString();
+    }
+
+    private ObjectNode largeResult(String name, JsonNode args) {
+        switch (name) {
+            case "big_text":
+            case "hinted_text": {
+                ObjectNode result = textResult(numberedLines(args.path("bytes").asInt(5 << 20)));
+                if (args.path("hint").isIntegralNumber()) {
+                    result.putObject("_meta").put("anthropic/maxResultSizeChars", args.path("hint").asInt());
+                }
+                return result;
+            }
+            default: { // big_image
+                byte[] png = new byte[Math.max(8, args.path("bytes").asInt(2 << 20))];
+                byte[] signature = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+                System.arraycopy(signature, 0, png, 0, signature.length);
+                ObjectNode result = textResult("An image of " + png.length + " bytes.");
+                result.withArray("content").addObject().put("type", "image").put("mimeType", "image/png")
+                        .put("data", java.util.Base64.getEncoder().encodeToString(png));
+                return result;
+            }
         }
     }
 
@@ -1065,6 +1122,13 @@ public final class TestServer {
         JsonNode args = params.path("arguments");
         switch (name) {
             case "log": return log(params, args);
+            case "big_text":
+            case "hinted_text":
+            case "big_image":
+                if (!options.offers("large-results")) {
+                    throw new RpcError(-32602, "Unknown tool: " + name);
+                }
+                return largeResult(name, args);
             case "echo": {
                 JsonNode message = args.path("message");
                 return message.isString() ? textResult(message.stringValue())

@@ -37,7 +37,11 @@ public final class ToolDiff {
      * @return its canonical JSON
      */
     public static ObjectNode canonical(ToolDefinition tool) {
-        return (ObjectNode) sorted(tool.toJson());
+        // _meta is for the host (result size hints, UI links), not the model: a change there is no new definition,
+        // and pins made before it was kept stay valid.
+        ObjectNode json = tool.toJson();
+        json.remove("_meta");
+        return (ObjectNode) sorted(json);
     }
 
     /**

@@ -27,9 +27,29 @@ public final class ResultRenderer {
      * @return the output
      */
     public static ToolOutput render(ToolResult result, ToolOutput.Details details) {
+        return render(result, details, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param result the MCP result
+     * @param details the details to attach
+     * @param largeMedia an image or audio item whose data (base64) is longer than this is shown with its size and
+     *     that it passes as an item: {@code [Image: <mime>, <n> bytes, passed as an image item, not as text]}
+     * @return the output
+     */
+    public static ToolOutput render(ToolResult result, ToolOutput.Details details, int largeMedia) {
         List<String> parts = new ArrayList<>();
         for (Content item : result.content()) {
-            parts.add(render(item));
+            String data = item instanceof Content.Image image ? image.data()
+                    : item instanceof Content.Audio audio ? audio.data() : null;
+            String shown = render(item);
+            if (data != null && data.length() > largeMedia) {
+                String kind = item instanceof Content.Image ? "image" : "audio";
+                shown = shown.substring(0, shown.length() - 1) + ", "
+                        + String.format(java.util.Locale.ROOT, "%,d", decodedSize(data)) + " bytes, passed as an "
+                        + kind + " item, not as text]";
+            }
+            parts.add(shown);
         }
         if (parts.isEmpty() && result.structuredContent().isPresent()) {
             parts.add(McpJson.mapper().writeValueAsString(result.structuredContent().get()));
@@ -77,6 +97,14 @@ public final class ResultRenderer {
             parts.add(message.role() + ": " + render(message.content()));
         }
         return new ToolOutput(String.join("\n\n", parts), false, withContent(details, items));
+    }
+
+    /** @return the bytes of base64 data (without line breaks), counted without decoding */
+    static long decodedSize(String base64) {
+        int length = base64.length();
+        int padding = length > 0 && base64.charAt(length - 1) == '=' ? (length > 1 && base64.charAt(length - 2) == '='
+                ? 2 : 1) : 0;
+        return (long) length / 4 * 3 + (length % 4 == 0 ? 0 : length % 4 - 1) - padding;
     }
 
     private static ToolOutput.Details withContent(ToolOutput.Details details, List<Content> items) {

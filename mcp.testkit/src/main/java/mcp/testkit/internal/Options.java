@@ -75,6 +75,10 @@ public final class Options {
             "                          it input_required (answered with tasks/update), tasks/cancel cancels it; the tool",
             "                          task_states returns {taskId: status} of every task",
             "  --features LIST         comma-separated, of prompts (greet {name, style} and hello), resources",
+            "                          [large-results: the tools big_text {bytes, hint} (bytes characters of",
+            "                          numbered lines; hint: the result's _meta anthropic/maxResultSizeChars),",
+            "                          hinted_text {bytes} (its definition's _meta asks for 200000 characters) and",
+            "                          big_image {bytes} (a PNG image item of that many bytes)]",
             "                          (test://text/readme, the binary test://blob/data, the template",
             "                          test://items/{id}) and completions (style and name of greet, id of the",
             "                          template); each is declared as a capability; the lists page by --page-size",
@@ -121,7 +125,7 @@ public final class Options {
     /** The pollIntervalMs of the tasks extension, or -1 when the server does not offer it. */
     public long tasksPollMs = -1;
     /** The features of {@code --features}: prompts, resources, completions, subscriptions, list-changes, skills,
-     * logging. */
+     * logging, large-results. */
     public final Set<String> features = new java.util.LinkedHashSet<>();
     /** The size of the binary resource. */
     public int blobBytes = 1024;
@@ -160,10 +164,10 @@ public final class Options {
                 case "--features":
                     for (String feature : value.split(",")) {
                         if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills",
-                                "logging")
+                                "logging", "large-results")
                                 .contains(feature)) {
                             throw new IllegalArgumentException("--features takes prompts, resources, completions,"
-                                    + " subscriptions, list-changes, skills and logging, got: " + feature);
+                                    + " subscriptions, list-changes, skills, logging and large-results, got: " + feature);
                         }
                         o.features.add(feature);
                     }

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import mcp.api.CallLimits;
 import mcp.api.ReconnectPolicy;
+import mcp.api.ResultBudget;
 import mcp.api.SourceMetadata;
 import tools.jackson.databind.JsonNode;
 
@@ -92,7 +93,8 @@ public final class NativeSource extends FileSource {
 
     /**
      * {@code idleTimeout} and {@code maxTotalTimeout} (positive milliseconds) and {@code resetTimeoutOnProgress}
-     * (a boolean): the bounds of the server's tool calls beside {@code toolTimeout}.
+     * (a boolean): the bounds of the server's tool calls beside {@code toolTimeout}; {@code resultBudget}: how much
+     * of a call's result reaches the agent ({@link #resultBudget}).
      *
      * @return what the entry sets; a wrong value is a problem of the entry
      */
@@ -100,7 +102,81 @@ public final class NativeSource extends FileSource {
         Optional<Duration> idle = positiveMillis(entry, "idleTimeout");
         Optional<Duration> cap = positiveMillis(entry, "maxTotalTimeout");
         Optional<Boolean> reset = entry.bool("resetTimeoutOnProgress");
-        return entry.failed() ? CallLimits.NONE : new CallLimits(idle, cap, reset);
+        ResultBudget budget = resultBudget(entry);
+        return entry.failed() ? CallLimits.NONE : new CallLimits(idle, cap, reset, budget);
+    }
+
+    private static final List<String> BUDGET_FIELDS = List.of("maxChars", "maxTokens", "warnTokens");
+
+    /**
+     * {@code resultBudget}: an object of {@code maxChars}, {@code maxTokens}, {@code warnTokens} (positive whole
+     * numbers) and {@code tools}, an object of the same three by tool name (the tool's name on the server).
+     *
+     * @return what the entry sets; a wrong value is a problem of the entry
+     */
+    static ResultBudget resultBudget(ServerEntry entry) {
+        JsonNode value = entry.value("resultBudget");
+        if (value == null) {
+            return ResultBudget.NONE;
+        }
+        String pointer = Pointers.child(entry.pointer(), "resultBudget");
+        Optional<ResultBudget> own = budgetBounds(entry, value, pointer, "\"resultBudget\"", true);
+        if (own.isEmpty()) {
+            return ResultBudget.NONE;
+        }
+        JsonNode tools = value.get("tools");
+        if (tools == null) {
+            return own.get();
+        }
+        if (!tools.isObject()) {
+            entry.error(Pointers.child(pointer, "tools"), "\"resultBudget\".\"tools\" must be an object of tool names, got "
+                    + ServerEntry.describe(tools, Format.JSON));
+            return ResultBudget.NONE;
+        }
+        Map<String, ResultBudget> perTool = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> tool : tools.properties()) {
+            Optional<ResultBudget> bounds = budgetBounds(entry, tool.getValue(),
+                    Pointers.child(Pointers.child(pointer, "tools"), tool.getKey()),
+                    "\"resultBudget\".\"tools\".\"" + tool.getKey() + "\"", false);
+            if (bounds.isEmpty()) {
+                return ResultBudget.NONE;
+            }
+            perTool.put(tool.getKey(), bounds.get());
+        }
+        ResultBudget base = own.get();
+        return new ResultBudget(base.maxChars(), base.maxTokens(), base.warnTokens(), perTool);
+    }
+
+    /** @return the three bounds of one object, or empty after reporting what is wrong with it */
+    private static Optional<ResultBudget> budgetBounds(ServerEntry entry, JsonNode value, String pointer, String what,
+            boolean toolsAllowed) {
+        String fields = "maxChars, maxTokens, warnTokens" + (toolsAllowed ? ", tools" : "");
+        if (!value.isObject()) {
+            entry.error(pointer, what + " must be an object of " + fields + ", got "
+                    + ServerEntry.describe(value, Format.JSON));
+            return Optional.empty();
+        }
+        Integer[] bounds = new Integer[BUDGET_FIELDS.size()];
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
+            int index = BUDGET_FIELDS.indexOf(field.getKey());
+            if (index < 0) {
+                if (!(toolsAllowed && field.getKey().equals("tools"))) {
+                    entry.error(Pointers.child(pointer, field.getKey()), what + " has no field \"" + field.getKey()
+                            + "\" (" + fields + ")");
+                    return Optional.empty();
+                }
+                continue;
+            }
+            JsonNode number = field.getValue();
+            if (!number.isIntegralNumber() || !number.canConvertToInt() || number.intValue() <= 0) {
+                entry.error(Pointers.child(pointer, field.getKey()), what + ".\"" + field.getKey()
+                        + "\" must be a positive whole number, got " + (number.isNumber() ? number.toString()
+                        : ServerEntry.describe(number, Format.JSON)));
+                return Optional.empty();
+            }
+            bounds[index] = number.intValue();
+        }
+        return Optional.of(ResultBudget.of(bounds[0], bounds[1], bounds[2]));
     }
 
     private static Optional<Duration> positiveMillis(ServerEntry entry, String key) {

@@ -51,7 +51,9 @@ final class CallCommand implements Callable<Integer> {
         CliContext context = root.context();
         // Bad arguments fail before any server starts.
         JsonNode arguments = parseArguments(argumentsJson);
-        try (Loaded loaded = context.load()) {
+        // A result too large for an agent's context is saved to a file the output names: it stays for the person who
+        // ran this after the command ends (docs/context-budget.md).
+        try (Loaded loaded = context.load(context.hostBuilder().keepResultFiles(true))) {
             BridgedTool tool = find(loaded, toolName);
             ToolOutput output = invoke(tool, arguments, bound(loaded, tool));
             if (context.json()) {

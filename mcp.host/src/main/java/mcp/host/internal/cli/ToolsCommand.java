@@ -20,6 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 @Command(name = "tools", description = {
     "Connect the servers (startup gate included) and list their tools, as mcp_<server>_<tool>.",
     "(deferred) marks tools from the cache whose server was still connecting at the gate.",
+    "Ends with the definitions' estimated tokens (o200k_base) per server and for all.",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
     "Per-server errors are reported and do not change the exit code."})
 final class ToolsCommand implements Callable<Integer> {
@@ -62,11 +63,13 @@ final class ToolsCommand implements Callable<Integer> {
             Map<String, ToolChanges> changes = ToolChangesOutput.of(loaded.manager(), server);
             if (context.json()) {
                 ObjectNode document = json(tools, errors);
+                ToolTokens.of(tools).json(document);
                 document.set("pending", pendingJson(loaded.discovery(), server));
                 ToolChangesOutput.json(document.putArray("withheld"), changes);
                 context.printJson(document);
             } else {
                 print(context.out(), tools);
+                ToolTokens.of(tools).print(context.out());
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
                 ToolChangesOutput.print(context.err(), changes);
             }

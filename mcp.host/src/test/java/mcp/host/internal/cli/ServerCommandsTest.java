@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import mcp.api.McpJson;
+import mcp.manager.TokenCounter;
 import mcp.testkit.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,6 +79,62 @@ class ServerCommandsTest {
     }
 
     @Test
+    void toolsShowTheDefinitionsTokenEstimates() {
+        CliRunner.Result result = run("tools", "--json");
+        assertEquals(0, result.exitCode(), result::toString);
+        JsonNode document = result.json();
+        int sum = 0;
+        for (JsonNode tool : document.get("tools")) {
+            int tokens = tool.get("tokens").asInt();
+            // As sent to a model: the definition's JSON, counted by the same encoding.
+            assertEquals(TokenCounter.get().count(McpJson.mapper().writeValueAsString(TokenCounter.definitionJson(
+                    tool.get("name").asString(), tool.get("description").asString(), tool.get("inputSchema")))),
+                    tokens, tool.toString());
+            assertTrue(tokens > 10, tool.toString());
+            sum += tokens;
+        }
+        assertEquals("o200k_base", document.at("/tokens/encoding").asString());
+        assertEquals(sum, document.at("/tokens/total").asInt());
+        assertEquals(sum, document.at("/tokens/servers/kit").asInt(), "one server: its sum is the total");
+
+        CliRunner.Result human = run("tools", "--server", "kit");
+        assertEquals(0, human.exitCode(), human::toString);
+        List<String> lines = human.out().lines().toList();
+        int heading = lines.indexOf("Definition tokens (estimate, o200k_base):");
+        assertTrue(heading > 0, human::toString);
+        String total = String.format(java.util.Locale.ROOT, "%,d", sum);
+        assertTrue(lines.get(heading + 1).matches("  kit\\s+" + total + "  \\(" + document.get("tools").size()
+                + " tools\\)"), human::toString);
+        assertTrue(lines.get(heading + 2).matches("  all\\s+" + total + "  \\(\\d+ tools\\)"), human::toString);
+    }
+
+    @Test
+    void callSavesAResultTooLargeForTheContextAndKeepsTheFile() throws IOException {
+        Path large = temp.resolve("large.json");
+        ObjectNode servers = McpJson.object();
+        ObjectNode entry = server(TestServers.command("--features", "large-results"));
+        entry.putObject("resultBudget").put("maxChars", 10_000);
+        servers.set("large", entry);
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(large, root.toString());
+        CliRunner.Result result = cli.runWithConfig(large, "call", "mcp_large_big_text", "{\"bytes\": 60000}");
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().startsWith("[This result is too large for the context: 60,000 characters is over the "
+                + "cap of 10,000 characters. The whole result was saved to "), result::toString);
+        java.util.regex.Matcher file = java.util.regex.Pattern.compile("saved to (\\S+); ").matcher(result.out());
+        assertTrue(file.find(), result::toString);
+        Path saved = Path.of(file.group(1));
+        try {
+            assertEquals(mcp.testkit.TestServer.numberedLines(60_000), Files.readString(saved),
+                    "the command keeps the file it names");
+        } finally {
+            Files.deleteIfExists(saved);
+            Files.deleteIfExists(saved.getParent());
+        }
+    }
+
+    @Test
     void toolsForOneServerStartsOnlyThatOne() {
         CliRunner.Result result = run("tools", "--server", "kit");
         assertEquals(0, result.exitCode(), result::toString);
@@ -94,8 +151,9 @@ class ServerCommandsTest {
     void toolsSearchListsTheBestMatchesFirst() {
         CliRunner.Result result = run("tools", "--server", "kit", "--search", "say it back to me", "--limit", "2");
         assertEquals(0, result.exitCode(), result::toString);
-        List<String> lines = result.out().lines().toList();
+        List<String> lines = result.out().lines().takeWhile(line -> !line.isBlank()).toList();
         assertTrue(lines.size() <= 2 && lines.get(0).startsWith("mcp_kit_echo"), result::toString);
+        assertTrue(result.out().contains("Definition tokens (estimate, o200k_base):"), "totals of what is listed");
 
         CliRunner.Result json = run("tools", "--server", "kit", "--search", "/^ech/", "--json");
         assertEquals(0, json.exitCode(), json::toString);
