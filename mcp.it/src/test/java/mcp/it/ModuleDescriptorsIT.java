@@ -34,7 +34,7 @@ class ModuleDescriptorsIT {
 
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
     private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.transport.http",
-            "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host", "mcp.testkit");
+            "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host", "mcp.testkit", "mcp.search");
 
     private static List<Path> pathEntries() {
         List<Path> entries = new ArrayList<>();
