@@ -359,7 +359,10 @@ public final class Engine {
     List<List<Alternative>> parse(String query) {
         TextAnalyzer analyzer = config.analyzer();
         Thesaurus thesaurus = config.thesaurus();
-        List<TextAnalyzer.Token> tokens = analyzer.tokens(query);
+        List<TextAnalyzer.Token> tokens = analyzer.tokens(joinKnownNames(withoutValues(query)));
+        if (tokens.stream().noneMatch(t -> isQueryWord(analyzer, t))) {
+            tokens = analyzer.tokens(query);
+        }
         List<List<Alternative>> groups = new ArrayList<>();
         int i = 0;
         while (i < tokens.size()) {
@@ -376,7 +379,7 @@ public final class Engine {
             if (found.isEmpty()) {
                 TextAnalyzer.Token token = tokens.get(i);
                 i++;
-                if (analyzer.isStopWord(token.word())) {
+                if (!isQueryWord(analyzer, token)) {
                     continue;
                 }
                 List<Alternative> group = new ArrayList<>();
@@ -400,7 +403,7 @@ public final class Engine {
             }
             for (int id : found) {
                 for (Thesaurus.Phrase phrase : thesaurus.members(id)) {
-                    if (seen.add(phrase.terms())) {
+                    if (phrase.searchable() && seen.add(phrase.terms())) {
                         group.add(new Alternative(phrase.terms(), config.synonymWeight(), true));
                     }
                 }
@@ -411,6 +414,59 @@ public final class Engine {
             groups.add(group);
         }
         return groups;
+    }
+
+    /**
+     * Quoted text ('buy milk', "refund policy"), e-mail addresses and URLs: the values a request
+     * carries (what to write, whom to mail), which say nothing about which tool does it.
+     */
+    private static final Pattern VALUES = Pattern.compile(
+            "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]+['\"\u2019\u201d](?![\\p{L}\\p{N}])"
+                    + "|\\S+@\\S+\\.\\S+|\\b(?:https?|ftp)://\\S+");
+
+    /** A word in camelCase: a lowercase letter followed by an uppercase one. */
+    private static final Pattern CAMEL_WORD = Pattern.compile("\\b\\p{L}*\\p{Ll}\\p{Lu}\\p{L}*\\b");
+
+    /**
+     * Keeps a camelCase word of the query whole when the index knows it whole: users write product
+     * names as their makers do ("HubSpot", "GitHub", "OneNote") while tool names and servers spell them
+     * in one lowercase word ({@code hubspot-search-objects}); split, "hub" and "spot" would find neither.
+     * A camelCase word the index does not know whole is split as usual ({@code getS3Object}).
+     */
+    private String joinKnownNames(String query) {
+        TextAnalyzer analyzer = config.analyzer();
+        if (!analyzer.splitIdentifiers()) {
+            return query;
+        }
+        Matcher m = CAMEL_WORD.matcher(query);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String whole = m.group().toLowerCase(Locale.ROOT);
+            m.appendReplacement(out, Matcher.quoteReplacement(terms.containsKey(analyzer.term(whole)) ? whole : m.group()));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The query without its values ({@link #VALUES}). */
+    static String withoutValues(String query) {
+        return VALUES.matcher(query).replaceAll(" ");
+    }
+
+    /**
+     * Whether a query word counts: not a stop word, and not a bare number (an issue number, a count,
+     * a time: a value of the request, which would only match numbers in unrelated descriptions).
+     */
+    private static boolean isQueryWord(TextAnalyzer analyzer, TextAnalyzer.Token token) {
+        if (analyzer.isStopWord(token.word())) {
+            return false;
+        }
+        for (int i = 0; i < token.word().length(); i++) {
+            if (!Character.isDigit(token.word().charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void addPrefixes(List<Alternative> group, String term) {

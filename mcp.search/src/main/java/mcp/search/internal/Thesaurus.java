@@ -35,6 +35,17 @@ public final class Thesaurus {
             match = List.copyOf(match);
             terms = List.copyOf(terms);
         }
+
+        /**
+         * Whether a tool text is searched for this member. Not when stop words reduce a phrase to one
+         * word: "check in" (a commit) would find every "check", "look for" every "look"; such a
+         * member still recognises the phrase in a query.
+         *
+         * @return false for a phrase that lost all its words but one
+         */
+        public boolean searchable() {
+            return match.size() == 1 || terms.size() > 1;
+        }
     }
 
     private static final Thesaurus EMPTY = new Thesaurus(List.of(), Map.of(), 0);
