@@ -359,7 +359,8 @@ public final class Engine {
     List<List<Alternative>> parse(String query) {
         TextAnalyzer analyzer = config.analyzer();
         Thesaurus thesaurus = config.thesaurus();
-        List<TextAnalyzer.Token> tokens = analyzer.tokens(joinKnownNames(withoutValues(query)));
+        List<TextAnalyzer.Token> tokens = new ArrayList<>(analyzer.tokens(joinKnownNames(withoutValues(query))));
+        tokens.removeIf(Engine::isNumber);
         if (tokens.stream().noneMatch(t -> isQueryWord(analyzer, t))) {
             tokens = analyzer.tokens(query);
         }
@@ -454,19 +455,33 @@ public final class Engine {
     }
 
     /**
-     * Whether a query word counts: not a stop word, and not a bare number (an issue number, a count,
-     * a time: a value of the request, which would only match numbers in unrelated descriptions).
+     * Counts written as words: like digits, they are a request's values ("log two hours", "a list
+     * with three items") and would only match counts in unrelated descriptions.
      */
-    private static boolean isQueryWord(TextAnalyzer analyzer, TextAnalyzer.Token token) {
-        if (analyzer.isStopWord(token.word())) {
-            return false;
+    private static final Set<String> NUMBER_WORDS = Set.of("two", "three", "four", "five", "six", "seven",
+            "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty", "hundred", "thousand", "dozen");
+
+    /**
+     * Whether a query word is a number (an issue number, a count, a time, a version's parts): a value
+     * of the request, dropped from the query before its phrases are read, so "log two hours" reads
+     * as "log hours".
+     */
+    private static boolean isNumber(TextAnalyzer.Token token) {
+        String word = token.word();
+        if (NUMBER_WORDS.contains(word)) {
+            return true;
         }
-        for (int i = 0; i < token.word().length(); i++) {
-            if (!Character.isDigit(token.word().charAt(i))) {
-                return true;
+        for (int i = 0; i < word.length(); i++) {
+            if (!Character.isDigit(word.charAt(i))) {
+                return false;
             }
         }
-        return false;
+        return true;
+    }
+
+    /** Whether a query word counts: not a stop word, not a number. */
+    private static boolean isQueryWord(TextAnalyzer analyzer, TextAnalyzer.Token token) {
+        return !analyzer.isStopWord(token.word()) && !isNumber(token);
     }
 
     private void addPrefixes(List<Alternative> group, String term) {

@@ -43,6 +43,12 @@ public record TextAnalyzer(boolean splitIdentifiers, boolean stopWords, boolean 
             Map.entry("analyses", "analysis"), Map.entry("criteria", "criterion"), Map.entry("men", "man"),
             Map.entry("women", "woman"), Map.entry("mice", "mouse"), Map.entry("halves", "half"));
 
+    /**
+     * Words the Porter stemmer merges with an unrelated word that tool texts use a lot: "news" with
+     * "new" (so a news search would look like a create tool), "general" with "generate". Kept whole.
+     */
+    static final Set<String> UNSTEMMED = Set.of("news", "general");
+
     /** One word of a text: its lowercase form (for stop words and phrases) and its index term. */
     public record Token(String word, String term) {
     }
@@ -149,7 +155,7 @@ public record TextAnalyzer(boolean splitIdentifiers, boolean stopWords, boolean 
      * @return its stem, or the word when stemming is off
      */
     public String term(String word) {
-        if (!stemming) {
+        if (!stemming || UNSTEMMED.contains(word)) {
             return word;
         }
         return PorterStemmer.stem(IRREGULAR.getOrDefault(word, word));
