@@ -219,7 +219,9 @@ public final class ToolIndex {
         }
 
         /**
-         * Whether English stop words and request filler are dropped (default true).
+         * Whether English stop words and request filler are dropped (default true), and with them a
+         * query's values: quoted text, e-mail addresses, URLs and numbers ("comment 'fixed' on issue
+         * 42"), which say what to do it with, not which tool does it.
          *
          * @param on whether to drop them
          * @return this builder

@@ -359,10 +359,18 @@ public final class Engine {
     List<List<Alternative>> parse(String query) {
         TextAnalyzer analyzer = config.analyzer();
         Thesaurus thesaurus = config.thesaurus();
-        List<TextAnalyzer.Token> tokens = new ArrayList<>(analyzer.tokens(joinKnownNames(withoutValues(query))));
-        tokens.removeIf(Engine::isNumber);
-        if (tokens.stream().noneMatch(t -> isQueryWord(analyzer, t))) {
-            tokens = analyzer.tokens(query);
+        // Values go with stop words: both say nothing about which tool (off for plain BM25).
+        boolean dropValues = analyzer.stopWords();
+        List<TextAnalyzer.Token> tokens = new ArrayList<>(analyzer.tokens(joinKnownNames(
+                dropValues ? withoutValues(query) : query)));
+        if (dropValues) {
+            tokens.removeIf(Engine::isNumber);
+        }
+        boolean keepNumbers = !dropValues;
+        if (dropValues && tokens.stream().allMatch(t -> analyzer.isStopWord(t.word()))) {
+            // A query of values alone ("42", "'refund policy'") is searched as it is.
+            tokens = analyzer.tokens(joinKnownNames(query));
+            keepNumbers = true;
         }
         List<List<Alternative>> groups = new ArrayList<>();
         int i = 0;
@@ -380,7 +388,7 @@ public final class Engine {
             if (found.isEmpty()) {
                 TextAnalyzer.Token token = tokens.get(i);
                 i++;
-                if (!isQueryWord(analyzer, token)) {
+                if (analyzer.isStopWord(token.word()) || (!keepNumbers && isNumber(token))) {
                     continue;
                 }
                 List<Alternative> group = new ArrayList<>();
@@ -477,11 +485,6 @@ public final class Engine {
             }
         }
         return true;
-    }
-
-    /** Whether a query word counts: not a stop word, not a number. */
-    private static boolean isQueryWord(TextAnalyzer analyzer, TextAnalyzer.Token token) {
-        return !analyzer.isStopWord(token.word()) && !isNumber(token);
     }
 
     private void addPrefixes(List<Alternative> group, String term) {
