@@ -156,8 +156,8 @@ public final class ToolIndex {
      */
     public static final class Builder {
         private final Map<Field, Double> weights = new EnumMap<>(Map.of(
-                Field.NAME, 3.0, Field.TITLE, 2.0, Field.DESCRIPTION, 1.0,
-                Field.PARAM_NAMES, 0.6, Field.PARAM_DESCRIPTIONS, 0.3, Field.SERVER, 1.0));
+                Field.NAME, 3.0, Field.TITLE, 2.0, Field.DESCRIPTION, 0.4,
+                Field.PARAM_NAMES, 0.6, Field.PARAM_DESCRIPTIONS, 0.3, Field.SERVER, 2.0));
         private boolean splitIdentifiers = true;
         private boolean stemming = true;
         private boolean stopWords = true;
@@ -168,15 +168,20 @@ public final class ToolIndex {
         private boolean nameMatches = true;
         private boolean singleField;
         private double k1 = 1.2;
-        private double b = 0.75;
+        // Descriptions run from five words to several hundred (usage notes, caveats, examples, other
+        // tools' names): weighted below the name and title, and normalised almost fully by length, so a
+        // word in a long manual counts for less than the same word in a one-line purpose. A server the
+        // user names ("in Asana", "on Slack") says much about the tool, hence server 2. Chosen on the
+        // tuning half of bench/toolcorpus (BENCHMARKS.md, "Tool search").
+        private double b = 0.9;
         private long regexStepLimit = 20_000_000L;
 
         private Builder() {
         }
 
         /**
-         * The weight of a field in BM25F. Defaults: name 3, title 2, description 1, parameter names
-         * 0.6, parameter descriptions 0.3, server 1.
+         * The weight of a field in BM25F. Defaults: name 3, title 2, description 0.4, parameter names
+         * 0.6, parameter descriptions 0.3, server 2.
          *
          * @param field the field
          * @param weight its weight, 0 or more (0 ignores the field)
@@ -214,7 +219,9 @@ public final class ToolIndex {
         }
 
         /**
-         * Whether English stop words and request filler are dropped (default true).
+         * Whether English stop words and request filler are dropped (default true), and with them a
+         * query's values: quoted text, e-mail addresses, URLs and numbers ("comment 'fixed' on issue
+         * 42"), which say what to do it with, not which tool does it.
          *
          * @param on whether to drop them
          * @return this builder
@@ -296,7 +303,7 @@ public final class ToolIndex {
 
         /**
          * The BM25 parameters: term frequency saturation {@code k1} (default 1.2) and length
-         * normalisation {@code b} (default 0.75, for every field but the name and server, which are
+         * normalisation {@code b} (default 0.9, for every field but the name and server, which are
          * normalised at a third of it: their lengths say little).
          *
          * @param k1 0 or more

@@ -214,4 +214,48 @@ class ToolIndexTest {
         assertEquals(List.of("listpullrequests"), ToolIndex.builder().splitIdentifiers(false).stemming(false).build()
                 .analyze("listPullRequests"));
     }
+
+    @Test
+    void aQuerysValuesDoNotMatchTextsThatHappenToContainThem() {
+        List<IndexedTool> tools = List.of(
+                tool("t", "add_comment", "Add a comment to an issue"),
+                tool("t", "get_page", "Returns page 42 of the results: 42 items at most"),
+                tool("t", "send_mail", "Send mail to acme.com or milk suppliers"));
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("t", tools);
+        assertEquals("add_comment", first(index, "comment on issue 42"), "a bare number is a value");
+        assertEquals("add_comment", first(index, "add a comment 'buy milk' to jane@acme.com"),
+                "quoted text and an e-mail address are values");
+        assertEquals("get_page", first(index, "42"), "a query of values only is kept as it is");
+    }
+
+    @Test
+    void aCamelCaseProductNameTheIndexKnowsWholeStaysWhole() {
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("hubspot", List.of(tool("hubspot", "hubspot-search-objects", "Search CRM objects")));
+        index.put("other", List.of(tool("other", "spot_check", "Hub of spot checks")));
+        assertEquals("hubspot-search-objects", first(index, "search HubSpot"));
+        assertEquals(List.of("hub", "spot"), index.analyze("HubSpot"), "tool texts are still split");
+    }
+
+    @Test
+    void aThesaurusPhraseReducedToOneWordByStopWordsIsNotSearchedAlone() {
+        // "look for" is in the search group; without the rule, "find" would find every "look".
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("t", List.of(tool("t", "look_and_feel", "Change the look of the theme"),
+                tool("t", "find_theme", "Find a theme")));
+        assertEquals("find_theme", first(index, "find theme"));
+        assertTrue(index.search("find", 5).stream().noneMatch(h -> h.name().equals("look_and_feel")),
+                "'find' does not reach 'look' through 'look for'");
+    }
+
+    @Test
+    void newsIsNotStemmedIntoNew() {
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("t", List.of(tool("t", "news_search", "Search news articles"),
+                tool("t", "create_item", "Create a new item")));
+        assertEquals(List.of("news", "search"), index.analyze("news_search"));
+        assertEquals(List.of("news_search"), index.search("news", 5).stream().map(Hit::name).toList(),
+                "'news' does not find a tool for being new");
+    }
 }

@@ -163,7 +163,7 @@ public final class SearchBench {
     /** BM25 (k1 1.2, b 0.75) over one text per tool, words of letters, digits and {@code _}, nothing else. */
     static ToolIndex.Builder plain() {
         return ToolIndex.builder().splitIdentifiers(false).stemming(false).stopWords(false).thesaurus(false)
-                .prefixWeight(0).nameMatches(false).singleField(true);
+                .prefixWeight(0).nameMatches(false).singleField(true).bm25(1.2, 0.75);
     }
 
     /**

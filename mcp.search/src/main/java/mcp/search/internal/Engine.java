@@ -359,7 +359,19 @@ public final class Engine {
     List<List<Alternative>> parse(String query) {
         TextAnalyzer analyzer = config.analyzer();
         Thesaurus thesaurus = config.thesaurus();
-        List<TextAnalyzer.Token> tokens = analyzer.tokens(query);
+        // Values go with stop words: both say nothing about which tool (off for plain BM25).
+        boolean dropValues = analyzer.stopWords();
+        List<TextAnalyzer.Token> tokens = new ArrayList<>(analyzer.tokens(joinKnownNames(
+                dropValues ? withoutValues(query) : query)));
+        if (dropValues) {
+            tokens.removeIf(Engine::isNumber);
+        }
+        boolean keepNumbers = !dropValues;
+        if (dropValues && tokens.stream().allMatch(t -> analyzer.isStopWord(t.word()))) {
+            // A query of values alone ("42", "'refund policy'") is searched as it is.
+            tokens = analyzer.tokens(joinKnownNames(query));
+            keepNumbers = true;
+        }
         List<List<Alternative>> groups = new ArrayList<>();
         int i = 0;
         while (i < tokens.size()) {
@@ -376,7 +388,7 @@ public final class Engine {
             if (found.isEmpty()) {
                 TextAnalyzer.Token token = tokens.get(i);
                 i++;
-                if (analyzer.isStopWord(token.word())) {
+                if (analyzer.isStopWord(token.word()) || (!keepNumbers && isNumber(token))) {
                     continue;
                 }
                 List<Alternative> group = new ArrayList<>();
@@ -400,7 +412,7 @@ public final class Engine {
             }
             for (int id : found) {
                 for (Thesaurus.Phrase phrase : thesaurus.members(id)) {
-                    if (seen.add(phrase.terms())) {
+                    if (phrase.searchable() && seen.add(phrase.terms())) {
                         group.add(new Alternative(phrase.terms(), config.synonymWeight(), true));
                     }
                 }
@@ -411,6 +423,68 @@ public final class Engine {
             groups.add(group);
         }
         return groups;
+    }
+
+    /**
+     * Quoted text ('buy milk', "refund policy"), e-mail addresses and URLs: the values a request
+     * carries (what to write, whom to mail), which say nothing about which tool does it.
+     */
+    private static final Pattern VALUES = Pattern.compile(
+            "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]+['\"\u2019\u201d](?![\\p{L}\\p{N}])"
+                    + "|\\S+@\\S+\\.\\S+|\\b(?:https?|ftp)://\\S+");
+
+    /** A word in camelCase: a lowercase letter followed by an uppercase one. */
+    private static final Pattern CAMEL_WORD = Pattern.compile("\\b\\p{L}*\\p{Ll}\\p{Lu}\\p{L}*\\b");
+
+    /**
+     * Keeps a camelCase word of the query whole when the index knows it whole: users write product
+     * names as their makers do ("HubSpot", "GitHub", "OneNote") while tool names and servers spell them
+     * in one lowercase word ({@code hubspot-search-objects}); split, "hub" and "spot" would find neither.
+     * A camelCase word the index does not know whole is split as usual ({@code getS3Object}).
+     */
+    private String joinKnownNames(String query) {
+        TextAnalyzer analyzer = config.analyzer();
+        if (!analyzer.splitIdentifiers()) {
+            return query;
+        }
+        Matcher m = CAMEL_WORD.matcher(query);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String whole = m.group().toLowerCase(Locale.ROOT);
+            m.appendReplacement(out, Matcher.quoteReplacement(terms.containsKey(analyzer.term(whole)) ? whole : m.group()));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The query without its values ({@link #VALUES}). */
+    static String withoutValues(String query) {
+        return VALUES.matcher(query).replaceAll(" ");
+    }
+
+    /**
+     * Counts written as words: like digits, they are a request's values ("log two hours", "a list
+     * with three items") and would only match counts in unrelated descriptions.
+     */
+    private static final Set<String> NUMBER_WORDS = Set.of("two", "three", "four", "five", "six", "seven",
+            "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty", "hundred", "thousand", "dozen");
+
+    /**
+     * Whether a query word is a number (an issue number, a count, a time, a version's parts): a value
+     * of the request, dropped from the query before its phrases are read, so "log two hours" reads
+     * as "log hours".
+     */
+    private static boolean isNumber(TextAnalyzer.Token token) {
+        String word = token.word();
+        if (NUMBER_WORDS.contains(word)) {
+            return true;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (!Character.isDigit(word.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void addPrefixes(List<Alternative> group, String term) {

@@ -3,6 +3,7 @@ package mcp.search.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +32,22 @@ public record TextAnalyzer(boolean splitIdentifiers, boolean stopWords, boolean 
             "i", "me", "my", "mine", "im", "you", "your", "yours", "us", "please", "want", "need", "like",
             "let", "lets", "just", "also", "some", "any", "thing", "things", "something", "via", "using",
             "whether", "etc", "e", "g", "eg", "ie", "s");
+
+    /**
+     * Plurals the Porter stemmer cannot join to their singular ("indices" stems to "indic", "index" to
+     * "index"), among the words of software and data; mapped to the singular before stemming.
+     */
+    static final Map<String, String> IRREGULAR = Map.ofEntries(
+            Map.entry("indices", "index"), Map.entry("vertices", "vertex"), Map.entry("matrices", "matrix"),
+            Map.entry("appendices", "appendix"), Map.entry("people", "person"), Map.entry("children", "child"),
+            Map.entry("analyses", "analysis"), Map.entry("criteria", "criterion"), Map.entry("men", "man"),
+            Map.entry("women", "woman"), Map.entry("mice", "mouse"), Map.entry("halves", "half"));
+
+    /**
+     * Words the Porter stemmer merges with an unrelated word that tool texts use a lot: "news" with
+     * "new" (so a news search would look like a create tool), "general" with "generate". Kept whole.
+     */
+    static final Set<String> UNSTEMMED = Set.of("news", "general");
 
     /** One word of a text: its lowercase form (for stop words and phrases) and its index term. */
     public record Token(String word, String term) {
@@ -138,6 +155,9 @@ public record TextAnalyzer(boolean splitIdentifiers, boolean stopWords, boolean 
      * @return its stem, or the word when stemming is off
      */
     public String term(String word) {
-        return stemming ? PorterStemmer.stem(word) : word;
+        if (!stemming || UNSTEMMED.contains(word)) {
+            return word;
+        }
+        return PorterStemmer.stem(IRREGULAR.getOrDefault(word, word));
     }
 }

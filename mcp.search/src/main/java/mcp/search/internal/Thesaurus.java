@@ -35,6 +35,18 @@ public final class Thesaurus {
             match = List.copyOf(match);
             terms = List.copyOf(terms);
         }
+
+        /**
+         * Whether a tool text is searched for this member. Not when stop words reduce a phrase to one
+         * word or none: "check in" (a commit) would find every "check", "look for" every "look"; such a
+         * member still recognises the phrase in a query ("to do" stands for "task" though both its words
+         * are stop words).
+         *
+         * @return false for a phrase that lost all its words but one, or all of them
+         */
+        public boolean searchable() {
+            return !terms.isEmpty() && (match.size() == 1 || terms.size() > 1);
+        }
     }
 
     private static final Thesaurus EMPTY = new Thesaurus(List.of(), Map.of(), 0);
@@ -74,7 +86,7 @@ public final class Thesaurus {
             for (String text : group) {
                 List<String> match = analyzer.tokens(text).stream().map(TextAnalyzer.Token::term).toList();
                 List<String> terms = analyzer.terms(text);
-                if (match.isEmpty() || terms.isEmpty()) {
+                if (match.isEmpty()) {
                     continue;
                 }
                 Phrase phrase = new Phrase(match, terms);

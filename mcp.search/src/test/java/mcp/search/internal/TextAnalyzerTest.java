@@ -54,4 +54,13 @@ class TextAnalyzerTest {
         List<TextAnalyzer.Token> tokens = FULL.tokens("get rid of it");
         assertEquals(List.of("get", "rid", "of", "it"), tokens.stream().map(TextAnalyzer.Token::word).toList());
     }
+
+    @Test
+    void irregularPluralsMeetTheirSingularAndNewsStaysNews() {
+        assertEquals(FULL.term("index"), FULL.term("indices"));
+        assertEquals(FULL.term("person"), FULL.term("people"));
+        assertEquals("news", FULL.term("news"));
+        assertEquals("new", FULL.term("new"));
+        assertEquals("indices", SPLIT_ONLY.term("indices"), "no stemming, no mapping");
+    }
 }

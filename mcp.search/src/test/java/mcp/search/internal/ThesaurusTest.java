@@ -36,6 +36,16 @@ class ThesaurusTest {
     }
 
     @Test
+    void aPhraseOfStopWordsRecognisesItsGroupButIsNotSearched() {
+        Thesaurus thesaurus = Thesaurus.of(List.of(List.of("task", "to do", "look for")), ANALYZER);
+        List<Thesaurus.Phrase> members = thesaurus.members(thesaurus.groupsOf("to do").get(0));
+        assertEquals(3, members.size());
+        assertTrue(members.get(0).searchable());
+        assertFalse(members.get(1).searchable(), "'to do' has no term left");
+        assertFalse(members.get(2).searchable(), "'look for' is reduced to 'look'");
+    }
+
+    @Test
     void parseSkipsCommentsAndBlanks() {
         assertEquals(List.of(List.of("a", "b c")), Thesaurus.parse(List.of("# why", "", " a , b c ,")));
     }
