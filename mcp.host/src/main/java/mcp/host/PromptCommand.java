@@ -115,9 +115,7 @@ public final class PromptCommand {
     }
 
     private ToolOutput failure(String message) {
-        String text = message.startsWith("MCP error") ? message : "MCP error: " + message;
-        return new ToolOutput(text, true, new ToolOutput.Details(serverName, prompt.name(), true, List.of(),
-                java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty()));
+        return ResourceTools.output(serverName, prompt.name(), message, true);
     }
 
     @Override

@@ -50,6 +50,13 @@ public final class ToolSession implements AutoCloseable {
     /** The tools the agent found with the search tool, loaded from then on (deferred loading). */
     private final Set<String> found = ConcurrentHashMap.newKeySet();
     private final SessionIndex index = new SessionIndex();
+    /**
+     * Guarded by lock: whether {@link #index} lags behind the tools (it is brought up to date by the next search,
+     * so a session that never searches never builds it), and the MCP tools' estimated definition tokens (counted
+     * once per change of the tool set, for {@link ToolSearch.Mode#AUTO}; -1 until counted).
+     */
+    private boolean indexStale = true;
+    private long mcpTokens = -1;
     private final AgentTool searchTool = new SearchTool();
     private volatile LoadResult lastLoad;
     private final List<Consumer<List<AgentTool>>> listeners = new CopyOnWriteArrayList<>();
@@ -149,8 +156,13 @@ public final class ToolSession implements AutoCloseable {
         return switch (settings.mode()) {
             case OFF -> false;
             case ON -> true;
-            case AUTO -> all.stream().filter(tool -> bridged.containsKey(tool.name()))
-                    .mapToLong(SessionIndex::estimatedTokens).sum() > settings.budget();
+            case AUTO -> {
+                if (mcpTokens < 0) {
+                    mcpTokens = all.stream().filter(tool -> bridged.containsKey(tool.name()))
+                            .mapToLong(SessionIndex::estimatedTokens).sum();
+                }
+                yield mcpTokens > settings.budget();
+            }
         };
     }
 
@@ -172,6 +184,10 @@ public final class ToolSession implements AutoCloseable {
         synchronized (lock) {
             Map<String, AgentTool> all = new LinkedHashMap<>();
             allToolsLocked().forEach(tool -> all.put(tool.name(), tool));
+            if (indexStale) {
+                index.update(allToolsLocked(), bridged);
+                indexStale = false;
+            }
             for (mcp.search.Hit hit : index.search(query, limit)) {
                 AgentTool tool = all.get(hit.id());
                 if (tool != null) {
@@ -212,7 +228,7 @@ public final class ToolSession implements AutoCloseable {
                 throw new McpException("A tool named \"" + tool.name() + "\" is already registered");
             }
             appTools.put(tool.name(), tool);
-            index.update(allToolsLocked(), bridged);
+            indexStale = true;
             snapshot = tools();
         }
         listeners.forEach(listener -> listener.accept(snapshot));
@@ -242,7 +258,8 @@ public final class ToolSession implements AutoCloseable {
             byName.keySet().retainAll(wrapped.stream().map(AgentTool::name).toList());
             bridged = Map.copyOf(byName);
             found.retainAll(bridged.keySet());
-            index.update(allToolsLocked(), bridged);
+            indexStale = true;
+            mcpTokens = -1;
             snapshot = tools();
         }
         listeners.forEach(listener -> listener.accept(snapshot));

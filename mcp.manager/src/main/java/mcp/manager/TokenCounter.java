@@ -28,10 +28,27 @@ public final class TokenCounter {
                 Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE));
     }
 
+    private static final java.util.concurrent.atomic.AtomicBoolean PRELOADING =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     private final Encoding encoding;
 
     private TokenCounter(Encoding encoding) {
         this.encoding = encoding;
+    }
+
+    /**
+     * Starts loading the encoding on a daemon thread (a few hundred milliseconds of CPU), so that a caller that will
+     * count later, such as a command that first connects its servers, does not wait for it then. Only the first call
+     * starts it.
+     */
+    public static void preload() {
+        if (PRELOADING.getAndSet(true)) {
+            return;
+        }
+        Thread loader = new Thread(TokenCounter::get, "mcp-token-counter-load");
+        loader.setDaemon(true);
+        loader.start();
     }
 
     /** @return the shared counter ({@value #ENCODING}); the first call loads the encoding */

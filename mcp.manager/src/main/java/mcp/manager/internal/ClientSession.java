@@ -1162,11 +1162,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private <T> CompletableFuture<T> parsed(CompletableFuture<JsonNode> request, String what,
             Function<JsonNode, T> parse) {
         CompletableFuture<T> result = new CallFuture<>();
-        result.whenComplete((value, error) -> {
-            if (error instanceof CancellationException) {
-                request.cancel(false);
-            }
-        });
+        cancelsWith(result, request);
         request.whenComplete((json, error) -> {
             if (error != null) {
                 result.completeExceptionally(unwrap(error));
@@ -1182,6 +1178,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
         });
         return result;
+    }
+
+    /** Cancelling {@code result} cancels the {@code request} it waits on (the server hears of it). */
+    private static void cancelsWith(CompletableFuture<?> result, CompletableFuture<?> request) {
+        result.whenComplete((value, error) -> {
+            if (error instanceof CancellationException) {
+                request.cancel(false);
+            }
+        });
     }
 
     /** {@link #listAll(String, String, String, Function, Function, Predicate, Consumer, Function)} of plain items. */
@@ -1225,11 +1230,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private <T, R> void listPage(Listing<T, R> listing, String cursor, int page, CompletableFuture<R> result) {
         ObjectNode params = cursor == null ? null : McpJson.object().put("cursor", cursor);
         CompletableFuture<JsonNode> request = request(listing.method(), params, CallOptions.DEFAULT);
-        result.whenComplete((value, error) -> {
-            if (error instanceof CancellationException) {
-                request.cancel(false);
-            }
-        });
+        cancelsWith(result, request);
         request.whenComplete((json, error) -> {
             if (error != null) {
                 result.completeExceptionally(unwrap(error));

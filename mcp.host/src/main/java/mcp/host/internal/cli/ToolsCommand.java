@@ -10,6 +10,7 @@ import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
+import mcp.manager.TokenCounter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -42,6 +43,8 @@ final class ToolsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliContext context = root.context();
+        // The token totals need the encoding: load it while the servers connect, not after the listing.
+        TokenCounter.preload();
         try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
             List<BridgedTool> tools = loaded.tools().stream()
                     .filter(tool -> server == null || tool.serverName().equals(server))
