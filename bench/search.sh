@@ -5,7 +5,8 @@
 # the queries that share no word with their tool, on both halves of a seeded split), then build time, heap
 # and latency over 10,000 tools. About a minute on the 2-core machine.
 #
-# Usage: bench/search.sh [options]   e.g. --seed 7, --tools 20000, --rounds 5, --misses tune, --smoke
+# Usage: bench/search.sh [options]   e.g. --seed 7, --tools 20000, --rounds 5, --misses tune, --smoke,
+#        --queries queries-sampled.json (another query file of bench/toolcorpus, same format)
 # Needs a JDK 17 and Maven.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -51,7 +51,7 @@ final class ResourceTools {
 
     /** @return an output of a session tool: an error gets one {@code MCP error: } prefix */
     static ToolOutput output(String server, String tool, String text, boolean error) {
-        return new ToolOutput(error && !text.startsWith("MCP error") ? "MCP error: " + text : text, error,
+        return new ToolOutput(error ? ToolOutput.failureText(text) : text, error,
                 new ToolOutput.Details(server, tool, error, List.of(), Optional.empty(), Optional.empty(),
                         Optional.empty()));
     }

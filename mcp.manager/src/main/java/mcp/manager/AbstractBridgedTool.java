@@ -221,7 +221,7 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
 
     private ToolOutput failure(Throwable error) {
         Throwable cause = unwrap(error);
-        return new ToolOutput("MCP error: " + cause.getMessage(), true, details(true, null));
+        return new ToolOutput(ToolOutput.failureText(cause.getMessage() == null ? cause.toString() : cause.getMessage()), true, details(true, null));
     }
 
     private ToolOutput.Details details(boolean isError, ToolResult result) {

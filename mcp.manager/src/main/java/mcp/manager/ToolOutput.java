@@ -19,6 +19,9 @@ import tools.jackson.databind.JsonNode;
  */
 public record ToolOutput(String text, boolean isError, Details details) {
 
+    /** The start of every failed call's text ({@link #failureText}). */
+    public static final String FAILURE = "MCP error";
+
     /** Validates. */
     public ToolOutput {
         Objects.requireNonNull(text, "text");
@@ -72,5 +75,17 @@ public record ToolOutput(String text, boolean isError, Details details) {
     public static ToolOutput ofPrompt(String serverName, String promptName, PromptResult result) {
         return ResultRenderer.render(result, new Details(serverName, promptName, false, List.of(), Optional.empty(),
                 Optional.empty(), Optional.empty()));
+    }
+
+    /**
+     * The text of a call that failed (not a tool's error result): {@code MCP error: <message>}, with the prefix
+     * once, so a protocol error's own message ({@code MCP error -32603: ...}) is not prefixed again.
+     *
+     * @param message why the call failed
+     * @return the text the agent gets
+     */
+    public static String failureText(String message) {
+        String text = message == null ? "unknown failure" : message;
+        return text.startsWith(FAILURE) ? text : FAILURE + ": " + text;
     }
 }

@@ -325,7 +325,7 @@ class McpManagerTest {
 
         ToolOutput protocolError = McpClient.await(manager.getTools().stream()
                 .filter(t -> t.toolName().equals("error")).findFirst().orElseThrow().call(null));
-        assertEquals("MCP error: MCP error -32603: internal failure on purpose", protocolError.text());
+        assertEquals("MCP error -32603: internal failure on purpose", protocolError.text());
         assertTrue(protocolError.isError());
     }
 

@@ -70,6 +70,11 @@ public final class SearchBench {
     // ---- the corpus
 
     static Corpus load(Path dir) {
+        return load(dir, dir.resolve("queries.json"));
+    }
+
+    /** The corpus's servers with the queries of another file of the same format (e.g. {@code queries-sampled.json}). */
+    static Corpus load(Path dir, Path queryFile) {
         Map<String, List<IndexedTool>> servers = new LinkedHashMap<>();
         try (Stream<Path> files = Files.list(dir.resolve("servers"))) {
             for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
@@ -81,7 +86,7 @@ public final class SearchBench {
                 }
                 servers.put(server, List.copyOf(tools));
             }
-            JsonNode doc = Proc.JSON.readTree(dir.resolve("queries.json").toFile());
+            JsonNode doc = Proc.JSON.readTree(queryFile.toFile());
             List<Query> queries = new ArrayList<>();
             for (JsonNode q : doc.path("queries")) {
                 List<String> expected = new ArrayList<>();
@@ -333,9 +338,10 @@ public final class SearchBench {
         int tools = Integer.parseInt(options.getOrDefault("--tools", "10000"));
         int rounds = Integer.parseInt(options.getOrDefault("--rounds", "20"));
         boolean smoke = options.containsKey("--smoke");
-        Corpus corpus = load(dir);
-        System.out.printf(Locale.ROOT, "corpus: %d servers, %d tools, %d queries (%d noSharedWord); split seed %d%n%n",
-                corpus.servers().size(), corpus.tools(), corpus.queries().size(),
+        Path queryFile = dir.resolve(options.getOrDefault("--queries", "queries.json"));
+        Corpus corpus = load(dir, queryFile);
+        System.out.printf(Locale.ROOT, "corpus: %d servers, %d tools, %d queries of %s (%d noSharedWord); split seed %d%n%n",
+                corpus.servers().size(), corpus.tools(), corpus.queries().size(), queryFile.getFileName(),
                 corpus.queries().stream().filter(Query::noSharedWord).count(), seed);
         System.out.println(qualityTable(quality(corpus, seed, !smoke)));
         if (options.containsKey("--misses")) {

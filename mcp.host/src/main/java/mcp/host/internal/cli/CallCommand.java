@@ -133,7 +133,7 @@ final class CallCommand implements Callable<Integer> {
     }
 
     private static ToolOutput failed(BridgedTool tool, String message) {
-        return new ToolOutput("MCP error: " + message, true, new ToolOutput.Details(tool.serverName(), tool.toolName(),
+        return new ToolOutput(ToolOutput.failureText(message), true, new ToolOutput.Details(tool.serverName(), tool.toolName(),
                 true, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
     }
 
@@ -145,7 +145,8 @@ final class CallCommand implements Callable<Integer> {
         ObjectNode document = McpJson.object();
         ToolOutput.Details details = output.details();
         if (callFailed(output)) {
-            document.put("error", output.text().substring("MCP error: ".length()));
+            String text = output.text();
+            document.put("error", text.startsWith(ToolOutput.FAILURE + ": ") ? text.substring(ToolOutput.FAILURE.length() + 2) : text);
             return document;
         }
         ArrayNode content = document.putArray("content");
@@ -160,6 +161,6 @@ final class CallCommand implements Callable<Integer> {
     /** The bridge turns a failed call (not a tool error) into {@code MCP error: ...} without content. */
     private static boolean callFailed(ToolOutput output) {
         return output.isError() && output.details().content().isEmpty()
-                && output.details().structuredContent().isEmpty() && output.text().startsWith("MCP error: ");
+                && output.details().structuredContent().isEmpty() && output.text().startsWith(ToolOutput.FAILURE);
     }
 }

@@ -197,7 +197,12 @@ class ServerCommandsTest {
     void aFailedCallExitsOneWithTheError() {
         CliRunner.Result result = run("call", "mcp_kit_error", "--json");
         assertEquals(1, result.exitCode(), result::toString);
-        assertTrue(result.json().get("error").asString().contains("internal failure on purpose"), result::toString);
+        assertEquals("MCP error -32603: internal failure on purpose", result.json().get("error").asString(),
+                result::toString);
+        CliRunner.Result text = run("call", "mcp_kit_error");
+        assertEquals(1, text.exitCode(), text::toString);
+        assertTrue(text.out().contains("MCP error -32603: internal failure on purpose")
+                && !text.out().contains("MCP error: MCP error"), text::toString);
     }
 
     @Test
