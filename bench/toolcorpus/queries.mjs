@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Checks queries.json against the collected servers/*.json and computes each query's noSharedWord flag.
-//   node queries.mjs          check, and rewrite queries.json with the computed flags (stable output)
-//   node queries.mjs --check  check only: exit 1 when a flag differs or an expected tool is missing
+// Checks a query file against the collected servers/*.json and computes each query's noSharedWord flag.
+//   node queries.mjs [FILE]          check, and rewrite FILE with the computed flags (stable output)
+//   node queries.mjs [FILE] --check  check only: exit 1 when a flag differs or an expected tool is missing
+// FILE defaults to queries.json; a relative FILE is looked up in the current directory, then next to this
+// script (so `node queries.mjs queries-sampled.json` works from anywhere). An optional per-query "note"
+// (free text, e.g. why a tool is an odd target) is kept as written.
 // A query "shares a word" with a tool when one of its content words (lower-cased, split on anything that
 // is not a letter or digit, stop words dropped, then a light suffix stem) is also a content word of the
 // tool's name, title, description, or of a parameter's name or description (nested ones too). For a
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const checkOnly = process.argv.includes('--check');
+const fileArg = process.argv.slice(2).find(a => !a.startsWith('--'));
 
 // Function words only: no domain word (list, get, file, issue...) is a stop word here.
 export const STOP_WORDS = new Set(`a about above after again against all am an and any are aren as at be because been
@@ -74,7 +78,8 @@ export function loadCorpus() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const servers = loadCorpus();
-  const file = path.join(here, 'queries.json');
+  const file = !fileArg ? path.join(here, 'queries.json')
+    : fs.existsSync(path.resolve(fileArg)) ? path.resolve(fileArg) : path.join(here, fileArg);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
   let problems = 0, changed = 0, synonyms = 0;
   const ids = new Set();
@@ -83,6 +88,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ids.add(q.id);
     const qs = stems(q.query);
     if (qs.size === 0) { console.log(`${q.id}: no content word`); problems++; }
+    if (q.note !== undefined && (typeof q.note !== 'string' || !q.note.trim())) { console.log(`${q.id}: note must be a non-empty string`); problems++; }
+    if (!Array.isArray(q.expected) || q.expected.length === 0) { console.log(`${q.id}: no expected tool`); problems++; q.expected = []; }
+    const seen = new Set(q.expected.map(e => `${e.server}/${e.tool}`));
+    if (seen.size !== q.expected.length) { console.log(`${q.id}: an expected tool is listed twice`); problems++; }
     let shared = false;
     for (const e of q.expected) {
       const tool = servers.get(e.server)?.get(e.tool);
@@ -95,9 +104,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     q.noSharedWord = flag;
     if (flag) synonyms++;
   }
-  console.log(`${doc.queries.length} queries, ${synonyms} share no word with their tool, ${problems} problems, ${changed} flags ${checkOnly ? 'wrong' : 'updated'}`);
+  console.log(`${path.basename(file)}: ${doc.queries.length} queries, ${synonyms} share no word with their tool, ${problems} problems, ${changed} flags ${checkOnly ? 'wrong' : 'updated'}`);
   if (!checkOnly) {
-    const lines = doc.queries.map(q => '    ' + JSON.stringify({ id: q.id, query: q.query, expected: q.expected, noSharedWord: q.noSharedWord }));
+    const lines = doc.queries.map(q => '    ' + JSON.stringify({ id: q.id, query: q.query, expected: q.expected, note: q.note, noSharedWord: q.noSharedWord }));
     const head = JSON.stringify({ about: doc.about }, null, 2).replace(/\n}$/, ',\n');
     fs.writeFileSync(file, head + '  "queries": [\n' + lines.join(',\n') + '\n  ]\n}\n');
   }
