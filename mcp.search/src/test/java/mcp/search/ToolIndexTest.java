@@ -230,6 +230,21 @@ class ToolIndexTest {
     }
 
     @Test
+    void aFilePathInTheQueryReadsAsAFileNotAsItsWords() {
+        List<IndexedTool> tools = List.of(
+                tool("t", "read_file", "Read the contents of a file", "path"),
+                tool("t", "app_logs", "Show the application's logs from /var/log/app"));
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("t", tools);
+        assertEquals("app_logs", first(index, "show the app log"));
+        assertEquals("read_file", first(index, "show the end of /var/log/app/server.log"),
+                "the path's words (var, log, app) say where, not which tool");
+        assertEquals("read_file", first(index, "show me ~/notes/log.md"));
+        assertEquals("read_file", first(index, "show me C:\\logs\\app.log"));
+        assertEquals("app_logs", first(index, "show the app logs and/or errors"), "and/or is no path");
+    }
+
+    @Test
     void aCamelCaseProductNameTheIndexKnowsWholeStaysWhole() {
         ToolIndex index = ToolIndex.builder().build();
         index.put("hubspot", List.of(tool("hubspot", "hubspot-search-objects", "Search CRM objects")));

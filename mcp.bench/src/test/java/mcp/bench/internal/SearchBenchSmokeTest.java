@@ -20,8 +20,12 @@ class SearchBenchSmokeTest {
 
     private static final Path TARGET = Path.of(System.getProperty("bench.target", "target"));
 
+    private static Path corpusDir() {
+        return Path.of(System.getProperty("toolcorpus", TARGET.resolve("../../bench/toolcorpus").toString()));
+    }
+
     private static SearchBench.Corpus corpus() {
-        Path dir = Path.of(System.getProperty("toolcorpus", TARGET.resolve("../../bench/toolcorpus").toString()));
+        Path dir = corpusDir();
         assumeTrue(Files.isRegularFile(dir.resolve("queries.json")), "no tool corpus at " + dir.toAbsolutePath());
         SearchBench.Corpus all = SearchBench.load(dir);
         return new SearchBench.Corpus(all.servers(), all.queries().subList(0, Math.min(40, all.queries().size())));
@@ -31,6 +35,19 @@ class SearchBenchSmokeTest {
     void theCorpusLoadsAndEveryExpectedToolIsInIt() {
         SearchBench.Corpus corpus = corpus();
         assertTrue(corpus.tools() >= 100, "tools: " + corpus.tools());
+        assertEveryExpectedToolIsIn(corpus);
+    }
+
+    @Test
+    void theSampledQuerySetLoadsAndEveryExpectedToolIsInTheCorpus() {
+        Path dir = corpusDir();
+        assumeTrue(Files.isRegularFile(dir.resolve("queries-sampled.json")), "no sampled query set");
+        SearchBench.Corpus sampled = SearchBench.load(dir, dir.resolve("queries-sampled.json"));
+        assertTrue(sampled.queries().size() >= 100, "queries: " + sampled.queries().size());
+        assertEveryExpectedToolIsIn(sampled);
+    }
+
+    private static void assertEveryExpectedToolIsIn(SearchBench.Corpus corpus) {
         List<String> ids = corpus.servers().values().stream().flatMap(List::stream).map(t -> t.id()).toList();
         for (SearchBench.Query q : corpus.queries()) {
             assertTrue(!q.expected().isEmpty() && ids.containsAll(q.expected()), q.id() + " expects " + q.expected());

@@ -457,9 +457,16 @@ public final class Engine {
         return out.toString();
     }
 
-    /** The query without its values ({@link #VALUES}). */
+    /**
+     * A file path ({@code /var/log/app.log}, {@code ~/Downloads}, {@code ./src/Main.java}, {@code C:\\Users}): a
+     * value too, but one that says what the request works on, a file or a folder, which tools call a path.
+     */
+    private static final Pattern PATHS = Pattern.compile(
+            "(?<![\\p{L}\\p{N}./~])(?:~|\\.{1,2})?/[^\\s/]+(?:/[^\\s/]*)*|\\b[A-Za-z]:\\\\\\S*");
+
+    /** The query without its values ({@link #VALUES}), a file path read as the words "file path". */
     static String withoutValues(String query) {
-        return VALUES.matcher(query).replaceAll(" ");
+        return PATHS.matcher(VALUES.matcher(query).replaceAll(" ")).replaceAll(" file path ");
     }
 
     /**
