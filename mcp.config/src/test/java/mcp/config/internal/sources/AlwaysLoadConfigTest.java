@@ -71,20 +71,21 @@ class AlwaysLoadConfigTest {
                 """);
         assertEquals(AlwaysLoad.tools(List.of("echo")), result.configs().get("good").alwaysLoad(),
                 "the other entries' problems leave this one alone");
-        assertProblem(result, "number", "/mcpServers/number/alwaysLoad",
-                "\"alwaysLoad\" must be true, false or an array of tool names, got a number");
-        assertProblem(result, "word", "/mcpServers/word/alwaysLoad",
-                "\"alwaysLoad\" must be true, false or an array of tool names, got a string");
-        assertProblem(result, "object", "/mcpServers/object/alwaysLoad",
-                "\"alwaysLoad\" must be true, false or an array of tool names, got an object");
-        assertProblem(result, "element", "/mcpServers/element/alwaysLoad/1",
-                "\"alwaysLoad\" must be an array of tool names, got a number at index 1");
-        assertProblem(result, "nested", "/mcpServers/nested/alwaysLoad/0",
-                "\"alwaysLoad\" must be an array of tool names, got an array at index 0");
-        assertProblem(result, "blank", "/mcpServers/blank/alwaysLoad/2",
-                "\"alwaysLoad\" must be an array of tool names, got an empty name at index 2");
-        assertProblem(result, "emptyName", "/mcpServers/emptyName/alwaysLoad/0",
-                "\"alwaysLoad\" must be an array of tool names, got an empty name at index 0");
+        String notAValue = "\"alwaysLoad\" must be true, false or an array of tool names, got ";
+        String notAName = "\"alwaysLoad\" must be an array of tool names, got ";
+        // server: where in the file below its entry, and the message
+        Map<String, List<String>> expected = Map.of(
+                "number", List.of("", notAValue + "a number"),
+                "word", List.of("", notAValue + "a string"),
+                "object", List.of("", notAValue + "an object"),
+                "element", List.of("/1", notAName + "a number at index 1"),
+                "nested", List.of("/0", notAName + "an array at index 0"),
+                "blank", List.of("/2", notAName + "an empty name at index 2"),
+                "emptyName", List.of("/0", notAName + "an empty name at index 0"));
+        expected.forEach((name, problem) -> assertProblem(result, name,
+                "/mcpServers/" + name + "/alwaysLoad" + problem.get(0), problem.get(1)));
+        assertEquals(expected.keySet(), result.problems().stream().map(DiscoveryProblem::server)
+                .collect(java.util.stream.Collectors.toSet()), "no other problem: " + result.problems());
     }
 
     /**
