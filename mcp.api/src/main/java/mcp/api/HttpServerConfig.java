@@ -22,6 +22,7 @@ import mcp.api.internal.Secrets;
  * @param protocolVersion see {@link ServerConfig#protocolVersion()}
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
+ * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
  */
 public record HttpServerConfig(
         String url,
@@ -35,7 +36,8 @@ public record HttpServerConfig(
         boolean valueReferences,
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
-        CallLimits callLimits) implements ServerConfig {
+        CallLimits callLimits,
+        AlwaysLoad alwaysLoad) implements ServerConfig {
 
     /** Validates and copies. */
     public HttpServerConfig {
@@ -49,6 +51,12 @@ public record HttpServerConfig(
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
+        Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+    }
+
+    /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
+    public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, AlwaysLoad.NONE);
     }
 
     /** A config of these fields whose tool calls have no bounds of their own beside the timeouts. */
@@ -89,30 +97,35 @@ public record HttpServerConfig(
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
         return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
         return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 
     @Override
     public String toString() {
         // Header values may be secrets: show names only; the URL's credentials are masked.
         return "HttpServerConfig[url=" + Secrets.maskUrl(url) + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
-                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + ", enabled=" + enabled
+                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + ", enabled=" + enabled
                 + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public HttpServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public HttpServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+    }
+
+    /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
+    public HttpServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
     }
 }

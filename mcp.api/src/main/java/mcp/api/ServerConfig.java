@@ -20,7 +20,9 @@ import java.util.Optional;
  *   <li>{@link #enabledTools()} (absent: all tools) and {@link #disabledTools()} (default none);</li>
  *   <li>{@link #reconnect()}: absent by default (the manager's policy);</li>
  *   <li>{@link #callLimits()}: the idle timeout, the absolute cap and the reset on progress of its tool calls;
- *       {@link CallLimits#NONE} by default (the manager's defaults).</li>
+ *       {@link CallLimits#NONE} by default (the manager's defaults);</li>
+ *   <li>{@link #alwaysLoad()}: the tools that stay in the agent's tool set under deferred loading;
+ *       {@link AlwaysLoad#NONE} by default.</li>
  * </ul>
  */
 public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig, SseServerConfig {
@@ -63,6 +65,12 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
      *     {@code maxTotalTimeout} and {@code resetTimeoutOnProgress}); {@link CallLimits#NONE}: the manager's
      */
     CallLimits callLimits();
+
+    /**
+     * @return the server's tools that stay in the agent's tool set when deferred loading is on (the native format's
+     *     {@code alwaysLoad}: {@code true} or a list of tool names); {@link AlwaysLoad#NONE}: none by its config
+     */
+    AlwaysLoad alwaysLoad();
 
     /** @return the bound of a tool call, if it differs from {@link #timeout()} */
     Optional<Duration> toolTimeout();

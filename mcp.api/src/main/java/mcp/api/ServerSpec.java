@@ -39,6 +39,7 @@ import mcp.api.internal.Secrets;
  *     {@link ServerConfig#protocolVersion()})
  * @param reconnect the entry's reconnect policy, if it sets one (see {@link ServerConfig#reconnect()})
  * @param callLimits the bounds of the entry's tool calls it sets (see {@link ServerConfig#callLimits()})
+ * @param alwaysLoad the entry's tools always in the agent's tool set (see {@link ServerConfig#alwaysLoad()})
  */
 public record ServerSpec(
         String name,
@@ -63,7 +64,8 @@ public record ServerSpec(
         boolean valueReferences,
         Optional<String> protocolVersion,
         Optional<ReconnectPolicy> reconnect,
-        CallLimits callLimits) {
+        CallLimits callLimits,
+        AlwaysLoad alwaysLoad) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -88,6 +90,20 @@ public record ServerSpec(
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
+        Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+    }
+
+    /** An entry that sets no tools always loaded. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion,
+            Optional<ReconnectPolicy> reconnect, CallLimits callLimits) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, reconnect, callLimits, AlwaysLoad.NONE);
     }
 
     /** An entry that sets no bounds of its tool calls. */
@@ -140,7 +156,7 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits);
+                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 
     @Override

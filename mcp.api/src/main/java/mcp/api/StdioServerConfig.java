@@ -27,6 +27,7 @@ import mcp.api.internal.Secrets;
  * @param protocolVersion see {@link ServerConfig#protocolVersion()}
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
+ * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
  */
 public record StdioServerConfig(
         String command,
@@ -43,7 +44,8 @@ public record StdioServerConfig(
         boolean valueReferences,
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
-        CallLimits callLimits) implements ServerConfig {
+        CallLimits callLimits,
+        AlwaysLoad alwaysLoad) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -60,6 +62,12 @@ public record StdioServerConfig(
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
+        Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+    }
+
+    /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, AlwaysLoad.NONE);
     }
 
     /** A config of these fields whose tool calls have no bounds of their own beside the timeouts. */
@@ -103,19 +111,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 
     @Override
@@ -125,16 +133,21 @@ public record StdioServerConfig(
                 + ", env=" + env.keySet()
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
-                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + ", enabled=" + enabled + "]";
+                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + ", enabled=" + enabled + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public StdioServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+    }
+
+    /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
+    public StdioServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
     }
 }

@@ -16,7 +16,8 @@ import mcp.manager.BridgedTool;
  * @param share the part of {@code contextTokens} the tool definitions may take before {@link Mode#AUTO} defers
  *     them (Claude Code's default is a tenth)
  * @param alwaysLoad the servers (by name) and tools (by session name, e.g. {@code mcp_github_create_issue}) that
- *     are always in the agent's tool set; the application's own tools always are
+ *     are always in the agent's tool set, beside those their server's config names
+ *     ({@link mcp.api.ServerConfig#alwaysLoad()}); the application's own tools always are
  */
 public record ToolSearch(Mode mode, int contextTokens, double share, Set<String> alwaysLoad) {
 

@@ -2,6 +2,7 @@ package mcp.host;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import mcp.api.AlwaysLoad;
 import mcp.api.LoadedSkill;
 import mcp.api.McpException;
 import mcp.api.McpJson;
@@ -99,7 +101,8 @@ public final class ToolSession implements AutoCloseable {
     /**
      * The tool set the agent gets: every tool (the application's, then the MCP tools, in a stable order); with
      * deferred loading on ({@link #deferredLoading()}), only the application's tools, the MCP tools always loaded
-     * ({@link ToolSearch#alwaysLoad()}) or found by a search, the resource and skill tools, and
+     * (by the builder's {@link ToolSearch#alwaysLoad()} or their server's config, {@link mcp.api.ServerConfig#alwaysLoad()})
+     * or found by a search, the resource and skill tools, and
      * {@value ToolSearch#TOOL}.
      *
      * @return the agent's tool set now
@@ -111,11 +114,14 @@ public final class ToolSession implements AutoCloseable {
                 return all;
             }
             Set<String> always = host == null ? Set.of() : host.toolSearch().alwaysLoad();
+            // Each server's own alwaysLoad, read from its current config once per server and call.
+            Map<String, AlwaysLoad> configured = new HashMap<>();
             List<AgentTool> loaded = new ArrayList<>(appTools.values());
             for (AgentTool tool : mcpTools) {
                 BridgedTool mcp = bridged.get(tool.name());
                 if (mcp == null || found.contains(tool.name()) || always.contains(tool.name())
-                        || always.contains(mcp.serverName())) {
+                        || always.contains(mcp.serverName())
+                        || configured.computeIfAbsent(mcp.serverName(), manager::alwaysLoad).includes(mcp.toolName())) {
                     loaded.add(tool);
                 }
             }

@@ -105,6 +105,92 @@ class ToolSearchSessionTest {
         }
     }
 
+    /** Writes {@code dir/mcp.json}: testkit servers (name to arguments), each with its {@code alwaysLoad} if any. */
+    private Path configWithAlwaysLoad(Map<String, List<String>> servers, Map<String, Object> alwaysLoad)
+            throws IOException {
+        tools.jackson.databind.node.ObjectNode root = McpJson.object();
+        tools.jackson.databind.node.ObjectNode entries = root.putObject("mcpServers");
+        servers.forEach((name, args) -> {
+            List<String> command = mcp.host.internal.demo.Demo.serverCommand(args);
+            tools.jackson.databind.node.ObjectNode entry = entries.putObject(name);
+            entry.put("command", command.get(0));
+            command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+            Object always = alwaysLoad.get(name);
+            if (always instanceof Boolean all) {
+                entry.put("alwaysLoad", all);
+            } else if (always instanceof List<?> names) {
+                names.forEach(tool -> entry.withArray("alwaysLoad").add((String) tool));
+            }
+        });
+        Path file = temp.resolve("mcp.json");
+        java.nio.file.Files.writeString(file, root.toString());
+        return file;
+    }
+
+    /** @return the MCP tools of the agent's tool set now, as {@code server/tool} (their names on the servers) */
+    private static Set<String> loadedMcpTools(ToolSession session, McpHost host) {
+        Map<String, mcp.manager.BridgedTool> byName = new java.util.HashMap<>();
+        host.manager().getTools().forEach(tool -> byName.put(tool.name(), tool));
+        Set<String> loaded = new java.util.TreeSet<>();
+        for (AgentTool tool : session.tools()) {
+            mcp.manager.BridgedTool mcp = byName.get(tool.name());
+            if (mcp != null) {
+                loaded.add(mcp.serverName() + "/" + mcp.toolName());
+            } else {
+                assertEquals(ToolSearch.TOOL, tool.name(), "only the search tool beside the MCP tools");
+            }
+        }
+        return loaded;
+    }
+
+    @Test
+    void serversConfigKeepAllOrSomeOfTheirToolsLoadedInBothErasAndAfterAReload() throws Exception {
+        // "kit-a" and "kit_a" name their tools alike (mcp_kit_a_echo): one of them gets a suffixed name, and the
+        // setting of "kit_a" must still find its own echo; "some" names a tool it does not have, which is no error.
+        Map<String, List<String>> servers = new java.util.LinkedHashMap<>();
+        servers.put("all", List.of("--era", "legacy", "--tools", "2"));
+        servers.put("some", List.of("--era", "modern", "--tools", "3"));
+        servers.put("kit-a", List.of("--era", "dual"));
+        servers.put("kit_a", List.of("--era", "legacy"));
+        Map<String, Object> always = new java.util.HashMap<>(Map.of("all", true,
+                "some", List.of("add", "tool_1", "no_such_tool"), "kit_a", List.of("echo"), "kit-a", false));
+        Path config = configWithAlwaysLoad(servers, always);
+        // The builder's names (a session name here) are added to the servers' own.
+        McpHost host = McpHost.builder().configFile(config).home(temp).workingDirectory(temp).cache(false)
+                .startupGate(Duration.ofSeconds(60))
+                .toolSearch(ToolSearch.OFF.withMode(ToolSearch.Mode.ON).withAlwaysLoad(Set.of("mcp_some_echo")))
+                .build();
+        try (host; ToolSession session = host.openSession()) {
+            assertEquals(Map.of(), session.lastLoad().errors());
+            assertTrue(session.deferredLoading());
+            List<String> echoNames = host.manager().getTools().stream()
+                    .filter(tool -> tool.toolName().equals("echo") && tool.serverName().startsWith("kit"))
+                    .map(mcp.manager.BridgedTool::name).toList();
+            assertEquals(2, echoNames.size(), echoNames.toString());
+            assertTrue(!echoNames.get(0).equals(echoNames.get(1)) && !echoNames.stream()
+                    .allMatch(name -> name.equals("mcp_kit_a_echo")), "the colliding names were told apart: "
+                    + echoNames);
+
+            Set<String> expected = new java.util.TreeSet<>(Set.of("some/add", "some/tool_1", "some/echo",
+                    "kit_a/echo"));
+            host.manager().toolsOf("all").forEach(tool -> expected.add("all/" + tool.toolName()));
+            assertTrue(expected.containsAll(Set.of("all/echo", "all/tool_0", "all/tool_1")), expected.toString());
+            assertEquals(expected, loadedMcpTools(session, host));
+
+            // The config changes and is reloaded: the new setting counts from the next tools() on.
+            always.put("all", false);
+            always.put("some", List.of("pid"));
+            always.put("kit-a", true);
+            always.remove("kit_a");
+            configWithAlwaysLoad(servers, always);
+            session.reload();
+            Set<String> reloaded = new java.util.TreeSet<>(Set.of("some/pid", "some/echo"));
+            host.manager().toolsOf("kit-a").forEach(tool -> reloaded.add("kit-a/" + tool.toolName()));
+            assertTrue(reloaded.containsAll(Set.of("kit-a/echo", "kit-a/add")), reloaded.toString());
+            assertEquals(reloaded, loadedMcpTools(session, host));
+        }
+    }
+
     /** An application tool with a name and a description. */
     private record NamedAppTool(String name, String description) implements AgentTool {
         @Override

@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
@@ -814,8 +815,17 @@ public final class McpManager implements AutoCloseable {
      * for the same text.
      */
     private List<ToolDefinition> exposed(String serverName, ServerConfig config, List<ToolDefinition> tools) {
-        return tools.stream().filter(tool -> config.exposesTool(tool.name())).map(tool -> cleaned(serverName, tool))
-                .toList();
+        List<ToolDefinition> exposed = tools.stream().filter(tool -> config.exposesTool(tool.name()))
+                .map(tool -> cleaned(serverName, tool)).toList();
+        if (!config.alwaysLoad().tools().isEmpty() && LOG.isDebugEnabled()) {
+            // Not an error: a tool a server no longer offers (or its config hides) is simply not there.
+            Set<String> missing = new java.util.TreeSet<>(config.alwaysLoad().tools());
+            exposed.forEach(tool -> missing.remove(tool.name()));
+            if (!missing.isEmpty()) {
+                LOG.debug("MCP server \"{}\": alwaysLoad names tools it does not offer: {}", serverName, missing);
+            }
+        }
+        return exposed;
     }
 
     private ToolDefinition cleaned(String serverName, ToolDefinition tool) {
@@ -1648,6 +1658,17 @@ public final class McpManager implements AutoCloseable {
             Reconnect run = server == null ? reconnects.get(name) : null;
             return server != null ? server.config : run != null ? run.config : null;
         }
+    }
+
+    /**
+     * @param name a server
+     * @return the tools its config keeps in the agent's tool set under deferred loading (the config of its
+     *     connection: current, pending or reconnecting, so a reload's new config counts from then on);
+     *     {@link AlwaysLoad#NONE} for a server without one
+     */
+    public AlwaysLoad alwaysLoad(String name) {
+        ServerConfig config = configOf(name);
+        return config == null ? AlwaysLoad.NONE : config.alwaysLoad();
     }
 
     /** @return the directory of this session's saved results, once one was saved (removed on close unless kept) */

@@ -116,15 +116,18 @@ public final class Validation {
             case "stdio":
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
                         timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
-                        spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits());
+                        spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
+                        spec.alwaysLoad());
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
-                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits());
+                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
+                        spec.alwaysLoad());
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
-                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits());
+                        spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
+                        spec.alwaysLoad());
                 break;
         }
         return new Result(Optional.of(config), List.of());

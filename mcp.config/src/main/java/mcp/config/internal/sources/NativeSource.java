@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResultBudget;
@@ -89,6 +90,41 @@ public final class NativeSource extends FileSource {
         spec.protocolVersion = entry.string("protocolVersion");
         spec.reconnect = reconnect(entry);
         spec.callLimits = callLimits(entry);
+        spec.alwaysLoad = alwaysLoad(entry);
+    }
+
+    /**
+     * {@code alwaysLoad}: {@code true} (every tool of the server stays in the agent's tool set under deferred
+     * loading), {@code false} (the default: none by this setting), or an array of tool names as the server gives
+     * them. A name the server does not offer is no problem: that tool is simply not there.
+     *
+     * @return what the entry sets; a wrong value is a problem of the entry
+     */
+    static AlwaysLoad alwaysLoad(ServerEntry entry) {
+        JsonNode value = entry.value("alwaysLoad");
+        if (value == null) {
+            return AlwaysLoad.NONE;
+        }
+        if (value.isBoolean()) {
+            return value.booleanValue() ? AlwaysLoad.ALL : AlwaysLoad.NONE;
+        }
+        String pointer = Pointers.child(entry.pointer(), "alwaysLoad");
+        if (!value.isArray()) {
+            entry.error(pointer, "\"alwaysLoad\" must be true, false or an array of tool names, got "
+                    + ServerEntry.describe(value, Format.JSON));
+            return AlwaysLoad.NONE;
+        }
+        List<String> names = new ArrayList<>(value.size());
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode item = value.get(i);
+            if (!item.isString() || item.stringValue().isBlank()) {
+                entry.error(Pointers.child(pointer, i), "\"alwaysLoad\" must be an array of tool names, got "
+                        + (item.isString() ? "an empty name" : ServerEntry.describe(item, Format.JSON)) + " at index " + i);
+                return AlwaysLoad.NONE;
+            }
+            names.add(item.stringValue());
+        }
+        return AlwaysLoad.tools(names);
     }
 
     /**

@@ -35,10 +35,12 @@ final class SpecBuilder {
     Optional<mcp.api.ReconnectPolicy> reconnect = Optional.empty();
     /** The bounds of tool calls an entry sets (mcp-host's own format only). */
     mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
+    /** The tools an entry keeps in the agent's tool set under deferred loading (mcp-host's own format only). */
+    mcp.api.AlwaysLoad alwaysLoad = mcp.api.AlwaysLoad.NONE;
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect, callLimits);
+                expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
     }
 }

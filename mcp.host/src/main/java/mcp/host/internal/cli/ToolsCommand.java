@@ -10,6 +10,7 @@ import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
+import mcp.manager.McpManager;
 import mcp.manager.TokenCounter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,6 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
 @Command(name = "tools", description = {
     "Connect the servers (startup gate included) and list their tools, as mcp_<server>_<tool>.",
     "(deferred) marks tools from the cache whose server was still connecting at the gate.",
+    "(always loaded) marks tools their server's alwaysLoad keeps in the agent's tool set under deferred loading.",
     "Ends with the definitions' estimated tokens (o200k_base) per server and for all.",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
     "Per-server errors are reported and do not change the exit code."})
@@ -65,13 +67,13 @@ final class ToolsCommand implements Callable<Integer> {
             }
             Map<String, ToolChanges> changes = ToolChangesOutput.of(loaded.manager(), server);
             if (context.json()) {
-                ObjectNode document = json(tools, errors);
+                ObjectNode document = json(tools, errors, loaded.manager());
                 ToolTokens.of(tools).json(document);
                 document.set("pending", pendingJson(loaded.discovery(), server));
                 ToolChangesOutput.json(document.putArray("withheld"), changes);
                 context.printJson(document);
             } else {
-                print(context.out(), tools);
+                print(context.out(), tools, loaded.manager());
                 ToolTokens.of(tools).print(context.out());
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
                 ToolChangesOutput.print(context.err(), changes);
@@ -82,7 +84,7 @@ final class ToolsCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private static ObjectNode json(List<BridgedTool> tools, Map<String, String> errors) {
+    private static ObjectNode json(List<BridgedTool> tools, Map<String, String> errors, McpManager manager) {
         ObjectNode document = McpJson.object();
         ArrayNode array = document.putArray("tools");
         for (BridgedTool tool : tools) {
@@ -94,6 +96,9 @@ final class ToolsCommand implements Callable<Integer> {
             node.put("description", tool.description());
             node.set("inputSchema", tool.inputSchema());
             node.put("deferred", tool.deferred());
+            if (manager.alwaysLoad(tool.serverName()).includes(tool.toolName())) {
+                node.put("alwaysLoad", true);
+            }
         }
         ObjectNode errorNode = document.putObject("errors");
         errors.forEach(errorNode::put);
@@ -115,7 +120,7 @@ final class ToolsCommand implements Callable<Integer> {
         return array;
     }
 
-    private static void print(PrintStream out, List<BridgedTool> tools) {
+    private static void print(PrintStream out, List<BridgedTool> tools, McpManager manager) {
         if (tools.isEmpty()) {
             out.println("No tools.");
             return;
@@ -124,7 +129,8 @@ final class ToolsCommand implements Callable<Integer> {
         int labelWidth = tools.stream().mapToInt(t -> t.label().length()).max().orElse(0);
         for (BridgedTool tool : tools) {
             out.println(pad(tool.name(), nameWidth) + "  " + pad(tool.label(), labelWidth) + "  — "
-                    + firstLine(tool.description()) + (tool.deferred() ? " (deferred)" : ""));
+                    + firstLine(tool.description()) + (tool.deferred() ? " (deferred)" : "")
+                    + (manager.alwaysLoad(tool.serverName()).includes(tool.toolName()) ? " (always loaded)" : ""));
         }
     }
 

@@ -109,6 +109,35 @@ class ServerCommandsTest {
     }
 
     @Test
+    void toolsMarkTheToolsTheirServersAlwaysLoad() throws IOException {
+        Path file = temp.resolve("always.json");
+        ObjectNode servers = McpJson.object();
+        ObjectNode entry = server(TestServers.command());
+        entry.putArray("alwaysLoad").add("echo").add("add").add("not_offered");
+        servers.set("kit", entry);
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(file, root.toString());
+
+        CliRunner.Result result = cli.runWithConfig(file, "tools", "--json");
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> always = new java.util.ArrayList<>();
+        for (JsonNode tool : result.json().get("tools")) {
+            if (tool.has("alwaysLoad")) {
+                assertTrue(tool.get("alwaysLoad").asBoolean(), tool.toString());
+                always.add(tool.get("tool").asString());
+            }
+        }
+        assertEquals(List.of("add", "echo"), always.stream().sorted().toList(), result::toString);
+
+        CliRunner.Result human = cli.runWithConfig(file, "tools");
+        assertEquals(0, human.exitCode(), human::toString);
+        List<String> marked = human.out().lines().filter(line -> line.endsWith(" (always loaded)"))
+                .map(line -> line.substring(0, line.indexOf(' '))).sorted().toList();
+        assertEquals(List.of("mcp_kit_add", "mcp_kit_echo"), marked, human::toString);
+    }
+
+    @Test
     void callSavesAResultTooLargeForTheContextAndKeepsTheFile() throws IOException {
         Path large = temp.resolve("large.json");
         ObjectNode servers = McpJson.object();
