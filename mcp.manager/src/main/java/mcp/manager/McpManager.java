@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
@@ -819,7 +820,7 @@ public final class McpManager implements AutoCloseable {
                 .map(tool -> cleaned(serverName, tool)).toList();
         if (!config.alwaysLoad().tools().isEmpty() && LOG.isDebugEnabled()) {
             // Not an error: a tool a server no longer offers (or its config hides) is simply not there.
-            Set<String> missing = new java.util.TreeSet<>(config.alwaysLoad().tools());
+            Set<String> missing = new TreeSet<>(config.alwaysLoad().tools());
             exposed.forEach(tool -> missing.remove(tool.name()));
             if (!missing.isEmpty()) {
                 LOG.debug("MCP server \"{}\": alwaysLoad names tools it does not offer: {}", serverName, missing);
