@@ -65,15 +65,17 @@ public record ImageSize(int width, int height) {
 
     /**
      * The estimate of Anthropic's vision docs: an image whose long edge is over {@value #MAX_LONG_EDGE} pixels is
-     * first scaled down to it, keeping its aspect ratio; then about {@code width * height / 750} tokens, at most about
-     * {@value #MAX_TOKENS} (larger images are scaled down to that too). Other models count differently: an estimate.
+     * first scaled down to it, keeping its aspect ratio; then about {@code width * height / 750} tokens (rounded up),
+     * at most about {@value #MAX_TOKENS} (larger images are scaled down to that too). Other models count differently:
+     * an estimate.
      *
      * @return the estimated tokens, at least 1
      */
     public int tokens() {
         double scale = Math.min(1.0, (double) MAX_LONG_EDGE / Math.max(width, height));
         double pixels = Math.max(1, Math.round(width * scale)) * (double) Math.max(1, Math.round(height * scale));
-        return (int) Math.max(1, Math.min(MAX_TOKENS, Math.round(pixels / PIXELS_PER_TOKEN)));
+        // Rounded up, as the docs' table is (200x200 px: ~54 tokens; 1000x1000 px: ~1334).
+        return (int) Math.max(1, Math.min(MAX_TOKENS, Math.ceil(pixels / PIXELS_PER_TOKEN)));
     }
 
     /** @return {@code <width>x<height>, about <n> tokens}, as the image's marker shows it */

@@ -19,8 +19,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * A tool result as the agent gets it within its {@link ResultBudget} (see {@code docs/context-budget.md}): rendered
  * ({@link ResultRenderer}); text over the bounds saved whole to the session's {@link ResultFiles} and replaced by a
- * note with the file's path and a preview within the bounds; images and audio as content items, with a note of
- * their size when their data would have been over the character bound as text.
+ * note with the file's path and a preview within the bounds; text over the warning threshold (within the bounds)
+ * passed whole after a one-line note; an error result kept an error, its notes saying it is the tool's error output;
+ * images and audio as content items, with a note of their size when their data would have been over the character
+ * bound as text.
  */
 public final class ResultBudgeting {
 

@@ -35,7 +35,8 @@ public final class ResultRenderer {
      * @param result the MCP result
      * @param details the details to attach
      * @param largeMedia an image or audio item whose data (base64) is longer than this is shown with its size and
-     *     that it passes as an item: {@code [Image: <mime>, <n> bytes, passed as an image item, not as text]}
+     *     that it passes as an item: {@code [Image: <mime>, <n> bytes, passed as an image item, not as text]} (after
+     *     the image's pixel size and tokens, when known)
      * @return the output
      */
     public static ToolOutput render(ToolResult result, ToolOutput.Details details, int largeMedia) {

@@ -242,14 +242,15 @@ class ImageSizeTest {
         assertEquals("1024x768, about 1,049 tokens", new ImageSize(1024, 768).describe());
         assertEquals("20x20, about 1 token", new ImageSize(20, 20).describe());
         assertEquals(1, new ImageSize(1, 1).tokens(), "never 0");
-        assertEquals(1_333, new ImageSize(1000, 1000).tokens());
-        assertEquals(1_590, new ImageSize(1092, 1092).tokens(), "the docs' largest 1:1 size that is not scaled");
+        assertEquals(54, new ImageSize(200, 200).tokens(), "the docs' table: ~54");
+        assertEquals(1_334, new ImageSize(1000, 1000).tokens(), "the docs' table: ~1334");
+        assertEquals(1_590, new ImageSize(1092, 1092).tokens(), "the docs' table: ~1590, the largest 1:1 not scaled");
         // The long edge scaled to 1568 first: 3136x100 is read as 1568x50.
         assertEquals(105, new ImageSize(3136, 100).tokens());
         // Larger images are scaled to about 1,600 tokens.
         assertEquals(ImageSize.MAX_TOKENS, new ImageSize(1568, 1568).tokens());
         assertEquals(ImageSize.MAX_TOKENS, new ImageSize(8000, 8000).tokens());
         assertEquals(ImageSize.MAX_TOKENS, new ImageSize(Integer.MAX_VALUE, Integer.MAX_VALUE).tokens());
-        assertEquals(2, new ImageSize(Integer.MAX_VALUE, 1).tokens(), "read as 1568x1");
+        assertEquals(3, new ImageSize(Integer.MAX_VALUE, 1).tokens(), "read as 1568x1");
     }
 }
