@@ -31,8 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The result budget (issue 19, item 4) against the testkit server's large results ({@code --features large-results}),
  * a real child process, in both protocol eras: text over the bounds saved owner-only and previewed within them, images
- * as image items, the bounds of the server's config, of single tools, of the builder and of the server's
- * {@code anthropic/maxResultSizeChars}.
+ * as image items with their pixel size and tokens, text over the warning threshold whole after a note, error results
+ * saved as the tool's error output and still errors, the bounds of the server's config, of single tools, of the
+ * builder and of the server's {@code anthropic/maxResultSizeChars}.
  */
 class ResultBudgetTest {
 

@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param width the width in pixels, positive
  * @param height the height in pixels, positive
  */
-public record ImageSize(int width, int height) {
+record ImageSize(int width, int height) {
 
     /** The most bytes read from the start of an image: JPEG metadata (Exif, ICC) may come before the frame header. */
     static final int MAX_HEADER_BYTES = 256 * 1024;
