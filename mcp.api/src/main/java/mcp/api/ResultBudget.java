@@ -8,15 +8,16 @@ import java.util.Optional;
 /**
  * How much one tool call may hand the agent (issue 19, see {@code docs/context-budget.md}): a text result over
  * {@link #maxChars()} characters or {@link #maxTokens()} estimated tokens is saved to an owner-only file of the
- * session and the agent gets a preview within the cap, the file's path and a note; over {@link #warnTokens()} a
- * warning is logged. Images and audio are never text: they pass as content items. Each bound absent leaves the
- * next layer's: the tool's entry in {@link #tools()}, then the tool's {@code _meta["anthropic/maxResultSizeChars"]}
+ * session and the agent gets a preview within the cap, the file's path and a note; over {@link #warnTokens()} the
+ * result passes whole after a one-line note, and a warning is logged. Images and audio are never text: they pass as
+ * content items. Each bound absent leaves the next layer's: the tool's entry in {@link #tools()}, then the tool's
+ * {@code _meta["anthropic/maxResultSizeChars"]}
  * (characters only), then the server's bound, then the host's builder, then the defaults
  * ({@link #DEFAULT_MAX_CHARS}, {@link #DEFAULT_MAX_TOKENS}, {@link #DEFAULT_WARN_TOKENS}).
  *
  * @param maxChars the most characters of text the agent gets from one call
  * @param maxTokens the most estimated tokens ({@code o200k_base}) of text the agent gets from one call
- * @param warnTokens above this many estimated tokens a result is logged as large
+ * @param warnTokens above this many estimated tokens a result is noted and logged as large
  * @param tools bounds of single tools by their name on the server (their own {@code tools} are empty)
  */
 public record ResultBudget(Optional<Integer> maxChars, Optional<Integer> maxTokens, Optional<Integer> warnTokens,
@@ -26,7 +27,7 @@ public record ResultBudget(Optional<Integer> maxChars, Optional<Integer> maxToke
     public static final int DEFAULT_MAX_CHARS = 50_000;
     /** Estimated tokens one call may hand the agent when nothing else is set (Claude Code's default). */
     public static final int DEFAULT_MAX_TOKENS = 25_000;
-    /** Estimated tokens above which a result is logged as large (Claude Code's warning threshold). */
+    /** Estimated tokens above which a result is noted and logged as large (Claude Code's warning threshold). */
     public static final int DEFAULT_WARN_TOKENS = 10_000;
     /** The most a server may ask for with {@code anthropic/maxResultSizeChars} (Claude Code's ceiling). */
     public static final int MAX_SERVER_HINT_CHARS = 500_000;

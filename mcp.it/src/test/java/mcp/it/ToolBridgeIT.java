@@ -61,7 +61,9 @@ class ToolBridgeIT {
     @Test
     void anImage() {
         ToolOutput output = call("mcp_everything_get_tiny_image", null);
-        assertEquals("Here's the image you requested:\n\n[Image: image/png]\n\nThe image above is the MCP logo.",
+        // The server's MCP logo is a 20x20 PNG: its header gives the size and about one token.
+        assertEquals("Here's the image you requested:\n\n[Image: image/png, 20x20, about 1 token]\n\nThe image above "
+                + "is the MCP logo.",
                 output.text());
         assertFalse(output.isError());
         assertTrue(output.details().content().get(1) instanceof Content.Image image && !image.data().isEmpty());

@@ -31,8 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The result budget (issue 19, item 4) against the testkit server's large results ({@code --features large-results}),
  * a real child process, in both protocol eras: text over the bounds saved owner-only and previewed within them, images
- * as image items, the bounds of the server's config, of single tools, of the builder and of the server's
- * {@code anthropic/maxResultSizeChars}.
+ * as image items with their pixel size and tokens, text over the warning threshold whole after a note, error results
+ * saved as the tool's error output and still errors, the bounds of the server's config, of single tools, of the
+ * builder and of the server's {@code anthropic/maxResultSizeChars}.
  */
 class ResultBudgetTest {
 
@@ -76,6 +77,16 @@ class ResultBudgetTest {
         int start = text.indexOf("follow.]\n") + "follow.]\n".length();
         int end = text.lastIndexOf("\n[... ");
         return text.substring(start, end);
+    }
+
+    private static String number(long value) {
+        return String.format(java.util.Locale.ROOT, "%,d", value);
+    }
+
+    /** The note before a result over the default warning threshold, within the caps. */
+    private static String warning(String subject, String text) {
+        return "[" + subject + " is large: about " + number(TokenCounter.get().count(text)) + " tokens (estimate), over "
+                + "the warning threshold of 10,000 tokens.]";
     }
 
     @ParameterizedTest
@@ -133,6 +144,72 @@ class ResultBudgetTest {
         assertEquals("An image of 100 bytes.\n\n[Image: image/png]", small.text());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void anImagesMarkerGivesItsPixelSizeAndItsTokensWhenItsHeaderDoes(String era) {
+        McpManager manager = manager(McpManager.builder(), server(era));
+        ToolOutput small = call(manager, "big_image", "{\"bytes\": 100, \"width\": 1024, \"height\": 768}");
+        assertEquals("An image of 100 bytes.\n\n[Image: image/png, 1024x768, about 1,049 tokens]", small.text());
+        assertEquals(100, java.util.Base64.getDecoder().decode(((Content.Image) small.details().content().get(1))
+                .data()).length);
+
+        // Scaled to about 1,600 tokens as the model would; the note of its bytes follows.
+        ToolOutput large = call(manager, "big_image", "{\"width\": 3000, \"height\": 2000}");
+        assertEquals("An image of 2097152 bytes.\n\n[Image: image/png, 3000x2000, about 1,600 tokens, 2,097,152 bytes, "
+                + "passed as an image item, not as text]", large.text());
+        assertEquals(Optional.empty(), manager.resultDirectory(), "nothing saved");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void aResultOverTheWarningThresholdPassesWholeAfterANote(String era) {
+        McpManager manager = manager(McpManager.builder(), server(era));
+        String whole = TestServer.numberedLines(45_000);
+        int tokens = TokenCounter.get().count(whole);
+        assertTrue(tokens > ResultBudget.DEFAULT_WARN_TOKENS && tokens <= ResultBudget.DEFAULT_MAX_TOKENS,
+                "the fixture is between the warning and the cap: " + tokens);
+
+        ToolOutput output = call(manager, "big_text", "{\"bytes\": 45000}");
+        String note = "[This result is large: about " + number(tokens) + " tokens (estimate), over the warning "
+                + "threshold of 10,000 tokens.]";
+        assertEquals(note + "\n" + whole, output.text());
+        assertFalse(output.isError());
+        assertEquals(List.of(new Content.Text(note), new Content.Text(whole)), output.details().content(),
+                "the details carry the note before the result's items");
+        assertEquals(Optional.empty(), manager.resultDirectory(), "nothing saved");
+
+        // The note is not counted: a result just within the cap passes whole though the note takes it over.
+        McpManager tight = manager(McpManager.builder().callLimits(CallLimits.NONE.withResultBudget(
+                ResultBudget.of(45_000, null, null))), server(era));
+        assertEquals(note + "\n" + whole, call(tight, "big_text", "{\"bytes\": 45000}").text());
+
+        // Under the threshold: no note.
+        assertEquals(TestServer.numberedLines(20_000), call(manager, "big_text", "{\"bytes\": 20000}").text());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void anErrorResultOverTheCapIsSavedAsTheToolsErrorOutputAndStaysAnError(String era) throws IOException {
+        McpManager manager = manager(McpManager.builder(), server(era));
+        ToolOutput output = call(manager, "big_text", "{\"bytes\": 60000, \"error\": true}");
+        assertTrue(output.isError(), "still an error");
+        assertTrue(output.details().isError());
+        assertTrue(output.text().startsWith("[This error output of the tool is too large for the context: 60,007 "
+                + "characters is over the cap of 50,000 characters. The whole error output was saved to "),
+                output.text());
+        assertTrue(preview(output).startsWith("Error: 0000000 abc"), output.text());
+        assertTrue(output.text().length() <= ResultBudget.DEFAULT_MAX_CHARS);
+        assertEquals(List.of(new Content.Text(output.text())), output.details().content());
+        assertEquals("Error: " + TestServer.numberedLines(60_000), Files.readString(savedFile(output)),
+                "the error's whole text is kept");
+
+        // Over the warning threshold only: whole, an error, and the note says so.
+        String whole = "Error: " + TestServer.numberedLines(45_000);
+        ToolOutput warned = call(manager, "big_text", "{\"bytes\": 45000, \"error\": true}");
+        assertTrue(warned.isError());
+        assertEquals(warning("This error output of the tool", whole) + "\n" + whole, warned.text());
+    }
+
     @Test
     void theServersBudgetItsToolsBudgetsAndTheBuildersBudgetApply() {
         ResultBudget budget = new ResultBudget(Optional.of(1_000), Optional.empty(), Optional.empty(),
@@ -174,13 +251,16 @@ class ResultBudgetTest {
         // On the definition: 200,000 characters; text is then not bounded by tokens (150,000 characters are more
         // than 25,000 tokens).
         ToolOutput hinted = call(manager, "hinted_text", "{\"bytes\": 150000}");
-        assertEquals(TestServer.numberedLines(150_000), hinted.text());
+        String whole = TestServer.numberedLines(150_000);
+        assertEquals(warning("This result", whole) + "\n" + whole, hinted.text(), "whole, over the warning threshold");
         ToolOutput over = call(manager, "hinted_text", "{\"bytes\": 250000}");
         assertTrue(over.text().startsWith("[This result is too large for the context: 250,000 characters is over the "
                 + "cap of 200,000 characters (the server's anthropic/maxResultSizeChars)."), over.text());
 
         // On the result.
-        assertEquals(80_000, call(manager, "big_text", "{\"bytes\": 80000, \"hint\": 100000}").text().length());
+        String eighty = TestServer.numberedLines(80_000);
+        assertEquals(warning("This result", eighty) + "\n" + eighty,
+                call(manager, "big_text", "{\"bytes\": 80000, \"hint\": 100000}").text());
         assertTrue(call(manager, "big_text", "{\"bytes\": 80000}").text().startsWith("[This result is too large"));
         // At most Claude Code's ceiling, 500,000.
         ToolOutput ceiling = call(manager, "big_text", "{\"bytes\": 600000, \"hint\": 10000000}");

@@ -226,14 +226,15 @@ public final class TestServer {
 
     private void addLargeResultTools() {
         tools.add(tool("big_text", "Returns bytes characters (default 5 MiB) of numbered lines; with hint, the result's"
-                + " _meta asks for that many characters (anthropic/maxResultSizeChars).",
-                schema("bytes", "integer", "hint", "integer")));
+                + " _meta asks for that many characters (anthropic/maxResultSizeChars); with error true, as a tool"
+                + " error (isError).", schema("bytes", "integer", "hint", "integer", "error", "boolean")));
         ObjectNode hinted = tool("hinted_text", "Returns bytes characters of numbered lines; its definition's _meta"
                 + " asks for " + HINTED_CHARS + " characters (anthropic/maxResultSizeChars).", schema("bytes", "integer"));
         hinted.putObject("_meta").put("anthropic/maxResultSizeChars", HINTED_CHARS);
         tools.add(hinted);
-        tools.add(tool("big_image", "Returns a text item and a PNG image item of bytes bytes (default 2 MiB).",
-                schema("bytes", "integer")));
+        tools.add(tool("big_image", "Returns a text item and a PNG image item of bytes bytes (default 2 MiB); with width"
+                + " and height, its header (IHDR) says that size.",
+                schema("bytes", "integer", "width", "integer", "height", "integer")));
     }
 
     /**
@@ -258,18 +259,35 @@ public final class TestServer {
                 if (args.path("hint").isIntegralNumber()) {
                     result.putObject("_meta").put("anthropic/maxResultSizeChars", args.path("hint").asInt());
                 }
+                if (args.path("error").asBoolean(false)) {
+                    result.put("isError", true);
+                }
                 return result;
             }
             default: { // big_image
-                byte[] png = new byte[Math.max(8, args.path("bytes").asInt(2 << 20))];
+                boolean sized = args.path("width").isIntegralNumber() && args.path("height").isIntegralNumber();
+                byte[] png = new byte[Math.max(sized ? 33 : 8, args.path("bytes").asInt(2 << 20))];
                 byte[] signature = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
                 System.arraycopy(signature, 0, png, 0, signature.length);
+                if (sized) {
+                    pngHeader(png, args.path("width").asInt(), args.path("height").asInt());
+                }
                 ObjectNode result = textResult("An image of " + png.length + " bytes.");
                 result.withArray("content").addObject().put("type", "image").put("mimeType", "image/png")
                         .put("data", java.util.Base64.getEncoder().encodeToString(png));
                 return result;
             }
         }
+    }
+
+    /** Writes a PNG's first chunk, IHDR (8-bit truecolour), after the signature: the size a reader finds. */
+    private static void pngHeader(byte[] png, int width, int height) {
+        java.nio.ByteBuffer chunk = java.nio.ByteBuffer.wrap(png, 8, 25);
+        chunk.putInt(13).put("IHDR".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putInt(width)
+                .putInt(height).put((byte) 8).put((byte) 2).put((byte) 0).put((byte) 0).put((byte) 0);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(png, 12, 17);
+        chunk.putInt((int) crc.getValue());
     }
 
     /** Tools whose text tries to reach a terminal or a model unseen, or to fill the context. */

@@ -19,8 +19,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * A tool result as the agent gets it within its {@link ResultBudget} (see {@code docs/context-budget.md}): rendered
  * ({@link ResultRenderer}); text over the bounds saved whole to the session's {@link ResultFiles} and replaced by a
- * note with the file's path and a preview within the bounds; images and audio as content items, with a note of
- * their size when their data would have been over the character bound as text.
+ * note with the file's path and a preview within the bounds; text over the warning threshold (within the bounds)
+ * passed whole after a one-line note; an error result kept an error, its notes saying it is the tool's error output;
+ * images and audio as content items, with a note of their size when their data would have been over the character
+ * bound as text.
  */
 public final class ResultBudgeting {
 
@@ -81,6 +83,8 @@ public final class ResultBudgeting {
         Bounds bounds = Bounds.of(budget, tool, result);
         ToolOutput rendered = ResultRenderer.render(result, details, bounds.maxChars());
         String text = rendered.text();
+        // An error result is kept and previewed as any other (its text matters most), but said to be the tool's error.
+        String subject = rendered.isError() ? "This error output of the tool" : "This result";
         String over = null;
         if (text.length() > bounds.maxChars()) {
             over = number(text.length()) + " characters is over the cap of " + number(bounds.maxChars())
@@ -95,37 +99,55 @@ public final class ResultBudgeting {
             } else if (tokens > bounds.warnTokens()) {
                 LOG.warn("MCP server \"{}\": tool \"{}\" returned about {} tokens, over the warning threshold of {}",
                         serverName, tool.name(), tokens, bounds.warnTokens());
+                // The agent (and whoever reads its transcript) sees the warning too; the note is not counted.
+                String note = "[" + subject + " is large: about " + number(tokens) + " tokens (estimate), over the "
+                        + "warning threshold of " + number(bounds.warnTokens()) + " tokens.]";
+                return withNote(rendered, note + "\n" + text, note, details.content());
             }
         }
         if (over == null) {
             return rendered;
         }
+        String whole = rendered.isError() ? "The whole error output" : "The whole result";
         String note;
         try {
             Path file = files.save(serverName, tool.name(), text);
-            LOG.info("MCP server \"{}\": tool \"{}\" returned {} characters, saved to {}", serverName, tool.name(),
-                    text.length(), file);
-            note = "[This result is too large for the context: " + over + ". The whole result was saved to " + file
+            LOG.info("MCP server \"{}\": tool \"{}\" returned {} characters{}, saved to {}", serverName, tool.name(),
+                    text.length(), rendered.isError() ? " of error output" : "", file);
+            note = "[" + subject + " is too large for the context: " + over + ". " + whole + " was saved to " + file
                     + "; read that file, in parts, for more.";
         } catch (UncheckedIOException | IllegalStateException e) {
             LOG.warn("MCP server \"{}\": tool \"{}\": a result of {} characters could not be saved ({}); the agent "
                     + "gets its beginning only", serverName, tool.name(), text.length(), e.getMessage());
-            note = "[This result is too large for the context: " + over + ". It could not be saved to a file, so "
-                    + "only its beginning is shown.";
+            note = "[" + subject + " is too large for the context: " + over + ". It could not be saved to a file, "
+                    + "so only its beginning is shown.";
         }
         String preview = preview(text, note, bounds);
         String shown = note + (preview.isEmpty() ? "]" : " Its first " + number(preview.length())
                 + " characters follow.]\n" + preview + "\n[... " + number(text.length() - preview.length())
                 + " more characters]");
-        List<Content> items = new ArrayList<>();
-        items.add(new Content.Text(shown));
+        List<Content> media = new ArrayList<>();
         for (Content item : result.content()) {
             if (item instanceof Content.Image || item instanceof Content.Audio) {
-                items.add(item);
+                media.add(item);
             }
         }
-        return new ToolOutput(shown, rendered.isError(), new ToolOutput.Details(details.serverName(),
-                details.toolName(), details.isError(), items, details.structuredContent(), details.providerId(),
+        return withNote(rendered, shown, shown, media);
+    }
+
+    /**
+     * @param rendered the output as rendered (its error flag is kept)
+     * @param text what the agent gets
+     * @param note the text item the details start with, so that an embedder sending the details sends it too
+     * @param items the content items after it
+     */
+    private static ToolOutput withNote(ToolOutput rendered, String text, String note, List<Content> items) {
+        List<Content> content = new ArrayList<>();
+        content.add(new Content.Text(note));
+        content.addAll(items);
+        ToolOutput.Details details = rendered.details();
+        return new ToolOutput(text, rendered.isError(), new ToolOutput.Details(details.serverName(),
+                details.toolName(), details.isError(), content, details.structuredContent(), details.providerId(),
                 details.providerName()));
     }
 

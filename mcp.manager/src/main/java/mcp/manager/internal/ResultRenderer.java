@@ -11,7 +11,8 @@ import mcp.api.ToolResult;
 import mcp.manager.ToolOutput;
 
 /**
- * Renders a tool result as text for the agent (SPEC §9): text as is; {@code [Image: <mime>]};
+ * Renders a tool result as text for the agent (SPEC §9): text as is; {@code [Image: <mime>]}, with
+ * {@code , <width>x<height>, about <n> tokens} when the image's header gives its size ({@link ImageSize});
  * {@code [Audio: <mime>]}; {@code [Resource: <uri>]} and its text; {@code [Resource link: <uri>]};
  * items joined by a blank line; {@code Error: } before an error result. A result with structured
  * content and no content items shows the structured content as JSON, so the agent sees something.
@@ -34,7 +35,8 @@ public final class ResultRenderer {
      * @param result the MCP result
      * @param details the details to attach
      * @param largeMedia an image or audio item whose data (base64) is longer than this is shown with its size and
-     *     that it passes as an item: {@code [Image: <mime>, <n> bytes, passed as an image item, not as text]}
+     *     that it passes as an item: {@code [Image: <mime>, <n> bytes, passed as an image item, not as text]} (after
+     *     the image's pixel size and tokens, when known)
      * @return the output
      */
     public static ToolOutput render(ToolResult result, ToolOutput.Details details, int largeMedia) {
@@ -120,7 +122,9 @@ public final class ResultRenderer {
         if (item instanceof Content.Text text) {
             return text.text();
         } else if (item instanceof Content.Image image) {
-            return "[Image: " + image.mimeType() + "]";
+            // So the agent knows what the image costs it: the size from the header, and the tokens it comes to.
+            return "[Image: " + image.mimeType() + ImageSize.ofBase64(image.data()).map(size -> ", " + size.describe())
+                    .orElse("") + "]";
         } else if (item instanceof Content.Audio audio) {
             return "[Audio: " + audio.mimeType() + "]";
         } else if (item instanceof Content.EmbeddedResource resource) {
