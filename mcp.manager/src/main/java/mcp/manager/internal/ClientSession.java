@@ -267,8 +267,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             if (error == null) {
                 Optional<String> mutual = mutualModernVersion(result.path("supportedVersions"));
                 if (mutual.isPresent() && result.isObject()) {
-                    acceptDiscover(result, version);
-                    return CompletableFuture.<Void>completedFuture(null);
+                    return acceptDiscover(result, version);
                 }
                 legacyBecause = "its answer to server/discover lists no version mcp-host speaks";
             } else {
@@ -318,8 +317,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return Optional.empty();
     }
 
-    /** Takes a {@code DiscoverResult}: the session is modern, and listens for tool list changes if offered. */
-    private void acceptDiscover(JsonNode result, String version) {
+    /**
+     * Takes a {@code DiscoverResult}: the session is modern, and listens for the list changes it offers. The session
+     * is ready once the server acknowledged that stream, so that a change right after the first listing is not lost,
+     * or after {@link #LISTEN_ACK_WAIT_MILLIS} at most (a server slow to acknowledge costs that once, and the stream
+     * stays open); a refused stream does not fail the session.
+     */
+    private CompletableFuture<Void> acceptDiscover(JsonNode result, String version) {
         JsonNode metaInfo = result.path("_meta").path(META_SERVER_INFO);
         // Some servers (and the conformance suite's) also put serverInfo at the top level.
         JsonNode info = metaInfo.isObject() ? metaInfo : result.path("serverInfo");
@@ -338,10 +342,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 offered.add(kind);
             }
         }
-        if (!offered.isEmpty()) {
-            listen(offered);
+        if (offered.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
         }
+        return listen(offered).acknowledged().handle((ack, error) -> (Void) null)
+                .completeOnTimeout(null, LISTEN_ACK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     }
+
+    /** How long a new modern session waits for its list-change stream's acknowledgement before it is ready. */
+    static final long LISTEN_ACK_WAIT_MILLIS = 1_000;
 
     /** The lists a server may say changed, with their capability and their field in a listen filter. */
     enum ListKind {
@@ -467,11 +476,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * alone, so that a server that knows only {@code toolsListChanged} keeps telling its tool changes. A stream's
      * acknowledgement narrows what is asked on a re-open to what it honoured; nothing honoured, nothing re-opened.
      */
-    private void listen(Set<ListKind> kinds) {
-        listen(kinds, RELISTEN_FIRST_MILLIS, false);
+    private Listen listen(Set<ListKind> kinds) {
+        return listen(kinds, RELISTEN_FIRST_MILLIS, false);
     }
 
-    private void listen(Set<ListKind> kinds, long nextWaitMillis, boolean reopened) {
+    private Listen listen(Set<ListKind> kinds, long nextWaitMillis, boolean reopened) {
         ObjectNode filter = McpJson.object();
         kinds.forEach(kind -> filter.put(kind.filterField, true));
         long opened = System.nanoTime();
@@ -518,6 +527,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             // What changed while no stream was open has not been said: list again (the manager debounces).
             kinds.forEach(this::onListChanged);
         }
+        return listen;
     }
 
     /**
