@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import mcp.search.internal.Engine;
+import mcp.search.internal.GeneralVocabulary;
 import mcp.search.internal.TextAnalyzer;
 import mcp.search.internal.Thesaurus;
 
@@ -175,6 +176,13 @@ public final class ToolIndex {
         // tuning half of bench/toolcorpus (BENCHMARKS.md, "Tool search").
         private double b = 0.9;
         private long regexStepLimit = 20_000_000L;
+        private boolean generalVocabulary;
+        private double generalWeight = 0.3;
+        private int generalSenses = 1;
+        private double generalHypernymWeight;
+        private boolean generalPhrases = true;
+        private boolean generalWithThesaurus;
+        private boolean generalCapIdf;
 
         private Builder() {
         }
@@ -334,6 +342,41 @@ public final class ToolIndex {
             return this;
         }
 
+        /**
+         * Whether query words are also expanded with a general English vocabulary, the noun and verb
+         * synsets of WordNet 3.0 (default false): the other words of a query word's most frequent
+         * meanings, weighted below the curated thesaurus. Read once, at the first search.
+         *
+         * @param on whether to expand
+         * @return this builder
+         */
+        public Builder generalVocabulary(boolean on) {
+            generalVocabulary = on;
+            return this;
+        }
+
+        /**
+         * EXPERIMENT: the general vocabulary's weights and reach.
+         *
+         * @param weight synonym weight
+         * @param senses meanings per word
+         * @param hypernymWeight hypernym weight
+         * @param phrases phrase lemmas
+         * @param withThesaurus expand thesaurus words too
+         * @return this builder
+         */
+        public Builder generalVocabulary(double weight, int senses, double hypernymWeight, boolean phrases,
+                boolean withThesaurus, boolean capIdf) {
+            generalCapIdf = capIdf;
+            generalVocabulary = true;
+            generalWeight = unit(weight, "weight");
+            generalSenses = senses;
+            generalHypernymWeight = unit(hypernymWeight, "hypernym weight");
+            generalPhrases = phrases;
+            generalWithThesaurus = withThesaurus;
+            return this;
+        }
+
         private static double unit(double value, String what) {
             if (!(value >= 0 && value <= 1)) {
                 throw new IllegalArgumentException(what + " must be between 0 and 1, was " + value);
@@ -364,7 +407,9 @@ public final class ToolIndex {
                 norms[Field.DESCRIPTION.ordinal()] = b;
             }
             return new ToolIndex(new Engine(new Engine.Config(analyzer, thesaurus, fieldWeights, norms, k1,
-                    synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit)));
+                    synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit,
+                    generalVocabulary ? new GeneralVocabulary.Options(generalWeight, generalSenses, generalHypernymWeight,
+                            generalPhrases, generalWithThesaurus, generalCapIdf) : null)));
         }
     }
 }

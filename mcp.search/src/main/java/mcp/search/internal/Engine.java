@@ -62,6 +62,8 @@ public final class Engine {
     static final double NAME_PREFIX_BONUS = 10;
     /** Prefix matches of a query term in the names' vocabulary, at most this many per term. */
     private static final int MAX_PREFIX_EXPANSIONS = 8;
+    /** General vocabulary alternatives of one query word or phrase, at most this many. */
+    private static final int MAX_GENERAL_EXPANSIONS = 24;
 
     /**
      * The settings of an index.
@@ -76,9 +78,11 @@ public final class Engine {
      * @param nameMatches whether whole-name exact and prefix matches get their bonus
      * @param singleField whether all fields are scored as one text (plain BM25, for comparison)
      * @param regexSteps the character reads one regex search may spend
+     * @param general how queries are expanded with the general vocabulary (WordNet); null for not at all
      */
     public record Config(TextAnalyzer analyzer, Thesaurus thesaurus, double[] weights, double[] b, double k1,
-            double synonymWeight, double prefixWeight, boolean nameMatches, boolean singleField, long regexSteps) {
+            double synonymWeight, double prefixWeight, boolean nameMatches, boolean singleField, long regexSteps,
+            GeneralVocabulary.Options general) {
         /** Copies the arrays. */
         public Config {
             weights = weights.clone();
@@ -106,7 +110,10 @@ public final class Engine {
     }
 
     /** One alternative of a query group: terms scored together, and its weight. */
-    record Alternative(List<String> terms, double weight, boolean needsAll) {
+    record Alternative(List<String> terms, double weight, boolean needsAll, double idfCap) {
+        Alternative(List<String> terms, double weight, boolean needsAll) {
+            this(terms, weight, needsAll, Double.POSITIVE_INFINITY);
+        }
     }
 
     private final Config config;
@@ -120,6 +127,8 @@ public final class Engine {
     private final long[] lengthTotals = new long[FIELDS];
     private final TreeMap<String, Integer> nameTerms = new TreeMap<>();
     private final Map<String, List<Integer>> nameKeys = new HashMap<>();
+    /** The general vocabulary, read at the first search that needs it (null until then, or when off). */
+    private volatile GeneralVocabulary vocabulary;
 
     /**
      * An empty index.
@@ -373,19 +382,27 @@ public final class Engine {
             keepNumbers = true;
         }
         List<List<Alternative>> groups = new ArrayList<>();
+        GeneralVocabulary general = config.general() == null ? null : vocabulary();
         int i = 0;
         while (i < tokens.size()) {
             int length = 0;
             List<Integer> found = List.of();
             for (int n = Math.min(thesaurus.longest(), tokens.size() - i); n >= 1 && found.isEmpty(); n--) {
-                StringBuilder joined = new StringBuilder();
-                for (int j = i; j < i + n; j++) {
-                    joined.append(j > i ? " " : "").append(tokens.get(j).term());
-                }
-                found = thesaurus.groupsOf(joined.toString());
+                found = thesaurus.groupsOf(joined(tokens, i, n));
                 length = n;
             }
-            if (found.isEmpty()) {
+            List<GeneralVocabulary.Sense> senses = List.of();
+            if (found.isEmpty() && general != null && config.general().phrases()) {
+                // A phrase lemma ("put off", "look for") read as one word, as thesaurus phrases are; not
+                // one of stop words alone ("do in"), which would stand for a meaning the user never wrote.
+                for (int n = Math.min(general.longest(), tokens.size() - i); n >= 2 && senses.isEmpty(); n--) {
+                    if (!allStopWords(tokens, i, n)) {
+                        senses = general.sensesOf(joined(tokens, i, n));
+                        length = n;
+                    }
+                }
+            }
+            if (found.isEmpty() && senses.isEmpty()) {
                 TextAnalyzer.Token token = tokens.get(i);
                 i++;
                 if (analyzer.isStopWord(token.word()) || (!keepNumbers && isNumber(token))) {
@@ -394,6 +411,9 @@ public final class Engine {
                 List<Alternative> group = new ArrayList<>();
                 group.add(new Alternative(List.of(token.term()), 1.0, false));
                 addPrefixes(group, token.term());
+                if (general != null) {
+                    addGeneral(group, general, general.sensesOf(token.term()));
+                }
                 groups.add(group);
                 continue;
             }
@@ -403,6 +423,7 @@ public final class Engine {
                     own.add(tokens.get(j).term());
                 }
             }
+            String stems = joined(tokens, i, length);
             i += length;
             List<Alternative> group = new ArrayList<>();
             Set<List<String>> seen = new HashSet<>();
@@ -420,9 +441,87 @@ public final class Engine {
             if (own.size() == 1) {
                 addPrefixes(group, own.get(0));
             }
+            if (general != null && (found.isEmpty() || config.general().withThesaurus())) {
+                addGeneral(group, general, found.isEmpty() ? senses : general.sensesOf(stems));
+            }
             groups.add(group);
         }
         return groups;
+    }
+
+    private static String joined(List<TextAnalyzer.Token> tokens, int from, int n) {
+        StringBuilder joined = new StringBuilder();
+        for (int j = from; j < from + n; j++) {
+            joined.append(j > from ? " " : "").append(tokens.get(j).term());
+        }
+        return joined.toString();
+    }
+
+    private boolean allStopWords(List<TextAnalyzer.Token> tokens, int from, int n) {
+        for (int j = from; j < from + n; j++) {
+            if (!config.analyzer().isStopWord(tokens.get(j).word())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private GeneralVocabulary vocabulary() {
+        GeneralVocabulary v = vocabulary;
+        if (v == null) {
+            v = GeneralVocabulary.builtIn(config.analyzer());
+            vocabulary = v;
+        }
+        return v;
+    }
+
+    /**
+     * Adds the general vocabulary's words for a query word's most frequent meanings: the other lemmas of
+     * its synsets, and (when weighted) those of their hypernyms. Only words the index holds are added
+     * (others would find nothing), none twice, none the group has already.
+     */
+    private void addGeneral(List<Alternative> group, GeneralVocabulary general, List<GeneralVocabulary.Sense> senses) {
+        GeneralVocabulary.Options options = config.general();
+        Set<List<String>> seen = new HashSet<>();
+        for (Alternative alternative : group) {
+            seen.add(alternative.terms());
+        }
+        double cap = Double.POSITIVE_INFINITY;
+        if (options.capIdf() && !group.isEmpty()) {
+            for (String term : group.get(0).terms()) {
+                TermEntry entry = terms.get(term);
+                cap = Math.min(cap, entry == null ? Double.POSITIVE_INFINITY : idf(entry.df));
+            }
+        }
+        int added = 0;
+        for (GeneralVocabulary.Sense sense : senses) {
+            if (sense.rank() > options.senses()) {
+                continue;
+            }
+            added += addLemmas(group, seen, general.lemmas(sense.synset()), options.weight(), cap,
+                    MAX_GENERAL_EXPANSIONS - added);
+            if (options.hypernymWeight() > 0) {
+                for (int up : general.hypernyms(sense.synset())) {
+                    added += addLemmas(group, seen, general.lemmas(up), options.hypernymWeight(), cap,
+                            MAX_GENERAL_EXPANSIONS - added);
+                }
+            }
+        }
+    }
+
+    private int addLemmas(List<Alternative> group, Set<List<String>> seen, List<Thesaurus.Phrase> lemmas,
+            double weight, double idfCap, int room) {
+        int added = 0;
+        for (Thesaurus.Phrase lemma : lemmas) {
+            if (added >= room) {
+                break;
+            }
+            if (lemma.searchable() && lemma.terms().stream().allMatch(terms::containsKey) && seen.add(lemma.terms())) {
+                group.add(new Alternative(lemma.terms(), weight, true, idfCap));
+                added++;
+            }
+        }
+        return added;
     }
 
     /**
@@ -540,7 +639,7 @@ public final class Engine {
                         if (entry == null) {
                             continue;
                         }
-                        double idf = Math.log(1 + (live - entry.df + 0.5) / (entry.df + 0.5));
+                        double idf = Math.min(alternative.idfCap(), idf(entry.df));
                         for (int[] list : entry.lists) {
                             for (int p = 0; p < list.length; p += STRIDE) {
                                 int d = list[p];
@@ -584,6 +683,10 @@ public final class Engine {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    private double idf(int df) {
+        return Math.log(1 + (live - df + 0.5) / (df + 0.5));
     }
 
     /** BM25F: the field-weighted, length-normalised term frequency, saturated once. */

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Derives mcp.search's general vocabulary (issue 19) from the WordNet 3.0 database.
+
+Reads the noun and verb files of WordNet 3.0 (Debian's `wordnet-base` puts them in /usr/share/wordnet)
+and writes one line per synset (a set of words with one meaning) that keeps at least one lemma:
+
+    POS <TAB> lemma/sense lemma/sense ... <TAB> hypernym hypernym ...
+
+POS is n or v; a lemma is lowercase, words of a phrase joined by '_' ("put_off"); sense is the rank of this
+meaning among the lemma's meanings of that part of speech (1 = the most frequent, WordNet's own order from
+its sense-tagged corpus); hypernyms are the line numbers (0-based, counting synset lines only) of the more
+general synsets ("@" and "@i" pointers). Kept: lemmas of letters only (with '_' or '-' between words),
+lowercase in WordNet (proper names such as "Paris" or "Java" are capitalised there and left out), at most
+three words. A synset with no kept lemma is left out, and so are pointers to it.
+
+The output is gzipped (java.util.zip reads it), with WordNet's licence notice at its head as '#' lines.
+Usage: derive.py [WORDNET_DIR] OUTPUT.gz
+"""
+import gzip
+import os
+import re
+import sys
+
+LEMMA = re.compile(r"^[a-z]+(?:[_-][a-z]+){0,2}$")
+
+NOTICE = """WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.
+Derived by bench/wordnet/derive.py from the noun and verb files of WordNet 3.0 (mcp.search's general
+vocabulary): synsets, lemmas, sense ranks and hypernym pointers only. Licence: see WORDNET-LICENSE.txt
+beside this file (Princeton's WordNet 3.0 licence, which allows redistribution with this notice).
+THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR
+WARRANTIES, EXPRESS OR IMPLIED."""
+
+
+def read_index(path):
+    """lemma -> list of synset offsets, in sense order."""
+    senses = {}
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            parts = line.split()
+            lemma, synset_cnt, p_cnt = parts[0], int(parts[2]), int(parts[3])
+            offsets = parts[6 + p_cnt:6 + p_cnt + synset_cnt]
+            senses[lemma] = offsets
+    return senses
+
+
+def read_data(path, pos):
+    """offset -> (lemmas as written, hypernym offsets of the same part of speech)."""
+    synsets = {}
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            head = line.split(" | ")[0].split()
+            offset = head[0]
+            w_cnt = int(head[3], 16)
+            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
+            at = 4 + 2 * w_cnt
+            p_cnt = int(head[at])
+            hypernyms = []
+            for i in range(p_cnt):
+                symbol, target, target_pos = head[at + 1 + 4 * i:at + 4 + 4 * i]
+                if symbol in ("@", "@i") and target_pos == pos:
+                    hypernyms.append(target)
+            synsets[offset] = (lemmas, hypernyms)
+    return synsets
+
+
+def main():
+    args = sys.argv[1:]
+    wordnet = args[0] if len(args) == 2 else "/usr/share/wordnet"
+    output = args[-1]
+    lines = []
+    for pos, name in (("n", "noun"), ("v", "verb")):
+        senses = read_index(os.path.join(wordnet, "index." + name))
+        rank = {}
+        for lemma, offsets in senses.items():
+            for i, offset in enumerate(offsets):
+                rank[(lemma, offset)] = i + 1
+        synsets = read_data(os.path.join(wordnet, "data." + name), pos)
+        kept = {}
+        for offset, (lemmas, hypernyms) in synsets.items():
+            words = []
+            for written in lemmas:
+                lemma = re.sub(r"\(.*\)$", "", written)  # adjective markers, e.g. "(p)"
+                if not LEMMA.match(lemma):
+                    continue
+                sense = rank.get((lemma, offset))
+                if sense is None:
+                    continue
+                entry = lemma + "/" + str(sense)
+                if entry not in words:
+                    words.append(entry)
+            if words:
+                kept[offset] = (words, hypernyms)
+        for offset in sorted(kept):
+            lines.append((pos, offset, kept[offset]))
+    number = {(pos, offset): i for i, (pos, offset, _) in enumerate(lines)}
+    with gzip.GzipFile(output, "wb", mtime=0) as out:
+        for line in NOTICE.splitlines():
+            out.write(("# " + line + "\n").encode("ascii"))
+        for pos, offset, (words, hypernyms) in lines:
+            hyp = [str(number[(pos, h)]) for h in hypernyms if (pos, h) in number]
+            out.write((pos + "\t" + " ".join(words) + "\t" + " ".join(hyp) + "\n").encode("ascii"))
+    print("%s: %d synsets, %d lemma senses, %d bytes" % (output, len(lines),
+          sum(len(w) for _, _, (w, _) in lines), os.path.getsize(output)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
