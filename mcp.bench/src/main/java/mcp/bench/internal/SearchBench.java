@@ -153,6 +153,7 @@ public final class SearchBench {
         Map<String, Function<Corpus, Searcher>> all = new LinkedHashMap<>();
         all.put("mcp-host", c -> index(ToolIndex.builder(), c));
         all.put("  without thesaurus", c -> index(ToolIndex.builder().thesaurus(false), c));
+        all.put("  with WordNet expansion", c -> index(ToolIndex.builder().generalVocabulary(true), c));
         all.put("  without stemming", c -> index(ToolIndex.builder().stemming(false), c));
         all.put("  without identifier splitting", c -> index(ToolIndex.builder().splitIdentifiers(false), c));
         all.put("  without field weights", c -> index(ToolIndex.builder().singleField(true), c));
@@ -320,7 +321,7 @@ public final class SearchBench {
         }
         b.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
         quality.forEach((name, scores) -> {
-            b.append("| ").append(name.strip().startsWith("without") ? "&nbsp;&nbsp;" + name.strip() : name).append(" |");
+            b.append("| ").append(name.startsWith("  ") ? "&nbsp;&nbsp;" + name.strip() : name).append(" |");
             for (String set : sets) {
                 Score s = scores.get(set);
                 b.append(String.format(Locale.ROOT, " %.3f / %.3f |", s.recall(), s.mrr()));
