@@ -2,16 +2,17 @@
 """Derives mcp.search's general vocabulary (issue 19) from the WordNet 3.0 database.
 
 Reads the noun and verb files of WordNet 3.0 (Debian's `wordnet-base` puts them in /usr/share/wordnet)
-and writes one line per synset (a set of words with one meaning) that keeps at least one lemma:
+and writes one line per synset (a set of words with one meaning) that keeps at least two lemmas, nouns
+first, then verbs, each in WordNet's order:
 
-    POS <TAB> lemma/sense lemma/sense ... <TAB> hypernym hypernym ...
+    lemma/sense lemma/sense ...
 
-POS is n or v; a lemma is lowercase, words of a phrase joined by '_' ("put_off"); sense is the rank of this
-meaning among the lemma's meanings of that part of speech (1 = the most frequent, WordNet's own order from
-its sense-tagged corpus); hypernyms are the line numbers (0-based, counting synset lines only) of the more
-general synsets ("@" and "@i" pointers). Kept: lemmas of letters only (with '_' or '-' between words),
+A lemma is lowercase, the words of a phrase joined by '_' ("put_off"); sense is the rank of this meaning
+among the lemma's meanings of that part of speech (1 = the most frequent: WordNet's own order, from the
+counts of its sense-tagged corpus). Kept: lemmas of letters only (with '_' or '-' between words) that are
 lowercase in WordNet (proper names such as "Paris" or "Java" are capitalised there and left out), at most
-three words. A synset with no kept lemma is left out, and so are pointers to it.
+three words. A synset of one kept lemma is left out: it has no synonym to offer. Hypernyms and other
+pointers are not kept (they were measured and not chosen: bench/wordnet/RESULTS.md).
 
 The output is gzipped (java.util.zip reads it), with WordNet's licence notice at its head as '#' lines.
 Usage: derive.py [WORDNET_DIR] OUTPUT.gz
@@ -25,7 +26,7 @@ LEMMA = re.compile(r"^[a-z]+(?:[_-][a-z]+){0,2}$")
 
 NOTICE = """WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.
 Derived by bench/wordnet/derive.py from the noun and verb files of WordNet 3.0 (mcp.search's general
-vocabulary): synsets, lemmas, sense ranks and hypernym pointers only. Licence: see WORDNET-LICENSE.txt
+vocabulary): the synsets of two or more lemmas, with each lemma's sense rank. Licence: see WORDNET-LICENSE.txt
 beside this file (Princeton's WordNet 3.0 licence, which allows redistribution with this notice).
 THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR
 WARRANTIES, EXPRESS OR IMPLIED."""
@@ -45,8 +46,8 @@ def read_index(path):
     return senses
 
 
-def read_data(path, pos):
-    """offset -> (lemmas as written, hypernym offsets of the same part of speech)."""
+def read_data(path):
+    """offset -> lemmas as written."""
     synsets = {}
     with open(path, encoding="latin-1") as f:
         for line in f:
@@ -55,15 +56,7 @@ def read_data(path, pos):
             head = line.split(" | ")[0].split()
             offset = head[0]
             w_cnt = int(head[3], 16)
-            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
-            at = 4 + 2 * w_cnt
-            p_cnt = int(head[at])
-            hypernyms = []
-            for i in range(p_cnt):
-                symbol, target, target_pos = head[at + 1 + 4 * i:at + 4 + 4 * i]
-                if symbol in ("@", "@i") and target_pos == pos:
-                    hypernyms.append(target)
-            synsets[offset] = (lemmas, hypernyms)
+            synsets[offset] = [head[4 + 2 * i] for i in range(w_cnt)]
     return synsets
 
 
@@ -78,9 +71,9 @@ def main():
         for lemma, offsets in senses.items():
             for i, offset in enumerate(offsets):
                 rank[(lemma, offset)] = i + 1
-        synsets = read_data(os.path.join(wordnet, "data." + name), pos)
-        kept = {}
-        for offset, (lemmas, hypernyms) in synsets.items():
+        synsets = read_data(os.path.join(wordnet, "data." + name))
+        for offset in sorted(synsets):
+            lemmas = synsets[offset]
             words = []
             for written in lemmas:
                 lemma = re.sub(r"\(.*\)$", "", written)  # adjective markers, e.g. "(p)"
@@ -92,19 +85,15 @@ def main():
                 entry = lemma + "/" + str(sense)
                 if entry not in words:
                     words.append(entry)
-            if words:
-                kept[offset] = (words, hypernyms)
-        for offset in sorted(kept):
-            lines.append((pos, offset, kept[offset]))
-    number = {(pos, offset): i for i, (pos, offset, _) in enumerate(lines)}
+            if len(words) >= 2:
+                lines.append(words)
     with gzip.GzipFile(output, "wb", mtime=0) as out:
         for line in NOTICE.splitlines():
             out.write(("# " + line + "\n").encode("ascii"))
-        for pos, offset, (words, hypernyms) in lines:
-            hyp = [str(number[(pos, h)]) for h in hypernyms if (pos, h) in number]
-            out.write((pos + "\t" + " ".join(words) + "\t" + " ".join(hyp) + "\n").encode("ascii"))
+        for words in lines:
+            out.write((" ".join(words) + "\n").encode("ascii"))
     print("%s: %d synsets, %d lemma senses, %d bytes" % (output, len(lines),
-          sum(len(w) for _, _, (w, _) in lines), os.path.getsize(output)), file=sys.stderr)
+          sum(len(w) for w in lines), os.path.getsize(output)), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import mcp.search.internal.Engine;
-import mcp.search.internal.GeneralVocabulary;
 import mcp.search.internal.TextAnalyzer;
 import mcp.search.internal.Thesaurus;
 
@@ -179,11 +178,6 @@ public final class ToolIndex {
         private boolean generalVocabulary;
         // Chosen on the tuning halves of both query sets (docs/tool-search.md, "A general vocabulary").
         private double generalWeight = 0.2;
-        private int generalSenses = 2;
-        private double generalHypernymWeight;
-        private boolean generalPhrases = true;
-        private boolean generalWithThesaurus;
-        private boolean generalCapIdf;
 
         private Builder() {
         }
@@ -357,24 +351,14 @@ public final class ToolIndex {
         }
 
         /**
-         * EXPERIMENT: the general vocabulary's weights and reach.
+         * The weight of a general vocabulary synonym relative to the user's own word (default 0.2, below
+         * the curated thesaurus's 0.7: a general sense is often not the one tool users mean).
          *
-         * @param weight synonym weight
-         * @param senses meanings per word
-         * @param hypernymWeight hypernym weight
-         * @param phrases phrase lemmas
-         * @param withThesaurus expand thesaurus words too
+         * @param weight between 0 and 1 (0 turns the expansion off)
          * @return this builder
          */
-        public Builder generalVocabulary(double weight, int senses, double hypernymWeight, boolean phrases,
-                boolean withThesaurus, boolean capIdf) {
-            generalCapIdf = capIdf;
-            generalVocabulary = true;
-            generalWeight = unit(weight, "weight");
-            generalSenses = senses;
-            generalHypernymWeight = unit(hypernymWeight, "hypernym weight");
-            generalPhrases = phrases;
-            generalWithThesaurus = withThesaurus;
+        public Builder generalVocabularyWeight(double weight) {
+            generalWeight = unit(weight, "general vocabulary weight");
             return this;
         }
 
@@ -409,8 +393,7 @@ public final class ToolIndex {
             }
             return new ToolIndex(new Engine(new Engine.Config(analyzer, thesaurus, fieldWeights, norms, k1,
                     synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit,
-                    generalVocabulary ? new GeneralVocabulary.Options(generalWeight, generalSenses, generalHypernymWeight,
-                            generalPhrases, generalWithThesaurus, generalCapIdf) : null)));
+                    generalVocabulary ? generalWeight : 0)));
         }
     }
 }

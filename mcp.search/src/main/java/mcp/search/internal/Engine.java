@@ -64,6 +64,11 @@ public final class Engine {
     private static final int MAX_PREFIX_EXPANSIONS = 8;
     /** General vocabulary alternatives of one query word or phrase, at most this many. */
     private static final int MAX_GENERAL_EXPANSIONS = 24;
+    /**
+     * A word's meanings expanded with the general vocabulary, most frequent first: two, chosen on the
+     * tuning halves (docs/tool-search.md, "A general vocabulary"); a rarer meaning is seldom the user's.
+     */
+    static final int GENERAL_SENSES = 2;
 
     /**
      * The settings of an index.
@@ -78,11 +83,12 @@ public final class Engine {
      * @param nameMatches whether whole-name exact and prefix matches get their bonus
      * @param singleField whether all fields are scored as one text (plain BM25, for comparison)
      * @param regexSteps the character reads one regex search may spend
-     * @param general how queries are expanded with the general vocabulary (WordNet); null for not at all
+     * @param generalWeight the weight of a general vocabulary (WordNet) synonym relative to the user's
+     *     own word; 0 for no such expansion
      */
     public record Config(TextAnalyzer analyzer, Thesaurus thesaurus, double[] weights, double[] b, double k1,
             double synonymWeight, double prefixWeight, boolean nameMatches, boolean singleField, long regexSteps,
-            GeneralVocabulary.Options general) {
+            double generalWeight) {
         /** Copies the arrays. */
         public Config {
             weights = weights.clone();
@@ -110,10 +116,7 @@ public final class Engine {
     }
 
     /** One alternative of a query group: terms scored together, and its weight. */
-    record Alternative(List<String> terms, double weight, boolean needsAll, double idfCap) {
-        Alternative(List<String> terms, double weight, boolean needsAll) {
-            this(terms, weight, needsAll, Double.POSITIVE_INFINITY);
-        }
+    record Alternative(List<String> terms, double weight, boolean needsAll) {
     }
 
     private final Config config;
@@ -382,7 +385,7 @@ public final class Engine {
             keepNumbers = true;
         }
         List<List<Alternative>> groups = new ArrayList<>();
-        GeneralVocabulary general = config.general() == null ? null : vocabulary();
+        GeneralVocabulary general = config.generalWeight() > 0 ? vocabulary() : null;
         int i = 0;
         while (i < tokens.size()) {
             int length = 0;
@@ -392,13 +395,18 @@ public final class Engine {
                 length = n;
             }
             List<GeneralVocabulary.Sense> senses = List.of();
-            if (found.isEmpty() && general != null && config.general().phrases()) {
-                // A phrase lemma ("put off", "look for") read as one word, as thesaurus phrases are; not
-                // one of stop words alone ("do in"), which would stand for a meaning the user never wrote.
-                for (int n = Math.min(general.longest(), tokens.size() - i); n >= 2 && senses.isEmpty(); n--) {
+            if (general != null) {
+                // A phrase lemma ("put off", "look for") read as one word, as thesaurus phrases are, when it
+                // is longer than the thesaurus's match ("put off" is not "put"); not one of stop words alone
+                // ("do in"), which would stand for a meaning the user never wrote.
+                int curated = found.isEmpty() ? 1 : length;
+                for (int n = Math.min(general.longest(), tokens.size() - i); n > curated && senses.isEmpty(); n--) {
                     if (!allStopWords(tokens, i, n)) {
                         senses = general.sensesOf(joined(tokens, i, n));
-                        length = n;
+                        if (!senses.isEmpty()) {
+                            length = n;
+                            found = List.of();
+                        }
                     }
                 }
             }
@@ -423,7 +431,6 @@ public final class Engine {
                     own.add(tokens.get(j).term());
                 }
             }
-            String stems = joined(tokens, i, length);
             i += length;
             List<Alternative> group = new ArrayList<>();
             Set<List<String>> seen = new HashSet<>();
@@ -441,8 +448,8 @@ public final class Engine {
             if (own.size() == 1) {
                 addPrefixes(group, own.get(0));
             }
-            if (general != null && (found.isEmpty() || config.general().withThesaurus())) {
-                addGeneral(group, general, found.isEmpty() ? senses : general.sensesOf(stems));
+            if (general != null && found.isEmpty()) {
+                addGeneral(group, general, senses);
             }
             groups.add(group);
         }
@@ -476,52 +483,31 @@ public final class Engine {
     }
 
     /**
-     * Adds the general vocabulary's words for a query word's most frequent meanings: the other lemmas of
-     * its synsets, and (when weighted) those of their hypernyms. Only words the index holds are added
-     * (others would find nothing), none twice, none the group has already.
+     * Adds the general vocabulary's words for a query word's (or phrase's) most frequent meanings, the
+     * other lemmas of its synsets: only those the index holds (others would find nothing), none twice,
+     * none the group has already, at most {@link #MAX_GENERAL_EXPANSIONS}. A word the curated thesaurus
+     * knows is not expanded: its group says what it means to tool users better than a general sense.
      */
     private void addGeneral(List<Alternative> group, GeneralVocabulary general, List<GeneralVocabulary.Sense> senses) {
-        GeneralVocabulary.Options options = config.general();
         Set<List<String>> seen = new HashSet<>();
         for (Alternative alternative : group) {
             seen.add(alternative.terms());
         }
-        double cap = Double.POSITIVE_INFINITY;
-        if (options.capIdf() && !group.isEmpty()) {
-            for (String term : group.get(0).terms()) {
-                TermEntry entry = terms.get(term);
-                cap = Math.min(cap, entry == null ? Double.POSITIVE_INFINITY : idf(entry.df));
-            }
-        }
         int added = 0;
         for (GeneralVocabulary.Sense sense : senses) {
-            if (sense.rank() > options.senses()) {
+            if (sense.rank() > GENERAL_SENSES) {
                 continue;
             }
-            added += addLemmas(group, seen, general.lemmas(sense.synset()), options.weight(), cap,
-                    MAX_GENERAL_EXPANSIONS - added);
-            if (options.hypernymWeight() > 0) {
-                for (int up : general.hypernyms(sense.synset())) {
-                    added += addLemmas(group, seen, general.lemmas(up), options.hypernymWeight(), cap,
-                            MAX_GENERAL_EXPANSIONS - added);
+            for (Thesaurus.Phrase lemma : general.lemmas(sense.synset())) {
+                if (added == MAX_GENERAL_EXPANSIONS) {
+                    return;
+                }
+                if (lemma.searchable() && lemma.terms().stream().allMatch(terms::containsKey) && seen.add(lemma.terms())) {
+                    group.add(new Alternative(lemma.terms(), config.generalWeight(), true));
+                    added++;
                 }
             }
         }
-    }
-
-    private int addLemmas(List<Alternative> group, Set<List<String>> seen, List<Thesaurus.Phrase> lemmas,
-            double weight, double idfCap, int room) {
-        int added = 0;
-        for (Thesaurus.Phrase lemma : lemmas) {
-            if (added >= room) {
-                break;
-            }
-            if (lemma.searchable() && lemma.terms().stream().allMatch(terms::containsKey) && seen.add(lemma.terms())) {
-                group.add(new Alternative(lemma.terms(), weight, true, idfCap));
-                added++;
-            }
-        }
-        return added;
     }
 
     /**
@@ -614,6 +600,9 @@ public final class Engine {
      * @return the hits, best first
      */
     public List<Hit> search(String query, int limit) {
+        if (config.generalWeight() > 0) {
+            vocabulary(); // read once, before the lock: a put need not wait for it
+        }
         lock.readLock().lock();
         try {
             if (live == 0) {
@@ -639,7 +628,7 @@ public final class Engine {
                         if (entry == null) {
                             continue;
                         }
-                        double idf = Math.min(alternative.idfCap(), idf(entry.df));
+                        double idf = Math.log(1 + (live - entry.df + 0.5) / (entry.df + 0.5));
                         for (int[] list : entry.lists) {
                             for (int p = 0; p < list.length; p += STRIDE) {
                                 int d = list[p];
@@ -683,10 +672,6 @@ public final class Engine {
         } finally {
             lock.readLock().unlock();
         }
-    }
-
-    private double idf(int df) {
-        return Math.log(1 + (live - df + 0.5) / (df + 0.5));
     }
 
     /** BM25F: the field-weighted, length-normalised term frequency, saturated once. */

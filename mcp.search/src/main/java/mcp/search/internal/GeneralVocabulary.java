@@ -14,15 +14,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /**
- * A general English vocabulary: the noun and verb synsets of WordNet 3.0 (Princeton), each a set of
- * words with one meaning ("postpone, defer, shelve, put off"), with every word's sense rank (1 for its
- * most frequent meaning) and the synset's more general synsets (hypernyms). Derived from the WordNet
- * database by {@code bench/wordnet/derive.py} into {@code wordnet.txt.gz} next to this class, with
- * WordNet's licence notice ({@code WORDNET-LICENSE.txt}).
+ * A general English vocabulary: the noun and verb synsets of WordNet 3.0 (Princeton) that have two or
+ * more words, each a set of words with one meaning ("postpone, defer, shelve, put off"), with every
+ * word's sense rank (1 for its most frequent meaning). Derived from the WordNet database by
+ * {@code bench/wordnet/derive.py} into {@code wordnet.txt.gz} next to this class (0.36 MB), with
+ * WordNet's licence ({@code WORDNET-LICENSE.txt}).
  *
  * <p>Words are analysed with the index's own analyzer, so a query's stems find their synsets. The
- * resource is read once per analyzer, the first time an index that uses it searches (about 80,000
- * synsets; a few hundred milliseconds and a few megabytes of heap).
+ * resource is read once per analyzer, the first time an index that uses it searches (about 30,000
+ * synsets and 80,000 words).
  */
 public final class GeneralVocabulary {
 
@@ -38,33 +38,14 @@ public final class GeneralVocabulary {
     public record Sense(int synset, int rank) {
     }
 
-    /**
-     * How a query uses the vocabulary.
-     *
-     * @param weight the weight of a synonym (another lemma of one of the word's synsets) relative to the
-     *     user's own word
-     * @param senses how many of a word's meanings are expanded, most frequent first
-     * @param hypernymWeight the weight of a lemma of a more general synset (0: none)
-     * @param phrases whether phrase lemmas ("put off", "look up") are recognised in a query
-     * @param withThesaurus whether a word the curated thesaurus knows is expanded too
-     * @param capIdf whether an expansion's idf is capped at the user's word's (a rare synonym of a common
-     *     word does not outweigh it)
-     */
-    public record Options(double weight, int senses, double hypernymWeight, boolean phrases, boolean withThesaurus,
-            boolean capIdf) {
-    }
-
     private static final Map<TextAnalyzer, GeneralVocabulary> LOADED = new ConcurrentHashMap<>();
 
     private final List<List<Thesaurus.Phrase>> lemmas;
-    private final List<int[]> hypernyms;
     private final Map<String, List<Sense>> byMatch;
     private final int longest;
 
-    private GeneralVocabulary(List<List<Thesaurus.Phrase>> lemmas, List<int[]> hypernyms,
-            Map<String, List<Sense>> byMatch, int longest) {
+    private GeneralVocabulary(List<List<Thesaurus.Phrase>> lemmas, Map<String, List<Sense>> byMatch, int longest) {
         this.lemmas = lemmas;
-        this.hypernyms = hypernyms;
         this.byMatch = byMatch;
         this.longest = longest;
     }
@@ -92,9 +73,8 @@ public final class GeneralVocabulary {
     }
 
     /**
-     * A vocabulary from lines in the resource's format: {@code POS TAB lemma/rank ... TAB hypernym ...},
-     * lemmas with {@code _} between the words of a phrase, hypernyms as synset line numbers (0-based,
-     * lines starting with {@code #} not counted).
+     * A vocabulary from lines in the resource's format: one synset a line, {@code lemma/rank ...} with
+     * {@code _} between the words of a phrase; lines starting with {@code #} are comments.
      *
      * @param lines the lines
      * @param analyzer the index's analyzer
@@ -103,26 +83,21 @@ public final class GeneralVocabulary {
      */
     static GeneralVocabulary parse(List<String> lines, TextAnalyzer analyzer) {
         List<List<Thesaurus.Phrase>> lemmas = new ArrayList<>();
-        List<int[]> hypernyms = new ArrayList<>();
         Map<String, List<Sense>> byMatch = new HashMap<>();
         int longest = 0;
         for (String line : lines) {
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            String[] parts = line.split("\t", -1);
-            if (parts.length != 3) {
-                throw new IllegalArgumentException("malformed vocabulary line: " + line);
-            }
             int synset = lemmas.size();
             List<Thesaurus.Phrase> phrases = new ArrayList<>();
-            for (String entry : parts[1].split(" ")) {
+            for (String entry : line.split(" ")) {
                 int slash = entry.lastIndexOf('/');
-                if (slash <= 0) {
-                    throw new IllegalArgumentException("malformed lemma '" + entry + "' in line: " + line);
+                int rank = slash > 0 ? rank(entry.substring(slash + 1)) : 0;
+                if (rank < 1) {
+                    throw new IllegalArgumentException("malformed lemma '" + entry + "' (lemma/rank) in line: " + line);
                 }
                 String text = entry.substring(0, slash).replace('_', ' ');
-                int rank = Integer.parseInt(entry.substring(slash + 1));
                 List<String> match = analyzer.tokens(text).stream().map(TextAnalyzer.Token::term).toList();
                 if (match.isEmpty()) {
                     continue;
@@ -138,23 +113,18 @@ public final class GeneralVocabulary {
                 longest = Math.max(longest, match.size());
             }
             lemmas.add(List.copyOf(phrases));
-            String[] up = parts[2].isEmpty() ? new String[0] : parts[2].split(" ");
-            int[] ids = new int[up.length];
-            for (int k = 0; k < up.length; k++) {
-                ids[k] = Integer.parseInt(up[k]);
-            }
-            hypernyms.add(ids);
-        }
-        for (int[] ids : hypernyms) {
-            for (int id : ids) {
-                if (id < 0 || id >= lemmas.size()) {
-                    throw new IllegalArgumentException("hypernym " + id + " is no synset (" + lemmas.size() + " synsets)");
-                }
-            }
         }
         // Most frequent meaning first: when a stem joins several words, their ranks interleave.
         byMatch.values().forEach(s -> s.sort((x, y) -> Integer.compare(x.rank(), y.rank())));
-        return new GeneralVocabulary(List.copyOf(lemmas), List.copyOf(hypernyms), Map.copyOf(byMatch), longest);
+        return new GeneralVocabulary(List.copyOf(lemmas), Map.copyOf(byMatch), longest);
+    }
+
+    /** A sense rank, or 0 when the text is none. */
+    private static int rank(String text) {
+        if (text.isEmpty() || text.length() > 4 || !text.chars().allMatch(Character::isDigit)) {
+            return 0;
+        }
+        return Integer.parseInt(text);
     }
 
     /**
@@ -175,16 +145,6 @@ public final class GeneralVocabulary {
      */
     public List<Thesaurus.Phrase> lemmas(int synset) {
         return lemmas.get(synset);
-    }
-
-    /**
-     * The more general synsets of a synset.
-     *
-     * @param synset a synset number
-     * @return their numbers (a copy)
-     */
-    public int[] hypernyms(int synset) {
-        return hypernyms.get(synset).clone();
     }
 
     /**
