@@ -32,32 +32,26 @@ THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO
 WARRANTIES, EXPRESS OR IMPLIED."""
 
 
+def records(path):
+    """The fields of each record of a WordNet file (its licence lines start with a space), gloss left out."""
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith(" "):
+                yield line.split(" | ")[0].split()
+
+
 def read_index(path):
     """lemma -> list of synset offsets, in sense order."""
     senses = {}
-    with open(path, encoding="latin-1") as f:
-        for line in f:
-            if line.startswith(" "):
-                continue
-            parts = line.split()
-            lemma, synset_cnt, p_cnt = parts[0], int(parts[2]), int(parts[3])
-            offsets = parts[6 + p_cnt:6 + p_cnt + synset_cnt]
-            senses[lemma] = offsets
+    for parts in records(path):
+        synset_cnt, p_cnt = int(parts[2]), int(parts[3])
+        senses[parts[0]] = parts[6 + p_cnt:6 + p_cnt + synset_cnt]
     return senses
 
 
 def read_data(path):
     """offset -> lemmas as written."""
-    synsets = {}
-    with open(path, encoding="latin-1") as f:
-        for line in f:
-            if line.startswith(" "):
-                continue
-            head = line.split(" | ")[0].split()
-            offset = head[0]
-            w_cnt = int(head[3], 16)
-            synsets[offset] = [head[4 + 2 * i] for i in range(w_cnt)]
-    return synsets
+    return {head[0]: [head[4 + 2 * i] for i in range(int(head[3], 16))] for head in records(path)}
 
 
 def main():
