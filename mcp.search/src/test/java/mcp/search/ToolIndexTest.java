@@ -273,4 +273,61 @@ class ToolIndexTest {
         assertEquals(List.of("news_search"), index.search("news", 5).stream().map(Hit::name).toList(),
                 "'news' does not find a tool for being new");
     }
+
+    private static final List<IndexedTool> CALENDAR = List.of(
+            tool("calendar", "defer_meeting", "Defer a meeting to a later date", "meeting_id"),
+            tool("calendar", "cancel_meeting", "Cancel a meeting", "meeting_id"));
+
+    @Test
+    void theGeneralVocabularyIsOffByDefault() {
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("calendar", CALENDAR);
+        assertEquals(List.of(), index.search("postpone", 5), "no shared word, no curated synonym");
+    }
+
+    @Test
+    void theGeneralVocabularyFindsAWordNetSynonymAndPhrase() {
+        ToolIndex index = ToolIndex.builder().generalVocabulary(true).build();
+        index.put("calendar", CALENDAR);
+        assertEquals(List.of("defer_meeting"), index.search("postpone", 5).stream().map(Hit::name).toList(),
+                "'postpone' and 'defer' share WordNet's synset of putting off");
+        assertEquals("defer_meeting", first(index, "put off"),
+                "a phrase lemma is read as one word, before the thesaurus's shorter 'put' (save)");
+        assertEquals(List.of(), index.search("off", 5), "'off' alone is no phrase");
+    }
+
+    @Test
+    void aWordNetSynonymWeighsBelowTheUsersOwnWord() {
+        // Alike but for the word, so the synonym's tool scores its weight of the direct match's score.
+        List<IndexedTool> tools = List.of(
+                tool("calendar", "reschedule_meeting", "Defer a meeting to a later date", "meeting_id"),
+                tool("calendar", "reschedule_call", "Postpone a call to a later date", "call_id"));
+        ToolIndex index = ToolIndex.builder().generalVocabulary(true).build();
+        index.put("calendar", tools);
+        List<Hit> hits = index.search("postpone", 5);
+        assertEquals(List.of("reschedule_call", "reschedule_meeting"), hits.stream().map(Hit::name).toList());
+        assertEquals(0.2, hits.get(1).score() / hits.get(0).score(), 1e-9, hits.toString());
+
+        ToolIndex heavier = ToolIndex.builder().generalVocabulary(true).generalVocabularyWeight(0.6).build();
+        heavier.put("calendar", tools);
+        List<Hit> again = heavier.search("postpone", 5);
+        assertEquals(0.6, again.get(1).score() / again.get(0).score(), 1e-9, again.toString());
+    }
+
+    @Test
+    void aThesaurusWordIsNotExpandedWithTheGeneralVocabulary() {
+        // WordNet has "erase" with "efface" (rub out), but the curated thesaurus reads "erase" as deleting
+        // and knows better what tool users mean by it.
+        ToolIndex index = ToolIndex.builder().generalVocabulary(true).build();
+        index.put("image", List.of(tool("image", "efface_watermark", "Efface the watermark of a picture", "image")));
+        assertEquals(List.of(), index.search("erase", 5));
+        assertEquals(List.of("efface_watermark"), index.search("rub out", 5).stream().map(Hit::name).toList(),
+                "a phrase the thesaurus does not know is expanded");
+    }
+
+    @Test
+    void theGeneralVocabularyWeightIsAUnitValue() {
+        assertThrows(IllegalArgumentException.class, () -> ToolIndex.builder().generalVocabularyWeight(1.5));
+        assertThrows(IllegalArgumentException.class, () -> ToolIndex.builder().generalVocabularyWeight(-0.1));
+    }
 }
