@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Rebuilds mcp.search's general vocabulary (mcp/search/internal/wordnet.txt.gz) from WordNet 3.0 with
-# derive.py (its docstring says what is kept). The build never runs this: the derived file is committed.
+# Rebuilds the WordNet vocabulary of the experiment in RESULTS.md (mcp/search/internal/wordnet.txt.gz) from WordNet
+# 3.0 with derive.py (its docstring says what is kept). Only useful at the merge of branch wordnet, where the
+# experiment's code is: the code and the resource were removed from mcp.search after it (RESULTS.md).
 # Needs python3 and the WordNet database files (Debian: apt-get install -y wordnet-base, which puts them
 # in /usr/share/wordnet; or pass another folder holding index.noun, data.noun, index.verb, data.verb).
 # Usage: bench/wordnet/derive.sh [WORDNET_DIR]

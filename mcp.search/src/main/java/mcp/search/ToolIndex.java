@@ -175,9 +175,6 @@ public final class ToolIndex {
         // tuning half of bench/toolcorpus (BENCHMARKS.md, "Tool search").
         private double b = 0.9;
         private long regexStepLimit = 20_000_000L;
-        private boolean generalVocabulary;
-        // Chosen on the tuning halves of both query sets (docs/tool-search.md, "A general vocabulary").
-        private double generalWeight = 0.2;
 
         private Builder() {
         }
@@ -337,33 +334,6 @@ public final class ToolIndex {
             return this;
         }
 
-        /**
-         * Whether query words are also expanded with a general English vocabulary, the noun and verb
-         * synsets of WordNet 3.0 (default false): the other words of a query word's most frequent
-         * meanings, weighted below the curated thesaurus. Read once, at the first search (about a
-         * second and 25 MB of heap). Measured on the bench and not adopted: it does not lift the
-         * held-out queries (docs/tool-search.md, "A general vocabulary").
-         *
-         * @param on whether to expand
-         * @return this builder
-         */
-        public Builder generalVocabulary(boolean on) {
-            generalVocabulary = on;
-            return this;
-        }
-
-        /**
-         * The weight of a general vocabulary synonym relative to the user's own word (default 0.2, below
-         * the curated thesaurus's 0.7: a general sense is often not the one tool users mean).
-         *
-         * @param weight between 0 and 1 (0 turns the expansion off)
-         * @return this builder
-         */
-        public Builder generalVocabularyWeight(double weight) {
-            generalWeight = unit(weight, "general vocabulary weight");
-            return this;
-        }
-
         private static double unit(double value, String what) {
             if (!(value >= 0 && value <= 1)) {
                 throw new IllegalArgumentException(what + " must be between 0 and 1, was " + value);
@@ -394,8 +364,7 @@ public final class ToolIndex {
                 norms[Field.DESCRIPTION.ordinal()] = b;
             }
             return new ToolIndex(new Engine(new Engine.Config(analyzer, thesaurus, fieldWeights, norms, k1,
-                    synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit,
-                    generalVocabulary ? generalWeight : 0)));
+                    synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit)));
         }
     }
 }

@@ -24,11 +24,10 @@ import tools.jackson.databind.JsonNode;
  * ({@code bench/toolcorpus/servers/*.json}, raw {@code tools/list} results of real servers) and its
  * queries ({@code queries.json}, written from the user's side, each with its expected tools and a
  * {@code noSharedWord} flag), and prints recall@5 and MRR for mcp-host's search, for each of its extras
- * switched off, with its WordNet expansion (off by default) switched on, for plain BM25, for a substring
- * baseline and for Lucene's BM25 with mcp-host's analysis; each overall, on the {@code noSharedWord}
- * queries, and on the two halves of a seeded split (a tuning half and a held-out half). Then the costs
- * over 10,000 tools (the corpus replicated under renamed servers): index build time, heap after GC, search
- * latency p50/p99.
+ * switched off, for plain BM25, for a substring baseline and for Lucene's BM25 with mcp-host's analysis;
+ * each overall, on the {@code noSharedWord} queries, and on the two halves of a seeded split (a tuning
+ * half and a held-out half). Then the costs over 10,000 tools (the corpus replicated under renamed
+ * servers): index build time, heap after GC, search latency p50/p99.
  *
  * <p>Command line: {@code --repo DIR [--corpus DIR] [--seed N] [--tools N] [--rounds N] [--smoke]
  * [--only tune|heldout]}. {@code --smoke}: quality only, for CI.
@@ -154,7 +153,6 @@ public final class SearchBench {
         Map<String, Function<Corpus, Searcher>> all = new LinkedHashMap<>();
         all.put("mcp-host", c -> index(ToolIndex.builder(), c));
         all.put("  without thesaurus", c -> index(ToolIndex.builder().thesaurus(false), c));
-        all.put("  with WordNet expansion", c -> index(ToolIndex.builder().generalVocabulary(true), c));
         all.put("  without stemming", c -> index(ToolIndex.builder().stemming(false), c));
         all.put("  without identifier splitting", c -> index(ToolIndex.builder().splitIdentifiers(false), c));
         all.put("  without field weights", c -> index(ToolIndex.builder().singleField(true), c));
@@ -322,7 +320,7 @@ public final class SearchBench {
         }
         b.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
         quality.forEach((name, scores) -> {
-            b.append("| ").append(name.startsWith("  ") ? "&nbsp;&nbsp;" + name.strip() : name).append(" |");
+            b.append("| ").append(name.strip().startsWith("without") ? "&nbsp;&nbsp;" + name.strip() : name).append(" |");
             for (String set : sets) {
                 Score s = scores.get(set);
                 b.append(String.format(Locale.ROOT, " %.3f / %.3f |", s.recall(), s.mrr()));
@@ -360,7 +358,6 @@ public final class SearchBench {
         System.out.println("|---|---:|---:|---:|---:|---:|");
         Map<String, Function<Corpus, Searcher>> costed = new LinkedHashMap<>();
         costed.put("mcp-host", c -> index(ToolIndex.builder(), c));
-        costed.put("mcp-host with WordNet expansion", c -> index(ToolIndex.builder().generalVocabulary(true), c));
         costed.put("plain BM25", c -> index(plain(), c));
         costed.put("substring", SearchBench::substring);
         costed.put("Lucene BM25, mcp-host's analysis, no thesaurus", LuceneSearcher::new);

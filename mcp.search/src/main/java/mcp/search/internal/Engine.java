@@ -62,13 +62,6 @@ public final class Engine {
     static final double NAME_PREFIX_BONUS = 10;
     /** Prefix matches of a query term in the names' vocabulary, at most this many per term. */
     private static final int MAX_PREFIX_EXPANSIONS = 8;
-    /** General vocabulary alternatives of one query word or phrase, at most this many. */
-    private static final int MAX_GENERAL_EXPANSIONS = 24;
-    /**
-     * A word's meanings expanded with the general vocabulary, most frequent first: two, chosen on the
-     * tuning halves (docs/tool-search.md, "A general vocabulary"); a rarer meaning is seldom the user's.
-     */
-    static final int GENERAL_SENSES = 2;
 
     /**
      * The settings of an index.
@@ -83,12 +76,9 @@ public final class Engine {
      * @param nameMatches whether whole-name exact and prefix matches get their bonus
      * @param singleField whether all fields are scored as one text (plain BM25, for comparison)
      * @param regexSteps the character reads one regex search may spend
-     * @param generalWeight the weight of a general vocabulary (WordNet) synonym relative to the user's
-     *     own word; 0 for no such expansion
      */
     public record Config(TextAnalyzer analyzer, Thesaurus thesaurus, double[] weights, double[] b, double k1,
-            double synonymWeight, double prefixWeight, boolean nameMatches, boolean singleField, long regexSteps,
-            double generalWeight) {
+            double synonymWeight, double prefixWeight, boolean nameMatches, boolean singleField, long regexSteps) {
         /** Copies the arrays. */
         public Config {
             weights = weights.clone();
@@ -130,8 +120,6 @@ public final class Engine {
     private final long[] lengthTotals = new long[FIELDS];
     private final TreeMap<String, Integer> nameTerms = new TreeMap<>();
     private final Map<String, List<Integer>> nameKeys = new HashMap<>();
-    /** The general vocabulary, read at the first search that needs it (null until then, or when off). */
-    private volatile GeneralVocabulary vocabulary;
 
     /**
      * An empty index.
@@ -385,32 +373,19 @@ public final class Engine {
             keepNumbers = true;
         }
         List<List<Alternative>> groups = new ArrayList<>();
-        GeneralVocabulary general = config.generalWeight() > 0 ? vocabulary() : null;
         int i = 0;
         while (i < tokens.size()) {
             int length = 0;
             List<Integer> found = List.of();
             for (int n = Math.min(thesaurus.longest(), tokens.size() - i); n >= 1 && found.isEmpty(); n--) {
-                found = thesaurus.groupsOf(joined(tokens, i, n));
+                StringBuilder joined = new StringBuilder();
+                for (int j = i; j < i + n; j++) {
+                    joined.append(j > i ? " " : "").append(tokens.get(j).term());
+                }
+                found = thesaurus.groupsOf(joined.toString());
                 length = n;
             }
-            List<GeneralVocabulary.Sense> senses = List.of();
-            if (general != null) {
-                // A phrase lemma ("put off", "look for") read as one word, as thesaurus phrases are, when it
-                // is longer than the thesaurus's match ("put off" is not "put"); not one of stop words alone
-                // ("do in"), which would stand for a meaning the user never wrote.
-                int curated = found.isEmpty() ? 1 : length;
-                for (int n = Math.min(general.longest(), tokens.size() - i); n > curated && senses.isEmpty(); n--) {
-                    if (!allStopWords(tokens, i, n)) {
-                        senses = general.sensesOf(joined(tokens, i, n));
-                        if (!senses.isEmpty()) {
-                            length = n;
-                            found = List.of();
-                        }
-                    }
-                }
-            }
-            if (found.isEmpty() && senses.isEmpty()) {
+            if (found.isEmpty()) {
                 TextAnalyzer.Token token = tokens.get(i);
                 i++;
                 if (analyzer.isStopWord(token.word()) || (!keepNumbers && isNumber(token))) {
@@ -419,9 +394,6 @@ public final class Engine {
                 List<Alternative> group = new ArrayList<>();
                 group.add(new Alternative(List.of(token.term()), 1.0, false));
                 addPrefixes(group, token.term());
-                if (general != null) {
-                    addGeneral(group, general, general.sensesOf(token.term()));
-                }
                 groups.add(group);
                 continue;
             }
@@ -448,66 +420,9 @@ public final class Engine {
             if (own.size() == 1) {
                 addPrefixes(group, own.get(0));
             }
-            if (general != null && found.isEmpty()) {
-                addGeneral(group, general, senses);
-            }
             groups.add(group);
         }
         return groups;
-    }
-
-    private static String joined(List<TextAnalyzer.Token> tokens, int from, int n) {
-        StringBuilder joined = new StringBuilder();
-        for (int j = from; j < from + n; j++) {
-            joined.append(j > from ? " " : "").append(tokens.get(j).term());
-        }
-        return joined.toString();
-    }
-
-    private boolean allStopWords(List<TextAnalyzer.Token> tokens, int from, int n) {
-        for (int j = from; j < from + n; j++) {
-            if (!config.analyzer().isStopWord(tokens.get(j).word())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private GeneralVocabulary vocabulary() {
-        GeneralVocabulary v = vocabulary;
-        if (v == null) {
-            v = GeneralVocabulary.builtIn(config.analyzer());
-            vocabulary = v;
-        }
-        return v;
-    }
-
-    /**
-     * Adds the general vocabulary's words for a query word's (or phrase's) most frequent meanings, the
-     * other lemmas of its synsets: only those the index holds (others would find nothing), none twice,
-     * none the group has already, at most {@link #MAX_GENERAL_EXPANSIONS}. A word the curated thesaurus
-     * knows is not expanded: its group says what it means to tool users better than a general sense.
-     */
-    private void addGeneral(List<Alternative> group, GeneralVocabulary general, List<GeneralVocabulary.Sense> senses) {
-        Set<List<String>> seen = new HashSet<>();
-        for (Alternative alternative : group) {
-            seen.add(alternative.terms());
-        }
-        int added = 0;
-        for (GeneralVocabulary.Sense sense : senses) {
-            if (sense.rank() > GENERAL_SENSES) {
-                continue;
-            }
-            for (Thesaurus.Phrase lemma : general.lemmas(sense.synset())) {
-                if (added == MAX_GENERAL_EXPANSIONS) {
-                    return;
-                }
-                if (lemma.searchable() && lemma.terms().stream().allMatch(terms::containsKey) && seen.add(lemma.terms())) {
-                    group.add(new Alternative(lemma.terms(), config.generalWeight(), true));
-                    added++;
-                }
-            }
-        }
     }
 
     /**
@@ -600,9 +515,6 @@ public final class Engine {
      * @return the hits, best first
      */
     public List<Hit> search(String query, int limit) {
-        if (config.generalWeight() > 0) {
-            vocabulary(); // read once, before the lock: a put need not wait for it
-        }
         lock.readLock().lock();
         try {
             if (live == 0) {
