@@ -29,8 +29,9 @@ import tools.jackson.databind.node.ObjectNode;
  * again after a wait that doubles when the server ends them. {@link ResourceSubscriptions} opens its own streams
  * here ({@link #openListen}) and re-opens them with the same waits ({@link #relistenWait}).
  *
- * <p>Threads: the session's reader calls {@link #onListChanged} and {@link #onAcknowledged}; the listener hears of
- * a change on the session's {@code events}; streams are opened again on {@link ClientThreads#TIMERS}.
+ * <p>Threads: the session's reader calls {@link #onListChanged} and {@link #onAcknowledged}; streams are opened
+ * again on {@link ClientThreads#TIMERS}, which then also calls {@link #onListChanged}; the listener hears of a
+ * change on the session's {@code events}.
  *
  * <p>State: {@link #listChangeQueued} (one flag per kind) and {@link #acknowledgements} (a concurrent map); the
  * session owns the wire (the requests, their ids, the close) and the counter of coalesced changes.
@@ -124,7 +125,10 @@ final class ListChanges {
         }
     }
 
-    /** The first wait before a listen stream the server ended is opened again; doubled up to {@link #RELISTEN_MAX}. */
+    /**
+     * The first wait before a listen stream the server ended is opened again; doubled up to
+     * {@link #RELISTEN_MAX_MILLIS}.
+     */
     static final long RELISTEN_FIRST_MILLIS = 250;
     static final long RELISTEN_MAX_MILLIS = 30_000;
     /** A stream that lived this long counts as healthy: the next wait starts again from the first. */
