@@ -3,7 +3,6 @@ package mcp.manager.internal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,7 +52,6 @@ import mcp.api.jsonrpc.JsonRpcSuccess;
 import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.manager.CallOptions;
-import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
 import mcp.manager.InitializeResult;
 import mcp.manager.LogLevel;
@@ -85,6 +81,10 @@ import tools.jackson.databind.node.ObjectNode;
  * leaves it exactly once, by whoever removes it first: its response, its timeout, its cancellation,
  * a failed send, or the close. {@link #closeReason} is set once, before the pending requests are
  * failed; a request registered after that sees it and fails itself, so none is left waiting.
+ *
+ * <p>Parts with a class of their own, which this session feeds and whose wire it keeps: {@link ListChanges} (the
+ * list changes told to the listener, and the listen streams of the stateless era that carry them) and
+ * {@link ResourceSubscriptions}.
  */
 public final class ClientSession implements McpClient, Transport.Listener {
 
@@ -104,18 +104,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicLong droppedNotifications = new AtomicLong();
     private final AtomicLong refusedRequests = new AtomicLong();
     private final AtomicLong coalescedListChanges = new AtomicLong();
-    /**
-     * Whether a {@code list_changed} of each {@link ListKind} (by ordinal) is waiting on {@link #events}: more of
-     * the same kind before it runs are one.
-     */
-    private final AtomicBoolean[] listChangeQueued = {new AtomicBoolean(), new AtomicBoolean(), new AtomicBoolean()};
+    /** The list changes told to the listener, and the stateless era's listen streams that carry them. */
+    private final ListChanges listChanges;
     /** The URIs whose {@code notifications/resources/updated} is waiting on {@link #events}: more before it runs are one. */
     private final Set<String> updatesQueued = ConcurrentHashMap.newKeySet();
-    /**
-     * The acknowledgements awaited, by the id of their {@code subscriptions/listen} request (as text: a server may
-     * echo a number as a string). An entry leaves when its acknowledgement comes or its request ends.
-     */
-    private final ConcurrentHashMap<String, CompletableFuture<JsonNode>> acknowledgements = new ConcurrentHashMap<>();
     /** The resources subscribed to, in either era. */
     private final ResourceSubscriptions subscriptions = new ResourceSubscriptions(subscriptionSession());
     /** The server's requests being answered now; see {@link #MAX_SERVER_REQUESTS}. */
@@ -146,6 +138,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         this.options = options;
         this.completeInPlace = transport.listenerMayBlock() || options.directCompletion();
         this.warnings = new WarningLimiter(LOG, options.serverName());
+        this.listChanges = new ListChanges(options, events, coalescedListChanges, listChangesSession());
         this.serverLog = options.serverLog().orElseGet(() -> new ServerLog(options.serverName(), ServerLog.DEFAULT_CAPACITY));
         this.logLevel = options.logLevel();
     }
@@ -320,8 +313,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
     /**
      * Takes a {@code DiscoverResult}: the session is modern, and listens for the list changes it offers. The session
      * is ready once the server acknowledged that stream, so that a change right after the first listing is not lost,
-     * or after {@link #LISTEN_ACK_WAIT_MILLIS} at most (a server slow to acknowledge costs that once, and the stream
-     * stays open); a refused stream does not fail the session.
+     * or after {@link ListChanges#LISTEN_ACK_WAIT_MILLIS} at most (a server slow to acknowledge costs that once, and
+     * the stream stays open); a refused stream does not fail the session.
      */
     private CompletableFuture<Void> acceptDiscover(JsonNode result, String version) {
         JsonNode metaInfo = result.path("_meta").path(META_SERVER_INFO);
@@ -336,198 +329,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         tasksOffered = capabilities.path("extensions").path(TaskPoller.EXTENSION).isObject();
         LOG.debug("MCP server \"{}\" speaks {}: {} {}{}", options.serverName(), version, initializeResult.serverName(),
                 initializeResult.serverVersion(), tasksOffered ? " (tasks extension)" : "");
-        Set<ListKind> offered = EnumSet.noneOf(ListKind.class);
-        for (ListKind kind : ListKind.values()) {
-            if (capabilities.path(kind.capability).path("listChanged").asBoolean(false)) {
-                offered.add(kind);
-            }
-        }
-        if (offered.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return listen(offered).acknowledged().handle((ack, error) -> (Void) null)
-                .completeOnTimeout(null, LISTEN_ACK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    /** How long a new modern session waits for its list-change stream's acknowledgement before it is ready. */
-    static final long LISTEN_ACK_WAIT_MILLIS = 1_000;
-
-    /** The lists a server may say changed, with their capability and their field in a listen filter. */
-    enum ListKind {
-        TOOLS("tools", "toolsListChanged"),
-        PROMPTS("prompts", "promptsListChanged"),
-        RESOURCES("resources", "resourcesListChanged");
-
-        final String capability;
-        final String filterField;
-
-        ListKind(String capability, String filterField) {
-            this.capability = capability;
-            this.filterField = filterField;
-        }
-
-        void tell(ClientListener listener) {
-            switch (this) {
-                case TOOLS -> listener.onToolsListChanged();
-                case PROMPTS -> listener.onPromptsListChanged();
-                case RESOURCES -> listener.onResourcesListChanged();
-            }
-        }
-    }
-
-    /** The first wait before a listen stream the server ended is opened again; doubled up to {@link #RELISTEN_MAX}. */
-    static final long RELISTEN_FIRST_MILLIS = 250;
-    static final long RELISTEN_MAX_MILLIS = 30_000;
-    /** A stream that lived this long counts as healthy: the next wait starts again from the first. */
-    private static final long RELISTEN_HEALTHY_MILLIS = 60_000;
-
-    /** @return the wait before a listen stream opened at {@code opened} (nanoTime) is opened again */
-    static long relistenWait(long opened, long nextWaitMillis) {
-        boolean healthy = System.nanoTime() - opened > TimeUnit.MILLISECONDS.toNanos(RELISTEN_HEALTHY_MILLIS);
-        return healthy ? RELISTEN_FIRST_MILLIS : nextWaitMillis;
-    }
-
-    /**
-     * One {@code subscriptions/listen} stream: the request, which completes only when the stream ends (cancel it to
-     * end it), and the server's acknowledgement ({@code notifications/subscriptions/acknowledged}, its params),
-     * which fails if the stream ends first or none comes within the request timeout.
-     */
-    static final class Listen {
-        private final CompletableFuture<JsonNode> stream;
-        private final CompletableFuture<JsonNode> acknowledged;
-        /** The id of the request as sent last (a request of a lost HTTP stream is sent again with a new id). */
-        private volatile String id;
-
-        Listen(CompletableFuture<JsonNode> stream, CompletableFuture<JsonNode> acknowledged, String id) {
-            this.stream = stream;
-            this.acknowledged = acknowledged;
-            this.id = id;
-        }
-
-        CompletableFuture<JsonNode> stream() {
-            return stream;
-        }
-
-        CompletableFuture<JsonNode> acknowledged() {
-            return acknowledged;
-        }
-
-        /** @return the subscription's id, as the server tags its notifications with it */
-        String id() {
-            return id;
-        }
-    }
-
-    /** Opens a {@code subscriptions/listen} stream with this filter (the stateless era's untimed request). */
-    Listen openListen(ObjectNode notifications) {
-        ObjectNode params = McpJson.object();
-        params.set("notifications", notifications);
-        CompletableFuture<JsonNode> acknowledged = new CompletableFuture<>();
-        Listen[] listen = new Listen[1];
-        String[] firstId = new String[1];
-        CompletableFuture<JsonNode> stream = request("subscriptions/listen", params, CallOptions.DEFAULT, false, true,
-                true, id -> {
-                    String key = idText(id);
-                    acknowledgements.put(key, acknowledged);
-                    acknowledged.whenComplete((ack, error) -> acknowledgements.remove(key, acknowledged));
-                    if (listen[0] != null) {
-                        listen[0].id = key;
-                    } else {
-                        firstId[0] = key;
-                    }
-                });
-        listen[0] = new Listen(stream, acknowledged, firstId[0]);
-        stream.whenComplete((result, error) -> acknowledged.completeExceptionally(error != null ? unwrap(error)
-                : new McpException("MCP server \"" + options.serverName() + "\" ended subscriptions/listen without"
-                        + " acknowledging it")));
-        ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(
-                () -> acknowledged.completeExceptionally(new McpTimeoutException("MCP server \"" + options.serverName()
-                        + "\" did not acknowledge subscriptions/listen within " + options.requestTimeout().toMillis()
-                        + "ms", options.requestTimeout(), McpTimeoutException.Bound.TIMEOUT)),
-                options.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        acknowledged.whenComplete((ack, error) -> timer.cancel(false));
-        return listen[0];
-    }
-
-    private static String idText(RequestId id) {
-        return id instanceof RequestId.NumberId number ? Long.toString(number.value())
-                : ((RequestId.StringId) id).value();
-    }
-
-    /** The subscription id a server tagged a notification with, as text; {@code null} when it has none. */
-    private static String subscriptionId(JsonNode params) {
-        JsonNode id = params == null ? null : params.path("_meta").get(META_SUBSCRIPTION_ID);
-        if (id == null) {
-            return null;
-        }
-        return id.isIntegralNumber() && id.canConvertToLong() ? Long.toString(id.longValue())
-                : id.isString() ? id.asString() : id.toString();
-    }
-
-    private static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
-    /**
-     * Opens the {@code subscriptions/listen} stream for the list changes the server offers (its capabilities'
-     * {@code listChanged}: tools, prompts, resources): a request without a timeout, whose notifications arrive like
-     * any other and which lives as long as the session. A stream the server ends or that breaks (an HTTP stream
-     * cut) is a new request after a wait that doubles (250 ms up to 30 s), and the lists are listed again, since a
-     * change may have been missed in between; a server that does not know the method or refuses its params is not
-     * asked again, except that a refusal (-32602) of a filter with more than tools is asked once more for tools
-     * alone, so that a server that knows only {@code toolsListChanged} keeps telling its tool changes. A stream's
-     * acknowledgement narrows what is asked on a re-open to what it honoured; nothing honoured, nothing re-opened.
-     */
-    private Listen listen(Set<ListKind> kinds) {
-        return listen(kinds, RELISTEN_FIRST_MILLIS, false);
-    }
-
-    private Listen listen(Set<ListKind> kinds, long nextWaitMillis, boolean reopened) {
-        ObjectNode filter = McpJson.object();
-        kinds.forEach(kind -> filter.put(kind.filterField, true));
-        long opened = System.nanoTime();
-        Listen listen = openListen(filter);
-        // What the acknowledgement honoured; what was asked until it comes (or when it says nothing readable).
-        AtomicReference<Set<ListKind>> honoured = new AtomicReference<>(kinds);
-        listen.acknowledged().thenAccept(ack -> {
-            JsonNode granted = ack.path("notifications");
-            if (granted.isObject()) {
-                Set<ListKind> set = EnumSet.noneOf(ListKind.class);
-                kinds.stream().filter(kind -> granted.path(kind.filterField).asBoolean(false)).forEach(set::add);
-                honoured.set(set);
-                if (!set.equals(kinds)) {
-                    LOG.debug("MCP server \"{}\" listens for {} of the list changes {}", options.serverName(), set,
-                            kinds);
-                }
-            }
-        });
-        listen.stream().whenComplete((result, error) -> {
-            if (closeReason != null) {
-                return;
-            }
-            Throwable cause = error == null ? null : unwrap(error);
-            LOG.debug("MCP server \"{}\" ended the subscription to list changes {}: {}", options.serverName(), kinds,
-                    cause != null ? cause.getMessage() : result);
-            if (cause instanceof McpProtocolException protocol && (protocol.code() == -32601 || protocol.code() == -32602)) {
-                if (protocol.code() == -32602 && kinds.contains(ListKind.TOOLS) && kinds.size() > 1) {
-                    listen(EnumSet.of(ListKind.TOOLS), nextWaitMillis, reopened);
-                }
-                return;
-            }
-            Set<ListKind> again = honoured.get();
-            if (again.isEmpty()) {
-                return;
-            }
-            long wait = relistenWait(opened, nextWaitMillis);
-            ClientThreads.TIMERS.schedule(() -> {
-                if (closeReason == null) {
-                    listen(again, Math.min(wait * 2, RELISTEN_MAX_MILLIS), true);
-                }
-            }, wait, TimeUnit.MILLISECONDS);
-        });
-        if (reopened) {
-            // What changed while no stream was open has not been said: list again (the manager debounces).
-            kinds.forEach(this::onListChanged);
-        }
-        return listen;
+        return listChanges.listenOffered(capabilities);
     }
 
     /**
@@ -1060,13 +862,29 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
 
             @Override
-            public Listen listen(ObjectNode notifications) {
-                return openListen(notifications);
+            public ListChanges.Listen listen(ObjectNode notifications) {
+                return listChanges.openListen(notifications);
             }
 
             @Override
             public void updated(String uri) {
                 resourceUpdated(uri);
+            }
+        };
+    }
+
+    /** What {@link #listChanges} ask of this session. */
+    private ListChanges.Session listChangesSession() {
+        return new ListChanges.Session() {
+            @Override
+            public CompletableFuture<JsonNode> listen(ObjectNode params, Consumer<RequestId> onId) {
+                return ClientSession.this.request("subscriptions/listen", params, CallOptions.DEFAULT, false, true,
+                        true, onId);
+            }
+
+            @Override
+            public boolean closed() {
+                return closeReason != null;
             }
         };
     }
@@ -1490,14 +1308,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private void onNotification(JsonRpcNotification notification) {
         switch (notification.method()) {
             case "notifications/progress" -> onProgress(notification.params());
-            case "notifications/tools/list_changed" -> onListChanged(ListKind.TOOLS);
-            case "notifications/prompts/list_changed" -> onListChanged(ListKind.PROMPTS);
-            case "notifications/resources/list_changed" -> onListChanged(ListKind.RESOURCES);
+            case "notifications/tools/list_changed" -> listChanges.onListChanged(ListChanges.ListKind.TOOLS);
+            case "notifications/prompts/list_changed" -> listChanges.onListChanged(ListChanges.ListKind.PROMPTS);
+            case "notifications/resources/list_changed" -> listChanges.onListChanged(ListChanges.ListKind.RESOURCES);
             case "notifications/resources/updated" -> onResourceUpdated(notification.params());
             case "notifications/message" -> onLogMessage(notification.params());
             case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
                     options.serverName(), notification.params());
-            case "notifications/subscriptions/acknowledged" -> onAcknowledged(notification.params());
+            case "notifications/subscriptions/acknowledged" -> listChanges.onAcknowledged(notification.params());
             default -> {
                 if (!events.offer(() -> options.listener().onNotification(notification))) {
                     droppedNotifications.incrementAndGet();
@@ -1558,19 +1376,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
         });
     }
 
-    /** Many {@code list_changed} of a kind before the listener took the first are one: the list is listed once. */
-    private void onListChanged(ListKind kind) {
-        AtomicBoolean queued = listChangeQueued[kind.ordinal()];
-        if (!queued.compareAndSet(false, true)) {
-            coalescedListChanges.incrementAndGet();
-            return;
-        }
-        events.execute(() -> {
-            queued.set(false);
-            kind.tell(options.listener());
-        });
-    }
-
     /**
      * {@code notifications/resources/updated}: to the listener, unless it comes on a listen stream that is no longer
      * the current one (stateless era); many for one URI before the listener took the first are one.
@@ -1581,7 +1386,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             warnings.warn("sent notifications/resources/updated without a uri; ignored");
             return;
         }
-        if (!subscriptions.current(subscriptionId(params))) {
+        if (!subscriptions.current(ListChanges.subscriptionId(params))) {
             LOG.debug("MCP server \"{}\": an update of {} on a subscription ended; ignored", options.serverName(),
                     AgentText.clean(uri.asString(), 200).text());
             return;
@@ -1602,16 +1407,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
             droppedNotifications.incrementAndGet();
             warnings.warn("sends notifications faster than they are taken ({} waiting); {} dropped",
                     events.capacity(), "notifications/resources/updated");
-        }
-    }
-
-    /** {@code notifications/subscriptions/acknowledged}: completes the wait of its listen request, if any. */
-    private void onAcknowledged(JsonNode params) {
-        String id = subscriptionId(params);
-        CompletableFuture<JsonNode> waiting = id == null ? null : acknowledgements.remove(id);
-        LOG.debug("MCP server \"{}\" listens: {}", options.serverName(), params);
-        if (waiting != null) {
-            waiting.complete(params);
         }
     }
 

@@ -52,7 +52,7 @@ final class ResourceSubscriptions {
         CompletableFuture<JsonNode> request(String method, ObjectNode params);
 
         /** Opens a {@code subscriptions/listen} stream with this filter. */
-        ClientSession.Listen listen(ObjectNode notifications);
+        ListChanges.Listen listen(ObjectNode notifications);
 
         /** Tells the listener that a resource changed (a stream re-opened: an update may have been missed). */
         void updated(String uri);
@@ -63,7 +63,7 @@ final class ResourceSubscriptions {
     /** Guarded by {@link #lock}: the URIs subscribed now, in the order subscribed. */
     private final Set<String> subscribed = new LinkedHashSet<>();
     /** Guarded by {@link #lock}: the stream of the stateless era that carries {@link #subscribed}, or {@code null}. */
-    private ClientSession.Listen current;
+    private ListChanges.Listen current;
     /** Guarded by {@link #lock}: the end of the chain of changes; the next one runs after it. */
     private CompletableFuture<Void> changes = CompletableFuture.completedFuture(null);
 
@@ -148,7 +148,7 @@ final class ResourceSubscriptions {
             }
             if (wanted.isEmpty()) {
                 // Nothing left to listen for: the stream ends, and with it every update.
-                ClientSession.Listen old = current;
+                ListChanges.Listen old = current;
                 current = null;
                 subscribed.clear();
                 if (old != null) {
@@ -158,7 +158,7 @@ final class ResourceSubscriptions {
                 return;
             }
         }
-        open(wanted, ClientSession.RELISTEN_FIRST_MILLIS).whenComplete((listen, error) -> {
+        open(wanted, ListChanges.RELISTEN_FIRST_MILLIS).whenComplete((listen, error) -> {
             if (error != null) {
                 done.completeExceptionally(ClientSession.unwrap(error));
             } else {
@@ -171,11 +171,11 @@ final class ResourceSubscriptions {
      * Opens a stream for this set and, once acknowledged with every URI, makes it the current one (the old one is
      * cancelled). Completes with the stream, or fails (the new stream cancelled, the old one kept).
      */
-    private CompletableFuture<ClientSession.Listen> open(Set<String> uris, long nextWaitMillis) {
+    private CompletableFuture<ListChanges.Listen> open(Set<String> uris, long nextWaitMillis) {
         ObjectNode filter = McpJson.object();
         ArrayNode array = filter.putArray("resourceSubscriptions");
         uris.forEach(array::add);
-        ClientSession.Listen listen = session.listen(filter);
+        ListChanges.Listen listen = session.listen(filter);
         long opened = System.nanoTime();
         listen.stream().whenComplete((result, error) -> ended(listen, error, opened, nextWaitMillis));
         return listen.acknowledged().whenComplete((ack, error) -> {
@@ -194,7 +194,7 @@ final class ResourceSubscriptions {
                         + "\" did not accept the subscription to " + AgentText.clean(refused.toString(), 300).text()
                         + " (its acknowledgement of subscriptions/listen leaves it out)"));
             }
-            ClientSession.Listen old;
+            ListChanges.Listen old;
             synchronized (lock) {
                 old = current;
                 current = listen;
@@ -209,7 +209,7 @@ final class ResourceSubscriptions {
     }
 
     /** A stream ended: if it is still the current one, it is opened again after a wait; a retired one is done. */
-    private void ended(ClientSession.Listen listen, Throwable error, long opened, long nextWaitMillis) {
+    private void ended(ListChanges.Listen listen, Throwable error, long opened, long nextWaitMillis) {
         Throwable cause = error == null ? null : ClientSession.unwrap(error);
         if (cause instanceof CancellationException || session.closed()) {
             return;
@@ -234,12 +234,12 @@ final class ResourceSubscriptions {
         }
         LOG.debug("MCP server \"{}\" ended the subscription to its resources: {}", session.serverName(),
                 cause != null ? cause.getMessage() : "a result");
-        long wait = ClientSession.relistenWait(opened, nextWaitMillis);
-        ClientThreads.TIMERS.schedule(() -> reopen(listen, Math.min(wait * 2, ClientSession.RELISTEN_MAX_MILLIS)),
+        long wait = ListChanges.relistenWait(opened, nextWaitMillis);
+        ClientThreads.TIMERS.schedule(() -> reopen(listen, Math.min(wait * 2, ListChanges.RELISTEN_MAX_MILLIS)),
                 wait, TimeUnit.MILLISECONDS);
     }
 
-    private void reopen(ClientSession.Listen ended, long nextWaitMillis) {
+    private void reopen(ListChanges.Listen ended, long nextWaitMillis) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         synchronized (lock) {
             changes = changes.handle((ignored, error) -> null).thenCompose(ignored -> {
