@@ -277,8 +277,14 @@ final class ListChanges {
             }, wait, TimeUnit.MILLISECONDS);
         });
         if (reopened) {
-            // What changed while no stream was open has not been said: list again (the manager debounces).
-            kinds.forEach(this::onListChanged);
+            // What changed while no stream was open has not been said: list again (the manager debounces), once the
+            // server has the new stream (acknowledged; or at once when it failed), so that a change made between that
+            // listing and the server's taking the stream is told too.
+            listen.acknowledged().whenComplete((ack, error) -> {
+                if (!session.closed()) {
+                    kinds.forEach(this::onListChanged);
+                }
+            });
         }
         return listen;
     }
