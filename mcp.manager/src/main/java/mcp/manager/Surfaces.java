@@ -45,7 +45,7 @@ import tools.jackson.databind.JsonNode;
  * {@code McpManager}'s public methods delegate to.
  *
  * <p>Package-private rather than {@code .internal}: it works on the manager's own registries ({@code connections},
- * {@code slices}, {@code listings}, of its private types {@code Server}, {@code Slice}, {@code Listing}) and has no
+ * {@code slices}, {@code listings}, of its nested types {@code Server}, {@code Slice}, {@code Listing}) and has no
  * lock of its own: every {@code synchronized (lock)} here is on the manager's lock, which guards its
  * {@code subscriptions} too, and nothing here calls a listener under it that the manager did not call under it
  * before the move ({@link #rebuildSurfaces} runs under it, as it always did).
