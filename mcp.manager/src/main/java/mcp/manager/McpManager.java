@@ -30,12 +30,9 @@ import mcp.api.CompletionResult;
 import mcp.api.HttpServerConfig;
 import mcp.api.LoadedSkill;
 import mcp.api.McpException;
-import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
 import mcp.api.ReconnectPolicy;
-import mcp.api.ResourceDefinition;
 import mcp.api.ResourceResult;
-import mcp.api.ResourceTemplate;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSurface;
 import mcp.api.SkillEntry;
@@ -69,7 +66,6 @@ import mcp.manager.internal.ResultBudgeting;
 import mcp.manager.internal.ResultFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Runs many MCP servers: connects them in parallel, returns their tools within a startup gate
@@ -105,8 +101,6 @@ public final class McpManager implements AutoCloseable {
     /** The most characters of a server's instructions {@link #instructions(String)} gives. */
     private static final int MAX_INSTRUCTIONS = 4 * AgentText.DEFAULT_MAX_DESCRIPTION;
     private static final Pattern PIN_KEY = Pattern.compile("[0-9a-f]{64}");
-    /** The skills extension's id in a server's capabilities. */
-    private static final String SKILLS = "io.modelcontextprotocol/skills";
 
     private final Map<String, TransportProvider> transports;
     private final List<AuthResolver> authResolvers;
@@ -162,14 +156,9 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, ServerStatus> inactive = new LinkedHashMap<>();
     private final Map<String, Listing> listings = new LinkedHashMap<>();
     private final Map<String, Reconnect> reconnects = new LinkedHashMap<>();
-    /*
-     * The resources each server is subscribed to for the embedder, by server name (guarded by `lock`): what is asked
-     * of every connection of that server, so that a reconnect subscribes again. Gone with a disconnect.
-     */
-    private final Map<String, Set<String>> subscriptions = new LinkedHashMap<>();
     private volatile List<BridgedTool> view = List.of();
-    /** The surface slices of `slices` that offer something, in slice order; rebuilt with the view. */
-    private volatile List<SurfaceSlice> surfaceView = List.of();
+    /** The client surface (resources, templates, prompts, skills; subscriptions): its own class, under `lock`. */
+    private final Surfaces surfaces;
 
     private McpManager(Builder builder) {
         List<TransportProvider> providers = builder.transportProviders != null ? builder.transportProviders
@@ -193,6 +182,8 @@ public final class McpManager implements AutoCloseable {
         this.defaultCallLimits = builder.callLimits;
         this.resultFiles = new ResultFiles(Optional.ofNullable(builder.resultDirectory), builder.keepResultFiles);
         this.logFiles = Optional.ofNullable(builder.logFiles);
+        this.surfaces = new Surfaces(this, lock, connections, slices, listings, cache, events, debounce,
+                maxDescription);
     }
 
     /** @return a builder with every default set */
@@ -201,7 +192,7 @@ public final class McpManager implements AutoCloseable {
     }
 
     /** One connect attempt of one server, from launch to close. */
-    private static final class Server {
+    static final class Server {
         final String name;
         final ServerConfig config;
         /** What its pinned tool definitions are keyed by. */
@@ -248,7 +239,7 @@ public final class McpManager implements AutoCloseable {
      *
      * @param report the differences from the pins that concern the tools its config exposes
      */
-    private record Listing(Server server, List<ToolDefinition> tools, Optional<String> instructions,
+    record Listing(Server server, List<ToolDefinition> tools, Optional<String> instructions,
             ToolPins.Verdict verdict, ToolChanges report) {
     }
 
@@ -299,7 +290,7 @@ public final class McpManager implements AutoCloseable {
      * One server's tools and what it offers beside them (resources, templates, prompts): live, or deferred (from
      * the cache, server still connecting or reconnecting). The two go together through every state.
      */
-    private record Slice(boolean deferred, List<ToolDefinition> tools, ServerSurface surface) {
+    record Slice(boolean deferred, List<ToolDefinition> tools, ServerSurface surface) {
 
         Slice asDeferred() {
             return new Slice(true, tools, surface);
@@ -480,7 +471,7 @@ public final class McpManager implements AutoCloseable {
                         || pendingToolLoads.get(server.name) == server;
                 if (pending && !slices.containsKey(server.name)) {
                     slices.put(server.name, new Slice(true, exposed(server.name, server.config, tools),
-                            server.cached.surface().map(surface -> cleaned(server.name, surface))
+                            server.cached.surface().map(surface -> surfaces.cleaned(server.name, surface))
                                     .orElse(ServerSurface.EMPTY)));
                     offered.add(server.name);
                     LOG.debug("MCP server \"{}\" is still connecting: {} deferred tools from the cache", server.name,
@@ -587,12 +578,12 @@ public final class McpManager implements AutoCloseable {
 
                     @Override
                     public void onPromptsListChanged() {
-                        scheduleSurfaceRelist(server);
+                        surfaces.scheduleSurfaceRelist(server);
                     }
 
                     @Override
                     public void onResourcesListChanged() {
-                        scheduleSurfaceRelist(server);
+                        surfaces.scheduleSurfaceRelist(server);
                     }
 
                     @Override
@@ -635,7 +626,7 @@ public final class McpManager implements AutoCloseable {
             LOG.info("MCP server \"{}\" reconnected (attempt {} of {})", server.name, server.attempt,
                     server.reconnect.policy.attempts());
             server.reconnect.ready.complete(client);
-            resubscribe(server, client);
+            surfaces.resubscribe(server, client);
         } else {
             LOG.debug("MCP server \"{}\" connected", server.name);
         }
@@ -646,52 +637,18 @@ public final class McpManager implements AutoCloseable {
             // 2026-07-28 ttlMs: the server let its list be taken as current until then; no tools/list now.
             LOG.debug("MCP server \"{}\": its cached tool list is fresh until {}; not listed again", server.name,
                     entry.freshness().get().until());
-            listSurface(server, client).thenAccept(surface -> loaded(server,
+            surfaces.listSurface(server, client).thenAccept(surface -> loaded(server,
                     new ToolListing(entry.tools(), Duration.ZERO, false), surface, false));
             return;
         }
         // Tools and the rest are listed at once; the server counts as loaded (for the gate too) when both are in.
-        CompletableFuture<ServerSurface> surface = listSurface(server, client);
+        CompletableFuture<ServerSurface> surface = surfaces.listSurface(server, client);
         client.listToolsWithHints().whenComplete((listing, error) -> {
             if (error != null) {
                 failed(server, error);
             } else {
                 surface.thenAccept(listed -> loaded(server, listing, listed, true));
             }
-        });
-    }
-
-    /**
-     * Lists a server's resources, templates and prompts, each only if it declared the capability. Never fails: a
-     * list that fails leaves its part empty, with a warning (the tools do not depend on it).
-     */
-    private CompletableFuture<ServerSurface> listSurface(Server server, McpClient client) {
-        JsonNode capabilities = client.initializeResult().capabilities();
-        boolean resources = capabilities.path("resources").isObject();
-        boolean prompts = capabilities.path("prompts").isObject();
-        CompletableFuture<List<ResourceDefinition>> resourceList = resources
-                ? surfacePart(server, "resources", client.listResources()) : CompletableFuture.completedFuture(List.of());
-        CompletableFuture<List<ResourceTemplate>> templateList = resources
-                ? surfacePart(server, "resource templates", client.listResourceTemplates())
-                : CompletableFuture.completedFuture(List.of());
-        CompletableFuture<List<PromptDefinition>> promptList = prompts
-                ? surfacePart(server, "prompts", client.listPrompts()) : CompletableFuture.completedFuture(List.of());
-        // Skill entries only: no file of a skill is read before the agent loads it (SEP-2640: no prefetch).
-        CompletableFuture<List<SkillEntry>> skillList = capabilities.path("extensions").path(SKILLS).isObject()
-                ? surfacePart(server, "skills", client.listSkills()) : CompletableFuture.completedFuture(List.of());
-        return CompletableFuture.allOf(resourceList, templateList, promptList, skillList).thenApply(v -> cleaned(
-                server.name, new ServerSurface(resourceList.join(), templateList.join(), promptList.join(),
-                        skillList.join())));
-    }
-
-    private static <T> CompletableFuture<List<T>> surfacePart(Server server, String what,
-            CompletableFuture<List<T>> listing) {
-        return listing.exceptionally(error -> {
-            if (!server.cancelled && !JvmShutdown.inProgress()) {
-                LOG.warn("MCP server \"{}\": listing its {} failed; none are offered: {}", server.name, what,
-                        unwrap(error).getMessage());
-            }
-            return List.of();
         });
     }
 
@@ -841,34 +798,8 @@ public final class McpManager implements AutoCloseable {
                 tool.annotations(), tool.meta());
     }
 
-    /**
-     * A server's resources, templates and prompts with clean and bounded titles and descriptions, as tools have
-     * them: they reach the agent's context just the same.
-     */
-    private ServerSurface cleaned(String serverName, ServerSurface surface) {
-        List<ResourceDefinition> resources = surface.resources().stream().map(r -> new ResourceDefinition(r.uri(),
-                cleaned(serverName, "resource", r.uri(), "name", r.name(), AgentText.MAX_TITLE),
-                r.title().map(t -> cleaned(serverName, "resource", r.uri(), "title", t, AgentText.MAX_TITLE)),
-                r.description().map(d -> cleaned(serverName, "resource", r.uri(), "description", d, maxDescription)),
-                r.mimeType(), r.size(), r.annotations())).toList();
-        List<ResourceTemplate> templates = surface.templates().stream().map(t -> new ResourceTemplate(t.uriTemplate(),
-                cleaned(serverName, "resource template", t.uriTemplate(), "name", t.name(), AgentText.MAX_TITLE),
-                t.title().map(x -> cleaned(serverName, "resource template", t.uriTemplate(), "title", x,
-                        AgentText.MAX_TITLE)),
-                t.description().map(d -> cleaned(serverName, "resource template", t.uriTemplate(), "description", d,
-                        maxDescription)), t.mimeType(), t.annotations())).toList();
-        List<PromptDefinition> prompts = surface.prompts().stream().map(p -> new PromptDefinition(p.name(),
-                p.title().map(t -> cleaned(serverName, "prompt", p.name(), "title", t, AgentText.MAX_TITLE)),
-                p.description().map(d -> cleaned(serverName, "prompt", p.name(), "description", d, maxDescription)),
-                p.arguments().stream().map(a -> new PromptDefinition.Argument(a.name(),
-                        a.title().map(t -> cleaned(serverName, "prompt", p.name(), a.name() + " title", t,
-                                AgentText.MAX_TITLE)),
-                        a.description().map(d -> cleaned(serverName, "prompt", p.name(), a.name() + " description", d,
-                                maxDescription)), a.required())).toList())).toList();
-        return new ServerSurface(resources, templates, prompts, surface.skills());
-    }
-
-    private String cleaned(String serverName, String kind, String item, String field, String text, int max) {
+    /** A text of a server's item as the agent gets it, one warning per change; for tools and {@link Surfaces}. */
+    String cleaned(String serverName, String kind, String item, String field, String text, int max) {
         AgentText.Cleaned cleaned = AgentText.clean(text, max);
         if (!cleaned.changes().isEmpty() && warnedTexts.add(serverName + "\u0000" + kind + "\u0000" + item + "\u0000"
                 + field + "\u0000" + text.hashCode())) {
@@ -1081,43 +1012,6 @@ public final class McpManager implements AutoCloseable {
         }
     }
 
-    private void scheduleSurfaceRelist(Server server) {
-        synchronized (lock) {
-            if (connections.get(server.name) != server) {
-                return;
-            }
-            if (server.surfaceRelist != null) {
-                server.surfaceRelist.cancel(false);
-            }
-            server.surfaceRelist = ClientThreads.TIMERS.schedule(() -> relistSurface(server).exceptionally(error -> {
-                LOG.warn("MCP server \"{}\": re-listing its resources and prompts failed: {}", server.name,
-                        unwrap(error).getMessage());
-                return null;
-            }), debounce.toMillis(), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /**
-     * Subscribes a reconnected server's new session to the resources its old one was subscribed to, and reports each
-     * as updated: an update may have been missed while it was away.
-     */
-    private void resubscribe(Server server, McpClient client) {
-        List<String> uris;
-        synchronized (lock) {
-            uris = List.copyOf(subscriptions.getOrDefault(server.name, Set.of()));
-        }
-        for (String uri : uris) {
-            client.subscribeResource(uri).whenComplete((v, error) -> {
-                if (error != null) {
-                    LOG.warn("MCP server \"{}\": subscribing again to {} after the reconnect failed: {}", server.name,
-                            uri, unwrap(error).getMessage());
-                } else {
-                    events.resourceUpdated(server.name, uri);
-                }
-            });
-        }
-    }
-
     private CompletableFuture<List<ToolDefinition>> relist(Server server) {
         synchronized (lock) {
             if (connections.get(server.name) != server) {
@@ -1128,7 +1022,7 @@ public final class McpManager implements AutoCloseable {
             if (error != null) {
                 LOG.warn("MCP server \"{}\": re-listing tools failed: {}", server.name, unwrap(error).getMessage());
             } else {
-                loaded(server, listing, currentSurface(server.name), true);
+                loaded(server, listing, surfaces.currentSurface(server.name), true);
             }
         }).thenApply(ToolListing::tools);
     }
@@ -1283,7 +1177,7 @@ public final class McpManager implements AutoCloseable {
      *     a deferred slice is a server's cached or last known surface while it connects or reconnects
      */
     public List<SurfaceSlice> surfaces() {
-        return surfaceView;
+        return surfaces.view();
     }
 
     /**
@@ -1291,15 +1185,7 @@ public final class McpManager implements AutoCloseable {
      * @return its resources, templates and prompts, if it is known to offer any
      */
     public Optional<SurfaceSlice> surfaceOf(String name) {
-        return surfaceView.stream().filter(slice -> slice.server().equals(name)).findFirst();
-    }
-
-    /** The surface of a server's slice now, kept when its tools are listed again. */
-    private ServerSurface currentSurface(String name) {
-        synchronized (lock) {
-            Slice slice = slices.get(name);
-            return slice == null ? ServerSurface.EMPTY : slice.surface();
-        }
+        return surfaces.surfaceOf(name);
     }
 
     /**
@@ -1310,34 +1196,7 @@ public final class McpManager implements AutoCloseable {
      * @return what it offers now, or a failure ({@code MCP server not connected: <name>})
      */
     public CompletableFuture<ServerSurface> refreshServerSurface(String name) {
-        Server server;
-        synchronized (lock) {
-            server = connections.get(name);
-        }
-        if (server == null) {
-            return CompletableFuture.failedFuture(notConnected(name));
-        }
-        return relistSurface(server);
-    }
-
-    private CompletableFuture<ServerSurface> relistSurface(Server server) {
-        return listSurface(server, server.client).thenApply(surface -> {
-            Listing listing;
-            synchronized (lock) {
-                Slice slice = slices.get(server.name);
-                listing = listings.get(server.name);
-                if (connections.get(server.name) != server || slice == null || listing == null) {
-                    return surface;
-                }
-                slices.put(server.name, new Slice(slice.deferred(), slice.tools(), surface));
-                rebuildSurfaces(server.name);
-            }
-            // The tools as last listed go with it; their time to live is not known here, so none is kept.
-            Optional<String> spoke = Optional.of(server.client.initializeResult().protocolVersion());
-            cache.ifPresent(c -> c.write(server.name, ConfigHash.of(server.config),
-                    new ToolCache.Entry(listing.tools(), spoke, Optional.empty(), Optional.of(surface))));
-            return surface;
-        });
+        return surfaces.refreshServerSurface(name);
     }
 
     /**
@@ -1350,8 +1209,7 @@ public final class McpManager implements AutoCloseable {
      * @return the contents; a read over the client's size limit fails (the session stays up)
      */
     public CompletableFuture<ResourceResult> readResource(String server, String uri, CallOptions options) {
-        Objects.requireNonNull(uri, "uri");
-        return onServer(server, options, client -> client.readResource(uri, options));
+        return surfaces.readResource(server, uri, options);
     }
 
     /**
@@ -1366,9 +1224,7 @@ public final class McpManager implements AutoCloseable {
      */
     public CompletableFuture<PromptResult> getPrompt(String server, String prompt, Map<String, String> arguments,
             CallOptions options) {
-        Objects.requireNonNull(prompt, "prompt");
-        Map<String, String> copy = Map.copyOf(arguments);
-        return onServer(server, options, client -> client.getPrompt(prompt, copy, options));
+        return surfaces.getPrompt(server, prompt, arguments, options);
     }
 
     /**
@@ -1384,8 +1240,7 @@ public final class McpManager implements AutoCloseable {
      */
     public CompletableFuture<CompletionResult> complete(String server, CompletionReference ref, String argument,
             String value, Map<String, String> context) {
-        Map<String, String> copy = Map.copyOf(context);
-        return onServer(server, CallOptions.DEFAULT, client -> client.complete(ref, argument, value, copy));
+        return surfaces.complete(server, ref, argument, value, context);
     }
 
     /**
@@ -1399,20 +1254,7 @@ public final class McpManager implements AutoCloseable {
      * @return completes once the server accepted it; on a failure nothing is kept
      */
     public CompletableFuture<Void> subscribeResource(String server, String uri) {
-        Objects.requireNonNull(uri, "uri");
-        synchronized (lock) {
-            subscriptions.computeIfAbsent(server, name -> new java.util.LinkedHashSet<>()).add(uri);
-        }
-        return onServer(server, CallOptions.DEFAULT, client -> client.subscribeResource(uri)).whenComplete((v, error) -> {
-            if (error != null) {
-                synchronized (lock) {
-                    Set<String> uris = subscriptions.get(server);
-                    if (uris != null && uris.remove(uri) && uris.isEmpty()) {
-                        subscriptions.remove(server);
-                    }
-                }
-            }
-        });
+        return surfaces.subscribeResource(server, uri);
     }
 
     /**
@@ -1423,19 +1265,7 @@ public final class McpManager implements AutoCloseable {
      * @return completes once the server no longer sends its updates
      */
     public CompletableFuture<Void> unsubscribeResource(String server, String uri) {
-        McpClient client;
-        synchronized (lock) {
-            Set<String> uris = subscriptions.get(server);
-            if (uris == null || !uris.remove(uri)) {
-                return CompletableFuture.completedFuture(null);
-            }
-            if (uris.isEmpty()) {
-                subscriptions.remove(server);
-            }
-            Server connected = connections.get(server);
-            client = connected == null ? null : connected.client;
-        }
-        return client == null ? CompletableFuture.completedFuture(null) : client.unsubscribeResource(uri);
+        return surfaces.unsubscribeResource(server, uri);
     }
 
     /**
@@ -1443,9 +1273,7 @@ public final class McpManager implements AutoCloseable {
      * @return the resources of it that the embedder subscribed to through this manager
      */
     public Set<String> subscribedResources(String server) {
-        synchronized (lock) {
-            return Set.copyOf(subscriptions.getOrDefault(server, Set.of()));
-        }
+        return surfaces.subscribedResources(server);
     }
 
     /**
@@ -1456,7 +1284,7 @@ public final class McpManager implements AutoCloseable {
      * @return the verified skill
      */
     public CompletableFuture<LoadedSkill> loadSkill(SkillEntry skill) {
-        return onServer(skill.server(), CallOptions.DEFAULT, client -> client.loadSkill(skill));
+        return surfaces.loadSkill(skill);
     }
 
     /**
@@ -1468,10 +1296,11 @@ public final class McpManager implements AutoCloseable {
      * @return the verified file
      */
     public CompletableFuture<SkillFile> readSkillFile(LoadedSkill skill, String reference) {
-        return onServer(skill.server(), CallOptions.DEFAULT, client -> client.readSkillFile(skill, reference));
+        return surfaces.readSkillFile(skill, reference);
     }
 
-    private <T> CompletableFuture<T> onServer(String name, CallOptions options,
+    /** Runs a call of the {@link Surfaces} on a server's client, waiting for it within the call's timeout. */
+    <T> CompletableFuture<T> onServer(String name, CallOptions options,
             java.util.function.Function<McpClient, CompletableFuture<T>> call) {
         Duration bound;
         synchronized (lock) {
@@ -1677,7 +1506,7 @@ public final class McpManager implements AutoCloseable {
         return resultFiles.directory();
     }
 
-    private static McpException notConnected(String name) {
+    static McpException notConnected(String name) {
         return new McpException("MCP server not connected: " + name);
     }
 
@@ -1711,7 +1540,7 @@ public final class McpManager implements AutoCloseable {
             connected = connections.remove(name);
             pendingToolLoads.remove(name);
             run = reconnects.remove(name);
-            subscriptions.remove(name);
+            surfaces.disconnectedLocked(name);
             if (connected != null && connected.relist != null) {
                 connected.relist.cancel(false);
             }
@@ -1763,7 +1592,7 @@ public final class McpManager implements AutoCloseable {
             all.stream().filter(server -> server.relist != null).forEach(server -> server.relist.cancel(false));
             all.stream().filter(server -> server.surfaceRelist != null)
                     .forEach(server -> server.surfaceRelist.cancel(false));
-            subscriptions.clear();
+            surfaces.clearedLocked();
             List<String> names = new ArrayList<>(pendingConnections.keySet());
             names.addAll(connections.keySet());
             reconnects.keySet().stream().filter(name -> !names.contains(name)).forEach(names::add);
@@ -1829,22 +1658,7 @@ public final class McpManager implements AutoCloseable {
         List<BridgedTool> snapshot = List.copyOf(next);
         view = snapshot;
         events.toolsChanged(changedServer, snapshot);
-        rebuildSurfaces(changedServer);
-    }
-
-    /** Rebuilds the surface view from the slices and, if it changed, tells the listeners. Called under the lock. */
-    private void rebuildSurfaces(String changedServer) {
-        List<SurfaceSlice> next = new ArrayList<>();
-        slices.forEach((name, slice) -> {
-            if (!slice.surface().isEmpty()) {
-                next.add(new SurfaceSlice(name, slice.deferred(), slice.surface()));
-            }
-        });
-        if (!next.equals(surfaceView)) {
-            List<SurfaceSlice> snapshot = List.copyOf(next);
-            surfaceView = snapshot;
-            events.surfacesChanged(changedServer, snapshot);
-        }
+        surfaces.rebuildSurfaces(changedServer);
     }
 
     private void setInactive(String name, ServerStatus status) {
@@ -1856,7 +1670,7 @@ public final class McpManager implements AutoCloseable {
         events.status(name, status);
     }
 
-    private static Throwable unwrap(Throwable error) {
+    static Throwable unwrap(Throwable error) {
         Throwable current = error;
         while ((current instanceof CompletionException || current instanceof ExecutionException)
                 && current.getCause() != null) {
