@@ -1401,26 +1401,32 @@ public final class McpManager implements AutoCloseable {
      * @param pending whether a first connect in flight is waited for too (deferred tools)
      */
     CompletableFuture<McpClient> clientForCall(String name, Duration bound, boolean pending) {
-        Reconnect run;
+        CompletableFuture<McpClient> ready;
+        String late;
         synchronized (lock) {
             Server server = connections.get(name);
             if (server != null) {
                 return CompletableFuture.completedFuture(server.client);
             }
-            run = reconnects.get(name);
-            if (run == null) {
+            Reconnect run = reconnects.get(name);
+            if (run != null) {
+                ready = run.ready;
+                late = "is reconnecting and did not come back";
+            } else {
                 server = pendingConnections.get(name);
-                if (pending && server != null) {
-                    return server.connected.copy();
+                if (!pending || server == null) {
+                    return CompletableFuture.failedFuture(notConnected(name));
                 }
-                return CompletableFuture.failedFuture(notConnected(name));
+                // A first connect is bounded by its own timeouts, which may be longer than the call's.
+                ready = server.connected;
+                late = "is still connecting and was not connected";
             }
         }
         CompletableFuture<McpClient> wait = new CompletableFuture<>();
         ScheduledFuture<?> timeout = ClientThreads.TIMERS.schedule(() -> wait.completeExceptionally(new McpException(
-                "MCP server \"" + name + "\" is reconnecting and did not come back within the call's timeout ("
-                        + bound.toMillis() + " ms)")), bound.toMillis(), TimeUnit.MILLISECONDS);
-        run.ready.whenComplete((client, error) -> {
+                "MCP server \"" + name + "\" " + late + " within the call's timeout (" + bound.toMillis() + " ms)")),
+                bound.toMillis(), TimeUnit.MILLISECONDS);
+        ready.whenComplete((client, error) -> {
             timeout.cancel(false);
             if (error != null) {
                 wait.completeExceptionally(error);

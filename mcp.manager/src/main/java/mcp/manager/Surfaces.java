@@ -261,11 +261,13 @@ final class Surfaces {
     /** What {@link McpManager#subscribeResource} does. */
     CompletableFuture<Void> subscribeResource(String server, String uri) {
         Objects.requireNonNull(uri, "uri");
+        boolean added;
         synchronized (lock) {
-            subscriptions.computeIfAbsent(server, name -> new java.util.LinkedHashSet<>()).add(uri);
+            added = subscriptions.computeIfAbsent(server, name -> new java.util.LinkedHashSet<>()).add(uri);
         }
         return onServer(server, CallOptions.DEFAULT, client -> client.subscribeResource(uri)).whenComplete((v, error) -> {
-            if (error != null) {
+            // A failed repeat leaves the subscription that holds as it is.
+            if (error != null && added) {
                 synchronized (lock) {
                     Set<String> uris = subscriptions.get(server);
                     if (uris != null && uris.remove(uri) && uris.isEmpty()) {

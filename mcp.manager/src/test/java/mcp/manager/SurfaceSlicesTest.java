@@ -151,6 +151,10 @@ class SurfaceSlicesTest {
         SurfaceSlice deferred = warm.surfaceOf("kit").orElseThrow();
         assertTrue(deferred.deferred(), "offered from the cache at the gate");
         assertEquals(listed, deferred.surface());
+        McpException late = assertThrows(McpException.class, () -> McpClient.await(warm.readResource("kit", TEXT_URI,
+                CallOptions.DEFAULT.withTimeout(Duration.ofMillis(200)))));
+        assertEquals("MCP server \"kit\" is still connecting and was not connected within the call's timeout (200 ms)",
+                late.getMessage(), "the wait for a first connect is the call's, not the connect's");
         ResourceContents text = warm.readResource("kit", TEXT_URI, CallOptions.DEFAULT).join().contents().get(0);
         assertEquals(Optional.of("The testkit's readme."), text.text(), "the read waited for the server");
         ReconnectTest.await("the surface is live", () -> warm.surfaceOf("kit").map(s -> !s.deferred()).orElse(false));

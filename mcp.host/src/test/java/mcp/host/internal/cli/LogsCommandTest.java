@@ -62,6 +62,8 @@ class LogsCommandTest {
                 "/call mcp_quiet_log {\"level\": \"debug\", \"message\": \"not asked for\"}",
                 "/logs quiet",
                 "/logs quiet -f",
+                // Waits for kit's connection and then long enough for its --log-every ticks (every 100 ms).
+                "/call mcp_kit_slow {\"ms\": 400}",
                 "/quit") + "\n";
         CliRunner.Result shell = cli.runWithInput(input, "shell", "--config", config.toString(), "--no-cache");
         assertEquals(0, shell.exitCode(), shell::toString);
