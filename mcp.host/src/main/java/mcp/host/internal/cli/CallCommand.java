@@ -133,8 +133,8 @@ final class CallCommand implements Callable<Integer> {
     }
 
     private static ToolOutput failed(BridgedTool tool, String message) {
-        return new ToolOutput(ToolOutput.failureText(message), true, new ToolOutput.Details(tool.serverName(), tool.toolName(),
-                true, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
+        return new ToolOutput(ToolOutput.failureText(message), true, new ToolOutput.Details(tool.serverName(),
+                tool.toolName(), true, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
     }
 
     /**
@@ -146,7 +146,8 @@ final class CallCommand implements Callable<Integer> {
         ToolOutput.Details details = output.details();
         if (callFailed(output)) {
             String text = output.text();
-            document.put("error", text.startsWith(ToolOutput.FAILURE + ": ") ? text.substring(ToolOutput.FAILURE.length() + 2) : text);
+            String prefix = ToolOutput.FAILURE + ": ";
+            document.put("error", text.startsWith(prefix) ? text.substring(prefix.length()) : text);
             return document;
         }
         ArrayNode content = document.putArray("content");
