@@ -188,10 +188,11 @@ public final class ToolSession implements AutoCloseable {
         List<AgentTool> hits = new ArrayList<>();
         boolean added = false;
         synchronized (lock) {
+            List<AgentTool> tools = allToolsLocked();
             Map<String, AgentTool> all = new LinkedHashMap<>();
-            allToolsLocked().forEach(tool -> all.put(tool.name(), tool));
+            tools.forEach(tool -> all.put(tool.name(), tool));
             if (indexStale) {
-                index.update(allToolsLocked(), bridged);
+                index.update(tools, bridged);
                 indexStale = false;
             }
             for (mcp.search.Hit hit : index.search(query, limit)) {

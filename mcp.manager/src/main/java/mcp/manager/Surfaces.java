@@ -6,6 +6,7 @@ import static mcp.manager.McpManager.unwrap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -263,7 +264,7 @@ final class Surfaces {
         Objects.requireNonNull(uri, "uri");
         boolean added;
         synchronized (lock) {
-            added = subscriptions.computeIfAbsent(server, name -> new java.util.LinkedHashSet<>()).add(uri);
+            added = subscriptions.computeIfAbsent(server, name -> new LinkedHashSet<>()).add(uri);
         }
         return onServer(server, CallOptions.DEFAULT, client -> client.subscribeResource(uri)).whenComplete((v, error) -> {
             // A failed repeat leaves the subscription that holds as it is.
