@@ -16,7 +16,7 @@ echo "recovery: installing the npm peers (bench/: the inspector CLI)" >&2
 install_npm bench
 
 echo "recovery: building mcp-host, its runtime image and mcp.bench (tests skipped)" >&2
-mvn -B -q -DskipTests package -pl mcp.bench,mcp.host -am >&2
+mvn -B -q -DskipTests package -pl mcp.bench,mcp.cli -am >&2
 
 target=mcp.bench/target
 jar=$(ls "$target"/mcp.bench-*-SNAPSHOT.jar | grep -v classpath | head -1)

@@ -17,7 +17,7 @@ install_npm bench
 bash interop/install.sh
 
 echo "bench: building mcp-host, its runtime image and mcp.bench (tests skipped)" >&2
-mvn -B -q -DskipTests package -pl mcp.bench,mcp.host -am >&2
+mvn -B -q -DskipTests package -pl mcp.bench,mcp.cli -am >&2
 
 target=mcp.bench/target
 jar=$(ls "$target"/mcp.bench-*-SNAPSHOT.jar | grep -v classpath | head -1)

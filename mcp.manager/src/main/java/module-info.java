@@ -21,7 +21,7 @@ module mcp.manager {
 
     exports mcp.manager;
     // The command line shows prompt messages as tool results are shown, and cleans server text the same way.
-    exports mcp.manager.internal to mcp.host;
+    exports mcp.manager.internal to mcp.host, mcp.cli;
 
     uses mcp.api.spi.TransportProvider;
 }

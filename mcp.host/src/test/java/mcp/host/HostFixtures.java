@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import mcp.api.McpJson;
-import mcp.host.internal.demo.Demo;
+import mcp.testkit.TestServers;
 import tools.jackson.databind.node.ObjectNode;
 
 /** What the embedding API's tests share: a native config of testkit servers, and a bounded wait. */
@@ -27,7 +27,7 @@ final class HostFixtures {
         ObjectNode root = McpJson.object();
         ObjectNode mcpServers = root.putObject("mcpServers");
         new TreeMap<>(servers).forEach((name, args) -> {
-            List<String> command = Demo.serverCommand(args);
+            List<String> command = TestServers.command(args.toArray(String[]::new));
             ObjectNode server = mcpServers.putObject(name);
             server.put("command", command.get(0));
             command.subList(1, command.size()).forEach(server.putArray("args")::add);

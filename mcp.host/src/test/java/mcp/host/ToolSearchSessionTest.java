@@ -111,7 +111,7 @@ class ToolSearchSessionTest {
         tools.jackson.databind.node.ObjectNode root = McpJson.object();
         tools.jackson.databind.node.ObjectNode entries = root.putObject("mcpServers");
         servers.forEach((name, args) -> {
-            List<String> command = mcp.host.internal.demo.Demo.serverCommand(args);
+            List<String> command = mcp.testkit.TestServers.command(args.toArray(String[]::new));
             tools.jackson.databind.node.ObjectNode entry = entries.putObject(name);
             entry.put("command", command.get(0));
             command.subList(1, command.size()).forEach(entry.putArray("args")::add);

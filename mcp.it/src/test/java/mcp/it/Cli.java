@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 /** Runs the runtime image's {@code mcp-host} as a process, with a fixture home and no XDG settings. */
 final class Cli {
 
-    static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.host/target/image"))
+    static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.cli/target/image"))
             .toAbsolutePath().normalize();
     static final long TIMEOUT_SECONDS = 120;
 

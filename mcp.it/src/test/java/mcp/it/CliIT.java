@@ -46,7 +46,7 @@ class CliIT {
     @BeforeEach
     void fixture() throws IOException {
         Path launcher = IMAGE.resolve("bin/mcp-host");
-        assertTrue(Files.isExecutable(launcher), launcher + " is missing: build mcp.host (mvn package) first");
+        assertTrue(Files.isExecutable(launcher), launcher + " is missing: build mcp.cli (mvn package) first");
         home = Files.createDirectories(temp.resolve("home"));
         project = Files.createDirectories(temp.resolve("project"));
         Files.createDirectories(project.resolve(".git"));

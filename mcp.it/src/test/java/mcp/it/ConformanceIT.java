@@ -49,7 +49,7 @@ class ConformanceIT {
     private static final Path SUITE_2026 = INTEROP.resolve("node_modules/conformance-2026/dist/index.js");
     private static final Path CLIENT = INTEROP.resolve("conformance-client");
     private static final Path LOOPBACK = INTEROP.resolve("loopback.cjs");
-    private static final Path IMAGE_JAVA = Path.of(System.getProperty("mcp.host.image", "../mcp.host/target/image"))
+    private static final Path IMAGE_JAVA = Path.of(System.getProperty("mcp.host.image", "../mcp.cli/target/image"))
             .toAbsolutePath().normalize().resolve("bin/java");
     private static final long TIMEOUT_SECONDS = 180;
 
@@ -70,7 +70,7 @@ class ConformanceIT {
         assertTrue(Files.isExecutable(NODE22), NODE22 + " is missing: run interop/install.sh (mvn verify runs it)");
         assertTrue(Files.isRegularFile(SUITE), SUITE + " is missing: run interop/install.sh (mvn verify runs it)");
         assertTrue(Files.isExecutable(CLIENT), CLIENT + " is missing or not executable");
-        assertTrue(Files.isExecutable(IMAGE_JAVA), IMAGE_JAVA + " is missing: build mcp.host (mvn package) first");
+        assertTrue(Files.isExecutable(IMAGE_JAVA), IMAGE_JAVA + " is missing: build mcp.cli (mvn package) first");
     }
 
     private Outcome suite(String name, String... args) throws Exception {

@@ -54,7 +54,7 @@ import tools.jackson.databind.JsonNode;
 class HttpInteropIT {
 
     private static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath();
-    private static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.host/target/image"))
+    private static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.cli/target/image"))
             .toAbsolutePath().normalize();
     private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -212,7 +212,7 @@ class HttpInteropIT {
     void theCliListsTheToolsOfAUrlServer() throws Exception {
         Everything server = everything("streamableHttp");
         Path launcher = IMAGE.resolve("bin/mcp-host");
-        assertTrue(Files.isExecutable(launcher), launcher + " is missing: build mcp.host (mvn package) first");
+        assertTrue(Files.isExecutable(launcher), launcher + " is missing: build mcp.cli (mvn package) first");
         Path home = Files.createDirectories(temp.resolve("home"));
         Path project = Files.createDirectories(temp.resolve("project"));
         Path config = temp.resolve("http.json");

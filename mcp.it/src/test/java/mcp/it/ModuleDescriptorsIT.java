@@ -34,7 +34,10 @@ class ModuleDescriptorsIT {
 
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
     private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.transport.stdio", "mcp.transport.http",
-            "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host", "mcp.testkit", "mcp.search");
+            "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host", "mcp.host.defaults", "mcp.cli",
+            "mcp.testkit", "mcp.search");
+    /** Aggregators: modules with no package of their own, which only name other modules (as the JDK's java.se). */
+    private static final Set<String> AGGREGATORS = Set.of("mcp.host.defaults");
 
     private static List<Path> pathEntries() {
         List<Path> entries = new ArrayList<>();
@@ -76,6 +79,10 @@ class ModuleDescriptorsIT {
             assertFalse(descriptor.isAutomatic(), jar + " is an automatic module");
             assertEquals(jar.getFileName().toString().replaceAll("-\\d.*\\.jar$", ""), descriptor.name(),
                     "module name = artifact name");
+            if (AGGREGATORS.contains(descriptor.name())) {
+                assertEquals(Set.of(), descriptor.packages(), descriptor.name() + " is an aggregator: no code");
+                continue;
+            }
             assertTrue(descriptor.packages().contains(descriptor.name()),
                     descriptor.name() + " must own the package of its own name");
             for (String pkg : descriptor.packages()) {
@@ -167,6 +174,45 @@ class ModuleDescriptorsIT {
                 "zed", "claude-desktop", "vscode", "mcp-json"),
                 providerIds(layer, "mcp.api.spi.CapabilitySource"));
         assertEquals(List.of("enabled", "project", "exa"), providerIds(layer, "mcp.api.spi.ConfigFilter"));
+    }
+
+    /**
+     * Requiring {@code mcp.host.defaults} is enough: resolved without service binding, as jlink does unless told
+     * {@code --bind-services}, its graph holds a provider of every kind the host looks up by default.
+     */
+    @Test
+    void theDefaultsModuleBringsTheDefaultProvidersWithoutBinding() throws Exception {
+        ModuleLayer layer = layerOf(Set.of("mcp.host.defaults"), false);
+        assertEquals(Set.of("stdio", "http", "sse"), Set.copyOf(providerIds(layer, "mcp.api.spi.TransportProvider")));
+        assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.ToolCacheProvider"));
+        assertEquals(List.of("file"), providerIds(layer, "mcp.api.spi.AuthStorage"));
+        assertEquals(List.of("values"), providerIds(layer, "mcp.api.spi.AuthResolver"));
+        assertTrue(layer.findModule("com.ethlo.time").isPresent(), "the validator's date-time module");
+    }
+
+    /** The library is a library: neither the command line, nor a logging backend, nor the test servers. */
+    @Test
+    void theHostModuleBringsNoCommandLineNoLoggingBackendAndNoTestServer() throws Exception {
+        for (String root : List.of("mcp.host", "mcp.host.defaults")) {
+            Set<String> names = layerOf(Set.of(root), false).modules().stream().map(Module::getName)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertTrue(names.contains("mcp.host"), names.toString());
+            for (String name : names) {
+                assertFalse(name.startsWith("info.picocli") || name.startsWith("org.tinylog")
+                        || name.equals("mcp.testkit") || name.equals("mcp.cli") || name.equals("org.slf4j.simple"),
+                        root + " reads " + name + ": " + names);
+            }
+        }
+    }
+
+    /** A layer over every jar of this test's paths, resolved from the roots, with or without service binding. */
+    private static ModuleLayer layerOf(Set<String> roots, boolean bind) {
+        ModuleFinder finder = ModuleFinder.of(pathEntries().stream().filter(p -> p.toString().endsWith(".jar"))
+                .toArray(Path[]::new));
+        Configuration parent = ModuleLayer.boot().configuration();
+        Configuration configuration = bind ? parent.resolveAndBind(finder, ModuleFinder.of(), roots)
+                : parent.resolve(finder, ModuleFinder.of(), roots);
+        return ModuleLayer.boot().defineModulesWithOneLoader(configuration, ClassLoader.getPlatformClassLoader());
     }
 
     /** The ids of a service's providers in a layer, each from a named module. */

@@ -37,7 +37,7 @@ class SecretMaskingIT {
 
     @BeforeEach
     void fixture() throws IOException {
-        assertTrue(Files.isExecutable(Cli.IMAGE.resolve("bin/mcp-host")), "build mcp.host (mvn package) first");
+        assertTrue(Files.isExecutable(Cli.IMAGE.resolve("bin/mcp-host")), "build mcp.cli (mvn package) first");
         home = Files.createDirectories(temp.resolve("home"));
         Path everything = INTEROP.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
         assertTrue(Files.isRegularFile(everything), everything + " is missing: run interop/install.sh");

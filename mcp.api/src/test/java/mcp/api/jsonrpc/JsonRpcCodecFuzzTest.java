@@ -9,7 +9,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * reads, it writes back so that it reads the same again (through bytes and through trees).
  *
  * <p>{@code mvn verify} replays the inputs under {@code JsonRpcCodecFuzzTestInputs/} (seeds and past
- * findings); {@code JAZZER_FUZZ=1} fuzzes (README, Tests).
+ * findings); {@code JAZZER_FUZZ=1} fuzzes (docs/testing.md).
  */
 class JsonRpcCodecFuzzTest {
 

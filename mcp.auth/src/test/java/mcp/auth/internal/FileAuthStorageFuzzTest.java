@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
  *
  * <p>The fuzzer's bytes are the file, with each {@code SECRET} replaced by a token drawn from the input.
  * {@code mvn verify} replays the inputs under {@code FileAuthStorageFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
- * fuzzes (README, Tests).
+ * fuzzes (docs/testing.md).
  */
 class FileAuthStorageFuzzTest {
 

@@ -37,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Command line: {@code --repo DIR --module-path MP --log-path LP [--out DIR] [--parts soak,flood,exit]
  * [--smoke] [--connect-cycles N] [--kill-cycles N] [--progress N] [--junk N] [--exit-rounds N] [--image DIR] [--inspector false]}
  * ({@code DIR}: the runtime image whose {@code bin/mcp-host} the exit part runs, by default
- * {@code mcp.host/target/image}; {@code --inspector false} leaves the inspector out); {@code LP} is the
+ * {@code mcp.cli/target/image}; {@code --inspector false} leaves the inspector out); {@code LP} is the
  * module path of the host's logging backend (tinylog), which only the flood process gets. {@code --smoke}: a few
  * cycles and small floods, no {@code exit} part, for CI (no timing is asserted anywhere).
  */
@@ -190,7 +190,7 @@ public final class Recovery {
     }
 
     private void exit(String archive) throws IOException, InterruptedException {
-        Path image = Path.of(options.getOrDefault("--image", repo.resolve("mcp.host/target/image").toString()))
+        Path image = Path.of(options.getOrDefault("--image", repo.resolve("mcp.cli/target/image").toString()))
                 .resolve("bin/mcp-host");
         Path inspector = repo.resolve("bench/node_modules/@modelcontextprotocol/inspector");
         if (!Files.isExecutable(image) || !Files.isDirectory(inspector)) {
@@ -225,7 +225,7 @@ public final class Recovery {
         ObjectNode section = results.putObject("exit");
         section.put("gateMs", GATE_MS);
         section.put("boundMs", GATE_MS + EXIT_AFTER_GATE_MS);
-        section.put("mcpHostCommand", "mcp.host/target/image/bin/mcp-host tools --config slow.json --no-project-config"
+        section.put("mcpHostCommand", "mcp.cli/target/image/bin/mcp-host tools --config slow.json --no-project-config"
                 + " --cache-dir DIR");
         section.put("inspectorCommand", "npx @modelcontextprotocol/inspector --cli java ... mcp.testkit.TestServer"
                 + " --tools 1000 --init-delay-ms 5000 --method tools/list");

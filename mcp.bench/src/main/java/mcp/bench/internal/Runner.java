@@ -544,7 +544,7 @@ public final class Runner {
     // ------------------------------------------------------------------ whole-process CLI
 
     private void cli(String testkitArchive) throws IOException, InterruptedException {
-        Path image = repo.resolve("mcp.host/target/image/bin/mcp-host");
+        Path image = repo.resolve("mcp.cli/target/image/bin/mcp-host");
         Path inspectorBench = repo.resolve("bench/node_modules/@modelcontextprotocol/inspector");
         if (!Files.isExecutable(image) || !Files.isDirectory(inspectorBench)) {
             problem("CLI comparison skipped: " + (Files.isExecutable(image) ? "" : image + " missing; ")

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
  * so that it reads the same tools again.
  *
  * <p>{@code mvn verify} replays the inputs under {@code FileToolCacheFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
- * fuzzes (README, Tests).
+ * fuzzes (docs/testing.md).
  */
 class FileToolCacheFuzzTest {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
  * written, and every server found comes from one (checked by {@link SourcesProperties#check}).
  *
  * <p>{@code mvn verify} replays the inputs under {@code SourcesFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
- * fuzzes (README, Tests).
+ * fuzzes (docs/testing.md).
  */
 class SourcesFuzzTest {
 

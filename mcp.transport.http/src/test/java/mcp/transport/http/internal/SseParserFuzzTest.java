@@ -12,7 +12,7 @@ import java.util.List;
  * stream is cut into chunks never changes the events, the last event id or the retry it yields.
  *
  * <p>{@code mvn verify} replays the inputs under {@code SseParserFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
- * fuzzes (README, Tests).
+ * fuzzes (docs/testing.md).
  */
 class SseParserFuzzTest {
 

@@ -21,7 +21,7 @@ import mcp.transport.stdio.internal.MessageReaderProperties.Line;
  * order; every other non-blank line counted as skipped), and a message after the garbage arrives intact.
  *
  * <p>{@code mvn verify} replays the inputs under {@code MessageReaderFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
- * fuzzes (README, Tests).
+ * fuzzes (docs/testing.md).
  */
 class MessageReaderFuzzTest {
 

@@ -1,0 +1,133 @@
+package mcp.cli.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import mcp.api.McpJson;
+import mcp.api.internal.Secrets;
+import mcp.manager.McpManager;
+import mcp.manager.ServerStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code status}: connect (startup gate included), then each server's state and tool count. */
+@Command(name = "status", description = {
+    "Connect the servers and show each one's state and tool count.",
+    "● connected  ◌ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
+    "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
+final class StatusCommand implements Callable<Integer> {
+
+    @ParentCommand
+    McpHostCommand root;
+
+    /**
+     * One server's line; {@code withheld} counts the tools (and instructions) kept from the agent; {@code reconnect}
+     * is where a reconnecting server is, else {@code null}.
+     */
+    record Line(String name, String status, int tools, String error, int withheld, ServerStatus.Reconnect reconnect) {
+        Line(String name, String status, int tools, String error, int withheld) {
+            this(name, status, tools, error, withheld, null);
+        }
+    }
+
+    @Override
+    public Integer call() {
+        CliContext context = root.context();
+        try (Loaded loaded = context.load()) {
+            List<Line> lines = lines(loaded);
+            if (context.json()) {
+                ArrayNode array = McpJson.mapper().createArrayNode();
+                for (Line line : lines) {
+                    ObjectNode node = array.addObject();
+                    node.put("name", line.name());
+                    node.put("status", line.status());
+                    node.put("tools", line.tools());
+                    node.put("error", line.error());
+                    node.put("withheld", line.withheld());
+                    if (line.reconnect() != null) {
+                        ObjectNode reconnect = node.putObject("reconnect");
+                        reconnect.put("attempt", line.reconnect().attempt());
+                        reconnect.put("attempts", line.reconnect().attempts());
+                        // null while the attempt is in flight
+                        reconnect.put("nextTryMs", line.reconnect().nextTry()
+                                .map(at -> Math.max(0, java.time.Duration.between(java.time.Instant.now(), at).toMillis()))
+                                .orElse(null));
+                    }
+                }
+                ToolsCommand.pendingJson(loaded.discovery(), null).forEach(pending -> {
+                    ObjectNode node = array.addObject();
+                    node.put("name", pending.get("name").asString());
+                    node.put("status", "not-approved");
+                    node.put("tools", 0);
+                    node.put("error", pending.get("approval").get("reason").asString());
+                    node.set("approval", pending.get("approval"));
+                });
+                context.printJson(array);
+            } else if (lines.isEmpty()) {
+                context.out().println("No MCP servers configured.");
+            } else {
+                print(context, lines);
+                ToolChangesOutput.print(context.err(), ToolChangesOutput.of(loaded.manager(), null));
+            }
+            context.printPending(loaded.discovery(), null);
+            context.printProblems(loaded.discovery(), null);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Every discovered server in discovery order, then servers only the manager knows (the shell's later additions). */
+    static List<Line> lines(Loaded loaded) {
+        McpManager manager = loaded.manager();
+        Map<String, ServerStatus> statuses = manager.statuses();
+        Map<String, String> errors = loaded.errors();
+        Set<String> names = new LinkedHashSet<>(loaded.discovery().configs().keySet());
+        names.addAll(errors.keySet());
+        names.addAll(statuses.keySet());
+        List<Line> lines = new ArrayList<>();
+        for (String name : names) {
+            ServerStatus status = statuses.getOrDefault(name, manager.status(name));
+            String state = status.state().name().toLowerCase(Locale.ROOT);
+            String error = status.error().orElse(null);
+            if (errors.containsKey(name) && status.state() != ServerStatus.State.CONNECTED
+                    && status.state() != ServerStatus.State.CONNECTING) {
+                state = "failed";
+                error = errors.get(name);
+            }
+            int withheld = manager.toolChanges(name).map(changes -> changes.withheld().size()
+                    + (changes.instructions().isPresent() ? 1 : 0)).orElse(0);
+            lines.add(new Line(name, state, manager.toolsOf(name).size(), Secrets.maskText(error), withheld,
+                    status.reconnect().orElse(null)));
+        }
+        return lines;
+    }
+
+    private static void print(CliContext context, List<Line> lines) {
+        int width = lines.stream().mapToInt(line -> line.name().length()).max().orElse(0);
+        for (Line line : lines) {
+            String mark = switch (line.status()) {
+                case "connected" -> "●";
+                case "connecting" -> "◌";
+                case "reconnecting" -> "↻";
+                case "failed" -> "✗";
+                default -> "○";
+            };
+            String state = line.error() == null ? line.status() : line.status() + ": " + line.error();
+            if (line.reconnect() != null) {
+                state = line.status() + " (" + line.reconnect().describe(java.time.Instant.now()) + ")"
+                        + (line.error() == null ? "" : ": " + line.error());
+            }
+            String tools = (line.tools() == 1 ? "  (1 tool" : "  (" + line.tools() + " tools")
+                    + (line.withheld() > 0 ? ", " + line.withheld() + " withheld)" : ")");
+            boolean live = line.status().equals("connected") || line.status().equals("connecting")
+                    || line.status().equals("reconnecting");
+            context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
+                    + (live ? tools : ""));
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package mcp.cli.internal;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import mcp.api.McpJson;
+import mcp.api.ToolChanges;
+import mcp.config.DiscoveryResult;
+import mcp.config.SkippedServer;
+import mcp.host.ToolSearch;
+import mcp.manager.BridgedTool;
+import mcp.manager.McpManager;
+import mcp.manager.TokenCounter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tools}: discovery, connect and the startup gate, then the tools the agent would get. */
+@Command(name = "tools", description = {
+    "Connect the servers (startup gate included) and list their tools, as mcp_<server>_<tool>.",
+    "(deferred) marks tools from the cache whose server was still connecting at the gate.",
+    "(always loaded) marks tools their server's alwaysLoad keeps in the agent's tool set under deferred loading.",
+    "Ends with the definitions' estimated tokens (o200k_base) per server and for all.",
+    "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
+    "Per-server errors are reported and do not change the exit code."})
+final class ToolsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    McpHostCommand root;
+
+    @Option(names = "--server", paramLabel = "NAME", description = "Connect and list only this server.")
+    String server;
+
+    @Option(names = "--search", paramLabel = "QUERY", description = {"List only the tools that best match QUERY, best "
+            + "first, as an agent's search_tools finds them: words as a user says them, a tool's name, or /regex/."})
+    String search;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "10",
+            description = "With --search: at most N tools (1 to 50, default 10).")
+    int limit;
+
+    @Override
+    public Integer call() {
+        CliContext context = root.context();
+        // The token totals need the encoding: load it while the servers connect, not after the listing.
+        TokenCounter.preload();
+        try (Loaded loaded = server == null ? context.load() : context.loadOne(server, context.hostBuilder())) {
+            List<BridgedTool> tools = loaded.tools().stream()
+                    .filter(tool -> server == null || tool.serverName().equals(server))
+                    .toList();
+            if (search != null) {
+                if (limit < 1 || limit > 50) {
+                    throw new CliException(ExitCodes.USAGE, "--limit must be 1 to 50, got " + limit);
+                }
+                try {
+                    tools = ToolSearch.rank(tools, search, limit);
+                } catch (IllegalArgumentException e) {
+                    throw new CliException(ExitCodes.USAGE, "--search: " + e.getMessage());
+                }
+            }
+            Map<String, String> errors = loaded.errors();
+            if (server != null) {
+                errors.keySet().retainAll(List.of(server));
+            }
+            Map<String, ToolChanges> changes = ToolChangesOutput.of(loaded.manager(), server);
+            if (context.json()) {
+                ObjectNode document = json(tools, errors, loaded.manager());
+                ToolTokens.of(tools).json(document);
+                document.set("pending", pendingJson(loaded.discovery(), server));
+                ToolChangesOutput.json(document.putArray("withheld"), changes);
+                context.printJson(document);
+            } else {
+                print(context.out(), tools, loaded.manager());
+                ToolTokens.of(tools).print(context.out());
+                errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
+                ToolChangesOutput.print(context.err(), changes);
+            }
+            context.printPending(loaded.discovery(), server);
+            context.printProblems(loaded.discovery(), server);
+        }
+        return ExitCodes.OK;
+    }
+
+    private static ObjectNode json(List<BridgedTool> tools, Map<String, String> errors, McpManager manager) {
+        ObjectNode document = McpJson.object();
+        ArrayNode array = document.putArray("tools");
+        for (BridgedTool tool : tools) {
+            ObjectNode node = array.addObject();
+            node.put("name", tool.name());
+            node.put("server", tool.serverName());
+            node.put("tool", tool.toolName());
+            node.put("label", tool.label());
+            node.put("description", tool.description());
+            node.set("inputSchema", tool.inputSchema());
+            node.put("deferred", tool.deferred());
+            if (manager.alwaysLoad(tool.serverName()).includes(tool.toolName())) {
+                node.put("alwaysLoad", true);
+            }
+        }
+        ObjectNode errorNode = document.putObject("errors");
+        errors.forEach(errorNode::put);
+        return document;
+    }
+
+    /** @return the project servers not started for want of an approval: {@code [{name, path, approval}]} */
+    static ArrayNode pendingJson(DiscoveryResult discovery, String onlyServer) {
+        ArrayNode array = McpJson.mapper().createArrayNode();
+        for (SkippedServer skipped : discovery.skipped()) {
+            if (skipped.reason() == SkippedServer.Reason.NOT_APPROVED && skipped.approval().isPresent()
+                    && (onlyServer == null || onlyServer.equals(skipped.name()))) {
+                ObjectNode node = array.addObject();
+                node.put("name", skipped.name());
+                node.put("path", skipped.source().path().map(Object::toString).orElse(null));
+                node.set("approval", Listing.approvalJson(skipped.approval().get()));
+            }
+        }
+        return array;
+    }
+
+    private static void print(PrintStream out, List<BridgedTool> tools, McpManager manager) {
+        if (tools.isEmpty()) {
+            out.println("No tools.");
+            return;
+        }
+        int nameWidth = tools.stream().mapToInt(t -> t.name().length()).max().orElse(0);
+        int labelWidth = tools.stream().mapToInt(t -> t.label().length()).max().orElse(0);
+        for (BridgedTool tool : tools) {
+            out.println(pad(tool.name(), nameWidth) + "  " + pad(tool.label(), labelWidth) + "  — "
+                    + firstLine(tool.description()) + (tool.deferred() ? " (deferred)" : "")
+                    + (manager.alwaysLoad(tool.serverName()).includes(tool.toolName()) ? " (always loaded)" : ""));
+        }
+    }
+
+    static String pad(String text, int width) {
+        return text + " ".repeat(Math.max(0, width - text.length()));
+    }
+
+    /** A description's first line, shortened: a listing line per tool stays readable. */
+    static String firstLine(String description) {
+        String line = description.strip().lines().findFirst().orElse("");
+        return line.length() > 100 ? line.substring(0, 99) + "…" : line;
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * The {@code mcp-host} command: the command line (picocli) over the embedding API of {@code mcp.host}, the demo
+ * with its test servers, the client the conformance suite runs, and tinylog as the logging backend. An
+ * application, not a library: it exports nothing, and the jlink runtime image is built from it.
+ *
+ * <p>{@link mcp.cli.Main} is the entry point ({@code java -m mcp.cli/mcp.cli.Main}).
+ */
+module mcp.cli {
+    requires mcp.host.defaults;
+    requires org.slf4j;
+    requires info.picocli;
+
+    // picocli reads and writes the command classes' annotated fields reflectively.
+    opens mcp.cli.internal to info.picocli;
+}

@@ -1,7 +1,0 @@
-/**
- * The {@code mcp-host} command line, built with picocli on the embedding API: {@link
- * mcp.host.internal.cli.Main} wires the commands; every command that connects servers closes its
- * {@link mcp.host.McpHost} before it returns, and config edits go through {@link
- * mcp.host.internal.cli.ConfigFileEditor} (atomic, owner-only writes).
- */
-package mcp.host.internal.cli;

@@ -1,2 +1,0 @@
-/** {@code mcp-host demo}: the whole lifecycle on test servers that ship with mcp-host. */
-package mcp.host.internal.demo;
