@@ -58,6 +58,32 @@ public final class Providers {
     }
 
     /**
+     * Loads the providers of a service that the modules of one layer declare, not those of its parent
+     * layers: the plugins of a layer that an application created at run time (the {@code mcp-host}
+     * command's plugin folder), which it then passes to the host's builder as instances.
+     *
+     * @param service the service interface, one of those in this package
+     * @param layer the layer whose own modules are searched
+     * @param <T> the service type
+     * @return the providers, in ServiceLoader order
+     * @throws ProviderException if a provider cannot be loaded or instantiated
+     */
+    public static <T> List<T> load(Class<T> service, ModuleLayer layer) {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(layer, "layer");
+        List<T> found = new ArrayList<>();
+        try {
+            ServiceLoader.load(layer, service).stream()
+                    .filter(provider -> provider.type().getModule().getLayer() == layer)
+                    .forEach(provider -> found.add(provider.get()));
+        } catch (ServiceConfigurationError e) {
+            throw new ProviderException("A " + service.getSimpleName() + " provider could not be loaded: "
+                    + e.getMessage() + ". Fix or remove the module or jar that declares it.", e);
+        }
+        return found;
+    }
+
+    /**
      * Indexes providers by id.
      *
      * @param service the service interface, for messages

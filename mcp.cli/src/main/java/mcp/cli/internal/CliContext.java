@@ -1,14 +1,18 @@
 package mcp.cli.internal;
 
+import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
@@ -38,6 +42,7 @@ final class CliContext {
     private final CliIo io;
     private final McpHostCommand options;
     private final ShellState shell;
+    private Plugins plugins;
 
     CliContext(CliIo io, McpHostCommand options, ShellState shell) {
         this.io = io;
@@ -101,6 +106,29 @@ final class CliContext {
         return base.resolve("mcp-host").resolve("mcp.json");
     }
 
+    /** @return the user's plugin folder: {@code plugins} beside {@link #userConfigFile()} */
+    Path userPluginFolder() {
+        return userConfigFile().resolveSibling("plugins");
+    }
+
+    /**
+     * @return the plugins of the user's plugin folder and of {@code --plugin-path} (relative entries resolved against
+     *     the project directory), loaded once per command; in the shell, the shell's
+     */
+    Plugins plugins() {
+        if (shell != null) {
+            return shell.plugins();
+        }
+        if (plugins == null) {
+            List<Path> entries = options.pluginPath == null ? List.of()
+                    : Stream.of(options.pluginPath.split(Pattern.quote(File.pathSeparator)))
+                            .filter(entry -> !entry.isBlank())
+                            .map(entry -> workingDirectory().resolve(entry).normalize()).toList();
+            plugins = Plugins.load(userPluginFolder(), entries);
+        }
+        return plugins;
+    }
+
     /** @return mcp-host's project-level config in the project directory */
     Path projectConfigFile() {
         return workingDirectory().resolve(".mcp-host").resolve("mcp.json");
@@ -116,6 +144,7 @@ final class CliContext {
                 .approveProjectServers(options.approveProjectServers)
                 .cache(!options.noCache)
                 .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)));
+        plugins().addTo(builder);
         if (options.cacheDir != null) {
             builder.cacheDirectory(workingDirectory().resolve(options.cacheDir));
         }

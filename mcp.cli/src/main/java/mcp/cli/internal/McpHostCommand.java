@@ -94,6 +94,11 @@ final class McpHostCommand implements Callable<Integer> {
             description = "Startup gate: how long to wait for servers before using cached tools (default: 250).")
     long gateMillis = 250;
 
+    @Option(names = "--plugin-path", paramLabel = "PATH", scope = ScopeType.INHERIT,
+            description = "Plugin jars, or folders of them, separated by '${sys:path.separator}', loaded besides the"
+                    + " user's plugin folder ($XDG_CONFIG_HOME/mcp-host/plugins, else ~/.config/mcp-host/plugins).")
+    String pluginPath;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -123,6 +128,7 @@ final class McpHostCommand implements Callable<Integer> {
         verbose = base.verbose;
         directory = base.directory;
         gateMillis = base.gateMillis;
+        pluginPath = base.pluginPath;
         authStorage = base.authStorage;
         return this;
     }

@@ -17,8 +17,9 @@ import mcp.manager.McpManager;
  *
  * @param host the shell's host
  * @param session the shell's session, following late servers and tool changes
+ * @param plugins the plugins loaded when the shell started, for every host a shell command builds
  */
-record ShellState(McpHost host, ToolSession session) {
+record ShellState(McpHost host, ToolSession session, Plugins plugins) {
 
     /**
      * The session's last load, with a fresh discovery: config edits made in the shell show at
