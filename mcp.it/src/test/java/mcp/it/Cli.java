@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 /** Runs the runtime image's {@code mcp-host} as a process, with a fixture home and no XDG settings. */
 final class Cli {
 
-    static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.cli/target/image"))
+    static final Path IMAGE = Path.of(System.getProperty("mcp.cli.image", "../mcp.cli/target/image"))
             .toAbsolutePath().normalize();
     static final long TIMEOUT_SECONDS = 120;
 
@@ -52,6 +52,21 @@ final class Cli {
         List<String> command = new ArrayList<>();
         command.add(IMAGE.resolve("bin/mcp-host").toString());
         command.addAll(List.of(args));
+        return exec(command, home, directory, extraEnv);
+    }
+
+    /**
+     * Runs any command as {@link #run} runs {@code mcp-host}: the fixture home, no XDG or mcp-host settings of the
+     * machine, stdin closed, bounded in time, no process left behind.
+     *
+     * @param command the command line
+     * @param home the HOME of the run
+     * @param directory its working directory
+     * @param extraEnv more environment variables
+     * @return the exit code and the outputs
+     */
+    static Run exec(List<String> command, Path home, Path directory, Map<String, String> extraEnv) {
+        String shown = String.join(" ", command);
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
         Map<String, String> env = builder.environment();
         // The fixture home, and none of the machine's own mcp-host or XDG settings.
@@ -71,13 +86,13 @@ final class Cli {
             if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                fail("mcp-host " + String.join(" ", args) + " did not finish within " + TIMEOUT_SECONDS + " s");
+                fail(shown + " did not finish within " + TIMEOUT_SECONDS + " s");
             }
             return new Run(process.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
         } catch (Exception e) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-            throw new AssertionError("mcp-host " + String.join(" ", args) + " failed: " + e, e);
+            throw new AssertionError(shown + " failed: " + e, e);
         }
     }
 

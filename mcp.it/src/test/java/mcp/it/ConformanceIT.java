@@ -49,7 +49,7 @@ class ConformanceIT {
     private static final Path SUITE_2026 = INTEROP.resolve("node_modules/conformance-2026/dist/index.js");
     private static final Path CLIENT = INTEROP.resolve("conformance-client");
     private static final Path LOOPBACK = INTEROP.resolve("loopback.cjs");
-    private static final Path IMAGE_JAVA = Path.of(System.getProperty("mcp.host.image", "../mcp.cli/target/image"))
+    private static final Path IMAGE_JAVA = Path.of(System.getProperty("mcp.cli.image", "../mcp.cli/target/image"))
             .toAbsolutePath().normalize().resolve("bin/java");
     private static final long TIMEOUT_SECONDS = 180;
 

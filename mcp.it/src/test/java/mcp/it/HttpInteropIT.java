@@ -54,7 +54,7 @@ import tools.jackson.databind.JsonNode;
 class HttpInteropIT {
 
     private static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath();
-    private static final Path IMAGE = Path.of(System.getProperty("mcp.host.image", "../mcp.cli/target/image"))
+    private static final Path IMAGE = Path.of(System.getProperty("mcp.cli.image", "../mcp.cli/target/image"))
             .toAbsolutePath().normalize();
     private static final Duration WAIT = Duration.ofSeconds(30);
 

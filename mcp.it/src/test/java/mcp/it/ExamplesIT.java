@@ -1,0 +1,130 @@
+package mcp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The examples, as a user meets them: built outside the reactor from mcp-host's installed artifacts only (the
+ * invoker plugin, see pom.xml), then run. The embedding app opens a session on the official server-everything and
+ * calls a tool, with nothing on stdout but its own lines; the third-party capability source shows its servers in
+ * {@code mcp-host list} through the plugin folder and {@code --plugin-path}; and a jlink image of the app and the
+ * plugin, built with the command the examples' README gives, runs and calls a tool.
+ */
+class ExamplesIT {
+
+    private static final Path EXAMPLES = Path.of(System.getProperty("mcp.examples.dir", "target/examples"))
+            .toAbsolutePath().normalize();
+    private static final Path EMBED = EXAMPLES.resolve("embed/target");
+    private static final Path EMBED_JAR = EMBED.resolve("mcp-example-embed-1.0.0.jar");
+    private static final Path PLUGIN_JAR = EXAMPLES.resolve("env-source/target/mcp-example-env-source-1.0.0.jar");
+    private static final Path EVERYTHING = Path.of(System.getProperty("mcp.interop.dir", "../interop"))
+            .resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js").toAbsolutePath();
+    private static final String MAIN = "com.example.mcp.embed/com.example.mcp.embed.Main";
+    private static final List<String> SUM = List.of("mcp_everything_get_sum", "{\"a\": 2, \"b\": 40}");
+
+    @TempDir
+    Path home;
+
+    private static String java(String tool) {
+        return Path.of(System.getProperty("java.home"), "bin", tool).toString();
+    }
+
+    /** The environment variable the example plugin reads: server-everything over stdio. */
+    private static Map<String, String> everythingFromTheEnvironment() {
+        return Map.of("MCP_HOST_SERVERS", "{\"everything\": {\"command\": \"node\", \"args\": [\""
+                + EVERYTHING + "\"]}}");
+    }
+
+    @Test
+    void theEmbeddingAppCallsAToolAndItsStdoutHoldsOnlyItsOwnLines() throws IOException {
+        assertTrue(Files.isRegularFile(EMBED_JAR), EMBED_JAR + " was not built by the invoker plugin");
+        Path config = home.resolve("everything.json");
+        Files.writeString(config, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": [\""
+                + EVERYTHING + "\"]}}}");
+        List<String> command = Stream.concat(Stream.of(java("java"), "-p",
+                EMBED.resolve("modules") + File.pathSeparator + EMBED_JAR, "-m", MAIN, "--config", config.toString()),
+                SUM.stream()).toList();
+        Cli.Run run = Cli.exec(command, home, home, Map.of());
+        assertEquals(0, run.exitCode(), run.toString());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), "only the app's own lines on stdout: " + run);
+        assertTrue(lines.get(0).matches("tools: \\d+"), run.toString());
+        assertEquals("result: The sum of 2 and 40 is 42.", lines.get(1), run.toString());
+    }
+
+    /** What an embedder gets with mcp.host.defaults, resolved by Maven from the installed poms. */
+    @Test
+    void theEmbeddersRuntimeHasNoCommandLineNoLoggingBackendOfOursAndNoTestServer() throws IOException {
+        Path modules = EMBED.resolve("modules");
+        assertTrue(Files.isDirectory(modules), modules + " was not built by the invoker plugin");
+        List<String> jars;
+        try (Stream<Path> files = Files.list(modules)) {
+            jars = files.map(path -> path.getFileName().toString()).sorted().toList();
+        }
+        assertTrue(jars.stream().anyMatch(jar -> jar.startsWith("mcp.host-")), jars.toString());
+        assertTrue(jars.stream().anyMatch(jar -> jar.startsWith("mcp.transport.stdio-")), jars.toString());
+        for (String jar : jars) {
+            assertFalse(jar.startsWith("picocli") || jar.startsWith("tinylog") || jar.startsWith("slf4j-tinylog")
+                    || jar.startsWith("mcp.testkit") || jar.startsWith("mcp.cli"), "an embedder got " + jar + ": " + jars);
+        }
+    }
+
+    @Test
+    void thePluginsServersAppearInListThroughThePluginFolder() throws IOException {
+        assertTrue(Files.isRegularFile(PLUGIN_JAR), PLUGIN_JAR + " was not built by the invoker plugin");
+        Path folder = Files.createDirectories(home.resolve(".config/mcp-host/plugins"));
+        Files.copy(PLUGIN_JAR, folder.resolve(PLUGIN_JAR.getFileName()));
+        Cli.Run run = Cli.run(home, home, everythingFromTheEnvironment(), "list");
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("Environment variable"), run.toString());
+        assertTrue(run.out().contains("everything [stdio]"), run.toString());
+    }
+
+    @Test
+    void thePluginsServersAppearInListThroughThePluginPathOption() {
+        Cli.Run without = Cli.run(home, home, everythingFromTheEnvironment(), "list", "--json");
+        assertEquals(0, without.exitCode(), without.toString());
+        assertFalse(without.out().contains("\"everything\""), "no plugin, no server: " + without);
+
+        Cli.Run run = Cli.run(home, home, everythingFromTheEnvironment(), "--plugin-path", PLUGIN_JAR.toString(),
+                "tools", "--server", "everything");
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("mcp_everything_get_sum"), run.toString());
+
+        Cli.Run missing = Cli.run(home, home, Map.of(), "--plugin-path", home.resolve("nope.jar").toString(), "list");
+        assertEquals(2, missing.exitCode(), missing.toString());
+        assertTrue(missing.err().contains("nope.jar"), missing.toString());
+    }
+
+    /** The jlink command of examples/embed/README.md: the app, the plugin, the app's logging backend; nothing else. */
+    @Test
+    void aJlinkImageOfTheAppAndThePluginRunsAndCallsATool() throws IOException {
+        Path image = home.resolve("image");
+        List<String> jlink = List.of(java("jlink"),
+                "--module-path", String.join(File.pathSeparator, EMBED.resolve("modules").toString(),
+                        EMBED_JAR.toString(), PLUGIN_JAR.toString()),
+                "--add-modules", "com.example.mcp.embed,com.example.mcp.envsource,org.slf4j.simple",
+                "--output", image.toString());
+        Cli.Run linked = Cli.exec(jlink, home, home, Map.of());
+        assertEquals(0, linked.exitCode(), linked.toString());
+
+        List<String> command = Stream.concat(Stream.of(image.resolve("bin/java").toString(), "-m", MAIN),
+                SUM.stream()).toList();
+        Cli.Run run = Cli.exec(command, home, home, everythingFromTheEnvironment());
+        assertEquals(0, run.exitCode(), run.toString());
+        assertEquals("result: The sum of 2 and 40 is 42.", run.out().lines().reduce((a, b) -> b).orElse(""),
+                run.toString());
+        assertFalse(run.err().contains("No SLF4J providers"), "the image has the app's logging backend: " + run);
+    }
+}
