@@ -85,10 +85,17 @@ class ExamplesIT {
         assertTrue(Files.isRegularFile(PLUGIN_JAR), PLUGIN_JAR + " was not built by the invoker plugin");
         Path folder = Files.createDirectories(home.resolve(".config/mcp-host/plugins"));
         Files.copy(PLUGIN_JAR, folder.resolve(PLUGIN_JAR.getFileName()));
+        // A copy of mcp-host's own API beside it, as a user who copies a plugin's whole dependency folder has.
+        Path api;
+        try (Stream<Path> jars = Files.list(EMBED.resolve("modules"))) {
+            api = jars.filter(jar -> jar.getFileName().toString().startsWith("mcp.api-")).findFirst().orElseThrow();
+        }
+        Files.copy(api, folder.resolve(api.getFileName()));
         Cli.Run run = Cli.run(home, home, everythingFromTheEnvironment(), "list");
         assertEquals(0, run.exitCode(), run.toString());
         assertTrue(run.out().contains("Environment variable"), run.toString());
         assertTrue(run.out().contains("everything [stdio]"), run.toString());
+        assertTrue(run.err().contains("mcp.api") && run.err().contains("ignored"), run.toString());
     }
 
     @Test
@@ -105,6 +112,40 @@ class ExamplesIT {
         Cli.Run missing = Cli.run(home, home, Map.of(), "--plugin-path", home.resolve("nope.jar").toString(), "list");
         assertEquals(2, missing.exitCode(), missing.toString());
         assertTrue(missing.err().contains("nope.jar"), missing.toString());
+    }
+
+    /**
+     * The README's embedding snippet, as a newcomer pastes it: its module line and its class, compiled against
+     * what an embedder's Maven resolved, then run on a user-level config of server-everything.
+     */
+    @Test
+    void theReadmesEmbeddingSnippetCompilesAndRuns() throws IOException {
+        String readme = Files.readString(Path.of(System.getProperty("mcp.readme", "../README.md")));
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```java\n(// module-info\\.java: (.*?)\n"
+                + "(package (\\S+);.*?))```", java.util.regex.Pattern.DOTALL).matcher(readme);
+        assertTrue(block.find(), "the README has an embedding snippet that names its module-info");
+        String packageName = block.group(4);
+        Path sources = Files.createDirectories(home.resolve("src").resolve(packageName.replace('.', '/')));
+        Files.writeString(home.resolve("src/module-info.java"), block.group(2) + "\n");
+        Files.writeString(sources.resolve("Agent.java"), block.group(3));
+        Path classes = home.resolve("classes");
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        List<String> options = List.of("--release", "17", "-d", classes.toString(),
+                "--module-path", EMBED.resolve("modules").toString(),
+                home.resolve("src/module-info.java").toString(), sources.resolve("Agent.java").toString());
+        int status = javac.run(null, null, null, options.toArray(String[]::new));
+        assertEquals(0, status, "the README's snippet does not compile (see the compiler's output above)");
+
+        Path userConfig = Files.createDirectories(home.resolve(".config/mcp-host")).resolve("mcp.json");
+        Files.writeString(userConfig, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": [\""
+                + EVERYTHING + "\"]}}}");
+        String module = block.group(2).replaceAll(".*module\\s+(\\S+)\\s*\\{.*", "$1");
+        List<String> command = List.of(java("java"), "-p",
+                EMBED.resolve("modules") + File.pathSeparator + classes, "-m", module + "/" + packageName + ".Agent");
+        Cli.Run run = Cli.exec(command, home, home, Map.of());
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("mcp_everything_get_sum: "), run.toString());
+        assertTrue(run.out().strip().endsWith("The sum of 2 and 40 is 42."), run.toString());
     }
 
     /** The jlink command of examples/embed/README.md: the app, the plugin, the app's logging backend; nothing else. */
