@@ -149,13 +149,18 @@ public record ServerSpec(
                 Optional.empty());
     }
 
-    /** An entry with one timeout, the whole environment inherited and {@code ${VAR}} expanded. */
+    /**
+     * An entry with one timeout, the whole environment inherited, {@code ${VAR}} expanded, and its env and
+     * header values passed as written ({@link #valueReferences()} {@code false}: mcp-host's own value syntax
+     * runs a {@code !command}, so only mcp-host's own files turn it on, and they say so).
+     * {@link #builder(String, SourceMetadata)} is the shorter way to write an entry.
+     */
     public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
             Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
             Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
             Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools) {
         this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
-                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty(), true);
+                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty(), false);
     }
 
     /**

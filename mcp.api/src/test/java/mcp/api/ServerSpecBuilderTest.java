@@ -36,6 +36,16 @@ class ServerSpecBuilderTest {
     }
 
     @Test
+    void theShortConstructorAlsoPassesValuesAsWritten() {
+        ServerSpec spec = new ServerSpec("git", SOURCE, "", Optional.empty(), Optional.of("uvx"), List.of(),
+                Map.of("TOKEN", "!cat /secret"), Optional.empty(), Optional.empty(), Map.of(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+
+        assertFalse(spec.valueReferences(), "a \"!command\" value is run only for mcp-host's own files");
+        assertEquals(ServerSpec.builder("git", SOURCE).command("uvx").putEnv("TOKEN", "!cat /secret").build(), spec);
+    }
+
+    @Test
     void everySetterSetsItsComponent() {
         ServerConfig.AuthRef auth = new ServerConfig.AuthRef("oauth", "git-cred", Map.of("scope", "repo"));
         OwnerState owner = new OwnerState(OwnerState.Kind.APPROVED, "approved in the tool");
