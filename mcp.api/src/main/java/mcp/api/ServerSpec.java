@@ -1,5 +1,8 @@
 package mcp.api;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,6 +14,9 @@ import mcp.api.internal.Secrets;
  * combination allowed (validation, in discovery, turns a spec into a {@link ServerConfig} or a
  * clear error). Keeping the loose form lets filters and de-duplication see entries that would not
  * validate, and lets errors name the file they came from.
+ *
+ * <p>A capability source writes one with {@link #builder(String, SourceMetadata)}, setting only what its
+ * entry says; a filter that rewrites one starts from {@link #toBuilder()}.
  *
  * @param name the server's name as written
  * @param source where the entry came from
@@ -143,13 +149,59 @@ public record ServerSpec(
                 Optional.empty());
     }
 
-    /** An entry with one timeout, the whole environment inherited and {@code ${VAR}} expanded. */
+    /**
+     * An entry with one timeout, the whole environment inherited, {@code ${VAR}} expanded, and its env and
+     * header values passed as written ({@link #valueReferences()} {@code false}: mcp-host's own value syntax
+     * runs a {@code !command}, so only mcp-host's own files turn it on, and they say so).
+     * {@link #builder(String, SourceMetadata)} is the shorter way to write an entry.
+     */
     public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
             Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
             Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
             Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools) {
         this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
-                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty(), true);
+                enabledTools, disabledTools, Optional.empty(), Optional.empty(), true, Optional.empty(), false);
+    }
+
+    /**
+     * Starts an entry with every component but these two at its default (listed at {@link Builder}).
+     *
+     * @param name the server's name as written (checked by discovery, not here, so that a bad name is a
+     *     problem of the entry rather than a failure of the source)
+     * @param source where the entry came from
+     * @return a builder
+     * @throws NullPointerException if either is null
+     */
+    public static Builder builder(String name, SourceMetadata source) {
+        return new Builder(name, source);
+    }
+
+    /** @return a builder that starts with every component of this entry */
+    public Builder toBuilder() {
+        Builder b = new Builder(name, source);
+        b.location = location;
+        b.type = type;
+        b.command = command;
+        b.args = args;
+        b.env.putAll(env);
+        b.cwd = cwd;
+        b.url = url;
+        b.headers.putAll(headers);
+        b.timeoutMillis = timeoutMillis;
+        b.enabled = enabled;
+        b.auth = auth;
+        b.enabledTools = enabledTools;
+        b.disabledTools = disabledTools;
+        b.toolTimeoutMillis = toolTimeoutMillis;
+        b.inheritedEnv = inheritedEnv;
+        b.expandVariables = expandVariables;
+        b.owner = owner;
+        b.valueReferences = valueReferences;
+        b.protocolVersion = protocolVersion;
+        b.reconnect = reconnect;
+        b.callLimits = callLimits;
+        b.alwaysLoad = alwaysLoad;
+        return b;
     }
 
     /** @return a copy with this owner's decision */
@@ -165,5 +217,476 @@ public record ServerSpec(
         return "ServerSpec[name=" + name + ", source=" + source.providerId() + ", type=" + type.orElse("")
                 + ", command=" + command.orElse("") + ", url=" + url.map(Secrets::maskUrl).orElse("") + ", env=" + env.keySet()
                 + ", headers=" + headers.keySet() + "]";
+    }
+
+    /**
+     * Writes a {@link ServerSpec} one component at a time. A source sets what its entry says and leaves the
+     * rest; discovery then applies mcp-host's defaults and its validation, whose messages name the file and
+     * the entry. So the builder rejects only what is a mistake in the source's code (a null, a location
+     * that is no JSON pointer) and takes any value a file may hold (an unknown type, a negative timeout, a
+     * blank command), which discovery reports as a problem of that entry.
+     *
+     * <p>Defaults:
+     * <ul>
+     *   <li>{@code location}: {@code ""} (unknown);</li>
+     *   <li>{@code type}, {@code command}, {@code cwd}, {@code url}, {@code timeoutMillis}, {@code enabled},
+     *       {@code auth}, {@code enabledTools}, {@code toolTimeoutMillis}, {@code inheritedEnv},
+     *       {@code owner}, {@code protocolVersion}, {@code reconnect}: absent, which discovery reads as
+     *       the type implied by {@code command} or {@code url}, a 30 s timeout for connecting and for tool
+     *       calls, enabled, no stored credential, every tool exposed, the whole host environment
+     *       inherited, no owning tool's decision, protocol version {@code auto} and the manager's
+     *       reconnect policy;</li>
+     *   <li>{@code args}, {@code env}, {@code headers}, {@code disabledTools}: empty;</li>
+     *   <li>{@code expandVariables}: {@code true} ({@code ${VAR}} in values is expanded from the
+     *       environment, as in the common {@code mcp.json} shape);</li>
+     *   <li>{@code valueReferences}: {@code false} (env and header values are passed as written; mcp-host's
+     *       own value syntax is for mcp-host's own files);</li>
+     *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE}.</li>
+     * </ul>
+     *
+     * <p>Every setter replaces the component's value; {@link #putEnv(String, String)} and
+     * {@link #putHeader(String, String)} add one entry. A setter that takes an {@link Optional} sets the
+     * value as read, present or not, so a source can pass what it parsed without a branch. A builder is
+     * not thread-safe; {@link #build()} may be called more than once.
+     */
+    public static final class Builder {
+        private String name;
+        private SourceMetadata source;
+        private String location = "";
+        private Optional<String> type = Optional.empty();
+        private Optional<String> command = Optional.empty();
+        private List<String> args = List.of();
+        private final Map<String, String> env = new LinkedHashMap<>();
+        private Optional<String> cwd = Optional.empty();
+        private Optional<String> url = Optional.empty();
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private Optional<Long> timeoutMillis = Optional.empty();
+        private Optional<Boolean> enabled = Optional.empty();
+        private Optional<ServerConfig.AuthRef> auth = Optional.empty();
+        private Optional<List<String>> enabledTools = Optional.empty();
+        private List<String> disabledTools = List.of();
+        private Optional<Long> toolTimeoutMillis = Optional.empty();
+        private Optional<List<String>> inheritedEnv = Optional.empty();
+        private boolean expandVariables = true;
+        private Optional<OwnerState> owner = Optional.empty();
+        private boolean valueReferences = false;
+        private Optional<String> protocolVersion = Optional.empty();
+        private Optional<ReconnectPolicy> reconnect = Optional.empty();
+        private CallLimits callLimits = CallLimits.NONE;
+        private AlwaysLoad alwaysLoad = AlwaysLoad.NONE;
+
+        private Builder(String name, SourceMetadata source) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.source = Objects.requireNonNull(source, "source");
+        }
+
+        /**
+         * @param newName the server's name as written
+         * @return this builder
+         */
+        public Builder name(String newName) {
+            this.name = Objects.requireNonNull(newName, "name");
+            return this;
+        }
+
+        /**
+         * @param newSource where the entry came from
+         * @return this builder
+         */
+        public Builder source(SourceMetadata newSource) {
+            this.source = nonNull(newSource, "source");
+            return this;
+        }
+
+        /**
+         * @param pointer where in its file the entry is, as a JSON pointer (RFC 6901) such as
+         *     {@code /mcpServers/git} ({@code ~} and {@code /} in a key escaped as {@code ~0} and
+         *     {@code ~1}), or {@code ""} when unknown; default {@code ""}
+         * @return this builder
+         * @throws IllegalArgumentException if it is neither {@code ""} nor starts with {@code /}
+         */
+        public Builder location(String pointer) {
+            nonNull(pointer, "location");
+            if (!pointer.isEmpty() && !pointer.startsWith("/")) {
+                throw new IllegalArgumentException(prefix() + "location must be a JSON pointer such as "
+                        + "\"/mcpServers/git\", or \"\" when unknown; got \"" + pointer + "\"");
+            }
+            this.location = pointer;
+            return this;
+        }
+
+        /**
+         * @param declared the transport kind as written ({@code stdio}, {@code http}, {@code sse}); default
+         *     absent (discovery infers it from {@code command} or {@code url})
+         * @return this builder
+         */
+        public Builder type(String declared) {
+            return type(Optional.of(nonNull(declared, "type")));
+        }
+
+        /**
+         * @param declared the transport kind as read, if any
+         * @return this builder
+         */
+        public Builder type(Optional<String> declared) {
+            this.type = nonNull(declared, "type");
+            return this;
+        }
+
+        /**
+         * @param executable the stdio command; default absent
+         * @return this builder
+         */
+        public Builder command(String executable) {
+            return command(Optional.of(nonNull(executable, "command")));
+        }
+
+        /**
+         * @param executable the stdio command as read, if any
+         * @return this builder
+         */
+        public Builder command(Optional<String> executable) {
+            this.command = nonNull(executable, "command");
+            return this;
+        }
+
+        /**
+         * @param arguments the stdio arguments, in order (copied); default none
+         * @return this builder
+         */
+        public Builder args(List<String> arguments) {
+            this.args = copy(arguments, "args");
+            return this;
+        }
+
+        /**
+         * @param arguments the stdio arguments, in order; default none
+         * @return this builder
+         */
+        public Builder args(String... arguments) {
+            return args(Arrays.asList(nonNull(arguments, "args")));
+        }
+
+        /**
+         * @param variables the stdio environment entries (copied), replacing those set so far; default none
+         * @return this builder
+         */
+        public Builder env(Map<String, String> variables) {
+            Map<String, String> copy = copy(variables, "env");
+            env.clear();
+            env.putAll(copy);
+            return this;
+        }
+
+        /**
+         * @param variable an environment variable's name
+         * @param value its value as written
+         * @return this builder, with that entry added (or replaced)
+         */
+        public Builder putEnv(String variable, String value) {
+            env.put(nonNull(variable, "env key"), nonNull(value, "env value of \"" + variable + "\""));
+            return this;
+        }
+
+        /**
+         * @param directory the stdio working directory; default absent (the host's working directory)
+         * @return this builder
+         */
+        public Builder cwd(String directory) {
+            return cwd(Optional.of(nonNull(directory, "cwd")));
+        }
+
+        /**
+         * @param directory the stdio working directory as read, if any
+         * @return this builder
+         */
+        public Builder cwd(Optional<String> directory) {
+            this.cwd = nonNull(directory, "cwd");
+            return this;
+        }
+
+        /**
+         * @param endpoint the HTTP or SSE endpoint; default absent
+         * @return this builder
+         */
+        public Builder url(String endpoint) {
+            return url(Optional.of(nonNull(endpoint, "url")));
+        }
+
+        /**
+         * @param endpoint the HTTP or SSE endpoint as read, if any
+         * @return this builder
+         */
+        public Builder url(Optional<String> endpoint) {
+            this.url = nonNull(endpoint, "url");
+            return this;
+        }
+
+        /**
+         * @param values the HTTP headers (copied), replacing those set so far; default none
+         * @return this builder
+         */
+        public Builder headers(Map<String, String> values) {
+            Map<String, String> copy = copy(values, "headers");
+            headers.clear();
+            headers.putAll(copy);
+            return this;
+        }
+
+        /**
+         * @param header a header's name
+         * @param value its value as written
+         * @return this builder, with that header added (or replaced)
+         */
+        public Builder putHeader(String header, String value) {
+            headers.put(nonNull(header, "headers key"), nonNull(value, "headers value of \"" + header + "\""));
+            return this;
+        }
+
+        /**
+         * @param millis the timeout of connecting and of requests, in milliseconds, as written (discovery
+         *     rejects a value that is not positive); default absent (30 s)
+         * @return this builder
+         */
+        public Builder timeoutMillis(long millis) {
+            this.timeoutMillis = Optional.of(millis);
+            return this;
+        }
+
+        /**
+         * @param millis the timeout in milliseconds as read, if any
+         * @return this builder
+         */
+        public Builder timeoutMillis(Optional<Long> millis) {
+            this.timeoutMillis = nonNull(millis, "timeoutMillis");
+            return this;
+        }
+
+        /**
+         * @param on whether the entry is enabled ({@code false}: listed as disabled, never started);
+         *     default absent (enabled)
+         * @return this builder
+         */
+        public Builder enabled(boolean on) {
+            this.enabled = Optional.of(on);
+            return this;
+        }
+
+        /**
+         * @param on whether the entry is enabled, as read, if set
+         * @return this builder
+         */
+        public Builder enabled(Optional<Boolean> on) {
+            this.enabled = nonNull(on, "enabled");
+            return this;
+        }
+
+        /**
+         * @param reference the stored credential to use; default absent
+         * @return this builder
+         */
+        public Builder auth(ServerConfig.AuthRef reference) {
+            return auth(Optional.of(nonNull(reference, "auth")));
+        }
+
+        /**
+         * @param reference the stored credential as read, if any
+         * @return this builder
+         */
+        public Builder auth(Optional<ServerConfig.AuthRef> reference) {
+            this.auth = nonNull(reference, "auth");
+            return this;
+        }
+
+        /**
+         * @param tools the only tools to expose (copied; an empty list exposes none); default absent (all)
+         * @return this builder
+         */
+        public Builder enabledTools(List<String> tools) {
+            return enabledTools(Optional.of(copy(tools, "enabledTools")));
+        }
+
+        /**
+         * @param tools the tool allow-list as read, if any
+         * @return this builder
+         */
+        public Builder enabledTools(Optional<List<String>> tools) {
+            this.enabledTools = nonNull(tools, "enabledTools").map(list -> copy(list, "enabledTools"));
+            return this;
+        }
+
+        /**
+         * @param tools tools never to expose (copied); default none
+         * @return this builder
+         */
+        public Builder disabledTools(List<String> tools) {
+            this.disabledTools = copy(tools, "disabledTools");
+            return this;
+        }
+
+        /**
+         * @param millis the tool-call timeout in milliseconds, as written (discovery rejects a value that is
+         *     not positive); default absent (the {@code timeoutMillis})
+         * @return this builder
+         */
+        public Builder toolTimeoutMillis(long millis) {
+            this.toolTimeoutMillis = Optional.of(millis);
+            return this;
+        }
+
+        /**
+         * @param millis the tool-call timeout in milliseconds as read, if any
+         * @return this builder
+         */
+        public Builder toolTimeoutMillis(Optional<Long> millis) {
+            this.toolTimeoutMillis = nonNull(millis, "toolTimeoutMillis");
+            return this;
+        }
+
+        /**
+         * @param variables the only host environment variables a stdio server inherits (copied; see
+         *     {@link StdioServerConfig#inheritedEnv()}); default absent (all of them)
+         * @return this builder
+         */
+        public Builder inheritedEnv(List<String> variables) {
+            return inheritedEnv(Optional.of(copy(variables, "inheritedEnv")));
+        }
+
+        /**
+         * @param variables the inherited host variables as read, if limited
+         * @return this builder
+         */
+        public Builder inheritedEnv(Optional<List<String>> variables) {
+            this.inheritedEnv = nonNull(variables, "inheritedEnv").map(list -> copy(list, "inheritedEnv"));
+            return this;
+        }
+
+        /**
+         * @param expand whether discovery expands {@code ${VAR}} in the values; {@code false} for a format
+         *     whose tool passes values as written; default {@code true}
+         * @return this builder
+         */
+        public Builder expandVariables(boolean expand) {
+            this.expandVariables = expand;
+            return this;
+        }
+
+        /**
+         * @param decision what the tool owning the file decided about the entry, when its start depends on
+         *     such a decision; default absent (a user's own entry needs no one's consent)
+         * @return this builder
+         */
+        public Builder owner(OwnerState decision) {
+            return owner(Optional.of(nonNull(decision, "owner")));
+        }
+
+        /**
+         * @param decision the owning tool's decision as read, if any
+         * @return this builder
+         */
+        public Builder owner(Optional<OwnerState> decision) {
+            this.owner = nonNull(decision, "owner");
+            return this;
+        }
+
+        /**
+         * @param allowed whether env and header values may use mcp-host's own value syntax (a
+         *     {@code !command} is run, a bare variable name is resolved; see
+         *     {@link ServerConfig#valueReferences()}); for mcp-host's own files only, so a plugin leaves it;
+         *     default {@code false}
+         * @return this builder
+         */
+        public Builder valueReferences(boolean allowed) {
+            this.valueReferences = allowed;
+            return this;
+        }
+
+        /**
+         * @param version the protocol version the entry pins ({@code "auto"} or a version; discovery rejects
+         *     any other); default absent ({@code auto})
+         * @return this builder
+         */
+        public Builder protocolVersion(String version) {
+            return protocolVersion(Optional.of(nonNull(version, "protocolVersion")));
+        }
+
+        /**
+         * @param version the pinned protocol version as read, if any
+         * @return this builder
+         */
+        public Builder protocolVersion(Optional<String> version) {
+            this.protocolVersion = nonNull(version, "protocolVersion");
+            return this;
+        }
+
+        /**
+         * @param policy the entry's reconnect policy; default absent (the manager's)
+         * @return this builder
+         */
+        public Builder reconnect(ReconnectPolicy policy) {
+            return reconnect(Optional.of(nonNull(policy, "reconnect")));
+        }
+
+        /**
+         * @param policy the entry's reconnect policy as read, if any
+         * @return this builder
+         */
+        public Builder reconnect(Optional<ReconnectPolicy> policy) {
+            this.reconnect = nonNull(policy, "reconnect");
+            return this;
+        }
+
+        /**
+         * @param limits the bounds of the entry's tool calls; default {@link CallLimits#NONE}
+         * @return this builder
+         */
+        public Builder callLimits(CallLimits limits) {
+            this.callLimits = nonNull(limits, "callLimits");
+            return this;
+        }
+
+        /**
+         * @param tools the entry's tools kept in the agent's tool set under deferred loading; default
+         *     {@link AlwaysLoad#NONE}
+         * @return this builder
+         */
+        public Builder alwaysLoad(AlwaysLoad tools) {
+            this.alwaysLoad = nonNull(tools, "alwaysLoad");
+            return this;
+        }
+
+        /** @return the entry, equal to the one the canonical constructor makes of these components */
+        public ServerSpec build() {
+            return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
+                    timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
+                    expandVariables, owner, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+        }
+
+        private String prefix() {
+            return "ServerSpec \"" + name + "\": ";
+        }
+
+        private <T> T nonNull(T value, String what) {
+            return Objects.requireNonNull(value, () -> prefix() + what + " is null");
+        }
+
+        /** A copy that names the first null element, which {@link List#copyOf} would not. */
+        private List<String> copy(List<String> values, String what) {
+            nonNull(values, what);
+            List<String> copy = new ArrayList<>(values.size());
+            for (String value : values) {
+                copy.add(nonNull(value, what + "[" + copy.size() + "]"));
+            }
+            return List.copyOf(copy);
+        }
+
+        /** A copy that names a null key or the key of a null value, never a value (it may be a secret). */
+        private Map<String, String> copy(Map<String, String> values, String what) {
+            nonNull(values, what);
+            Map<String, String> copy = new LinkedHashMap<>();
+            values.forEach((key, value) -> copy.put(nonNull(key, what + " key"),
+                    nonNull(value, what + " value of \"" + key + "\"")));
+            return copy;
+        }
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
 import mcp.api.spi.CapabilitySource;
@@ -136,8 +135,11 @@ final class Fixtures {
         }
 
         ServerSpec build() {
-            return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeout,
-                    enabled, Optional.<ServerConfig.AuthRef>empty(), Optional.empty(), List.of());
+            // Value references on, as in mcp-host's own files: the configs the tests expect are made by
+            // StdioServerConfig.of and HttpServerConfig.of, which allow them.
+            return ServerSpec.builder(name, source).location(location).type(type).command(command).args(args)
+                    .env(env).cwd(cwd).url(url).headers(headers).timeoutMillis(timeout).enabled(enabled)
+                    .valueReferences(true).build();
         }
     }
 

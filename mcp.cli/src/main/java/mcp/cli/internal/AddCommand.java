@@ -101,9 +101,10 @@ final class AddCommand implements Callable<Integer> {
                 project ? SourceMetadata.Level.PROJECT : SourceMetadata.Level.USER);
         Optional<String> executable = command.isEmpty() ? Optional.empty() : Optional.of(command.get(0));
         List<String> args = command.isEmpty() ? List.of() : command.subList(1, command.size());
-        return new ServerSpec(name, source, "/mcpServers/" + name, Optional.ofNullable(type), executable, args, env,
-                Optional.empty(), Optional.ofNullable(url), headers, Optional.ofNullable(timeoutMillis),
-                Optional.of(!disabled), Optional.empty(), Optional.empty(), List.of());
+        // The native format, as NativeSource reads it back: its values may use mcp-host's own syntax.
+        return ServerSpec.builder(name, source).location("/mcpServers/" + name).type(Optional.ofNullable(type))
+                .command(executable).args(args).env(env).url(Optional.ofNullable(url)).headers(headers)
+                .timeoutMillis(Optional.ofNullable(timeoutMillis)).enabled(!disabled).valueReferences(true).build();
     }
 
     /** The native format, keys in the order people write them; defaults are left out. */

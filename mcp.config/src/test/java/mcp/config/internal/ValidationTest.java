@@ -199,8 +199,11 @@ class ValidationTest {
         }
 
         ServerSpec build() {
-            return new ServerSpec(name, source, "/mcpServers/" + name, type, command, args, env, cwd, url, headers,
-                    timeout, enabled, Optional.empty(), Optional.empty(), List.of());
+            // Value references on, as in mcp-host's own files: the configs the tests expect are made by the
+            // configs' short constructors, which allow them.
+            return ServerSpec.builder(name, source).location("/mcpServers/" + name).type(type).command(command)
+                    .args(args).env(env).cwd(cwd).url(url).headers(headers).timeoutMillis(timeout).enabled(enabled)
+                    .valueReferences(true).build();
         }
     }
 }

@@ -104,11 +104,18 @@ public final class EnvVarSource implements CapabilitySource {
         if (!server.isObject()) {
             throw new IllegalArgumentException("expected an object");
         }
-        return new ServerSpec(name, SOURCE, pointer,
-                text(server, "type"), text(server, "command"), texts(server, "args"), textMap(server, "env"),
-                text(server, "cwd"), text(server, "url"), textMap(server, "headers"),
-                // Left to mcp-host's defaults: timeout, enabled, auth and the tool lists.
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+        // Only what the entry says; everything else (timeout, enabled, auth, the tool lists) is left to
+        // mcp-host's defaults, and the values are passed as written.
+        return ServerSpec.builder(name, SOURCE)
+                .location(pointer)
+                .type(text(server, "type"))
+                .command(text(server, "command"))
+                .args(texts(server, "args"))
+                .env(textMap(server, "env"))
+                .cwd(text(server, "cwd"))
+                .url(text(server, "url"))
+                .headers(textMap(server, "headers"))
+                .build();
     }
 
     private static Optional<String> text(JsonNode server, String field) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import mcp.api.HttpServerConfig;
+import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
 import mcp.api.StdioServerConfig;
 import mcp.api.spi.CapabilitySource;
@@ -44,11 +45,14 @@ class EnvVarSourceTest {
                 .discover();
 
         assertFalse(result.hardFailed(), result.problems().toString());
+        // Every setting the entry leaves out has mcp-host's default; the values are passed as written, since
+        // mcp-host's own value syntax (which runs a "!command") is for its own files only.
         assertEquals(new StdioServerConfig("npx", List.of("-y", "server-fs", "/home/me"), Map.of("DEBUG", "1"),
-                Optional.empty(), mcp.api.ServerConfig.DEFAULT_TIMEOUT, true, Optional.empty(), Optional.empty(),
-                List.of()), result.configs().get("files"));
-        assertEquals(HttpServerConfig.of("https://search.example.com/mcp")
-                .withHeaders(Map.of("Authorization", "Bearer t")), result.configs().get("search"));
+                Optional.empty(), Optional.empty(), ServerConfig.DEFAULT_TIMEOUT, Optional.empty(), true,
+                Optional.empty(), Optional.empty(), List.of(), false), result.configs().get("files"));
+        assertEquals(new HttpServerConfig("https://search.example.com/mcp", Map.of("Authorization", "Bearer t"),
+                ServerConfig.DEFAULT_TIMEOUT, Optional.empty(), true, Optional.empty(), Optional.empty(), List.of(),
+                false), result.configs().get("search"));
         SourceMetadata source = result.sources().get("files");
         assertEquals("env", source.providerId());
         assertEquals("Environment variable", source.providerName());
