@@ -440,11 +440,9 @@ public final class McpManager implements AutoCloseable {
         }
         for (Server server : servers) {
             if (!server.settled.isDone()) {
-                // Only tools exactly as pinned: a cached definition the user never accepted is not offered.
                 Optional<ToolCache.Entry> entry = cache.get().readEntry(server.name, ConfigHash.of(server.config));
                 entry.flatMap(ToolCache.Entry::protocolVersion).ifPresent(v -> server.knownProtocolVersion = v);
-                entry.map(e -> new ToolCache.Entry(pins.map(p -> p.verified(server.pinKey, e.tools())).orElse(e.tools()),
-                                e.protocolVersion(), e.freshness(), e.surface()))
+                entry.flatMap(e -> pinned(server, e))
                         .filter(e -> !e.tools().isEmpty() || e.surface().filter(s -> !s.isEmpty()).isPresent())
                         .ifPresent(e -> {
                             server.cached = e;
@@ -453,6 +451,29 @@ public final class McpManager implements AutoCloseable {
             }
         }
         return cached;
+    }
+
+    /**
+     * A cache entry as it may be offered: only the tools exactly as pinned, since a cached definition the user
+     * never accepted must not reach the agent. When the pins vouch for none of the cached tools (no pins file
+     * for the key, as under another home or state directory, a file that cannot be read, or every definition
+     * changed), the entry is no guide to what the server's listing will give: offering it would give the agent
+     * no tools of the server, and nobody would be told. The server is then waited for as on a cache miss, and
+     * its own listing decides (pinned on first use, or withheld and reported).
+     *
+     * @return the entry to offer, or empty to treat the server as not cached
+     */
+    private Optional<ToolCache.Entry> pinned(Server server, ToolCache.Entry entry) {
+        if (pins.isEmpty()) {
+            return Optional.of(entry);
+        }
+        List<ToolDefinition> verified = pins.get().verified(server.pinKey, entry.tools());
+        if (verified.isEmpty() && !entry.tools().isEmpty()) {
+            LOG.debug("MCP server \"{}\": none of its {} cached tools matches its pins in {}; waiting for its listing",
+                    server.name, entry.tools().size(), pins.get().directory());
+            return Optional.empty();
+        }
+        return Optional.of(new ToolCache.Entry(verified, entry.protocolVersion(), entry.freshness(), entry.surface()));
     }
 
     /**

@@ -331,6 +331,47 @@ class PinnedToolsTest {
     }
 
     @Test
+    void aCachedServerWhosePinsVouchForNoneOfItsToolsIsWaitedForAsOnACacheMiss() throws Exception {
+        ToolCache cache = fileCache();
+        // Slower than the gate, and with prompts and resources: the cache entry is not empty even without tools.
+        StdioServerConfig slow = kit("--init-delay-ms", "1000", "--features", "prompts,resources");
+        manager(false, cache, Duration.ofSeconds(20)).connectServers(Map.of("kit", slow), Map.of(), Map.of("kit", KEY));
+        managers.forEach(McpManager::close);
+        McpManager warm = manager(false, cache, Duration.ofMillis(250));
+        warm.connectServers(Map.of("kit", slow), Map.of(), Map.of("kit", KEY));
+        assertTrue(warm.getTools().stream().anyMatch(t -> t.toolName().equals("probe") && t.deferred()),
+                "with its own pins, the cached tools are offered at the gate: " + warm.getTools());
+        managers.forEach(McpManager::close);
+
+        // The same cache, the pins of another home: nothing vouches for the cached tools.
+        pins = ToolPins.at(temp.resolve("other-home").resolve("pins"));
+        McpManager elsewhere = manager(false, cache, Duration.ofMillis(250));
+        ConnectResult result = elsewhere.connectServers(Map.of("kit", slow), Map.of(), Map.of("kit", KEY));
+        assertEquals(Map.of(), result.errors());
+        assertTrue(result.tools().stream().anyMatch(t -> t.toolName().equals("probe") && !t.deferred()),
+                "waited for, and its listing pinned on first use: " + result.tools());
+        assertEquals(ServerStatus.State.CONNECTED, elsewhere.status("kit").state());
+        managers.forEach(McpManager::close);
+
+        // Pins that cannot be read: waited for too, and the listing says why the agent gets none of its tools.
+        Files.writeString(pins.file(KEY), "{ not json");
+        McpManager unreadable = manager(false, cache, Duration.ofMillis(250));
+        result = unreadable.connectServers(Map.of("kit", slow), Map.of(), Map.of("kit", KEY));
+        assertEquals(List.of(), result.tools().stream().filter(t -> t.serverName().equals("kit")).toList());
+        ToolChanges changes = unreadable.toolChanges("kit").orElseThrow(() -> new AssertionError(
+                "no tools and no report: " + unreadable.status("kit")));
+        assertTrue(changes.problem().orElseThrow().contains("not valid JSON"), changes::toString);
+        assertTrue(changes.withheld().stream().anyMatch(c -> c.tool().equals("probe")), changes::toString);
+    }
+
+    private ToolCache fileCache() {
+        ToolCacheProvider file = Providers.require(ToolCacheProvider.class, Providers.byId(ToolCacheProvider.class,
+                Providers.load(ToolCacheProvider.class, getClass().getClassLoader()), ToolCacheProvider::id), "file");
+        return file.open(new ToolCacheProvider.Settings(Optional.of(temp.resolve("cache")), temp, Map.of(),
+                Duration.ofDays(30)));
+    }
+
+    @Test
     void pinsFilesAreOwnerOnlyAndHoldNoSecret() throws Exception {
         String secret = "sk-live-4f9c2a7e1b0d";
         StdioServerConfig withSecret = kit().withEnv(Map.of("API_TOKEN", secret));
