@@ -1416,6 +1416,40 @@ public final class McpManager implements AutoCloseable {
     }
 
     /**
+     * Waits for the first connect of a server that is still in flight after the startup gate (a server served
+     * deferred from the cache goes on connecting in the background): its handshake and its first listing.
+     * A reconnect is not waited for; its status says where it is.
+     *
+     * @param name a server
+     * @param bound how long at most; empty: the server's own connect timeout
+     * @return its status once that connect is over (connected with its listed tools, or failed), or when the
+     *     bound passed first (still connecting); at once when no first connect is in flight. Never completes
+     *     exceptionally.
+     */
+    public CompletableFuture<ServerStatus> awaitConnect(String name, Optional<Duration> bound) {
+        Objects.requireNonNull(bound, "bound");
+        Server server;
+        synchronized (lock) {
+            server = pendingConnections.get(name);
+            if (server == null) {
+                server = pendingToolLoads.get(name);
+            }
+            if (server == null || server.reconnect != null) {
+                return CompletableFuture.completedFuture(statusLocked(name));
+            }
+        }
+        long millis = Math.max(0, bound.orElse(server.config.timeout()).toMillis());
+        CompletableFuture<ServerStatus> done = new CompletableFuture<>();
+        ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(() -> done.complete(status(name)), millis,
+                TimeUnit.MILLISECONDS);
+        server.settled.whenComplete((v, error) -> {
+            timer.cancel(false);
+            done.complete(status(name));
+        });
+        return done;
+    }
+
+    /**
      * The client a tool call goes to: the live one, or, while the server reconnects, the one it reconnects with
      * (waited for within {@code bound}); else fails with {@code MCP server not connected: <name>}.
      *

@@ -1,30 +1,43 @@
 package mcp.cli.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import mcp.api.McpJson;
 import mcp.api.internal.Secrets;
 import mcp.manager.McpManager;
 import mcp.manager.ServerStatus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code status}: connect (startup gate included), then each server's state and tool count. */
+/**
+ * {@code status}: connect, wait for the servers still connecting after the startup gate (within a bound), then
+ * each server's state and tool count.
+ */
 @Command(name = "status", description = {
-    "Connect the servers and show each one's state and tool count.",
+    "Connect the servers, wait for those still connecting (each within its connect timeout, or --timeout),"
+            + " and show each one's state and tool count.",
     "● connected  ◌ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
     @ParentCommand
     McpHostCommand root;
+
+    @Option(names = "--timeout", paramLabel = "MS", description = "Wait at most MS for each server still connecting"
+            + " after the startup gate (default: its connect timeout, 30000 unless configured; 0: the states at the"
+            + " gate).")
+    Long timeoutMillis;
 
     /**
      * One server's line; {@code withheld} counts the tools (and instructions) kept from the agent; {@code reconnect}
@@ -39,7 +52,11 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliContext context = root.context();
+        if (timeoutMillis != null && timeoutMillis < 0) {
+            throw CliException.usage("--timeout must be 0 or more, got " + timeoutMillis);
+        }
         try (Loaded loaded = context.load()) {
+            awaitConnecting(context, loaded.manager());
             List<Line> lines = lines(loaded);
             if (context.json()) {
                 ArrayNode array = McpJson.mapper().createArrayNode();
@@ -79,6 +96,21 @@ final class StatusCommand implements Callable<Integer> {
             context.printProblems(loaded.discovery(), null);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Waits for the servers still connecting: at the gate, a server the tool cache knows is served deferred and
+     * goes on connecting, so its state then says nothing of how it is. Each wait is bounded.
+     */
+    private void awaitConnecting(CliContext context, McpManager manager) {
+        Optional<Duration> bound = Optional.ofNullable(timeoutMillis).map(Duration::ofMillis);
+        CompletableFuture<?>[] waits = manager.statuses().entrySet().stream()
+                .filter(entry -> entry.getValue().state() == ServerStatus.State.CONNECTING)
+                .map(entry -> manager.awaitConnect(entry.getKey(), bound))
+                .toArray(CompletableFuture[]::new);
+        if (waits.length > 0) {
+            Progress.around(context, manager, () -> CompletableFuture.allOf(waits).join());
+        }
     }
 
     /** Every discovered server in discovery order, then servers only the manager knows (the shell's later additions). */
