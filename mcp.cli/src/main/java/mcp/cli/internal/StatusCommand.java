@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
 @Command(name = "status", description = {
     "Connect the servers, wait for those still connecting (each within its connect timeout, or --timeout),"
             + " and show each one's state and tool count.",
-    "● connected  ◌ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
+    "● connected  ◐ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
@@ -144,7 +144,7 @@ final class StatusCommand implements Callable<Integer> {
         for (Line line : lines) {
             String mark = switch (line.status()) {
                 case "connected" -> "●";
-                case "connecting" -> "◌";
+                case "connecting" -> "◐";
                 case "reconnecting" -> "↻";
                 case "failed" -> "✗";
                 default -> "○";

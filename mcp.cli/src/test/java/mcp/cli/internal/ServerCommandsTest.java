@@ -314,6 +314,12 @@ class ServerCommandsTest {
         assertEquals(0, human.exitCode(), human::toString);
         assertEquals(2, human.out().lines().filter(l -> l.matches("● [ab]  connected  \\(\\d+ tools\\)")).count(),
                 human::toString);
+        // Not waited for: the states at the gate, where both are still connecting (a JVM takes longer to start).
+        CliRunner.Result atGate = cli.run("status", "--gate", "0", "--timeout", "0", "--config", file.toString(),
+                "--cache-dir", cache);
+        assertEquals(0, atGate.exitCode(), atGate::toString);
+        assertEquals(2, atGate.out().lines().filter(l -> l.matches("◐ [ab]  connecting  \\(\\d+ tools\\)")).count(),
+                atGate::toString);
     }
 
     @Test
