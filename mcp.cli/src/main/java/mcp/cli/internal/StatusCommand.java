@@ -10,8 +10,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.internal.Secrets;
+import mcp.config.SkippedServer;
 import mcp.manager.McpManager;
 import mcp.manager.ServerStatus;
 import picocli.CommandLine.Command;
@@ -28,6 +30,7 @@ import tools.jackson.databind.node.ObjectNode;
     "Connect the servers, wait for those still connecting (each within its connect timeout, or --timeout),"
             + " and show each one's state and tool count.",
     "● connected  ◐ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
+    "◌ not started, with the reason (not approved, here or in the tool that owns its file; disabled; filtered).",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
@@ -58,6 +61,7 @@ final class StatusCommand implements Callable<Integer> {
         try (Loaded loaded = context.load()) {
             awaitConnecting(context, loaded.manager());
             List<Line> lines = lines(loaded);
+            List<SkippedServer> notStarted = NotStarted.of(loaded.discovery(), null);
             if (context.json()) {
                 ArrayNode array = McpJson.mapper().createArrayNode();
                 for (Line line : lines) {
@@ -77,22 +81,21 @@ final class StatusCommand implements Callable<Integer> {
                                 .orElse(null));
                     }
                 }
-                ToolsCommand.pendingJson(loaded.discovery(), null).forEach(pending -> {
+                for (SkippedServer skipped : notStarted) {
                     ObjectNode node = array.addObject();
-                    node.put("name", pending.get("name").asString());
-                    node.put("status", "not-approved");
+                    node.put("name", skipped.name());
+                    node.put("status", NotStarted.status(skipped));
                     node.put("tools", 0);
-                    node.put("error", pending.get("approval").get("reason").asString());
-                    node.set("approval", pending.get("approval"));
-                });
+                    node.put("error", skipped.detail());
+                    NotStarted.describe(node, skipped);
+                }
                 context.printJson(array);
-            } else if (lines.isEmpty()) {
+            } else if (lines.isEmpty() && notStarted.isEmpty()) {
                 context.out().println("No MCP servers configured.");
             } else {
-                print(context, lines);
+                print(context, lines, notStarted);
                 ToolChangesOutput.print(context.err(), ToolChangesOutput.of(loaded.manager(), null));
             }
-            context.printPending(loaded.discovery(), null);
             context.printProblems(loaded.discovery(), null);
         }
         return ExitCodes.OK;
@@ -139,8 +142,9 @@ final class StatusCommand implements Callable<Integer> {
         return lines;
     }
 
-    private static void print(CliContext context, List<Line> lines) {
-        int width = lines.stream().mapToInt(line -> line.name().length()).max().orElse(0);
+    private static void print(CliContext context, List<Line> lines, List<SkippedServer> notStarted) {
+        int width = Stream.concat(lines.stream().map(Line::name), notStarted.stream().map(SkippedServer::name))
+                .mapToInt(String::length).max().orElse(0);
         for (Line line : lines) {
             String mark = switch (line.status()) {
                 case "connected" -> "●";
@@ -160,6 +164,12 @@ final class StatusCommand implements Callable<Integer> {
                     || line.status().equals("reconnecting");
             context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
                     + (live ? tools : ""));
+        }
+        // Inactive, as list marks them: what held each back, and what to do about it.
+        for (SkippedServer skipped : notStarted) {
+            context.out().println("◌ " + skipped.name() + " ".repeat(width - skipped.name().length()) + "  "
+                    + NotStarted.line(skipped));
+            NotStarted.printChanges(context.out(), skipped);
         }
     }
 }
