@@ -214,7 +214,7 @@ public final class McpManager implements AutoCloseable {
         volatile String knownProtocolVersion;
         /** Whether this attempt was started again in the handshake era after the server closed on the probe. */
         volatile boolean probeClosedOnce;
-        /** The cache entry read for the gate, tools verified against the pins; null if none. */
+        /** The cache entry read for the gate, as the server listed it (not verified against the pins); null if none. */
         volatile ToolCache.Entry cached;
         /** The fingerprint of the authorization context this attempt reaches the server in ({@link AuthContext}). */
         volatile String authContext = "";
@@ -442,12 +442,14 @@ public final class McpManager implements AutoCloseable {
             if (!server.settled.isDone()) {
                 Optional<ToolCache.Entry> entry = cache.get().readEntry(server.name, ConfigHash.of(server.config));
                 entry.flatMap(ToolCache.Entry::protocolVersion).ifPresent(v -> server.knownProtocolVersion = v);
-                entry.flatMap(e -> pinned(server, e))
-                        .filter(e -> !e.tools().isEmpty() || e.surface().filter(s -> !s.isEmpty()).isPresent())
-                        .ifPresent(e -> {
-                            server.cached = e;
-                            cached.put(server, e.tools());
-                        });
+                Optional<ToolCache.Entry> offered = entry.flatMap(e -> pinned(server, e))
+                        .filter(e -> !e.tools().isEmpty() || e.surface().filter(s -> !s.isEmpty()).isPresent());
+                if (offered.isPresent()) {
+                    // Kept as listed, not as verified: a fresh list stands in for the server's listing, which the
+                    // pins must judge whole (a changed tool left out would read as removed, and be unpinned).
+                    server.cached = entry.get();
+                    cached.put(server, offered.get().tools());
+                }
             }
         }
         return cached;
