@@ -136,6 +136,31 @@ class McpHostTest {
     }
 
     @Test
+    void aToolCacheFilledUnderAnotherHomeStillGivesTheServersTools() throws Exception {
+        // Slower than the gate, with prompts and resources: its cache entry holds more than tools.
+        Path config = config(Map.of("late", List.of("--init-delay-ms", "1000", "--features", "prompts,resources")));
+        Path cache = temp.resolve("shared-cache");
+        // No XDG_STATE_HOME: the pins follow the home.
+        McpHost.Builder first = host(config).environment(Map.of())
+                .home(Files.createDirectories(temp.resolve("home-a"))).cacheDirectory(cache);
+        try (McpHost host = first.build()) {
+            assertEquals(Map.of(), host.load().errors());
+        }
+        assertTrue(Files.isDirectory(temp.resolve("home-a/.local/state/mcp-host/pins")), "pinned under the first home");
+
+        // Another home: the cache is warm, but its pins are not there.
+        McpHost.Builder second = host(config).environment(Map.of())
+                .home(Files.createDirectories(temp.resolve("home-b"))).cacheDirectory(cache)
+                .startupGate(Duration.ofMillis(250));
+        try (McpHost host = second.build()) {
+            LoadResult result = host.load();
+            assertEquals(Map.of(), result.errors());
+            assertTrue(result.tools().stream().anyMatch(t -> t.toolName().equals("echo") && !t.deferred()),
+                    "waited for as on a cache miss: " + result.tools());
+        }
+    }
+
+    @Test
     void theBuildersCallLimitsReachTheServers() throws Exception {
         Path config = config(Map.of("kit", List.of()));
         mcp.api.CallLimits capped = new mcp.api.CallLimits(java.util.Optional.empty(),

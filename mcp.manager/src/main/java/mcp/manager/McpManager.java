@@ -214,7 +214,7 @@ public final class McpManager implements AutoCloseable {
         volatile String knownProtocolVersion;
         /** Whether this attempt was started again in the handshake era after the server closed on the probe. */
         volatile boolean probeClosedOnce;
-        /** The cache entry read for the gate, tools verified against the pins; null if none. */
+        /** The cache entry read for the gate, as the server listed it (not verified against the pins); null if none. */
         volatile ToolCache.Entry cached;
         /** The fingerprint of the authorization context this attempt reaches the server in ({@link AuthContext}). */
         volatile String authContext = "";
@@ -440,19 +440,42 @@ public final class McpManager implements AutoCloseable {
         }
         for (Server server : servers) {
             if (!server.settled.isDone()) {
-                // Only tools exactly as pinned: a cached definition the user never accepted is not offered.
                 Optional<ToolCache.Entry> entry = cache.get().readEntry(server.name, ConfigHash.of(server.config));
                 entry.flatMap(ToolCache.Entry::protocolVersion).ifPresent(v -> server.knownProtocolVersion = v);
-                entry.map(e -> new ToolCache.Entry(pins.map(p -> p.verified(server.pinKey, e.tools())).orElse(e.tools()),
-                                e.protocolVersion(), e.freshness(), e.surface()))
-                        .filter(e -> !e.tools().isEmpty() || e.surface().filter(s -> !s.isEmpty()).isPresent())
-                        .ifPresent(e -> {
-                            server.cached = e;
-                            cached.put(server, e.tools());
-                        });
+                Optional<ToolCache.Entry> offered = entry.flatMap(e -> pinned(server, e))
+                        .filter(e -> !e.tools().isEmpty() || e.surface().filter(s -> !s.isEmpty()).isPresent());
+                if (offered.isPresent()) {
+                    // Kept as listed, not as verified: a fresh list stands in for the server's listing, which the
+                    // pins must judge whole (a changed tool left out would read as removed, and be unpinned).
+                    server.cached = entry.get();
+                    cached.put(server, offered.get().tools());
+                }
             }
         }
         return cached;
+    }
+
+    /**
+     * A cache entry as it may be offered: only the tools exactly as pinned, since a cached definition the user
+     * never accepted must not reach the agent. When the pins vouch for none of the cached tools (no pins file
+     * for the key, as under another home or state directory, a file that cannot be read, or every definition
+     * changed), the entry is no guide to what the server's listing will give: offering it would give the agent
+     * no tools of the server, and nobody would be told. The server is then waited for as on a cache miss, and
+     * its own listing decides (pinned on first use, or withheld and reported).
+     *
+     * @return the entry to offer, or empty to treat the server as not cached
+     */
+    private Optional<ToolCache.Entry> pinned(Server server, ToolCache.Entry entry) {
+        if (pins.isEmpty()) {
+            return Optional.of(entry);
+        }
+        List<ToolDefinition> verified = pins.get().verified(server.pinKey, entry.tools());
+        if (verified.isEmpty() && !entry.tools().isEmpty()) {
+            LOG.debug("MCP server \"{}\": none of its {} cached tools matches its pins in {}; waiting for its listing",
+                    server.name, entry.tools().size(), pins.get().directory());
+            return Optional.empty();
+        }
+        return Optional.of(new ToolCache.Entry(verified, entry.protocolVersion(), entry.freshness(), entry.surface()));
     }
 
     /**
@@ -1392,6 +1415,40 @@ public final class McpManager implements AutoCloseable {
             }
         }
         return CompletableFuture.failedFuture(notConnected(name));
+    }
+
+    /**
+     * Waits for the first connect of a server that is still in flight after the startup gate (a server served
+     * deferred from the cache goes on connecting in the background): its handshake and its first listing.
+     * A reconnect is not waited for; its status says where it is.
+     *
+     * @param name a server
+     * @param bound how long at most; empty: the server's own connect timeout
+     * @return its status once that connect is over (connected with its listed tools, or failed), or when the
+     *     bound passed first (still connecting); at once when no first connect is in flight. Never completes
+     *     exceptionally.
+     */
+    public CompletableFuture<ServerStatus> awaitConnect(String name, Optional<Duration> bound) {
+        Objects.requireNonNull(bound, "bound");
+        Server server;
+        synchronized (lock) {
+            server = pendingConnections.get(name);
+            if (server == null) {
+                server = pendingToolLoads.get(name);
+            }
+            if (server == null || server.reconnect != null) {
+                return CompletableFuture.completedFuture(statusLocked(name));
+            }
+        }
+        long millis = Math.max(0, bound.orElse(server.config.timeout()).toMillis());
+        CompletableFuture<ServerStatus> done = new CompletableFuture<>();
+        ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(() -> done.complete(status(name)), millis,
+                TimeUnit.MILLISECONDS);
+        server.settled.whenComplete((v, error) -> {
+            timer.cancel(false);
+            done.complete(status(name));
+        });
+        return done;
     }
 
     /**

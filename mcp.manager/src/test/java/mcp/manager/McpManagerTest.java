@@ -170,6 +170,28 @@ class McpManagerTest {
     }
 
     @Test
+    void awaitConnectWaitsForAServerServedFromTheCacheWithinItsBound() {
+        Map<String, ServerConfig> configs = Map.of("slow", kit("--init-delay-ms", "1500"),
+                "broken", kit("--fault", "exit-at-start"));
+        manager(McpManager.DEFAULT_STARTUP_GATE, cache()).connectServers(configs, Map.of());
+        managers.remove(0).close();
+
+        McpManager manager = manager(McpManager.DEFAULT_STARTUP_GATE, cache());
+        manager.connectServers(configs, Map.of());
+        assertEquals(ServerStatus.State.CONNECTING, manager.status("slow").state(), "deferred at the gate");
+        assertEquals(ServerStatus.State.CONNECTING, manager.awaitConnect("slow", Optional.of(Duration.ZERO)).join()
+                .state(), "a bound that passes first: still connecting");
+        ServerStatus slow = manager.awaitConnect("slow", Optional.empty()).join();
+        assertEquals(ServerStatus.State.CONNECTED, slow.state(), slow::toString);
+        assertEquals(KIT_TOOLS, manager.toolsOf("slow").size());
+        assertTrue(manager.toolsOf("slow").stream().noneMatch(BridgedTool::deferred),
+                "its listed tools, not the cache's");
+        assertEquals(ServerStatus.State.FAILED, manager.awaitConnect("broken", Optional.empty()).join().state());
+        assertEquals(ServerStatus.State.DISCONNECTED, manager.awaitConnect("unknown", Optional.empty()).join().state(),
+                "nothing in flight: at once");
+    }
+
+    @Test
     void withoutACacheEntryTheGateWaitsForTheServer() {
         McpManager manager = manager(McpManager.DEFAULT_STARTUP_GATE, cache());
         long start = System.nanoTime();

@@ -333,16 +333,26 @@ final class CliContext {
      * @param onlyServer only this server, or {@code null} for all
      */
     void printPending(DiscoveryResult discovery, String onlyServer) {
-        for (SkippedServer skipped : discovery.skipped()) {
-            if (skipped.reason() != SkippedServer.Reason.NOT_APPROVED
-                    || (onlyServer != null && !onlyServer.equals(skipped.name()))) {
-                continue;
-            }
-            io.err().println("not started: " + skipped.name() + " (" + ServerLookup.describe(skipped.source()) + "): "
-                    + skipped.detail());
-            skipped.approval().ifPresent(approval -> approval.changes()
-                    .forEach(change -> io.err().println("    changed: " + change)));
-        }
+        NotStarted.of(discovery, onlyServer).stream()
+                .filter(skipped -> skipped.reason() == SkippedServer.Reason.NOT_APPROVED)
+                .forEach(this::printNotStarted);
+    }
+
+    /**
+     * Says on stderr which configured servers were not started and why, whichever decision held them back
+     * (see {@link NotStarted}), with what changed since an approval.
+     *
+     * @param discovery what discovery found
+     * @param onlyServer only this server, or {@code null} for all
+     */
+    void printNotStarted(DiscoveryResult discovery, String onlyServer) {
+        NotStarted.of(discovery, onlyServer).forEach(this::printNotStarted);
+    }
+
+    private void printNotStarted(SkippedServer skipped) {
+        io.err().println("not started: " + skipped.name() + " (" + ServerLookup.describe(skipped.source()) + "): "
+                + skipped.detail());
+        NotStarted.printChanges(io.err(), skipped);
     }
 
     /**

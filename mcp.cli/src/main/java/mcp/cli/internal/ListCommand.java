@@ -16,7 +16,7 @@ import picocli.CommandLine.ParentCommand;
     "List the configured servers by source, without connecting them.",
     "○ not connected  ◌ inactive (disabled, project config off, shadowed, Exa, not approved or"
             + " not trusted in its own tool)  ✗ invalid;"
-            + " in the shell also ● connected, ◌ connecting, ✗ failed."})
+            + " in the shell also ● connected, ◐ connecting, ✗ failed."})
 final class ListCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -50,7 +50,7 @@ final class Listing {
         String mark() {
             switch (status) {
                 case "connected": return "●";
-                case "connecting": return "◌";
+                case "connecting": return "◐";
                 case "invalid":
                 case "failed": return "✗";
                 case "inactive":

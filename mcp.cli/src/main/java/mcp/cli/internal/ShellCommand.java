@@ -62,7 +62,7 @@ final class ShellCommand implements Callable<Integer> {
             try (ToolSession session = Progress.around(context, host.manager(), host::openSession)) {
                 ShellState state = new ShellState(host, session, context.plugins());
                 summary(context.out(), session.lastLoad());
-                context.printPending(session.lastLoad().discovery(), null);
+                context.printNotStarted(session.lastLoad().discovery(), null);
                 context.out().println("Type /help for the commands, /quit to leave.");
                 loop(context, state, reader);
             }

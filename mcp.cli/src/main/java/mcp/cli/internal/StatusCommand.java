@@ -1,30 +1,46 @@
 package mcp.cli.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.internal.Secrets;
+import mcp.config.SkippedServer;
 import mcp.manager.McpManager;
 import mcp.manager.ServerStatus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code status}: connect (startup gate included), then each server's state and tool count. */
+/**
+ * {@code status}: connect, wait for the servers still connecting after the startup gate (within a bound), then
+ * each server's state and tool count.
+ */
 @Command(name = "status", description = {
-    "Connect the servers and show each one's state and tool count.",
-    "● connected  ◌ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
+    "Connect the servers, wait for those still connecting (each within its connect timeout, or --timeout),"
+            + " and show each one's state and tool count.",
+    "● connected  ◐ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
+    "◌ not started, with the reason (not approved, here or in the tool that owns its file; disabled; filtered).",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 
     @ParentCommand
     McpHostCommand root;
+
+    @Option(names = "--timeout", paramLabel = "MS", description = "Wait at most MS for each server still connecting"
+            + " after the startup gate (default: its connect timeout, 30000 unless configured; 0: the states at the"
+            + " gate).")
+    Long timeoutMillis;
 
     /**
      * One server's line; {@code withheld} counts the tools (and instructions) kept from the agent; {@code reconnect}
@@ -39,8 +55,13 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliContext context = root.context();
+        if (timeoutMillis != null && timeoutMillis < 0) {
+            throw CliException.usage("--timeout must be 0 or more, got " + timeoutMillis);
+        }
         try (Loaded loaded = context.load()) {
+            awaitConnecting(context, loaded.manager());
             List<Line> lines = lines(loaded);
+            List<SkippedServer> notStarted = NotStarted.of(loaded.discovery(), null);
             if (context.json()) {
                 ArrayNode array = McpJson.mapper().createArrayNode();
                 for (Line line : lines) {
@@ -60,25 +81,39 @@ final class StatusCommand implements Callable<Integer> {
                                 .orElse(null));
                     }
                 }
-                ToolsCommand.pendingJson(loaded.discovery(), null).forEach(pending -> {
+                for (SkippedServer skipped : notStarted) {
                     ObjectNode node = array.addObject();
-                    node.put("name", pending.get("name").asString());
-                    node.put("status", "not-approved");
+                    node.put("name", skipped.name());
+                    node.put("status", NotStarted.status(skipped));
                     node.put("tools", 0);
-                    node.put("error", pending.get("approval").get("reason").asString());
-                    node.set("approval", pending.get("approval"));
-                });
+                    node.put("error", skipped.detail());
+                    NotStarted.describe(node, skipped);
+                }
                 context.printJson(array);
-            } else if (lines.isEmpty()) {
+            } else if (lines.isEmpty() && notStarted.isEmpty()) {
                 context.out().println("No MCP servers configured.");
             } else {
-                print(context, lines);
+                print(context, lines, notStarted);
                 ToolChangesOutput.print(context.err(), ToolChangesOutput.of(loaded.manager(), null));
             }
-            context.printPending(loaded.discovery(), null);
             context.printProblems(loaded.discovery(), null);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Waits for the servers still connecting: at the gate, a server the tool cache knows is served deferred and
+     * goes on connecting, so its state then says nothing of how it is. Each wait is bounded.
+     */
+    private void awaitConnecting(CliContext context, McpManager manager) {
+        Optional<Duration> bound = Optional.ofNullable(timeoutMillis).map(Duration::ofMillis);
+        CompletableFuture<?>[] waits = manager.statuses().entrySet().stream()
+                .filter(entry -> entry.getValue().state() == ServerStatus.State.CONNECTING)
+                .map(entry -> manager.awaitConnect(entry.getKey(), bound))
+                .toArray(CompletableFuture[]::new);
+        if (waits.length > 0) {
+            Progress.around(context, manager, () -> CompletableFuture.allOf(waits).join());
+        }
     }
 
     /** Every discovered server in discovery order, then servers only the manager knows (the shell's later additions). */
@@ -107,12 +142,13 @@ final class StatusCommand implements Callable<Integer> {
         return lines;
     }
 
-    private static void print(CliContext context, List<Line> lines) {
-        int width = lines.stream().mapToInt(line -> line.name().length()).max().orElse(0);
+    private static void print(CliContext context, List<Line> lines, List<SkippedServer> notStarted) {
+        int width = Stream.concat(lines.stream().map(Line::name), notStarted.stream().map(SkippedServer::name))
+                .mapToInt(String::length).max().orElse(0);
         for (Line line : lines) {
             String mark = switch (line.status()) {
                 case "connected" -> "●";
-                case "connecting" -> "◌";
+                case "connecting" -> "◐";
                 case "reconnecting" -> "↻";
                 case "failed" -> "✗";
                 default -> "○";
@@ -128,6 +164,12 @@ final class StatusCommand implements Callable<Integer> {
                     || line.status().equals("reconnecting");
             context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
                     + (live ? tools : ""));
+        }
+        // Inactive, as list marks them: what held each back, and what to do about it.
+        for (SkippedServer skipped : notStarted) {
+            context.out().println("◌ " + skipped.name() + " ".repeat(width - skipped.name().length()) + "  "
+                    + NotStarted.line(skipped));
+            NotStarted.printChanges(context.out(), skipped);
         }
     }
 }

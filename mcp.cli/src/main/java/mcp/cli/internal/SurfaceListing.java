@@ -141,7 +141,7 @@ final class SurfaceListing {
                 print.accept(context, listed);
                 listed.errors().forEach((name, error) -> context.err().println("error: " + name + ": " + error));
             }
-            context.printPending(loaded.discovery(), onlyServer);
+            context.printNotStarted(loaded.discovery(), onlyServer);
             context.printProblems(loaded.discovery(), onlyServer);
         }
         return ExitCodes.OK;

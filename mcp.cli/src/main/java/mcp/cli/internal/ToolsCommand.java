@@ -25,6 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
     "(always loaded) marks tools their server's alwaysLoad keeps in the agent's tool set under deferred loading.",
     "Ends with the definitions' estimated tokens (o200k_base) per server and for all.",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
+    "Servers not started (not approved, here or in the tool that owns their file; disabled; filtered) are shown"
+            + " on stderr with the reason.",
     "Per-server errors are reported and do not change the exit code."})
 final class ToolsCommand implements Callable<Integer> {
 
@@ -70,6 +72,8 @@ final class ToolsCommand implements Callable<Integer> {
                 ObjectNode document = json(tools, errors, loaded.manager());
                 ToolTokens.of(tools).json(document);
                 document.set("pending", pendingJson(loaded.discovery(), server));
+                ArrayNode notStarted = document.putArray("notStarted");
+                NotStarted.of(loaded.discovery(), server).forEach(skipped -> notStarted.add(NotStarted.json(skipped)));
                 ToolChangesOutput.json(document.putArray("withheld"), changes);
                 context.printJson(document);
             } else {
@@ -78,7 +82,7 @@ final class ToolsCommand implements Callable<Integer> {
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
                 ToolChangesOutput.print(context.err(), changes);
             }
-            context.printPending(loaded.discovery(), server);
+            context.printNotStarted(loaded.discovery(), server);
             context.printProblems(loaded.discovery(), server);
         }
         return ExitCodes.OK;

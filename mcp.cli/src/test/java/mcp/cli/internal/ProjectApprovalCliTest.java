@@ -174,8 +174,9 @@ class ProjectApprovalCliTest {
         assertEquals(all.size(), before.json().get("pending").size(), before::toString);
         assertEquals(Set.of(), ran(), "a server ran before it was approved");
         CliRunner.Result status = cli.run("status", "--no-cache");
-        assertTrue(status.err().contains("not started: p-cursor (Cursor, " + files.get("p-cursor") + "): project server"
-                + " not approved in mcp-host yet: run `mcp-host approve p-cursor`"), status::toString);
+        assertTrue(status.out().lines().anyMatch(l -> l.startsWith("◌ p-cursor ") && l.endsWith("  not started"
+                + " (Cursor, " + files.get("p-cursor") + "): project server not approved in mcp-host yet: run"
+                + " `mcp-host approve p-cursor`")), status::toString);
         assertEquals(Set.of(), ran());
 
         CliRunner.Result approve = cli.run("approve", "--all");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mcp.api.McpJson;
@@ -81,7 +82,8 @@ class ProjectConsentTest {
 
         CliRunner.Result status = cli.run("status", "--no-cache");
         assertEquals(0, status.exitCode(), status::toString);
-        assertFalse(status.out().contains("planted") && status.out().contains("●"), status::toString);
+        assertTrue(status.out().lines().anyMatch(l -> l.startsWith("◌ planted ")), status::toString);
+        assertFalse(status.out().lines().anyMatch(l -> l.startsWith("● planted")), status::toString);
 
         CliRunner.Result test = cli.run("test", "planted", "--no-cache");
         assertEquals(2, test.exitCode(), test::toString);
@@ -98,6 +100,77 @@ class ProjectConsentTest {
         CliRunner.Result all = cli.run("approve", "--all");
         assertEquals(0, all.exitCode(), all::toString);
         assertTrue(all.out().contains("No project server is pending approval."), all::toString);
+    }
+
+    @Test
+    void toolsAndStatusShowEveryServerNotStartedAndWhy() throws IOException {
+        // Beside planted (pending in Claude Code): one Claude Code approved and mcp-host not yet, one disabled.
+        Path mcpJson = repo.resolve(".mcp.json");
+        ObjectNode root = (ObjectNode) McpJson.mapper().readTree(Files.readString(mcpJson));
+        ObjectNode unvetted = ((ObjectNode) root.get("mcpServers")).putObject("unvetted");
+        unvetted.put("command", "sh");
+        unvetted.putArray("args").add("-c").add("touch '" + marker + "'");
+        Files.writeString(mcpJson, root.toString());
+        cli.approveInClaude("kit", "unvetted");
+        Path user = home.resolve(".config/mcp-host/mcp.json");
+        Files.createDirectories(user.getParent());
+        ObjectNode off = McpJson.object();
+        off.putObject("mcpServers").putObject("off").put("command", "sh").put("enabled", false)
+                .putArray("args").add("-c").add("touch '" + marker + "'");
+        Files.writeString(user, off.toString());
+
+        CliRunner.Result tools = cli.run("tools", "--json", "--no-cache");
+        assertEquals(0, tools.exitCode(), tools::toString);
+        Map<String, JsonNode> notStarted = byName(tools.json().get("notStarted"));
+        assertEquals(List.of("off", "planted", "unvetted"), List.copyOf(notStarted.keySet()), tools::toString);
+        JsonNode planted = notStarted.get("planted");
+        assertEquals("not-consented", planted.get("reason").asString());
+        assertEquals("pending-approval", planted.at("/owner/state").asString());
+        assertEquals(mcpJson.toString(), planted.get("path").asString());
+        assertTrue(planted.get("detail").asString().startsWith("pending approval in Claude Code"), tools::toString);
+        assertEquals("not-approved", notStarted.get("unvetted").get("reason").asString());
+        assertEquals("pending", notStarted.get("unvetted").at("/approval/state").asString());
+        assertEquals("disabled", notStarted.get("off").get("reason").asString());
+        assertEquals(List.of("unvetted"), List.copyOf(byName(tools.json().get("pending")).keySet()),
+                "pending keeps its meaning: waiting for mcp-host's approval");
+
+        CliRunner.Result human = cli.run("tools", "--no-cache");
+        assertEquals(0, human.exitCode(), human::toString);
+        assertTrue(human.err().contains("not started: planted (Claude Code, " + mcpJson + "): pending approval in"
+                + " Claude Code"), human::toString);
+        assertTrue(human.err().contains("not started: unvetted (Claude Code, " + mcpJson + "): project server not"
+                + " approved in mcp-host yet"), human::toString);
+        assertTrue(human.err().contains("not started: off (mcp-host, " + user + "): "), human::toString);
+
+        CliRunner.Result status = cli.run("status", "--json", "--no-cache");
+        assertEquals(0, status.exitCode(), status::toString);
+        Map<String, JsonNode> rows = byName(status.json());
+        assertEquals(List.of("kit", "off", "planted", "unvetted"), List.copyOf(rows.keySet()), status::toString);
+        assertEquals("connected", rows.get("kit").get("status").asString());
+        assertEquals("inactive", rows.get("planted").get("status").asString());
+        assertEquals(0, rows.get("planted").get("tools").asInt());
+        assertEquals(planted.get("detail").asString(), rows.get("planted").get("error").asString());
+        assertEquals("pending-approval", rows.get("planted").at("/owner/state").asString());
+        assertEquals("not-approved", rows.get("unvetted").get("status").asString());
+        assertEquals("inactive", rows.get("off").get("status").asString());
+        assertEquals("disabled", rows.get("off").get("reason").asString());
+
+        CliRunner.Result table = cli.run("status", "--no-cache");
+        assertEquals(0, table.exitCode(), table::toString);
+        List<String> lines = table.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("● kit "), table::toString);
+        assertTrue(lines.contains("◌ planted   not started (Claude Code, " + mcpJson + "): "
+                + planted.get("detail").asString()), table::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("◌ unvetted  not started (Claude Code, " + mcpJson
+                + "): project server not approved in mcp-host yet")), table::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("◌ off       not started (mcp-host, " + user + "): ")),
+                table::toString);
+    }
+
+    private static Map<String, JsonNode> byName(JsonNode array) {
+        Map<String, JsonNode> byName = new LinkedHashMap<>();
+        array.forEach(entry -> byName.put(entry.get("name").asString(), entry));
+        return byName;
     }
 
     @Test

@@ -287,6 +287,42 @@ class ServerCommandsTest {
     }
 
     @Test
+    void statusOnAWarmToolCacheShowsEveryHealthyServerConnected() throws IOException {
+        Path file = temp.resolve("two.json");
+        ObjectNode servers = McpJson.object();
+        for (String name : List.of("a", "b")) {
+            servers.set(name, server(TestServers.command()));
+        }
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(file, root.toString());
+        String cache = temp.resolve("cache").toString();
+
+        // The first run fills the cache; from the second on, the gate serves the servers deferred from it.
+        for (int run = 1; run <= 10; run++) {
+            CliRunner.Result result = cli.run("status", "--json", "--config", file.toString(), "--cache-dir", cache);
+            assertEquals(0, result.exitCode(), result::toString);
+            JsonNode lines = result.json();
+            assertEquals(2, lines.size(), result::toString);
+            for (JsonNode line : lines) {
+                assertEquals("connected", line.get("status").asString(), "run " + run + ": " + result);
+                assertTrue(line.get("tools").asInt() >= 10, "run " + run + ": " + result);
+            }
+        }
+        // Even with no gate at all: the states are what came of the connects, not what the gate saw.
+        CliRunner.Result human = cli.run("status", "--gate", "0", "--config", file.toString(), "--cache-dir", cache);
+        assertEquals(0, human.exitCode(), human::toString);
+        assertEquals(2, human.out().lines().filter(l -> l.matches("● [ab]  connected  \\(\\d+ tools\\)")).count(),
+                human::toString);
+        // Not waited for: the states at the gate, where both are still connecting (a JVM takes longer to start).
+        CliRunner.Result atGate = cli.run("status", "--gate", "0", "--timeout", "0", "--config", file.toString(),
+                "--cache-dir", cache);
+        assertEquals(0, atGate.exitCode(), atGate::toString);
+        assertEquals(2, atGate.out().lines().filter(l -> l.matches("◐ [ab]  connecting  \\(\\d+ tools\\)")).count(),
+                atGate::toString);
+    }
+
+    @Test
     void testConnectsOneServer() {
         CliRunner.Result ok = run("test", "kit");
         assertEquals(0, ok.exitCode(), ok::toString);
