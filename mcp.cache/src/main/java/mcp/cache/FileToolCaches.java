@@ -1,10 +1,10 @@
 package mcp.cache;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import mcp.api.UserDirectories;
 import mcp.api.spi.ToolCacheProvider;
 import mcp.cache.internal.FileToolCacheProvider;
 
@@ -70,7 +70,8 @@ public final class FileToolCaches {
     }
 
     /**
-     * The directory used when the settings name none: {@code $XDG_CACHE_HOME/mcp-host/tools} when
+     * The directory used when the settings name none: {@code tools} in mcp-host's cache directory
+     * ({@link UserDirectories#cache()}), i.e. {@code $XDG_CACHE_HOME/mcp-host/tools} when
      * {@code XDG_CACHE_HOME} is set to an absolute path, else {@code <home>/.cache/mcp-host/tools}. A
      * relative or empty {@code XDG_CACHE_HOME} is ignored, as the XDG Base Directory specification
      * requires.
@@ -82,17 +83,6 @@ public final class FileToolCaches {
     public static Path defaultDirectory(Path home, Map<String, String> environment) {
         Objects.requireNonNull(home, "home");
         Objects.requireNonNull(environment, "environment");
-        String xdg = environment.get("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isEmpty()) {
-            try {
-                Path base = Path.of(xdg);
-                if (base.isAbsolute()) {
-                    return base.resolve("mcp-host").resolve("tools");
-                }
-            } catch (InvalidPathException e) {
-                // Not a path on this platform (a NUL character, say): ignored like a relative one.
-            }
-        }
-        return home.resolve(".cache").resolve("mcp-host").resolve("tools");
+        return UserDirectories.of(environment, home).cache().resolve("tools");
     }
 }

@@ -19,6 +19,7 @@ import mcp.api.ProviderException;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
+import mcp.api.UserDirectories;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
 import mcp.api.spi.ConsentHandler;
@@ -478,7 +479,8 @@ public final class Discovery {
 
         /**
          * @param home the user's home directory, where user-level files are looked for (made
-         *     absolute); default: {@code user.home}
+         *     absolute); default: {@link UserDirectories#home(Map)} of the environment, i.e. its {@code HOME}
+         *     when that is an absolute path, else {@code user.home}
          * @return this builder
          */
         public Builder home(Path home) {
@@ -579,8 +581,8 @@ public final class Discovery {
             Builder b = new Builder();
             b.workingDirectory = (workingDirectory != null ? workingDirectory : Path.of(System.getProperty("user.dir")))
                     .toAbsolutePath().normalize();
-            b.home = (home != null ? home : Path.of(System.getProperty("user.home"))).toAbsolutePath().normalize();
             b.environment = environment != null ? environment : Map.copyOf(System.getenv());
+            b.home = (home != null ? home : UserDirectories.home(b.environment)).toAbsolutePath().normalize();
             b.projectConfig = projectConfig;
             b.exaFilter = exaFilter;
             b.sources = sources;

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import mcp.api.McpException;
+import mcp.api.UserDirectories;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
 import mcp.api.spi.AuthStorage;
@@ -46,6 +47,18 @@ import org.slf4j.LoggerFactory;
  *     for (BridgedTool tool : loaded.tools()) { ... }
  * }
  * }</pre>
+ *
+ * <p>Every file a host reads or writes by default is under the user's directories of its builder's
+ * {@link Builder#home(Path) home} and {@link Builder#environment(Map) environment}, by the rule of
+ * {@link UserDirectories}: the home is the environment's {@code $HOME} when absolute, else {@code user.home}
+ * (which the JVM takes from the password database, whatever {@code HOME} says); the config, state and cache
+ * directories are the environment's absolute {@code XDG_CONFIG_HOME}, {@code XDG_STATE_HOME} and
+ * {@code XDG_CACHE_HOME}, else {@code ~/.config}, {@code ~/.local/state} and {@code ~/.cache}. So the user's
+ * config files, the approvals, the tool pins, the server logs, the tool cache and the {@code file} auth
+ * storage all move together when an embedder sets the two (a test, a sandbox, an agent that runs for another
+ * user); {@code docs/architecture.md} ("Directories") lists each file. A store given to the builder
+ * ({@link Builder#approvals}, {@link Builder#toolPins}, {@link Builder#serverLogFiles},
+ * {@link Builder#cacheDirectory}, {@link Builder#authStorage}) is used where it is.
  *
  * <p>A host not closed when the JVM shuts down (SIGTERM, SIGINT, SIGHUP, {@code System.exit}) is closed by
  * a shutdown hook of its own: every server gets the normal close sequence, all in parallel, within the
@@ -84,7 +97,8 @@ public final class McpHost implements AutoCloseable {
         }
         managerBuilder.transportProviders(distinctById(transports));
         openCache(builder).ifPresent(managerBuilder::toolCache);
-        authStorage(builder).ifPresent(storage -> managerBuilder.authServices(
+        authStorage(builder).map(storage -> storage.forUser(builder.environment, builder.home))
+                .ifPresent(storage -> managerBuilder.authServices(
                 new AuthServices(storage, Optional.ofNullable(builder.authorizationUi))));
         if (builder.toolPinning) {
             managerBuilder.toolPins(builder.toolPins != null ? builder.toolPins
@@ -106,7 +120,11 @@ public final class McpHost implements AutoCloseable {
         this.shutdownHook = hook;
     }
 
-    /** The builder's store, else ServiceLoader's {@code file} store, else none. */
+    /**
+     * The builder's store, else ServiceLoader's {@code file} store, else none; the caller places it under the
+     * builder's home and environment ({@link AuthStorage#forUser}), which moves only a store made for the default
+     * place (ServiceLoader's, {@code AuthProviders.defaultAuthStorage()}).
+     */
     private static Optional<AuthStorage> authStorage(Builder builder) {
         if (builder.authStorage != null) {
             return Optional.of(builder.authStorage);
@@ -276,7 +294,8 @@ public final class McpHost implements AutoCloseable {
     /** Builds a {@link McpHost}. Every setting has a default; see each method. */
     public static final class Builder {
         private Path workingDirectory = Path.of("").toAbsolutePath();
-        private Path home = Path.of(System.getProperty("user.home"));
+        /** {@code null} until set: then {@link UserDirectories#home(Map)} of the environment, at {@link #build()}. */
+        private Path home;
         private Map<String, String> environment = System.getenv();
         private boolean mcpEnabled = true;
         private boolean projectConfig = true;
@@ -318,13 +337,24 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
-        /** @return this, with the home directory user-level configs are read from (default: {@code user.home}) */
+        /**
+         * @param directory the user's home directory: user-level configs are read under it and, unless the
+         *     environment's XDG variables say otherwise, approvals, tool pins, server logs, the tool cache and
+         *     stored credentials are kept under it (made absolute; it wins over {@code HOME} in the environment)
+         * @return this (default: {@link UserDirectories#home(Map)} of this builder's {@link #environment(Map)}
+         *     when built, i.e. its {@code $HOME} when that is an absolute path, else {@code user.home})
+         */
         public Builder home(Path directory) {
             this.home = directory.toAbsolutePath().normalize();
             return this;
         }
 
-        /** @return this, with the environment for discovery, {@code ${VAR}} and secrets (default: the JVM's) */
+        /**
+         * @param env the environment for discovery, {@code ${VAR}} and secrets, and for the user's directories
+         *     ({@code HOME} unless {@link #home(Path)} is set, {@code XDG_CONFIG_HOME}, {@code XDG_STATE_HOME},
+         *     {@code XDG_CACHE_HOME}, {@code MCP_HOST_CREDENTIALS_DIR}; see {@link UserDirectories}), copied
+         * @return this (default: the JVM's, {@link System#getenv()})
+         */
         public Builder environment(Map<String, String> env) {
             this.environment = Map.copyOf(env);
             return this;
@@ -354,7 +384,10 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
-        /** @return this, keeping the tool cache in this directory (default: {@code $XDG_CACHE_HOME/mcp-host/tools}) */
+        /**
+         * @return this, keeping the tool cache in this directory (default: {@code $XDG_CACHE_HOME/mcp-host/tools} of
+         *     this builder's environment, else {@code ~/.cache/mcp-host/tools} under its home)
+         */
         public Builder cacheDirectory(Path directory) {
             this.cacheDirectory = directory.toAbsolutePath();
             return this;
@@ -454,9 +487,11 @@ public final class McpHost implements AutoCloseable {
         /**
          * @param storage where stored credentials are read from (by the auth resolvers: bearer tokens
          *     of {@code auth} configs) and where the HTTP transport's OAuth client keeps what it obtains
-         * @return this (default: the {@code file} store found by ServiceLoader, in
-         *     {@code ~/.config/mcp-host/credentials} or where the JVM's environment says; none when
-         *     ServiceLoader is off or finds none)
+         * @return this (default: the {@code file} store found by ServiceLoader, placed under this builder's home
+         *     and environment ({@link AuthStorage#forUser}): {@code $MCP_HOST_CREDENTIALS_DIR}, else
+         *     {@code $XDG_CONFIG_HOME/mcp-host/credentials}, else {@code ~/.config/mcp-host/credentials}; none
+         *     when ServiceLoader is off or finds none). A store given here is placed the same way, which moves
+         *     only one made for the default place ({@code AuthProviders.defaultAuthStorage()})
          */
         public Builder authStorage(AuthStorage storage) {
             this.authStorage = Objects.requireNonNull(storage, "storage");
@@ -596,8 +631,9 @@ public final class McpHost implements AutoCloseable {
         private Builder copy() {
             Builder copy = new Builder();
             copy.workingDirectory = workingDirectory;
-            copy.home = home;
             copy.environment = environment;
+            // Decided here, not in home(): an environment set after the home default still moves it.
+            copy.home = home != null ? home : UserDirectories.home(environment);
             copy.mcpEnabled = mcpEnabled;
             copy.projectConfig = projectConfig;
             copy.exaFilter = exaFilter;

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import mcp.api.internal.StateDirectory;
+import mcp.api.UserDirectories;
 import mcp.manager.internal.LogFile;
 import mcp.manager.internal.LogMessages;
 
@@ -59,7 +59,7 @@ public final class ServerLogFiles {
      *     else {@code ~/.local/state/mcp-host/})
      */
     public static ServerLogFiles forUser(Map<String, String> environment, Path home) {
-        return at(StateDirectory.of(environment, home).resolve(DIRECTORY));
+        return at(UserDirectories.of(environment, home).state().resolve(DIRECTORY));
     }
 
     /** @return the directory of the log files */

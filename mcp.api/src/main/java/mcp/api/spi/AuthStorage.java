@@ -1,6 +1,8 @@
 package mcp.api.spi;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import mcp.api.StoredCredential;
 
@@ -44,6 +46,23 @@ public interface AuthStorage {
 
     /** @return the keys of the stored credentials, sorted */
     List<String> credentialIds();
+
+    /**
+     * The store as a host with this environment and home uses it. ServiceLoader makes a store with no
+     * arguments, before any host exists, so a store whose default place is under the user's directories can
+     * only have taken them from the JVM; the host calls this on its store to place it under its own home
+     * and environment instead ({@code McpHost.Builder.home}, {@code environment}).
+     *
+     * @param environment the host's environment (for the XDG variables and the store's own settings)
+     * @param home the host's home directory, which wins over {@code HOME} in the environment
+     * @return a store in the place the host's user directories give, when this store was made for the
+     *     default place ({@link mcp.api.UserDirectories#of(Map, Path)} has the rule); otherwise this store
+     *     itself. The default returns this store: for one that keeps nothing under the home (in memory, an
+     *     operating system's keychain) or was given its place explicitly
+     */
+    default AuthStorage forUser(Map<String, String> environment, Path home) {
+        return this;
+    }
 
     /**
      * @return a store that keeps credentials in this process only (id {@code memory}): for a session

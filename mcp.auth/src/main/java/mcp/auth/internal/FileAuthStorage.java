@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.api.UserDirectories;
 import mcp.api.internal.OwnerOnlyFiles;
 import mcp.api.StoredCredential;
 import mcp.api.spi.AuthStorage;
@@ -46,10 +47,12 @@ import tools.jackson.databind.node.ObjectNode;
  * The {@code file} auth storage: one JSON file per credential in one directory.
  *
  * <ul>
- *   <li>Directory: {@code $MCP_HOST_CREDENTIALS_DIR} when set, else
- *       {@code $XDG_CONFIG_HOME/mcp-host/credentials} (an absolute {@code XDG_CONFIG_HOME} only, as
- *       the XDG spec says), else {@code ~/.config/mcp-host/credentials}. It is created on the first
- *       save, owner-only ({@code rwx------}) on POSIX file systems.</li>
+ *   <li>Directory: {@code $MCP_HOST_CREDENTIALS_DIR} when set, else {@code credentials} in mcp-host's
+ *       config directory ({@link UserDirectories#config()}): {@code $XDG_CONFIG_HOME/mcp-host/credentials}
+ *       (an absolute {@code XDG_CONFIG_HOME} only, as the XDG spec says), else
+ *       {@code ~/.config/mcp-host/credentials}. The environment and home are a host's when it placed the
+ *       store with {@link #forUser}, else the JVM's ({@code $HOME}, else {@code user.home}). It is created on
+ *       the first save, owner-only ({@code rwx------}) on POSIX file systems.</li>
  *   <li>File name: the credential id, with every character but {@code a-z}, {@code 0-9}, {@code -} and
  *       {@code .} (not first) escaped: {@code A} is {@code _a}, {@code _} is {@code __}, anything else
  *       is {@code %xx} per UTF-8 byte; then {@code .json}. So any id is a safe name ({@code ../x},
@@ -100,36 +103,71 @@ public final class FileAuthStorage implements AuthStorage {
     private static final String ATTRIBUTES = "attributes";
 
     private final Path directory;
+    /** Whether the directory is the default one (not given), which {@link #forUser} moves to a host's home. */
+    private final boolean defaultPlace;
 
-    /** Creates the store in the default directory, read from the JVM's environment (see the class comment). */
+    /**
+     * Creates the store in the default directory of the JVM's environment and home ({@code $HOME}, else
+     * {@code user.home}; see the class comment). A host moves it under its own home with {@link #forUser}.
+     */
     public FileAuthStorage() {
-        this(defaultDirectory(System.getenv(), Path.of(System.getProperty("user.home"))));
+        this(defaultDirectory(System.getenv()), true);
     }
 
     /**
      * @param directory the directory of the credential files; created on the first save when missing
      */
     public FileAuthStorage(Path directory) {
+        this(directory, false);
+    }
+
+    private FileAuthStorage(Path directory, boolean defaultPlace) {
         this.directory = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
+        this.defaultPlace = defaultPlace;
     }
 
     /**
-     * @param environment the environment: {@value #DIRECTORY_VARIABLE}, {@code XDG_CONFIG_HOME}, {@code HOME}
-     * @param userHome the home directory when {@code HOME} is not set (or not absolute)
+     * @param environment the environment ({@value #DIRECTORY_VARIABLE}, {@code XDG_CONFIG_HOME})
+     * @param home the user's home directory
+     * @return the store in the default directory of this environment and home
+     */
+    public static FileAuthStorage forDefaultPlace(Map<String, String> environment, Path home) {
+        return new FileAuthStorage(defaultDirectory(environment, home), true);
+    }
+
+    /**
+     * @param environment the environment: {@code HOME} as {@link UserDirectories#home(Map)} reads it, then as
+     *     {@link #defaultDirectory(Map, Path)}
      * @return the default directory
      */
-    static Path defaultDirectory(Map<String, String> environment, Path userHome) {
+    static Path defaultDirectory(Map<String, String> environment) {
+        return defaultDirectory(environment, UserDirectories.home(environment));
+    }
+
+    /**
+     * @param environment the environment: {@value #DIRECTORY_VARIABLE}, {@code XDG_CONFIG_HOME}
+     * @param home the user's home directory (it wins over {@code HOME} in the environment)
+     * @return the default directory: {@code $MCP_HOST_CREDENTIALS_DIR}, else {@code credentials} in
+     *     mcp-host's config directory ({@link UserDirectories#config()})
+     */
+    static Path defaultDirectory(Map<String, String> environment, Path home) {
         String explicit = environment.get(DIRECTORY_VARIABLE);
         if (explicit != null && !explicit.isBlank()) {
             return Path.of(explicit).toAbsolutePath().normalize();
         }
-        Path home = absolute(environment.get("HOME")).orElse(userHome);
-        Path configHome = absolute(environment.get("XDG_CONFIG_HOME")).orElse(home.resolve(".config"));
-        return configHome.resolve("mcp-host").resolve("credentials");
+        return UserDirectories.of(environment, home).config().resolve("credentials");
     }
 
-    private static Optional<Path> absolute(String value) {
-        return Optional.ofNullable(value).filter(v -> !v.isEmpty()).map(Path::of).filter(Path::isAbsolute);
+    /**
+     * @return the store in the default directory of this environment and home when this one is in the default
+     *     directory (made by ServiceLoader or {@link AuthProviders#defaultAuthStorage()}); this store when its
+     *     directory was given
+     */
+    @Override
+    public AuthStorage forUser(Map<String, String> environment, Path home) {
+        Objects.requireNonNull(environment, "environment");
+        Objects.requireNonNull(home, "home");
+        return defaultPlace ? forDefaultPlace(environment, home) : this;
     }
 
     @Override

@@ -2,6 +2,7 @@ package mcp.auth.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -26,6 +27,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import mcp.api.McpException;
 import mcp.api.StoredCredential;
+import mcp.api.spi.AuthStorage;
+import mcp.auth.AuthProviders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -294,8 +297,10 @@ class FileAuthStorageTest {
         Path home = Path.of("/home/someone");
         assertEquals(Path.of("/home/someone/.config/mcp-host/credentials"),
                 FileAuthStorage.defaultDirectory(Map.of(), home));
+        assertEquals(Path.of("/home/someone/.config/mcp-host/credentials"),
+                FileAuthStorage.defaultDirectory(Map.of("HOME", "/home/env"), home), "a home given wins over HOME");
         assertEquals(Path.of("/home/env/.config/mcp-host/credentials"),
-                FileAuthStorage.defaultDirectory(Map.of("HOME", "/home/env"), home));
+                FileAuthStorage.defaultDirectory(Map.of("HOME", "/home/env")), "with no home given, HOME decides");
         assertEquals(Path.of("/xdg/mcp-host/credentials"),
                 FileAuthStorage.defaultDirectory(Map.of("XDG_CONFIG_HOME", "/xdg", "HOME", "/home/env"), home));
         assertEquals(Path.of("/home/someone/.config/mcp-host/credentials"),
@@ -304,5 +309,32 @@ class FileAuthStorageTest {
                 FileAuthStorage.DIRECTORY_VARIABLE, "/somewhere/creds"), home));
         assertEquals(Path.of("relative-creds").toAbsolutePath(), FileAuthStorage.defaultDirectory(
                 Map.of(FileAuthStorage.DIRECTORY_VARIABLE, "relative-creds"), home));
+    }
+
+    @Test
+    void aStoreInTheDefaultPlaceMovesUnderAHostsHomeAndSavesThere() {
+        Path home = temp.resolve("home");
+        // What ServiceLoader makes: placed by the JVM's environment, then by the host's.
+        AuthStorage placed = new FileAuthStorage().forUser(Map.of("HOME", temp.resolve("ignored").toString()), home);
+        assertEquals(home.resolve(".config/mcp-host/credentials"), ((FileAuthStorage) placed).directory());
+        placed.save("github", full("placed-secret"));
+        assertTrue(Files.isRegularFile(home.resolve(".config/mcp-host/credentials/github.json")));
+        assertFalse(Files.exists(temp.resolve("ignored")));
+
+        Path xdg = temp.resolve("xdg");
+        AuthStorage again = placed.forUser(Map.of("XDG_CONFIG_HOME", xdg.toString()), home);
+        assertEquals(xdg.resolve("mcp-host/credentials"), ((FileAuthStorage) again).directory(),
+                "a store placed by default stays movable");
+        assertEquals(home.resolve(".config/mcp-host/credentials"),
+                ((FileAuthStorage) AuthProviders.defaultAuthStorage(Map.of(), home)).directory());
+    }
+
+    @Test
+    void aStoreGivenItsDirectoryStaysThere() {
+        FileAuthStorage explicit = new FileAuthStorage(temp.resolve("mine"));
+        assertSame(explicit, explicit.forUser(Map.of("XDG_CONFIG_HOME", temp.resolve("xdg").toString()),
+                temp.resolve("home")));
+        AuthStorage memory = AuthStorage.inMemory();
+        assertSame(memory, memory.forUser(Map.of(), temp.resolve("home")), "the SPI's default keeps the store");
     }
 }

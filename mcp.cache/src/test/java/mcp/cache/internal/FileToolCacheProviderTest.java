@@ -56,6 +56,13 @@ class FileToolCacheProviderTest {
     }
 
     @Test
+    void theSettingsHomeWinsOverTheHomeVariable() {
+        // The host has already applied the home rule; the environment's HOME must not move the cache again.
+        Map<String, String> environment = Map.of("HOME", tmp.resolve("elsewhere").toString());
+        assertEquals(home().resolve(".cache/mcp-host/tools"), directoryOf(Optional.empty(), environment));
+    }
+
+    @Test
     void openingCreatesNothingAndTheFirstWriteCreatesTheDirectory() {
         Settings settings = new Settings(Optional.empty(), home(), Map.of(), FileToolCaches.DEFAULT_TTL);
         var cache = FileToolCaches.provider().open(settings);

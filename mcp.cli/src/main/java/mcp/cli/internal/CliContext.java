@@ -17,6 +17,7 @@ import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
+import mcp.api.UserDirectories;
 import mcp.api.internal.Secrets;
 import mcp.api.spi.AuthStorage;
 import mcp.api.spi.ConsentHandler;
@@ -98,12 +99,17 @@ final class CliContext {
         return Optional.ofNullable(options.configFile).map(file -> workingDirectory().resolve(file).normalize());
     }
 
-    /** @return mcp-host's user-level config: {@code $XDG_CONFIG_HOME/mcp-host/mcp.json}, else under {@code ~/.config} */
+    /** @return the user's directories: the home and the XDG directories of this run's environment */
+    UserDirectories directories() {
+        return UserDirectories.of(io.env(), io.home());
+    }
+
+    /**
+     * @return mcp-host's user-level config: {@code $XDG_CONFIG_HOME/mcp-host/mcp.json}, else under {@code ~/.config}
+     *     (the file the native capability source reads)
+     */
     Path userConfigFile() {
-        // The XDG spec says to ignore a relative value, as the native capability source does.
-        Path base = Optional.ofNullable(io.env().get("XDG_CONFIG_HOME")).filter(v -> !v.isEmpty()).map(Path::of)
-                .filter(Path::isAbsolute).orElse(io.home().resolve(".config"));
-        return base.resolve("mcp-host").resolve("mcp.json");
+        return directories().config().resolve("mcp.json");
     }
 
     /** @return the user's plugin folder: {@code plugins} beside {@link #userConfigFile()} */
@@ -277,7 +283,8 @@ final class CliContext {
 
     /**
      * @return where credentials are kept: the one the command line was given (tests), else the
-     *     {@code file} store found by ServiceLoader
+     *     {@code file} store found by ServiceLoader, placed under this run's home and environment as a host
+     *     places it
      * @throws CliException (usage) when no {@code file} store is installed
      */
     AuthStorage authStorage() {
@@ -292,7 +299,7 @@ final class CliContext {
         } catch (McpException e) {
             throw CliException.usage(e.getMessage());
         }
-        return file;
+        return file.forUser(io.env(), io.home());
     }
 
     /** Prints the one JSON document of this command. */

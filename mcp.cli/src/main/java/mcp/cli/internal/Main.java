@@ -10,9 +10,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import mcp.api.McpException;
 import mcp.api.McpJson;
+import mcp.api.UserDirectories;
 import mcp.api.internal.Secrets;
 import mcp.api.spi.AuthStorage;
 import picocli.CommandLine;
@@ -41,7 +41,8 @@ public final class Main {
         PrintStream out = utf8(FileDescriptor.out);
         PrintStream err = utf8(FileDescriptor.err);
         Map<String, String> env = System.getenv();
-        int exitCode = run(args, out, err, env, Path.of("").toAbsolutePath(), home(env), System.in);
+        // The library's rule, so that the command and an embedded host agree on every file.
+        int exitCode = run(args, out, err, env, Path.of("").toAbsolutePath(), UserDirectories.home(env), System.in);
         out.flush();
         err.flush();
         System.exit(exitCode);
@@ -178,15 +179,6 @@ public final class Main {
         System.setProperty("tinylog.writer.stream", "err");
         System.setProperty("tinylog.writer.level", verbose ? "debug" : "warn");
         System.setProperty("tinylog.writer.format", "{level}: {message}");
-    }
-
-    /**
-     * {@code $HOME} when set: the JVM's {@code user.home} comes from the password database and
-     * ignores it, but people (and tests) point {@code HOME} elsewhere on purpose.
-     */
-    private static Path home(Map<String, String> env) {
-        return Optional.ofNullable(env.get("HOME")).filter(h -> !h.isEmpty()).map(Path::of).filter(Path::isAbsolute)
-                .orElse(Path.of(System.getProperty("user.home")));
     }
 
     private static PrintStream utf8(FileDescriptor descriptor) {

@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import mcp.api.UserDirectories;
 import mcp.api.internal.OwnerOnlyFiles;
-import mcp.api.internal.StateDirectory;
 
 /**
- * mcp-host's state files: under {@code $XDG_STATE_HOME/mcp-host/} (an absolute {@code XDG_STATE_HOME}
- * only, as the XDG specification says), else {@code ~/.local/state/mcp-host/}; written owner-only from
+ * mcp-host's state files: under {@link UserDirectories#state()} ({@code $XDG_STATE_HOME/mcp-host/} when that is
+ * an absolute path, else {@code ~/.local/state/mcp-host/}); written owner-only from
  * creation on, atomically ({@link OwnerOnlyFiles}), and changed under a lock
  * file (and, between the threads of one JVM, a lock of its own), so that two mcp-host processes or
  * threads never lose each other's update.
@@ -38,7 +38,7 @@ public final class StateFiles {
      * @return mcp-host's state directory
      */
     public static Path directory(Map<String, String> environment, Path home) {
-        return StateDirectory.of(environment, home);
+        return UserDirectories.of(environment, home).state();
     }
 
     /**

@@ -140,7 +140,8 @@ public final class HttpTransports {
 
     /**
      * @return the file auth storage (id {@value #FILE_STORAGE_ID}) in the default directory, read from
-     *     the JVM's environment: the one ServiceLoader finds
+     *     the JVM's environment: the one ServiceLoader finds ({@link AuthProviders#defaultAuthStorage()}; a host
+     *     given it moves it under the host's own home and environment)
      */
     public static AuthStorage defaultAuthStorage() {
         return AuthProviders.defaultAuthStorage();

@@ -166,8 +166,11 @@ public final class Demo {
     }
 
     private McpHost host() {
+        // No environment: the machine's XDG_* or MCP_HOST_CREDENTIALS_DIR would move the pins, logs and
+        // credentials out of the temporary directory into the user's real ones, which outlive the demo.
         return McpHost.builder()
                 .configFile(configFile)
+                .environment(Map.of())
                 .home(workDir)
                 .workingDirectory(workDir)
                 .cacheDirectory(workDir.resolve("cache"))

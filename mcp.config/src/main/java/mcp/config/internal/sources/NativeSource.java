@@ -14,6 +14,7 @@ import mcp.api.CallLimits;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResultBudget;
 import mcp.api.SourceMetadata;
+import mcp.api.UserDirectories;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -63,10 +64,7 @@ public final class NativeSource extends FileSource {
 
     @Override
     List<Path> userFiles(SearchPath search) {
-        Map<String, String> environment = search.environment();
-        Path configHome = SearchPath.absolutePath(environment.get("XDG_CONFIG_HOME"))
-                .orElse(search.home().resolve(".config"));
-        return List.of(configHome.resolve("mcp-host").resolve("mcp.json").normalize());
+        return List.of(UserDirectories.of(search.environment(), search.home()).config().resolve("mcp.json"));
     }
 
     @Override

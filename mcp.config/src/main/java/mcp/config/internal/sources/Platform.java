@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.UserDirectories;
 
 /**
  * The operating system's conventions for the per-user folders desktop tools keep their settings in.
@@ -46,7 +47,7 @@ enum Platform {
      *     command-line tools that follow the XDG spec keep their settings, on macOS as well
      */
     static Path xdgConfigHome(Path home, Map<String, String> environment) {
-        return SearchPath.absolutePath(environment.get("XDG_CONFIG_HOME")).orElse(home.resolve(".config"));
+        return UserDirectories.of(environment, home).configHome();
     }
 
     /**

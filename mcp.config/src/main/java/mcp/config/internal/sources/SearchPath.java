@@ -1,7 +1,6 @@
 package mcp.config.internal.sources;
 
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+import mcp.api.UserDirectories;
 import mcp.api.spi.CapabilitySource.Context;
 
 /**
@@ -80,15 +80,7 @@ final class SearchPath {
      *     says, since it would depend on the directory the process happens to run in
      */
     static Optional<Path> absolutePath(String value) {
-        if (value == null || value.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            Path path = Path.of(value);
-            return path.isAbsolute() ? Optional.of(path.normalize()) : Optional.empty();
-        } catch (InvalidPathException e) {
-            return Optional.empty();
-        }
+        return UserDirectories.absolute(value);
     }
 
     /**
