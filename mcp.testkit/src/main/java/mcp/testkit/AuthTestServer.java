@@ -144,6 +144,7 @@ public final class AuthTestServer implements AutoCloseable {
     private final Duration accessTokenLifetime;
     private final boolean refreshTokens;
     private final boolean rotateRefreshTokens;
+    private final boolean detectRefreshTokenReuse;
     private final List<String> authMethods;
     private final boolean initializeWithoutAuth;
     private final boolean resourceMetadataInChallenge;
@@ -172,6 +173,13 @@ public final class AuthTestServer implements AutoCloseable {
     private final Map<String, Code> codes = new ConcurrentHashMap<>();
     private final Map<String, Grant> accessTokens = new ConcurrentHashMap<>();
     private final Map<String, Grant> refreshGrants = new ConcurrentHashMap<>();
+    /** Refresh tokens used up by rotation, with the family of their grant: a second use is a replay. */
+    private final Map<String, String> rotatedRefreshTokens = new ConcurrentHashMap<>();
+    /**
+     * Families revoked for a replayed refresh token. Checked wherever a grant is used, besides removing the
+     * family's grants, so that a token issued by a refresh racing the revocation is dead too.
+     */
+    private final Set<String> revokedFamilies = ConcurrentHashMap.newKeySet();
     /** Every secret ever issued; only grows (revocation removes grants, never these). */
     private final Set<String> issuedSecrets = ConcurrentHashMap.newKeySet();
 
@@ -195,8 +203,11 @@ public final class AuthTestServer implements AutoCloseable {
                         Instant expires) {
     }
 
-    /** What an access token (with an expiry) or a refresh token (expires = null) allows. */
-    private record Grant(String clientId, List<String> scopes, String resource, Instant expires) {
+    /**
+     * What an access token (with an expiry) or a refresh token (expires = null) allows. {@code family} names the
+     * authorization it descends from: every refresh of a code's tokens keeps it, so that a replay can revoke them all.
+     */
+    private record Grant(String clientId, List<String> scopes, String resource, Instant expires, String family) {
     }
 
     private record StatusKey(Endpoint endpoint, int status) {
@@ -227,6 +238,7 @@ public final class AuthTestServer implements AutoCloseable {
         accessTokenLifetime = b.accessTokenLifetime;
         refreshTokens = b.refreshTokens;
         rotateRefreshTokens = b.rotateRefreshTokens;
+        detectRefreshTokenReuse = b.detectRefreshTokenReuse;
         authMethods = b.tokenEndpointAuthMethods;
         initializeWithoutAuth = b.initializeWithoutAuth;
         resourceMetadataInChallenge = b.resourceMetadataInChallenge;
@@ -353,6 +365,33 @@ public final class AuthTestServer implements AutoCloseable {
     /** Invalidates every refresh token issued so far (the {@code refresh_token} grant answers {@code invalid_grant}). */
     public void revokeRefreshTokens() {
         refreshGrants.clear();
+    }
+
+    /**
+     * Whether this server would take a token now, as token introspection (RFC 7662) would answer, without using
+     * it up: an access token it issued that has not expired, or a refresh token that has not been rotated away,
+     * revoked, or revoked with its grant after a replay. Lets a test check a stored credential without changing it.
+     *
+     * @param token an access token or a refresh token
+     * @return whether it is active
+     */
+    public boolean isActive(String token) {
+        Objects.requireNonNull(token, "token");
+        if (activeAccessGrant(token) != null) {
+            return true;
+        }
+        Grant refresh = refreshGrants.get(token);
+        return refresh != null && !revokedFamilies.contains(refresh.family());
+    }
+
+    /** @return the grant of an access token this server issued that is neither expired nor revoked, or null */
+    private Grant activeAccessGrant(String token) {
+        Grant grant = accessTokens.get(token);
+        if (grant != null && Instant.now().isAfter(grant.expires())) {
+            accessTokens.remove(token, grant);
+            return null;
+        }
+        return grant == null || revokedFamilies.contains(grant.family()) ? null : grant;
     }
 
     // ---- recording ----
@@ -517,12 +556,7 @@ public final class AuthTestServer implements AutoCloseable {
             needed.addAll(toolCallScopes);
         }
         Optional<String> token = OAuthWire.bearerToken(call.header("Authorization"));
-        Map<String, Grant> valid = authority.accessTokens;
-        Grant grant = token.map(valid::get).orElse(null);
-        if (grant != null && Instant.now().isAfter(grant.expires())) {
-            valid.remove(token.get(), grant);
-            grant = null;
-        }
+        Grant grant = token.map(authority::activeAccessGrant).orElse(null);
         if (grant == null) {
             String error = token.isPresent() ? "invalid_token" : null;
             challenge(call, 401, error, needed, token.isPresent() ? "the access token is unknown, expired or revoked"
@@ -913,7 +947,7 @@ public final class AuthTestServer implements AutoCloseable {
             refuse(call, 400, refusal);
             return;
         }
-        grantTokens(call, client.id(), code.scopes(), code.resource(), true);
+        grantTokens(call, client.id(), code.scopes(), code.resource(), true, UUID.randomUUID().toString());
     }
 
     private void refreshGrant(Call call, Client client, Map<String, String> form) throws IOException {
@@ -925,9 +959,17 @@ public final class AuthTestServer implements AutoCloseable {
         }
         String value = form.getOrDefault("refresh_token", "");
         Grant grant = refreshGrants.get(value);
+        if (grant != null && revokedFamilies.contains(grant.family())) {
+            grant = null;
+        }
         List<String> asked = form.containsKey("scope") ? scopes(form.get("scope")) : null;
         Refusal refusal;
-        if (grant == null) {
+        String replayed = grant == null && detectRefreshTokenReuse ? rotatedRefreshTokens.get(value) : null;
+        if (replayed != null) {
+            revokeFamily(replayed);
+            refusal = new Refusal("invalid_grant", "token: refresh token used again after it was rotated; its grant "
+                    + "is revoked");
+        } else if (grant == null) {
             refusal = new Refusal("invalid_grant", "token: refresh token unknown, rotated or revoked");
         } else if (!grant.clientId().equals(client.id())) {
             refusal = new Refusal("invalid_grant", "token: refresh token issued to another client");
@@ -937,20 +979,35 @@ public final class AuthTestServer implements AutoCloseable {
             refusal = resourceRefusal("token", form.get("resource"), grant.resource());
         }
         // A rotated refresh token is used up by exactly one request, even when two race.
-        if (refusal == null && rotateRefreshTokens && !refreshGrants.remove(value, grant)) {
-            refusal = new Refusal("invalid_grant", "token: refresh token used twice at once");
+        if (refusal == null && rotateRefreshTokens) {
+            if (refreshGrants.remove(value, grant)) {
+                rotatedRefreshTokens.put(value, grant.family());
+            } else {
+                if (detectRefreshTokenReuse) {
+                    revokeFamily(grant.family());
+                }
+                refusal = new Refusal("invalid_grant", "token: refresh token used twice at once");
+            }
         }
         if (refusal != null) {
             refuse(call, 400, refusal);
             return;
         }
-        grantTokens(call, client.id(), asked != null ? asked : grant.scopes(), grant.resource(), rotateRefreshTokens);
+        grantTokens(call, client.id(), asked != null ? asked : grant.scopes(), grant.resource(), rotateRefreshTokens,
+                grant.family());
     }
 
-    private void grantTokens(Call call, String clientId, List<String> scopes, String resource, boolean newRefreshToken)
-            throws IOException {
+    /** Revokes every access and refresh token descended from one authorization (replay detection). */
+    private void revokeFamily(String family) {
+        revokedFamilies.add(family);
+        refreshGrants.values().removeIf(grant -> grant.family().equals(family));
+        accessTokens.values().removeIf(grant -> grant.family().equals(family));
+    }
+
+    private void grantTokens(Call call, String clientId, List<String> scopes, String resource, boolean newRefreshToken,
+            String family) throws IOException {
         String access = issue("mcpat_");
-        accessTokens.put(access, new Grant(clientId, scopes, resource, Instant.now().plus(accessTokenLifetime)));
+        accessTokens.put(access, new Grant(clientId, scopes, resource, Instant.now().plus(accessTokenLifetime), family));
         ObjectNode body = mapper.createObjectNode().put("access_token", access).put("token_type", "Bearer")
                 .put("expires_in", accessTokenLifetime.toSeconds());
         if (!scopes.isEmpty()) {
@@ -958,7 +1015,7 @@ public final class AuthTestServer implements AutoCloseable {
         }
         if (refreshTokens && newRefreshToken) {
             String refresh = issue("mcprt_");
-            refreshGrants.put(refresh, new Grant(clientId, scopes, resource, null));
+            refreshGrants.put(refresh, new Grant(clientId, scopes, resource, null, family));
             body.put("refresh_token", refresh);
         }
         call.json(200, body, Map.of("Cache-Control", "no-store", "Pragma", "no-cache"));
@@ -1092,6 +1149,7 @@ public final class AuthTestServer implements AutoCloseable {
         private Duration accessTokenLifetime = Duration.ofHours(1);
         private boolean refreshTokens = true;
         private boolean rotateRefreshTokens = true;
+        private boolean detectRefreshTokenReuse;
         private boolean failRefresh;
         private boolean tamperState;
         private boolean alwaysInsufficientScope;
@@ -1190,6 +1248,21 @@ public final class AuthTestServer implements AutoCloseable {
          */
         public Builder rotateRefreshTokens(boolean on) {
             this.rotateRefreshTokens = on;
+            return this;
+        }
+
+        /**
+         * Whether a rotated refresh token that is used again (after its rotation, or twice at once) revokes the
+         * whole grant it belongs to: the refresh token that replaced it and every access token issued along the
+         * way, as OAuth 2.1 (section 4.3.1) advises for public clients and large providers do. Two clients that
+         * share a credential and refresh it together then lose it, which is what tests of their coordination need
+         * to see. Only with {@link #rotateRefreshTokens}. Default: off.
+         *
+         * @param on whether replays revoke the grant
+         * @return this builder
+         */
+        public Builder detectRefreshTokenReuse(boolean on) {
+            this.detectRefreshTokenReuse = on;
             return this;
         }
 

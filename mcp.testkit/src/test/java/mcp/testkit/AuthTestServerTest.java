@@ -222,6 +222,46 @@ class AuthTestServerTest {
     }
 
     @Test
+    void aReplayedRefreshTokenRevokesItsGrantWhenReuseIsDetected() throws Exception {
+        AuthTestServer server = start(AuthTestServer.builder().detectRefreshTokenReuse(true));
+        String clientId = register(server, "none").path("client_id").stringValue();
+        JsonNode first = tokens(server, clientId, null);
+        JsonNode other = tokens(server, clientId, null);
+        String refresh = first.path("refresh_token").stringValue();
+        JsonNode refreshed = json(postForm(server.issuer() + "/token", refreshForm(server, clientId, refresh)));
+        String access2 = refreshed.path("access_token").stringValue();
+        String refresh2 = refreshed.path("refresh_token").stringValue();
+        assertFalse(server.isActive(refresh), "rotated away");
+        assertTrue(server.isActive(refresh2));
+        assertTrue(server.isActive(access2));
+        assertTrue(server.isActive(first.path("access_token").stringValue()), "access tokens live until they expire");
+
+        HttpResponse<String> replay = postForm(server.issuer() + "/token", refreshForm(server, clientId, refresh));
+        assertEquals("invalid_grant", json(replay).path("error").stringValue());
+        // The whole grant is gone, the tokens that replaced the replayed one included; another grant is not.
+        assertFalse(server.isActive(refresh2));
+        assertFalse(server.isActive(access2));
+        assertFalse(server.isActive(first.path("access_token").stringValue()));
+        assertEquals(401, mcp(server, access2, "ping", "{}").statusCode());
+        assertEquals("invalid_grant", json(postForm(server.issuer() + "/token",
+                refreshForm(server, clientId, refresh2))).path("error").stringValue());
+        assertTrue(server.isActive(other.path("refresh_token").stringValue()));
+        assertEquals(200, mcp(server, other.path("access_token").stringValue(), "ping", "{}").statusCode());
+        assertTrue(server.errors().stream().anyMatch(e -> e.contains("used again after it was rotated")),
+                server.errors().toString());
+
+        // Without the switch a replay is refused and nothing else happens.
+        AuthTestServer lenient = start(AuthTestServer.builder());
+        String lenientClient = register(lenient, "none").path("client_id").stringValue();
+        String old = tokens(lenient, lenientClient, null).path("refresh_token").stringValue();
+        String current = json(postForm(lenient.issuer() + "/token", refreshForm(lenient, lenientClient, old)))
+                .path("refresh_token").stringValue();
+        assertEquals(400, postForm(lenient.issuer() + "/token", refreshForm(lenient, lenientClient, old)).statusCode());
+        assertTrue(lenient.isActive(current));
+        assertFalse(lenient.isActive("mcprt_not-issued"));
+    }
+
+    @Test
     void failRefreshCanBeSetByTheBuilder() throws Exception {
         AuthTestServer server = start(AuthTestServer.builder().failRefresh(true));
         String clientId = register(server, "none").path("client_id").stringValue();

@@ -1,6 +1,7 @@
 package mcp.api.spi;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,11 @@ import mcp.api.StoredCredential;
  * previous one in place.
  *
  * <p>Implementations are thread-safe. The default is the file store (id {@code file}).
+ *
+ * <p>A credential whose refresh token rotates is renewed under its {@linkplain #lock lock}: the store is read
+ * again, and the token endpoint is asked only when no other holder has renewed the credential meanwhile. A store
+ * that several processes share overrides {@link #lock} so that it excludes them too; the default excludes the
+ * threads of this JVM only.
  */
 public interface AuthStorage {
 
@@ -62,6 +68,36 @@ public interface AuthStorage {
      */
     default AuthStorage forUser(Map<String, String> environment, Path home) {
         return this;
+    }
+
+    /**
+     * Takes the exclusive lock of one credential, for a read, renew and save that no other holder may
+     * interleave with. The OAuth client renews a credential only under it, after reading the store again:
+     * two holders of one rotating refresh token would otherwise both spend it, and the authorization server
+     * takes one and refuses the other, or, seeing a replay, revokes the credential of both.
+     *
+     * <p>The lock is reentrant for the thread that holds it, and that thread releases it ({@link
+     * CredentialLock#close()}). The default excludes the other threads of this JVM (one lock per store
+     * instance and credential id), which is enough for a store no other process reads; a store that other
+     * processes share overrides it to exclude them too, the {@code file} store with a lock file beside the
+     * credential.
+     *
+     * @param credentialId the key; it need not have a credential yet
+     * @param timeout how long to wait while another holder has it; zero tries once
+     * @return the lock, held; close it
+     * @throws mcp.api.McpException when it is not obtained within {@code timeout}, or the thread is
+     *     interrupted while waiting; the message says who holds it where the store can tell
+     */
+    default CredentialLock lock(String credentialId, Duration timeout) {
+        return InProcessCredentialLocks.lock(this, credentialId, timeout);
+    }
+
+    /** The held lock of one credential, from {@link #lock}. */
+    interface CredentialLock extends AutoCloseable {
+
+        /** Releases the lock; by the thread that took it. Closing it again does nothing. */
+        @Override
+        void close();
     }
 
     /**

@@ -4,17 +4,23 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -26,6 +32,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
@@ -68,10 +77,17 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>Load: a file that group or others may read or write is refused, with its permissions and the
  *       {@code chmod 600} that fixes it, before anything is read from it. A corrupt file is refused
  *       with the problem and its line and column, never with any of its content.</li>
+ *   <li>Lock ({@link #lock}): an OS file lock ({@link FileChannel#tryLock()}) on an empty owner-only file
+ *       beside the credential, the credential's file name with {@code .lock} for {@code .json}, together with
+ *       a lock of this JVM for the same file (the OS lock belongs to the whole JVM, so it cannot tell its
+ *       threads apart). Not the credential file itself: a save renames a new file over it, and a lock on the
+ *       old one would not exclude a process that opens the new one. The lock file stays when the credential
+ *       is deleted: removing it would let two processes lock two different files of the same name. The OS
+ *       releases the lock of a process that ends, however it ends, so no lock outlives its holder.</li>
  * </ul>
  *
  * <p>Tokens and secrets are never logged or put in a message; log lines and messages name the
- * credential id and the file only. Thread-safe without locks: nothing is kept in memory, every save
+ * credential id and the file only. Thread-safe: nothing is kept in memory but the locks, every save
  * has its own temp file, and the rename that publishes it is atomic (so concurrent saves of one id
  * leave one of them whole, and so do several processes). Public with a public no-argument constructor
  * for {@link java.util.ServiceLoader}.
@@ -90,6 +106,23 @@ public final class FileAuthStorage implements AuthStorage {
     private static final Logger LOG = LoggerFactory.getLogger(FileAuthStorage.class);
 
     private static final String SUFFIX = ".json";
+
+    private static final String LOCK_SUFFIX = ".lock";
+
+    /**
+     * How long a waiter first pauses before it tries a lock file that another process holds again, and the
+     * longest pause: the pause doubles from the first to the longest, since a renewal takes milliseconds on a
+     * local server and a second on a slow one, and a waiter should neither spin nor lag behind.
+     */
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /**
+     * The lock of each lock file in this JVM, by its path, for every instance of this store (two stores of one
+     * directory must exclude each other too). An entry is never removed, since a thread may be waiting on it;
+     * there is one per credential used.
+     */
+    private static final ConcurrentHashMap<Path, LockSlot> LOCKS = new ConcurrentHashMap<>();
 
     private static final Set<PosixFilePermission> OPEN_TO_OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
             PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
@@ -260,6 +293,161 @@ public final class FileAuthStorage implements AuthStorage {
         }
         ids.sort(null);
         return List.copyOf(ids);
+    }
+
+    /**
+     * @param credentialId a credential id
+     * @return the file that {@link #lock} locks for it
+     * @throws McpException if the id is empty or too long for a file name
+     */
+    public Path lockFile(String credentialId) {
+        String name = fileName(credentialId);
+        return directory.resolve(name.substring(0, name.length() - SUFFIX.length()) + LOCK_SUFFIX);
+    }
+
+    /**
+     * Locks one credential against the threads of this JVM and against other processes (see the class
+     * comment). The directory and the lock file are made, owner-only, when missing. Where the lock file
+     * cannot be made or locked (a read-only directory, a file system without locks), the lock holds in this
+     * JVM only, as the store did before it had locks, and a warning says so: renewals still work, and only
+     * processes that renew at the same moment may race.
+     *
+     * @throws McpException when the lock is not obtained within {@code timeout}, naming the lock file
+     */
+    @Override
+    public CredentialLock lock(String credentialId, Duration timeout) {
+        if (Objects.requireNonNull(timeout, "timeout").isNegative()) {
+            throw new IllegalArgumentException("the timeout is negative: " + timeout);
+        }
+        Path lockFile = lockFile(credentialId);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        LockSlot slot = LOCKS.computeIfAbsent(lockFile, file -> new LockSlot());
+        try {
+            if (!slot.threads.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw busy(credentialId, lockFile, timeout, "another thread of this process");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpException("Interrupted while waiting for the lock of credential " + quoted(credentialId), e);
+        }
+        boolean held = false;
+        try {
+            if (slot.threads.getHoldCount() == 1) {
+                slot.channel = lockAcrossProcesses(credentialId, lockFile, deadline, timeout);
+            }
+            held = true;
+            return new HeldLock(slot, credentialId);
+        } finally {
+            if (!held) {
+                slot.threads.unlock();
+            }
+        }
+    }
+
+    /** @return the channel whose OS lock is held (closing it releases the lock), or null where there is none */
+    private FileChannel lockAcrossProcesses(String credentialId, Path lockFile, long deadline, Duration timeout) {
+        FileChannel channel = null;
+        try {
+            OwnerOnlyFiles.createDirectory(directory);
+            channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS), OwnerOnlyFiles.ownerOnly("rw-------"));
+            long pause = FIRST_PAUSE_NANOS;
+            while (true) {
+                FileLock lock;
+                try {
+                    lock = channel.tryLock();
+                } catch (OverlappingFileLockException e) {
+                    // Another copy of this class in the JVM (another class loader) holds it: wait as for a process.
+                    lock = null;
+                }
+                if (lock != null) {
+                    FileChannel locked = channel;
+                    channel = null;
+                    return locked;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw busy(credentialId, lockFile, timeout, "another process");
+                }
+                if (pause == FIRST_PAUSE_NANOS) {
+                    LOG.debug("Credential {}: another process holds its lock {}; waiting", quoted(credentialId), lockFile);
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.min(pause, left));
+                pause = Math.min(pause * 2, LONGEST_PAUSE_NANOS);
+            }
+        } catch (IOException e) {
+            LOG.warn("Credential {}: the lock file {} cannot be used ({}); renewals are kept apart in this process only",
+                    quoted(credentialId), lockFile, reason(e));
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpException("Interrupted while waiting for the lock of credential " + quoted(credentialId), e);
+        } finally {
+            closeQuietly(channel);
+        }
+    }
+
+    private static McpException busy(String credentialId, Path lockFile, Duration timeout, String who) {
+        return new McpException("The credential " + quoted(credentialId) + " is being renewed by " + who
+                + ", which did not release its lock " + lockFile + " within " + seconds(timeout) + ". Try again; if "
+                + "this goes on, look for a hung mcp-host process (a process that ends releases its lock, so removing "
+                + "the file does not help)");
+    }
+
+    private static String seconds(Duration timeout) {
+        long millis = timeout.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                LOG.debug("Closing a credential lock file failed: {}", reason(e));
+            }
+        }
+    }
+
+    /**
+     * The lock of one lock file in this JVM. {@code threads} decides which thread holds it; {@code channel}, the
+     * open lock file whose OS lock that thread's outermost hold took, is touched only by the holding thread.
+     */
+    private static final class LockSlot {
+        final ReentrantLock threads = new ReentrantLock();
+        FileChannel channel;
+    }
+
+    private static final class HeldLock implements CredentialLock {
+        private final LockSlot slot;
+        private final String credentialId;
+        private boolean released;
+
+        HeldLock(LockSlot slot, String credentialId) {
+            this.slot = slot;
+            this.credentialId = credentialId;
+        }
+
+        @Override
+        public void close() {
+            if (released) {
+                return;
+            }
+            if (!slot.threads.isHeldByCurrentThread()) {
+                throw new IllegalStateException("the lock of credential " + quoted(credentialId)
+                        + " is released by another thread than the one that took it");
+            }
+            released = true;
+            try {
+                if (slot.threads.getHoldCount() == 1) {
+                    // Closing the channel releases its OS lock.
+                    closeQuietly(slot.channel);
+                    slot.channel = null;
+                }
+            } finally {
+                slot.threads.unlock();
+            }
+        }
     }
 
     @Override

@@ -26,6 +26,7 @@ import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.StoredCredential;
 import mcp.api.spi.AuthServices;
+import mcp.api.spi.AuthStorage;
 import mcp.api.spi.AuthorizationUi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,11 @@ import tools.jackson.databind.node.ObjectNode;
  * the nonces servers ask for ({@code use_dpop_nonce}) are sent once asked for, at the token endpoint and
  * at the MCP server.
  *
+ * <p>A renewal with the refresh token happens under the credential's {@linkplain AuthStorage#lock lock}, after
+ * reading the store again: when another process (or another client of this JVM) that shares the credential has
+ * renewed it meanwhile, its credential is taken and the token endpoint is not asked. A rotating refresh token is
+ * so spent once, however many mcp-host processes hold it.
+ *
  * <p>Registrations are kept by issuer (SEP-2352): a client registered at one authorization server is
  * never presented to another; when the resource's authorization server changes, mcp-host registers at
  * the new one, and keeps the old registration for when it changes back.
@@ -82,6 +88,13 @@ public final class OAuthClient {
      * short-lived tokens).
      */
     static final Duration EXPIRY_MARGIN = Duration.ofSeconds(60);
+
+    /**
+     * Added to twice the exchange timeout for the wait for the lock of a credential that another holder is
+     * renewing: that holder's renewal is at most two token requests (the second for a DPoP nonce), each bounded
+     * by its timeout, so a waiter that gives up sooner would fail a request while a sound renewal is under way.
+     */
+    static final Duration LOCK_MARGIN = Duration.ofSeconds(5);
 
     static final String GRANT_AUTHORIZATION_CODE = "authorization_code";
     static final String GRANT_CLIENT_CREDENTIALS = "client_credentials";
@@ -119,6 +132,8 @@ public final class OAuthClient {
     private final OAuthHttp http;
     private final Executor executor;
     private final Clock clock;
+    /** How long a renewal waits for the credential's lock while another holder renews it. */
+    private final Duration lockTimeout;
     private final Object lock = new Object();
     private StoredCredential current;
     private boolean loaded;
@@ -132,6 +147,12 @@ public final class OAuthClient {
 
     OAuthClient(String serverName, URI server, Optional<HttpServerConfig.AuthRef> auth, AuthServices services,
             OAuthHttp http, Executor executor, Clock clock) {
+        this(serverName, server, auth, services, http, executor, clock,
+                http.timeout().multipliedBy(2).plus(LOCK_MARGIN));
+    }
+
+    OAuthClient(String serverName, URI server, Optional<HttpServerConfig.AuthRef> auth, AuthServices services,
+            OAuthHttp http, Executor executor, Clock clock, Duration lockTimeout) {
         this.serverName = serverName;
         this.server = server;
         this.credentialId = auth.map(HttpServerConfig.AuthRef::credentialId).filter(id -> !id.isBlank())
@@ -141,6 +162,7 @@ public final class OAuthClient {
         this.http = http;
         this.executor = executor;
         this.clock = clock;
+        this.lockTimeout = lockTimeout;
     }
 
     /**
@@ -245,7 +267,7 @@ public final class OAuthClient {
             if (flow == null || flow.isDone()) {
                 flow = CompletableFuture.runAsync(() -> {
                     try {
-                        refresh(credential);
+                        renew(credential);
                     } catch (McpException e) {
                         LOG.info("MCP server \"{}\": renewing the access token failed: {}", serverName, e.getMessage());
                     }
@@ -322,8 +344,11 @@ public final class OAuthClient {
         // moved to another authorization server, whose discovery comes next).
         if (!stepUp && attempt <= 1 && previous != null && previous.refreshToken().isPresent()) {
             try {
-                refresh(previous);
+                renew(previous);
                 return;
+            } catch (LockUnavailable e) {
+                // Another holder is renewing it: a new authorization now would only race that renewal.
+                throw e;
             } catch (McpException e) {
                 LOG.info("MCP server \"{}\": renewing the access token failed ({}); authorizing again", serverName,
                         e.getMessage());
@@ -542,6 +567,76 @@ public final class OAuthClient {
         } catch (java.io.IOException e) {
             throw new McpException("cannot read the workload identity token file " + path + ": "
                     + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * Renews the credential this client holds, once across every holder of it: under the credential's lock (in
+     * the store, so across processes), the store is read again. When another holder has renewed the credential
+     * since this client read it, that one is taken as it is, or, when it is about to expire too, renewed with
+     * its own refresh token; only when the store still holds this client's credential (or holds none, or one
+     * that cannot be read) is this client's refresh token spent. Without the lock, two holders of one rotating
+     * refresh token both send it: the authorization server takes the first and refuses the second, or, taking it
+     * for a replay, revokes the credential of both.
+     *
+     * @param held the credential this client holds, with a refresh token
+     * @throws LockUnavailable when the lock is not obtained in time: nothing was sent
+     * @throws McpException when the renewal fails
+     */
+    private void renew(StoredCredential held) {
+        AuthStorage.CredentialLock locked;
+        try {
+            locked = services.storage().lock(credentialId, lockTimeout);
+        } catch (McpException e) {
+            throw new LockUnavailable(e);
+        }
+        try (locked) {
+            StoredCredential latest = reload();
+            if (latest != null && !sameTokens(latest, held)) {
+                if (!latest.expiredAt(clock.instant(), margin(latest))) {
+                    adopt(latest);
+                    LOG.info("MCP server \"{}\": the credential was renewed by another holder of it; using that one",
+                            serverName);
+                    return;
+                }
+                if (latest.refreshToken().isPresent()) {
+                    refresh(latest);
+                    return;
+                }
+            }
+            refresh(held);
+        }
+    }
+
+    /** Not renewed, because another holder of the credential kept its lock too long; the message says which. */
+    private static final class LockUnavailable extends McpException {
+        private static final long serialVersionUID = 1L;
+
+        LockUnavailable(McpException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** @return the stored credential now, when it is for this server and can be read; else null */
+    private StoredCredential reload() {
+        try {
+            return services.storage().load(credentialId).filter(this::forThisServer).orElse(null);
+        } catch (McpException e) {
+            // Renewing the one in memory replaces the unreadable one, as a renewal always did.
+            LOG.debug("MCP server \"{}\": the stored credential cannot be read again: {}", serverName, e.getMessage());
+            return null;
+        }
+    }
+
+    private static boolean sameTokens(StoredCredential a, StoredCredential b) {
+        return a.accessToken().equals(b.accessToken()) && a.refreshToken().equals(b.refreshToken());
+    }
+
+    /** Takes the credential another holder stored, without storing it again. */
+    private void adopt(StoredCredential credential) {
+        synchronized (lock) {
+            current = credential;
+            loaded = true;
         }
     }
 

@@ -56,6 +56,11 @@ final class OAuthHttp {
         this.userAgent = userAgent;
     }
 
+    /** @return the bound of one exchange */
+    Duration timeout() {
+        return timeout;
+    }
+
     /** An answer: status, body text (bounded) and the response headers (names in lower case). */
     record Answer(int status, String body, Map<String, List<String>> headers) {
         Answer {
