@@ -478,8 +478,25 @@ scenario_gemini_allowed() {
   end
 }
 
+# Remote entries as Gemini CLI's documentation has users write them: a url without a type (which Gemini CLI
+# 0.61.0 POSTs to, Streamable HTTP, and tries as legacy SSE only when that fails) and an httpUrl with a type that
+# says otherwise (httpUrl is Streamable HTTP before the type is looked at). Hand-written: `gemini mcp add` always
+# writes a type beside a url, and never writes httpUrl.
+scenario_gemini_remote() {
+  begin gemini-remote gemini
+  run project project
+  local url=http://127.0.0.1:$port
+  edit_json "$root/home/.gemini/settings.json" "d.mcpServers = {
+    'g-url': { url: '$url/g-url/mcp', headers: { 'X-Team': '\$FIX_VAR' } },
+    'g-httpurl-sse': { httpUrl: '$url/g-httpurl-sse/mcp', type: 'sse' },
+  };"
+  edit_json "$root/home/.gemini/trustedFolders.json" "d[\"$root/project\"] = \"TRUST_FOLDER\";"
+  judge project list gemini mcp list
+  end
+}
+
 all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files codex
-  gemini gemini-allowed gemini-subfolder)
+  gemini gemini-allowed gemini-remote gemini-subfolder)
 for wanted in "${@:-${all[@]}}"; do
   case $wanted in
     claude-scopes) scenario_claude_scopes ;;
@@ -491,6 +508,7 @@ for wanted in "${@:-${all[@]}}"; do
     codex) scenario_codex ;;
     gemini) scenario_gemini ;;
     gemini-allowed) scenario_gemini_allowed ;;
+    gemini-remote) scenario_gemini_remote ;;
     gemini-subfolder) scenario_gemini_subfolder ;;
     *) echo "unknown scenario: $wanted (known: ${all[*]})" >&2; exit 2 ;;
   esac

@@ -75,6 +75,42 @@ public record ToolDefinition(
                 node(json, "_meta").filter(JsonNode::isObject));
     }
 
+    /**
+     * Whether the model may see and call this tool, by the MCP Apps extension ({@code io.modelcontextprotocol/ui}):
+     * a tool whose {@code _meta.ui.visibility} is a list without {@code "model"} (such as {@code ["app"]}, or
+     * {@code []}) is meant for an app's view and is kept from the model. Without that list (no {@code _meta.ui},
+     * no {@code visibility}) the extension's default holds: visible to both. A {@code visibility} that is not a list
+     * is not the extension's and counts as absent.
+     *
+     * @return whether the tool belongs in the model's tool set
+     */
+    public boolean visibleToModel() {
+        return hasAudience("model");
+    }
+
+    /**
+     * Whether an app's view may call this tool (through its host, on the same server connection only), by the MCP
+     * Apps extension: its {@code _meta.ui.visibility} names {@code "app"}, or is absent (the default is both).
+     *
+     * @return whether an app bridge may call it
+     */
+    public boolean visibleToApp() {
+        return hasAudience("app");
+    }
+
+    private boolean hasAudience(String audience) {
+        JsonNode visibility = meta.map(m -> m.path("ui").path("visibility")).orElse(null);
+        if (visibility == null || !visibility.isArray()) {
+            return true;
+        }
+        for (JsonNode item : visibility) {
+            if (item.isString() && item.asString().equals(audience)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the MCP JSON form of this tool */
     public ObjectNode toJson() {
         ObjectNode json = McpJson.object();

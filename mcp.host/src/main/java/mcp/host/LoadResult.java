@@ -10,7 +10,9 @@ import mcp.manager.McpManager;
 /**
  * What {@link McpHost#load()} returns.
  *
- * @param tools the tools at the end of the startup gate (live, and deferred for slow servers)
+ * @param tools the tools at the end of the startup gate (live, and deferred for slow servers), those meant for an
+ *     app's view only included (MCP Apps: {@link mcp.api.ToolDefinition#visibleToModel()} false); the model's are
+ *     those of {@link ToolSession#tools()}, which leaves them out
  * @param errors per-server errors by server name: invalid configs and failed connects. A hard failure
  *     of discovery itself gives no tools and the single entry {@code ".mcp.json"} (SPEC §3)
  * @param manager the manager that runs the servers

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * try (McpHost host = McpHost.builder().workingDirectory(project).build()) {
  *     LoadResult loaded = host.load();
  *     loaded.errors().forEach((server, error) -> log.warn("{}: {}", server, error));
- *     for (BridgedTool tool : loaded.tools()) { ... }
+ *     for (BridgedTool tool : loaded.tools()) { ... } // app-only tools too: a model gets ToolSession.tools()
  * }
  * }</pre>
  *

@@ -65,7 +65,7 @@ final class SessionIndex {
     }
 
     /**
-     * Ranks MCP tools for a query as a session's search does.
+     * Ranks MCP tools for a query as a session's search does, which never finds a tool meant for an app's view only.
      *
      * @param tools the tools
      * @param query the query
@@ -77,6 +77,9 @@ final class SessionIndex {
         Map<String, List<IndexedTool>> byServer = new LinkedHashMap<>();
         Map<String, BridgedTool> byName = new HashMap<>();
         for (BridgedTool tool : tools) {
+            if (!tool.definition().visibleToModel()) {
+                continue;
+            }
             byServer.computeIfAbsent(tool.serverName(), server -> new ArrayList<>()).add(indexed(tool));
             byName.put(tool.name(), tool);
         }

@@ -81,7 +81,8 @@ public record ToolSearch(Mode mode, int contextTokens, double share, Set<String>
 
     /**
      * Ranks MCP tools for a query as a session's {@value #TOOL} does (words as a user says them, a tool's name, or
-     * {@code /regex/}); for a listing such as {@code mcp-host tools --search}.
+     * {@code /regex/}); for a listing such as {@code mcp-host tools --search}. Tools meant for an app's view only
+     * (MCP Apps) are never found, as the session's search never finds them.
      *
      * @param tools the tools
      * @param query the query

@@ -34,6 +34,11 @@ import tools.jackson.databind.JsonNode;
  * whole reload flow. {@link #subagent()} gives a session whose proxy tools call through this
  * session's connections and which starts nothing of its own.
  *
+ * <p>Everything here is the model's: a server's tools meant for an app's view only (the MCP Apps extension,
+ * {@code _meta.ui.visibility} without {@code "model"}) are in none of its tool sets, searches or subagents, and
+ * {@link #tool(String)} does not find them; an embedder's app bridge calls them through
+ * {@link McpManager#appTools(String)}.
+ *
  * <p>Thread-safe. Listeners registered with {@link #onToolsChanged} hear every change of the tool set.
  */
 public final class ToolSession implements AutoCloseable {
@@ -244,7 +249,8 @@ public final class ToolSession implements AutoCloseable {
     /**
      * Replaces every MCP tool of the session with these, wrapped, and the resource tools ({@code list_mcp_resources}
      * and {@code read_mcp_resource}, while a server offers resources) and the skill tool ({@code load_mcp_skill},
-     * while a server offers skills); the application's tools stay.
+     * while a server offers skills); the application's tools stay. A tool meant for an app's view only (MCP Apps:
+     * {@link mcp.api.ToolDefinition#visibleToModel()} false) is left out.
      *
      * @param tools the MCP tools now
      */
@@ -252,6 +258,11 @@ public final class ToolSession implements AutoCloseable {
         List<AgentTool> wrapped = new ArrayList<>(tools.size() + 2);
         Map<String, BridgedTool> byName = new LinkedHashMap<>();
         for (BridgedTool tool : tools) {
+            if (!tool.definition().visibleToModel()) {
+                // Meant for an app's view (MCP Apps): not in the tool set, the search or a subagent, nor callable by
+                // name; an app bridge reaches it through McpManager.appTools.
+                continue;
+            }
             wrapped.add(subagent ? new ProxyTool(manager, tool) : new BoundTool(tool));
             byName.put(tool.name(), tool);
         }

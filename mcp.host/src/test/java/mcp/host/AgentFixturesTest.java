@@ -56,8 +56,8 @@ import tools.jackson.databind.JsonNode;
  *       (as "the launcher's" when it is the HOME of the process that started the server), and
  *       whether the server got the launcher's whole environment ({@code FIX_PROBE_INHERITED}, set
  *       for the tools and, by surefire, for this JVM, is never referenced by a config);</li>
- *   <li>HTTP and SSE: the paths requested and every header, except those a client adds by itself
- *       ({@link #CLIENT_HEADERS});</li>
+ *   <li>HTTP and SSE: the paths requested, those POSTed to (Streamable HTTP or legacy SSE), and every header,
+ *       except those a client adds by itself ({@link #CLIENT_HEADERS});</li>
  *   <li>the connect and request timeouts, where the tool's config sets one (Codex, Gemini CLI).</li>
  * </ul>
  * Codex never connects in {@code list}: the servers it would start are those {@code codex mcp list
@@ -474,8 +474,9 @@ class AgentFixturesTest {
                     headers.put("authorization", Set.of("Bearer " + value));
                 }
             }
-            String url = transport.get("url").asString();
-            http.put(server, new HttpSeen(Set.of(java.net.URI.create(url).getPath()), headers));
+            String path = java.net.URI.create(transport.get("url").asString()).getPath();
+            // Codex speaks Streamable HTTP only: its messages are POSTed to the URL itself.
+            http.put(server, new HttpSeen(Set.of(path), Set.of(path), headers));
         }
         Optional<Duration> connect = seconds(get.path("startup_timeout_sec"));
         Optional<Duration> request = seconds(get.path("tool_timeout_sec"));
@@ -566,9 +567,11 @@ class AgentFixturesTest {
      * What one HTTP or SSE server was sent.
      *
      * @param paths the paths requested
+     * @param posted the paths POSTed to, which tell the transport apart where the paths alone do not: Streamable
+     *     HTTP POSTs to the configured URL, legacy SSE GETs it and POSTs to the endpoint its stream names
      * @param headers every header but {@link #CLIENT_HEADERS}, by lowercase name, with the values seen
      */
-    record HttpSeen(Set<String> paths, Map<String, Set<String>> headers) {
+    record HttpSeen(Set<String> paths, Set<String> posted, Map<String, Set<String>> headers) {
     }
 
     /** Sorts records by server: stdio ones by label, HTTP ones by the first path segment. */
@@ -590,8 +593,12 @@ class AgentFixturesTest {
             } else {
                 String path = record.get("path").asString();
                 String server = path.split("/")[1];
-                HttpSeen seen = http.computeIfAbsent(server, s -> new HttpSeen(new TreeSet<>(), new TreeMap<>()));
+                HttpSeen seen = http.computeIfAbsent(server, s -> new HttpSeen(new TreeSet<>(), new TreeSet<>(),
+                        new TreeMap<>()));
                 seen.paths().add(path);
+                if (record.get("method").asString().equals("POST")) {
+                    seen.posted().add(path);
+                }
                 record.get("headers").properties().forEach(h -> {
                     if (!CLIENT_HEADERS.contains(h.getKey())) {
                         seen.headers().computeIfAbsent(h.getKey(), k -> new TreeSet<>()).add(h.getValue().asString());
@@ -647,6 +654,7 @@ class AgentFixturesTest {
                         + config.type() + ", error: " + host.errors.getOrDefault(server, "none") + ")");
             } else {
                 field(differences, "paths", name, expectedHttp.paths(), actual.paths());
+                field(differences, "POSTed to (the transport)", name, expectedHttp.posted(), actual.posted());
                 Set<String> headers = new TreeSet<>(expectedHttp.headers().keySet());
                 headers.addAll(actual.headers().keySet());
                 for (String header : headers) {

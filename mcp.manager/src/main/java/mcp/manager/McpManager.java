@@ -1182,17 +1182,37 @@ public final class McpManager implements AutoCloseable {
                 .orElseGet(() -> new ServerLog(n, ServerLog.DEFAULT_CAPACITY)));
     }
 
-    /** @return every tool: the union of every server's slice, in a stable order, with unique names */
+    /**
+     * @return every tool: the union of every server's slice, in a stable order, with unique names; tools meant for
+     *     an app's view only are here too ({@link ToolDefinition#visibleToModel()} false): an agent's tool set is
+     *     {@code mcp.host.ToolSession}'s, which leaves them out
+     */
     public List<BridgedTool> getTools() {
         return view;
     }
 
     /**
      * @param name a server
-     * @return that server's tools
+     * @return that server's tools, app-only ones included
      */
     public List<BridgedTool> toolsOf(String name) {
         return view.stream().filter(tool -> tool.serverName().equals(name)).toList();
+    }
+
+    /**
+     * The tools an MCP App's view may call, for the host's app bridge (the MCP Apps extension): those of the server
+     * whose UI resource the view was rendered from, and of that server only, whose {@code _meta.ui.visibility}
+     * names {@code "app"} or is absent ({@link ToolDefinition#visibleToApp()}). The extension asks the host to refuse
+     * a view's call of any other tool, and of any other server's. Live and deferred tools alike, as in
+     * {@link #toolsOf}.
+     *
+     * @param server the server the view came from
+     * @return the tools it may call, by {@link BridgedTool#toolName()} as the view names them
+     */
+    public List<BridgedTool> appTools(String server) {
+        Objects.requireNonNull(server, "server");
+        return view.stream().filter(tool -> tool.serverName().equals(server) && tool.definition().visibleToApp())
+                .toList();
     }
 
     /**

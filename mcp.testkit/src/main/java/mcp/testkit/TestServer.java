@@ -56,6 +56,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code skills/get}, skill files by {@code resources/read}: {@link mcp.testkit.internal.SkillsFixture}), with faults
  * that serve files other than their entries say; {@code --features large-results} adds {@code big_text},
  * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md).
+ * {@code --tool-ui NAME=model,app} gives a tool the MCP Apps {@code _meta.ui} with that {@code visibility}, so that a
+ * test has tools meant for an app's view only.
  * Faults chosen with {@code --fault}
  * make it misbehave in the ways a client must survive; run with a bad option to see the usage.
  * Start it from tests with {@link TestServers#command(String...)}.
@@ -203,6 +205,19 @@ public final class TestServer {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
                     schema()));
         }
+        addToolUi();
+    }
+
+    /** The MCP Apps {@code _meta.ui} of {@code --tool-ui}; a name the server does not offer is a usage error. */
+    private void addToolUi() {
+        options.toolUi.forEach((name, audiences) -> {
+            ObjectNode tool = tools.stream().filter(t -> text(t.path("name"), "").equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("--tool-ui: no tool named " + name));
+            ObjectNode ui = tool.putObject("_meta").putObject("ui").put("resourceUri", "ui://mcp-testkit/" + name);
+            if (audiences != null) {
+                audiences.forEach(ui.putArray("visibility")::add);
+            }
+        });
     }
 
     /** The tools file's content, or an empty object when there is none. */
@@ -327,7 +342,15 @@ public final class TestServer {
             System.err.println("fatal: exit at start on purpose");
             System.exit(3);
         }
-        new TestServer(options).run();
+        TestServer server;
+        try {
+            server = new TestServer(options);
+        } catch (IllegalArgumentException e) {
+            System.err.println("mcp-testkit: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        server.run();
         System.exit(0);
     }
 

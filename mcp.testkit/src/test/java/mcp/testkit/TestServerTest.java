@@ -176,6 +176,33 @@ class TestServerTest {
     }
 
     @Test
+    void toolUiGivesToolsTheMcpAppsMetadataAndTheyStillAnswer() throws Exception {
+        ServerProcess server = start("--tools", "1", "--tool-ui", "echo=app", "--tool-ui", "add=",
+                "--tool-ui", "tool_0=model,app", "--tool-ui", "pid");
+        JsonNode tools = server.request(1, "tools/list", "{}").path("result").path("tools");
+        java.util.Map<String, JsonNode> ui = new java.util.HashMap<>();
+        tools.forEach(tool -> ui.put(tool.path("name").stringValue(), tool.path("_meta").path("ui")));
+        assertEquals("{\"resourceUri\":\"ui://mcp-testkit/echo\",\"visibility\":[\"app\"]}", ui.get("echo").toString());
+        assertEquals("[]", ui.get("add").path("visibility").toString(), "an empty list is kept empty");
+        assertEquals("[\"model\",\"app\"]", ui.get("tool_0").path("visibility").toString());
+        assertEquals("{\"resourceUri\":\"ui://mcp-testkit/pid\"}", ui.get("pid").toString(),
+                "without =AUD the ui object has no visibility");
+        assertTrue(ui.get("slow").isMissingNode(), "the other tools have no _meta");
+        JsonNode echoed = server.request(2, "tools/call", "{\"name\":\"echo\",\"arguments\":{\"message\":\"hi\"}}");
+        assertEquals("hi", text(echoed.get("result")));
+    }
+
+    @Test
+    void toolUiOfAToolTheServerDoesNotOfferExitsWithCode2() throws Exception {
+        ServerProcess server = start("--tool-ui", "no_such_tool=app");
+        assertTrue(server.process().waitFor(10, TimeUnit.SECONDS));
+        assertEquals(2, server.process().exitValue());
+        ServerProcess wrong = start("--tool-ui", "echo=agent");
+        assertTrue(wrong.process().waitFor(10, TimeUnit.SECONDS));
+        assertEquals(2, wrong.process().exitValue());
+    }
+
+    @Test
     void stdinEofExitsWithCode0() throws Exception {
         ServerProcess server = start();
         server.request(1, "ping", "{}");

@@ -11,12 +11,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The token estimates {@code tools} shows: per tool definition (as an agent sends it), per server and for the whole
- * set, counted by {@link TokenCounter} ({@value TokenCounter#ENCODING}, an estimate).
+ * set, counted by {@link TokenCounter} ({@value TokenCounter#ENCODING}, an estimate). The sums are of what the agent
+ * gets: a tool meant for an app's view only (MCP Apps) has its own estimate but costs the agent nothing.
  *
  * @param perTool each tool's estimate, by its {@code mcp_...} name
- * @param perServer each server's sum, in the order of the tools
- * @param toolCounts each server's number of tools
- * @param total the sum over all tools
+ * @param perServer each server's sum over the agent's tools, in the order of the tools
+ * @param toolCounts each server's number of the agent's tools
+ * @param total the sum over the agent's tools
  */
 record ToolTokens(Map<String, Integer> perTool, Map<String, Integer> perServer, Map<String, Integer> toolCounts,
         int total) {
@@ -30,6 +31,9 @@ record ToolTokens(Map<String, Integer> perTool, Map<String, Integer> perServer, 
         for (BridgedTool tool : tools) {
             int tokens = counter.countDefinition(tool);
             perTool.put(tool.name(), tokens);
+            if (!tool.definition().visibleToModel()) {
+                continue;
+            }
             perServer.merge(tool.serverName(), tokens, Integer::sum);
             counts.merge(tool.serverName(), 1, Integer::sum);
             total += tokens;
@@ -54,7 +58,7 @@ record ToolTokens(Map<String, Integer> perTool, Map<String, Integer> perServer, 
 
     /** The closing lines of the human listing: each server's definition tokens, then all. */
     void print(PrintStream out) {
-        if (perTool.isEmpty()) {
+        if (perServer.isEmpty()) {
             return;
         }
         int width = Math.max("all".length(), perServer.keySet().stream().mapToInt(String::length).max().orElse(0));
@@ -64,7 +68,7 @@ record ToolTokens(Map<String, Integer> perTool, Map<String, Integer> perServer, 
         perServer.forEach((server, tokens) -> out.println("  " + ToolsCommand.pad(server, width) + "  "
                 + String.format(Locale.ROOT, "%," + digits + "d", tokens) + "  (" + tools(toolCounts.get(server)) + ")"));
         out.println("  " + ToolsCommand.pad("all", width) + "  " + String.format(Locale.ROOT, "%," + digits + "d", total) + "  ("
-                + tools(perTool.size()) + ")");
+                + tools(toolCounts.values().stream().mapToInt(Integer::intValue).sum()) + ")");
     }
 
     private static String tools(int count) {

@@ -23,7 +23,9 @@ import tools.jackson.databind.node.ObjectNode;
     "Connect the servers (startup gate included) and list their tools, as mcp_<server>_<tool>.",
     "(deferred) marks tools from the cache whose server was still connecting at the gate.",
     "(always loaded) marks tools their server's alwaysLoad keeps in the agent's tool set under deferred loading.",
-    "Ends with the definitions' estimated tokens (o200k_base) per server and for all.",
+    "(app only) marks tools meant for an MCP App's view, which the agent never gets (their _meta.ui.visibility",
+    "leaves out \"model\"); (no audience) those whose visibility is empty, for neither the agent nor an app.",
+    "Ends with the definitions' estimated tokens (o200k_base) per server and for all, of the agent's tools only.",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
     "Servers not started (not approved, here or in the tool that owns their file; disabled; filtered) are shown"
             + " on stderr with the reason.",
@@ -100,8 +102,15 @@ final class ToolsCommand implements Callable<Integer> {
             node.put("description", tool.description());
             node.set("inputSchema", tool.inputSchema());
             node.put("deferred", tool.deferred());
-            if (manager.alwaysLoad(tool.serverName()).includes(tool.toolName())) {
+            if (alwaysLoaded(tool, manager)) {
                 node.put("alwaysLoad", true);
+            }
+            ArrayNode visibility = node.putArray("visibility");
+            if (tool.definition().visibleToModel()) {
+                visibility.add("model");
+            }
+            if (tool.definition().visibleToApp()) {
+                visibility.add("app");
             }
         }
         ObjectNode errorNode = document.putObject("errors");
@@ -134,8 +143,21 @@ final class ToolsCommand implements Callable<Integer> {
         for (BridgedTool tool : tools) {
             out.println(pad(tool.name(), nameWidth) + "  " + pad(tool.label(), labelWidth) + "  — "
                     + firstLine(tool.description()) + (tool.deferred() ? " (deferred)" : "")
-                    + (manager.alwaysLoad(tool.serverName()).includes(tool.toolName()) ? " (always loaded)" : ""));
+                    + (alwaysLoaded(tool, manager) ? " (always loaded)" : "") + audience(tool));
         }
+    }
+
+    /** An app-only tool is never loaded for the agent, whatever alwaysLoad says. */
+    private static boolean alwaysLoaded(BridgedTool tool, McpManager manager) {
+        return tool.definition().visibleToModel() && manager.alwaysLoad(tool.serverName()).includes(tool.toolName());
+    }
+
+    /** The mark of a tool the agent never gets (MCP Apps), else nothing. */
+    private static String audience(BridgedTool tool) {
+        if (tool.definition().visibleToModel()) {
+            return "";
+        }
+        return tool.definition().visibleToApp() ? " (app only)" : " (no audience)";
     }
 
     static String pad(String text, int width) {

@@ -138,6 +138,58 @@ class ServerCommandsTest {
     }
 
     @Test
+    void toolsMarkTheToolsMeantForAnAppsViewAndLeaveThemOutOfTheAgentsTotalsAndSearch() throws IOException {
+        Path file = temp.resolve("apps.json");
+        ObjectNode servers = McpJson.object();
+        servers.set("kit", server(TestServers.command("--tool-ui", "echo=app", "--tool-ui", "add=",
+                "--tool-ui", "pid=model")));
+        servers.get("kit").withArray("alwaysLoad").add("echo");
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(file, root.toString());
+
+        CliRunner.Result result = cli.runWithConfig(file, "tools", "--json");
+        assertEquals(0, result.exitCode(), result::toString);
+        java.util.Map<String, String> visibility = new java.util.TreeMap<>();
+        int agentTokens = 0;
+        for (JsonNode tool : result.json().get("tools")) {
+            visibility.put(tool.get("tool").asString(), tool.get("visibility").toString());
+            if (tool.get("visibility").toString().contains("model")) {
+                agentTokens += tool.get("tokens").asInt();
+            }
+        }
+        assertEquals("[\"app\"]", visibility.get("echo"), result::toString);
+        assertEquals("[]", visibility.get("add"), result::toString);
+        assertEquals("[\"model\"]", visibility.get("pid"), result::toString);
+        assertEquals("[\"model\",\"app\"]", visibility.get("slow"), "no _meta.ui: both");
+        assertFalse(result.json().get("tools").findValues("alwaysLoad").stream().anyMatch(JsonNode::asBoolean),
+                "alwaysLoad loads no app-only tool: " + result);
+        assertEquals(agentTokens, result.json().at("/tokens/total").asInt(), "the totals are the agent's tools");
+
+        CliRunner.Result human = cli.runWithConfig(file, "tools");
+        assertEquals(0, human.exitCode(), human::toString);
+        List<String> lines = human.out().lines().toList();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("mcp_kit_echo ") && l.endsWith(" (app only)")),
+                human::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("mcp_kit_add ") && l.endsWith(" (no audience)")),
+                human::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("mcp_kit_pid ") && l.endsWith("if any).")),
+                "a tool for the model has no mark: " + human);
+        int listed = result.json().get("tools").size();
+        assertTrue(lines.stream().anyMatch(l -> l.matches("  all\\s+[0-9,]+  \\(" + (listed - 2) + " tools\\)")),
+                "two tools are not the agent's: " + human);
+
+        CliRunner.Result search = cli.runWithConfig(file, "tools", "--search", "/^(echo|add|pid)$/", "--json");
+        assertEquals(0, search.exitCode(), search::toString);
+        assertEquals(List.of("mcp_kit_pid"), search.json().get("tools").findValues("name").stream()
+                .map(JsonNode::asString).toList(), "the agent's search never finds them: " + search);
+
+        CliRunner.Result call = cli.runWithConfig(file, "call", "mcp_kit_echo", "{\"message\": \"by hand\"}");
+        assertEquals(0, call.exitCode(), call::toString);
+        assertEquals("by hand", call.out().strip(), "a person may still call one, as an app would");
+    }
+
+    @Test
     void callSavesAResultTooLargeForTheContextAndKeepsTheFile() throws IOException {
         Path large = temp.resolve("large.json");
         ObjectNode servers = McpJson.object();

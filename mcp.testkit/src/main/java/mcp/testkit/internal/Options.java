@@ -102,7 +102,11 @@ public final class Options {
             "                          outside any request: at the level logging/setLevel asked (2025 era), on each",
             "                          subscriptions/listen stream whose _meta asked a level (2026-07-28)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
-            "                          graceful close, not a signal");
+            "                          graceful close, not a signal",
+            "  --tool-ui NAME[=AUD]    repeatable; the tool NAME (built-in or generated) gets the MCP Apps _meta.ui",
+            "                          {resourceUri: ui://mcp-testkit/NAME, visibility: [AUD...]}: AUD is a",
+            "                          comma-separated list of model and app, empty for visibility []; without",
+            "                          =AUD the ui object has no visibility (the extension's default: both)");
 
     public int tools = 0;
     public int pageSize = 100;
@@ -134,6 +138,11 @@ public final class Options {
     public int logEveryMs;
     /** The file written on stdin EOF, or {@code null}. */
     public String exitMarker;
+    /**
+     * The tools of {@code --tool-ui}, by name: the audiences of their {@code _meta.ui.visibility}, or {@code null}
+     * for a ui object without it.
+     */
+    public final java.util.Map<String, java.util.List<String>> toolUi = new java.util.LinkedHashMap<>();
 
     /**
      * Parses the arguments.
@@ -162,6 +171,7 @@ public final class Options {
                 case "--fault": o.faults.add(fault(value)); break;
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
                 case "--log-every": o.logEveryMs = number(opt, value); break;
+                case "--tool-ui": toolUi(o, value); break;
                 case "--features":
                     for (String feature : value.split(",")) {
                         if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills",
@@ -211,7 +221,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui").contains(opt);
     }
 
     private static int number(String opt, String value) {
@@ -224,6 +234,25 @@ public final class Options {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(opt + " needs a non-negative integer, got: " + value);
         }
+    }
+
+    private static void toolUi(Options o, String value) {
+        int equals = value.indexOf('=');
+        String name = equals < 0 ? value : value.substring(0, equals);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("--tool-ui needs a tool name, got: " + value);
+        }
+        java.util.List<String> audiences = null;
+        if (equals >= 0) {
+            String list = value.substring(equals + 1);
+            audiences = list.isEmpty() ? java.util.List.of() : java.util.List.of(list.split(",", -1));
+            for (String audience : audiences) {
+                if (!audience.equals("model") && !audience.equals("app")) {
+                    throw new IllegalArgumentException("--tool-ui audiences are model and app, got: " + audience);
+                }
+            }
+        }
+        o.toolUi.put(name, audiences);
     }
 
     private static Fault fault(String value) {

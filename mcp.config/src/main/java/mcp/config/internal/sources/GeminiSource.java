@@ -18,10 +18,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code mcpServers}, in that precedence.
  *
  * <p>Gemini's entry is the common shape with its own names for the remote endpoint and the tool
- * filters: {@code httpUrl} is a Streamable HTTP endpoint (type {@code http}) and wins over
- * {@code url}, which in Gemini is an SSE endpoint (type {@code sse}); a {@code type} written in the
- * entry is kept as written. {@code includeTools} and {@code excludeTools} are the tool allow- and
- * deny-lists. {@code trust} (skip confirmations) has no meaning here and is ignored. Gemini expands
+ * filters, read as Gemini CLI 0.61.0 reads them ({@code createUrlTransport} and {@code connectToMcpServer} of its
+ * {@code mcp-client.ts}): {@code httpUrl} is a Streamable HTTP endpoint whatever {@code type} says, and wins over
+ * {@code url}; {@code url} is legacy SSE with {@code type: "sse"} and Streamable HTTP otherwise (type {@code http}),
+ * and without a {@code type} Gemini tries legacy SSE only when Streamable HTTP failed, as mcp-host's {@code http}
+ * transport does when the server refuses its first POST. {@code includeTools} and {@code excludeTools} are the tool
+ * allow- and deny-lists. {@code trust} (skip confirmations) has no meaning here and is ignored. Gemini expands
  * {@code $NAME} as well as {@code ${NAME}}, so the bare form is translated (see {@link Variables#gemini()}).
  * What the user decided (folder trust, {@code mcp.allowed}, {@code mcp.excluded}) makes servers inactive,
  * see {@link #collect}.
@@ -150,9 +152,11 @@ public final class GeminiSource extends FileSource {
         Optional<String> httpUrl = entry.string("httpUrl");
         if (httpUrl.isPresent()) {
             spec.url = httpUrl;
-            spec.type = spec.type.or(() -> Optional.of("http"));
+            spec.type = Optional.of("http");
         } else if (spec.url.isPresent()) {
-            spec.type = spec.type.or(() -> Optional.of("sse"));
+            // Only "sse" opens a legacy SSE stream; Gemini's settings schema allows "stdio" beside "sse" and "http",
+            // and a url with it (or with a type outside the schema, which Gemini warns about and keeps) is POSTed to.
+            spec.type = Optional.of(spec.type.filter("sse"::equals).isPresent() ? "sse" : "http");
         }
         if (spec.url.isPresent()) {
             // Gemini CLI picks httpUrl, then url, then command: an endpoint beside a command wins (gemini mcp list).

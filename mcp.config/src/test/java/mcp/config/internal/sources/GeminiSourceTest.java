@@ -47,18 +47,24 @@ class GeminiSourceTest {
         assertEquals(Map.of("Authorization", "Bearer ${API_TOKEN}"), http.headers());
         assertEquals(Optional.of(5_000L), http.timeoutMillis());
 
-        ServerSpec sse = server(result, "sseServer");
-        assertEquals(Optional.of("sse"), sse.type(), "Gemini's url is an SSE endpoint");
-        assertEquals(Optional.of("http://localhost:8080/sse"), sse.url());
-        assertEquals(List.of("dangerous_tool"), sse.disabledTools());
+        ServerSpec untyped = server(result, "sseServer");
+        assertEquals(Optional.of("http"), untyped.type(),
+                "a url without type is Streamable HTTP first in Gemini CLI 0.61.0, whatever the entry's name says");
+        assertEquals(Optional.of("http://localhost:8080/sse"), untyped.url());
+        assertEquals(List.of("dangerous_tool"), untyped.disabledTools());
     }
 
     @Test
-    void httpUrlWinsOverUrlAndAWrittenTypeIsKept(@TempDir Path dir) {
+    void httpUrlWinsOverUrlAndTypeAndOnlySseOpensAStream(@TempDir Path dir) {
         Fixture f = Fixture.empty(dir);
         f.trustInGemini();
         f.write(f.app.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
                 + "\"both\": {\"httpUrl\": \"http://h\", \"url\": \"http://s\"},"
+                + "\"http-url-typed-sse\": {\"httpUrl\": \"http://hs\", \"type\": \"sse\"},"
+                + "\"url\": {\"url\": \"http://u\"},"
+                + "\"url-sse\": {\"url\": \"http://us\", \"type\": \"sse\"},"
+                + "\"url-stdio\": {\"url\": \"http://ux\", \"type\": \"stdio\"},"
+                + "\"url-other\": {\"url\": \"http://uo\", \"type\": \"streamable-http\"},"
                 + "\"typed\": {\"type\": \"http\", \"url\": \"http://t\"},"
                 + "\"endpoint-wins\": {\"command\": \"false\", \"args\": [\"x\"], \"url\": \"http://e\"},"
                 + "\"dollars\": {\"command\": \"$CMD\", \"args\": [\"$1\", \"a$\", \"${KEEP}\", \"$A_B-c\"]}}}");
@@ -67,6 +73,14 @@ class GeminiSourceTest {
         assertEquals(Optional.of("http://h"), server(result, "both").url());
         assertEquals(Optional.of("http"), server(result, "both").type());
         assertEquals(Optional.of("http"), server(result, "typed").type());
+        // Gemini CLI 0.61.0's createUrlTransport: httpUrl is Streamable HTTP before type is looked at; a url is SSE
+        // with type "sse" only, and Streamable HTTP with no type or any other.
+        assertEquals(Optional.of("http"), server(result, "http-url-typed-sse").type());
+        assertEquals(Optional.of("http://hs"), server(result, "http-url-typed-sse").url());
+        assertEquals(Optional.of("http"), server(result, "url").type());
+        assertEquals(Optional.of("sse"), server(result, "url-sse").type());
+        assertEquals(Optional.of("http"), server(result, "url-stdio").type());
+        assertEquals(Optional.of("http"), server(result, "url-other").type());
         // gemini mcp list 0.61.0 showed such an entry by its url: the endpoint wins over the command.
         assertEquals(Optional.empty(), server(result, "endpoint-wins").command());
         assertEquals(List.of(), server(result, "endpoint-wins").args());
