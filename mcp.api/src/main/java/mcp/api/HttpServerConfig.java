@@ -23,6 +23,7 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param toolPolicy see {@link ServerConfig#toolPolicy()}
  */
 public record HttpServerConfig(
         String url,
@@ -37,7 +38,8 @@ public record HttpServerConfig(
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
-        AlwaysLoad alwaysLoad) implements ServerConfig {
+        AlwaysLoad alwaysLoad,
+        ToolPolicy toolPolicy) implements ServerConfig {
 
     /** Validates and copies. */
     public HttpServerConfig {
@@ -52,6 +54,12 @@ public record HttpServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(toolPolicy, "toolPolicy");
+    }
+
+    /** A config of these fields without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, ToolPolicy.NONE);
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -97,13 +105,13 @@ public record HttpServerConfig(
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
         return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
         return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     @Override
@@ -116,16 +124,21 @@ public record HttpServerConfig(
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public HttpServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public HttpServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public HttpServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, toolPolicy);
+    }
+
+    /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
+    public HttpServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newToolPolicy);
     }
 }

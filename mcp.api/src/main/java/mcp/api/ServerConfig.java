@@ -22,7 +22,9 @@ import java.util.Optional;
  *   <li>{@link #callLimits()}: the idle timeout, the absolute cap and the reset on progress of its tool calls;
  *       {@link CallLimits#NONE} by default (the manager's defaults);</li>
  *   <li>{@link #alwaysLoad()}: the tools that stay in the agent's tool set under deferred loading;
- *       {@link AlwaysLoad#NONE} by default.</li>
+ *       {@link AlwaysLoad#NONE} by default;</li>
+ *   <li>{@link #toolPolicy()}: the per-tool decisions of the tool that owns the config (which tools it denies,
+ *       which calls it confirms); {@link ToolPolicy#NONE} by default.</li>
  * </ul>
  */
 public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig, SseServerConfig {
@@ -71,6 +73,22 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
      *     {@code alwaysLoad}: {@code true} or a list of tool names); {@link AlwaysLoad#NONE}: none by its config
      */
     AlwaysLoad alwaysLoad();
+
+    /**
+     * @return the per-tool decisions of the tool that owns the config (Claude Code's {@code permissions} rules,
+     *     Codex's tool lists and approval modes, Gemini CLI's {@code includeTools}, {@code excludeTools} and
+     *     {@code trust}); {@link ToolPolicy#NONE} for mcp-host's own configs and for the tools whose decisions
+     *     mcp-host does not read. A tool it denies is never offered ({@link #exposesTool(String)})
+     */
+    ToolPolicy toolPolicy();
+
+    /**
+     * @param tool a tool of this server
+     * @return what the owning tool decided about calling it ({@link ToolPolicy#decide})
+     */
+    default CallPolicy callPolicy(ToolDefinition tool) {
+        return toolPolicy().decide(tool);
+    }
 
     /** @return the bound of a tool call, if it differs from {@link #timeout()} */
     Optional<Duration> toolTimeout();
@@ -167,9 +185,12 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
         return Optional.empty();
     }
 
-    /** @return whether the tool of this name passes {@link #enabledTools()} and {@link #disabledTools()} */
+    /**
+     * @return whether the tool of this name passes {@link #enabledTools()} and {@link #disabledTools()}, and the
+     *     owning tool does not deny it ({@link #toolPolicy()})
+     */
     default boolean exposesTool(String toolName) {
         return enabledTools().map(list -> list.contains(toolName)).orElse(true)
-                && !disabledTools().contains(toolName);
+                && !disabledTools().contains(toolName) && toolPolicy().denial(toolName).isEmpty();
     }
 }

@@ -23,6 +23,7 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param toolPolicy see {@link ServerConfig#toolPolicy()}
  */
 public record SseServerConfig(
         String url,
@@ -37,7 +38,8 @@ public record SseServerConfig(
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
-        AlwaysLoad alwaysLoad) implements ServerConfig {
+        AlwaysLoad alwaysLoad,
+        ToolPolicy toolPolicy) implements ServerConfig {
 
     /** Validates and copies. */
     public SseServerConfig {
@@ -52,6 +54,12 @@ public record SseServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(toolPolicy, "toolPolicy");
+    }
+
+    /** A config of these fields without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, ToolPolicy.NONE);
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -97,7 +105,7 @@ public record SseServerConfig(
     /** @return a copy with these headers */
     public SseServerConfig withHeaders(Map<String, String> newHeaders) {
         return new SseServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     @Override
@@ -110,16 +118,21 @@ public record SseServerConfig(
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public SseServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public SseServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public SseServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, toolPolicy);
+    }
+
+    /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
+    public SseServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newToolPolicy);
     }
 }

@@ -28,6 +28,7 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param toolPolicy see {@link ServerConfig#toolPolicy()}
  */
 public record StdioServerConfig(
         String command,
@@ -45,7 +46,8 @@ public record StdioServerConfig(
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
-        AlwaysLoad alwaysLoad) implements ServerConfig {
+        AlwaysLoad alwaysLoad,
+        ToolPolicy toolPolicy) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -63,6 +65,12 @@ public record StdioServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(toolPolicy, "toolPolicy");
+    }
+
+    /** A config of these fields without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, ToolPolicy.NONE);
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -111,19 +119,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     @Override
@@ -138,16 +146,21 @@ public record StdioServerConfig(
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public StdioServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, toolPolicy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public StdioServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, toolPolicy);
+    }
+
+    /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
+    public StdioServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newToolPolicy);
     }
 }

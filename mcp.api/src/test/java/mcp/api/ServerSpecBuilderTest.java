@@ -52,6 +52,9 @@ class ServerSpecBuilderTest {
         ReconnectPolicy reconnect = ReconnectPolicy.OFF;
         CallLimits limits = new CallLimits(Optional.of(Duration.ofSeconds(5)), Optional.empty(), Optional.of(false));
         AlwaysLoad always = AlwaysLoad.tools(List.of("status"));
+        ToolPolicy policy = new ToolPolicy(List.of(new ToolRule(CallPolicy.Decision.ASK,
+                new ToolRule.Match.Named(java.util.Set.of("push")), "Codex", "mcp_servers.git.tools.push.approval_mode",
+                Optional.empty())));
 
         ServerSpec built = ServerSpec.builder("git", SOURCE)
                 .location("/mcpServers/git")
@@ -78,6 +81,7 @@ class ServerSpecBuilderTest {
                 .reconnect(reconnect)
                 .callLimits(limits)
                 .alwaysLoad(always)
+                .toolPolicy(policy)
                 .build();
 
         assertEquals(new ServerSpec("git", SOURCE, "/mcpServers/git", Optional.of("stdio"), Optional.of("uvx"),
@@ -85,7 +89,7 @@ class ServerSpecBuilderTest {
                 Optional.of("https://example.com/mcp"), Map.of("X-One", "1", "X-Two", "2"), Optional.of(5_000L),
                 Optional.of(false), Optional.of(auth), Optional.of(List.of("status", "log")), List.of("push"),
                 Optional.of(60_000L), Optional.of(List.of("PATH")), false, Optional.of(owner), true,
-                Optional.of("2025-06-18"), Optional.of(reconnect), limits, always), built);
+                Optional.of("2025-06-18"), Optional.of(reconnect), limits, always, policy), built);
     }
 
     @Test
@@ -95,7 +99,9 @@ class ServerSpecBuilderTest {
                 Map.of("Authorization", "Bearer ${TOKEN}"), Optional.of(1L), Optional.of(true), Optional.empty(),
                 Optional.of(List.of()), List.of("drop"), Optional.of(2L), Optional.of(List.of("HOME")), false,
                 Optional.of(new OwnerState(OwnerState.Kind.TRUSTED, "trusted")), true, Optional.of("auto"),
-                Optional.empty(), CallLimits.NONE, AlwaysLoad.ALL);
+                Optional.empty(), CallLimits.NONE, AlwaysLoad.ALL, new ToolPolicy(List.of(new ToolRule(
+                        CallPolicy.Decision.DENY, new ToolRule.Match.AnyTool(), "Claude Code", "permissions.deny \"mcp__remote\"",
+                        Optional.empty()))));
 
         assertEquals(original, original.toBuilder().build());
         ServerSpec renamed = original.toBuilder().name("other").putHeader("X-Extra", "1").build();
