@@ -117,17 +117,17 @@ public final class Validation {
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
                         timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
                         spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad());
+                        spec.alwaysLoad(), spec.toolPolicy());
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad());
+                        spec.alwaysLoad(), spec.toolPolicy());
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad());
+                        spec.alwaysLoad(), spec.toolPolicy());
                 break;
         }
         return new Result(Optional.of(config), List.of());

@@ -87,7 +87,7 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, ServerRules rules) {
                 Optional.ofNullable(allow).map(List::copyOf), List.copyOf(deny), search.environment()));
     }
 
-    private static Path managedDirectory(Map<String, String> environment) {
+    static Path managedDirectory(Map<String, String> environment) {
         return Platform.current().machinePath(environment, DIRECTORY_VARIABLE, "/etc/claude-code",
                 "/Library/Application Support/ClaudeCode", "C:\\Program Files\\ClaudeCode");
     }

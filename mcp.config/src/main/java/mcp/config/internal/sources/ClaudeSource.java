@@ -25,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * supported. {@code MCP_TIMEOUT} and {@code MCP_TOOL_TIMEOUT} of the environment (milliseconds) are the
  * startup and tool-call timeouts of every Claude Code server. The rest of {@code ~/.claude.json} is
  * ignored but for what the user decided: approvals, a
- * server disabled for the project ({@link ClaudeConsent}), and the administrator's managed policy
- * ({@link ClaudePolicy}).
+ * server disabled for the project ({@link ClaudeConsent}), the administrator's managed policy
+ * ({@link ClaudePolicy}), and the permission rules of the servers' tools ({@link ClaudePermissions}).
  */
 public final class ClaudeSource extends FileSource {
 
@@ -44,11 +44,14 @@ public final class ClaudeSource extends FileSource {
         Optional<ObjectNode> root = readRoot(claudeJson, findings);
         ClaudeConsent consent = ClaudeConsent.read(root, search, findings);
         ClaudePolicy policy = ClaudePolicy.read(consent, search, findings);
-        Findings userAndLocal = findings.withConsent(
+        ClaudePermissions permissions = ClaudePermissions.read(consent, search, findings);
+        // Every Claude Code server, whatever its scope, gets the permission rules of its tools.
+        Findings ruled = permissions.isEmpty() ? findings : findings.withToolRules(permissions::rules);
+        Findings userAndLocal = ruled.withConsent(
                 server -> policy.decide(server).or(() -> consent.disabledForProject(server)));
-        Findings project = findings.withConsent(server -> policy.decide(server).or(() -> consent.projectServer(server)));
+        Findings project = ruled.withConsent(server -> policy.decide(server).or(() -> consent.projectServer(server)));
 
-        policy.managedFile().ifPresent(file -> readFile(file, search, findings.withConsent(policy::decideManaged)));
+        policy.managedFile().ifPresent(file -> readFile(file, search, ruled.withConsent(policy::decideManaged)));
         root.ifPresent(r -> guarded(claudeJson, "", findings, () -> SearchPath.folderEntry(r.get("projects"),
                 consent.projectRoot()).ifPresent(entry -> readServers(claudeJson, entry.getValue(),
                         Pointers.child("/projects", entry.getKey()), SERVERS, search, userAndLocal))));

@@ -5,7 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import mcp.api.CallPolicy.Decision;
 import mcp.api.OwnerState;
+import mcp.api.ToolRule;
+import mcp.api.ToolRule.Match;
 import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,7 +33,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       is unset or empty is not started (Codex fails it), each later one winning;</li>
  *   <li>{@code startup_timeout_sec} (seconds, fractions allowed) or {@code startup_timeout_ms}: the connect
  *       timeout; {@code tool_timeout_sec}: the tool-call timeout;</li>
- *   <li>{@code enabled_tools}, {@code disabled_tools}: the tool filters.</li>
+ *   <li>the per-tool decisions, as Codex 0.169.0 applies them (its tool list and the calls {@code codex exec}
+ *       let run, interop/agents/regenerate.sh, scenario {@code codex-tools}; its source, {@code McpServerConfig}
+ *       and {@code mcp_tool_call.rs}): {@code enabled_tools} (only those tools, by exact name) and
+ *       {@code disabled_tools} (never those) withhold tools from the model; {@code approval_mode} of
+ *       {@code [mcp_servers.<name>.tools.<tool>]}, else the server's {@code default_tools_approval_mode}, decides
+ *       each call: {@code "approve"} runs it without asking, {@code "prompt"} asks every time, {@code "writes"}
+ *       asks unless the tool says {@code readOnlyHint}, {@code "auto"} (the default) is Codex's own judgement
+ *       and no decision of the user's ({@link mcp.api.CallPolicy#DEFAULT}).</li>
  * </ul>
  * The type is left unset: validation infers {@code stdio} from {@code command} and {@code http}
  * from {@code url}, which is what Codex does. Unknown keys are ignored.
@@ -124,8 +136,64 @@ public final class CodexSource extends FileSource {
         spec.timeoutMillis = entry.secondsAsMillis("startup_timeout_sec").or(() -> entry.millis("startup_timeout_ms"));
         spec.toolTimeoutMillis = entry.secondsAsMillis("tool_timeout_sec");
         spec.enabled = entry.bool("enabled");
-        spec.enabledTools = entry.stringList("enabled_tools", false);
-        spec.disabledTools = entry.stringList("disabled_tools", false).orElse(spec.disabledTools);
+        toolRules(entry, spec);
+    }
+
+    private static final String OWNER = "Codex";
+
+    /**
+     * The tool lists and approval modes, first match wins: a withheld tool is withheld whatever its mode, and a
+     * tool's own {@code approval_mode} (even {@code "auto"}) stands before the server's default.
+     */
+    private static void toolRules(ServerEntry entry, SpecBuilder spec) {
+        String table = "mcp_servers." + tomlKey(entry.name());
+        Optional<Path> file = Optional.of(entry.file().path());
+        entry.stringList("enabled_tools", false).ifPresent(tools -> spec.toolRules.add(new ToolRule(Decision.DENY,
+                new Match.AllBut(Set.copyOf(tools)), OWNER, table + ".enabled_tools (not listed)", file)));
+        entry.stringList("disabled_tools", false).filter(tools -> !tools.isEmpty()).ifPresent(tools ->
+                spec.toolRules.add(new ToolRule(Decision.DENY, new Match.Named(Set.copyOf(tools)), OWNER,
+                        table + ".disabled_tools", file)));
+        Set<String> own = new TreeSet<>();
+        entry.nested("tools").ifPresent(tools -> {
+            for (String tool : tools.keys()) {
+                tools.nested(tool).flatMap(settings -> mode(settings, "approval_mode")).ifPresent(mode -> {
+                    own.add(tool);
+                    approval(spec, mode, new Match.Named(Set.of(tool)), table + ".tools." + tomlKey(tool)
+                            + ".approval_mode = \"" + mode + "\"", file);
+                });
+            }
+        });
+        mode(entry, "default_tools_approval_mode").ifPresent(mode -> approval(spec, mode, new Match.AllBut(own),
+                table + ".default_tools_approval_mode = \"" + mode + "\"", file));
+    }
+
+    /** An approval mode, or empty (absent, or not one Codex knows: a problem that skips the server, as Codex fails). */
+    private static Optional<String> mode(ServerEntry entry, String key) {
+        Optional<String> mode = entry.string(key);
+        if (mode.isPresent() && !List.of("auto", "prompt", "approve", "writes").contains(mode.get())) {
+            entry.error(Pointers.child(entry.pointer(), key), "\"" + key + "\" must be \"auto\", \"prompt\", \"writes\""
+                    + " or \"approve\", got \"" + mode.get() + "\"; Codex does not load such a config");
+            return Optional.empty();
+        }
+        return mode;
+    }
+
+    private static void approval(SpecBuilder spec, String mode, Match tools, String rule, Optional<Path> file) {
+        switch (mode) {
+            case "approve" -> spec.toolRules.add(new ToolRule(Decision.ALLOW, tools, OWNER, rule, file));
+            case "prompt" -> spec.toolRules.add(new ToolRule(Decision.ASK, tools, OWNER, rule, file));
+            case "writes" -> {
+                spec.toolRules.add(new ToolRule(Decision.ALLOW, new Match.Both(tools, new Match.ReadOnly(true)),
+                        OWNER, rule, file));
+                spec.toolRules.add(new ToolRule(Decision.ASK, tools, OWNER, rule, file));
+            }
+            default -> { } // "auto": Codex's own judgement, nothing the user decided
+        }
+    }
+
+    /** A TOML key as a rule shows it: bare when it can be, quoted otherwise. */
+    private static String tomlKey(String key) {
+        return key.matches("[A-Za-z0-9_-]+") ? key : "\"" + key.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     /** {@code env_vars}: names, or tables {@code {name = "X", source = "local"}}; anything else is reported. */

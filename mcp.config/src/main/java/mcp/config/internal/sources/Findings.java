@@ -7,6 +7,8 @@ import java.util.Optional;
 import java.util.function.Function;
 import mcp.api.OwnerState;
 import mcp.api.ServerSpec;
+import mcp.api.ToolPolicy;
+import mcp.api.ToolRule;
 import mcp.api.spi.CapabilitySource.Inactive;
 import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
@@ -21,18 +23,23 @@ final class Findings {
     private final Function<ServerSpec, Optional<OwnerState>> consent;
     /** Why the owning tool would never start an entry of this kind, or empty. */
     private final Function<ServerSpec, Optional<String>> unstartable;
+    /** The owning tool's per-tool rules for an entry, kept in the entry after its own. */
+    private final Function<ServerSpec, List<ToolRule>> toolRules;
 
     Findings() {
-        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty());
+        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty(),
+                spec -> List.of());
     }
 
     private Findings(List<ServerSpec> servers, List<Inactive> inactive, List<Problem> problems,
-            Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable) {
+            Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable,
+            Function<ServerSpec, List<ToolRule>> toolRules) {
         this.servers = servers;
         this.inactive = inactive;
         this.problems = problems;
         this.consent = consent;
         this.unstartable = unstartable;
+        this.toolRules = toolRules;
     }
 
     /**
@@ -41,7 +48,21 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code consent} first
      */
     Findings withConsent(Function<ServerSpec, Optional<OwnerState>> consent) {
-        return new Findings(servers, inactive, problems, consent, unstartable);
+        return new Findings(servers, inactive, problems, consent, unstartable, toolRules);
+    }
+
+    /**
+     * @param rules the owning tool's per-tool rules for each entry added through the view, from its files
+     *     beside the entry's (Claude Code's settings), kept after the rules the entry itself holds
+     * @return a view that adds to these findings, each server with those rules
+     */
+    Findings withToolRules(Function<ServerSpec, List<ToolRule>> rules) {
+        return new Findings(servers, inactive, problems, consent, unstartable, rules);
+    }
+
+    /** @return whether a problem of this file is reported already (a file two readers read is reported once) */
+    boolean hasProblem(Path file) {
+        return problems.stream().anyMatch(problem -> problem.file().equals(file));
     }
 
     /**
@@ -50,10 +71,13 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code unstartable} first
      */
     Findings withUnstartable(Function<ServerSpec, Optional<String>> unstartable) {
-        return new Findings(servers, inactive, problems, consent, unstartable);
+        return new Findings(servers, inactive, problems, consent, unstartable, toolRules);
     }
 
-    void add(ServerSpec server) {
+    void add(ServerSpec added) {
+        List<ToolRule> rules = toolRules.apply(added);
+        ServerSpec server = rules.isEmpty() ? added : added.toBuilder().toolPolicy(new ToolPolicy(
+                java.util.stream.Stream.concat(added.toolPolicy().rules().stream(), rules.stream()).toList())).build();
         Optional<String> never = unstartable.apply(server);
         if (never.isPresent()) {
             inactive.add(new Inactive(server, never.get()));

@@ -8,7 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import mcp.api.CallPolicy;
 import mcp.api.OwnerState;
+import mcp.api.ToolRule;
 import mcp.api.OwnerState.Kind;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
@@ -109,6 +111,21 @@ record GeminiConsent(Optional<OwnerState> folder, Optional<Set<String>> allowed,
             }
         }
         return trusted;
+    }
+
+    /**
+     * Gemini CLI's policy engine lets a server named in {@code mcp.allowed} run its tools without confirmation
+     * ({@code Settings (MCP Allowed)} of its {@code createPolicyEngineConfig}).
+     *
+     * @param server a Gemini CLI server
+     * @return that rule for it, or none
+     */
+    List<ToolRule> rules(ServerSpec server) {
+        if (allowed.filter(names -> names.contains(server.name())).isEmpty()) {
+            return List.of();
+        }
+        return List.of(new ToolRule(CallPolicy.Decision.ALLOW, new ToolRule.Match.AnyTool(), GeminiSource.OWNER,
+                "mcp.allowed", Optional.of(allowedIn)));
     }
 
     /** @return what Gemini CLI decided about this server here, or empty when nothing had to be decided */

@@ -6,7 +6,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import java.util.HashSet;
+import java.util.Set;
+import mcp.api.CallPolicy.Decision;
 import mcp.api.OwnerState;
+import mcp.api.ToolRule;
+import mcp.api.ToolRule.Match;
 import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,8 +27,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code mcp-client.ts}): {@code httpUrl} is a Streamable HTTP endpoint whatever {@code type} says, and wins over
  * {@code url}; {@code url} is legacy SSE with {@code type: "sse"} and Streamable HTTP otherwise (type {@code http}),
  * and without a {@code type} Gemini tries legacy SSE only when Streamable HTTP failed, as mcp-host's {@code http}
- * transport does when the server refuses its first POST. {@code includeTools} and {@code excludeTools} are the tool
- * allow- and deny-lists. {@code trust} (skip confirmations) has no meaning here and is ignored. Gemini expands
+ * transport does when the server refuses its first POST. The per-tool decisions, as Gemini CLI 0.61.0 applies them
+ * ({@code isEnabled} of {@code mcp-client.ts}, its policy engine; seen in the tools it offered its model,
+ * interop/agents/regenerate.sh, scenario {@code gemini-tools}): {@code excludeTools} withholds the tools it names
+ * exactly, {@code includeTools} every tool it does not name (an entry {@code name(...)} names {@code name}), the
+ * exclusion winning; {@code trust: true} runs the server's tools without confirmation, and so does naming the server
+ * in {@code mcp.allowed} (see {@link GeminiConsent#rules}). Gemini expands
  * {@code $NAME} as well as {@code ${NAME}}, so the bare form is translated (see {@link Variables#gemini()}).
  * What the user decided (folder trust, {@code mcp.allowed}, {@code mcp.excluded}) makes servers inactive,
  * see {@link #collect}.
@@ -65,7 +74,7 @@ public final class GeminiSource extends FileSource {
                 systemRoot.map(r -> new GeminiConsent.Settings(r, system.path())),
                 userRoot.map(r -> new GeminiConsent.Settings(r, user.path())),
                 workspaceRoot.map(r -> new GeminiConsent.Settings(r, workspace.path())), search, findings);
-        Findings gated = findings.withConsent(consent::decide);
+        Findings gated = findings.withToolRules(consent::rules).withConsent(consent::decide);
         readServers(system, systemRoot, search, findings, gated);
         readServers(workspace, workspaceRoot, search, findings, gated);
         readServers(user, userRoot, search, findings, gated);
@@ -103,7 +112,7 @@ public final class GeminiSource extends FileSource {
                     .map(rule -> new OwnerState(OwnerState.Kind.DISABLED_FOR_PROJECT, "the Gemini CLI extension \""
                             + extension + "\" is disabled here (rule \"" + rule + "\" in " + enablementFile.path()
                             + "): enable it with `gemini extensions enable " + extension + " --scope workspace`"))
-                    .or(() -> consent.decide(server))));
+                    .or(() -> consent.decide(server))).withToolRules(consent::rules));
         }
     }
 
@@ -167,7 +176,33 @@ public final class GeminiSource extends FileSource {
         } else if (spec.command.isPresent()) {
             spec.inheritedEnv = Optional.of(GeminiEnvironment.inherited(entry.environment()));
         }
-        entry.stringList("includeTools", false).ifPresent(tools -> spec.enabledTools = Optional.of(tools));
-        entry.stringList("excludeTools", false).ifPresent(tools -> spec.disabledTools = tools);
+        toolRules(entry, spec);
+    }
+
+    static final String OWNER = "Gemini CLI";
+
+    /** Exclusions first (they win over inclusions), then {@code trust}; first match wins. */
+    private static void toolRules(ServerEntry entry, SpecBuilder spec) {
+        String server = "mcpServers." + entry.name();
+        Optional<Path> file = Optional.of(entry.file().path());
+        entry.stringList("excludeTools", false).filter(tools -> !tools.isEmpty()).ifPresent(tools ->
+                spec.toolRules.add(new ToolRule(Decision.DENY, new Match.Named(Set.copyOf(tools)), OWNER,
+                        server + ".excludeTools", file)));
+        entry.stringList("includeTools", false).ifPresent(tools -> {
+            Set<String> named = new HashSet<>();
+            for (String tool : tools) {
+                named.add(tool);
+                // Gemini CLI also takes "name(...)" for the tool "name".
+                int open = tool.indexOf('(');
+                if (open > 0) {
+                    named.add(tool.substring(0, open));
+                }
+            }
+            spec.toolRules.add(new ToolRule(Decision.DENY, new Match.AllBut(named), OWNER,
+                    server + ".includeTools (not listed)", file));
+        });
+        if (entry.bool("trust").orElse(false)) {
+            spec.toolRules.add(new ToolRule(Decision.ALLOW, new Match.AnyTool(), OWNER, server + ".trust", file));
+        }
     }
 }

@@ -92,6 +92,13 @@ final class ServerEntry {
     }
 
     /** @return whether the field is present and not {@code null} */
+    /** @return the names of the entry's fields, in file order (a table of tools, keyed by their names) */
+    List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        node.properties().forEach(property -> keys.add(property.getKey()));
+        return keys;
+    }
+
     boolean has(String key) {
         JsonNode value = node.get(key);
         return value != null && !value.isNull();

@@ -5,13 +5,18 @@ import static mcp.config.internal.sources.Fixture.names;
 import static mcp.config.internal.sources.Fixture.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import mcp.api.CallPolicy.Decision;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
+import mcp.api.ToolRule;
+import mcp.api.ToolRule.Match;
 import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
 import org.junit.jupiter.api.Test;
@@ -51,7 +56,12 @@ class CodexSourceTest {
         assertFalse(context7.expandVariables(), "Codex passes values as written");
         assertEquals(Optional.of(20_000L), context7.timeoutMillis());
         assertEquals(Optional.of(60_000L), context7.toolTimeoutMillis());
-        assertEquals(Optional.of(List.of("resolve-library-id", "get-library-docs")), context7.enabledTools());
+        assertEquals(Optional.empty(), context7.enabledTools(), "Codex's tool lists are its decisions, not filters");
+        assertEquals(List.of(new ToolRule(Decision.DENY, new Match.AllBut(Set.of("resolve-library-id",
+                "get-library-docs")), "Codex", "mcp_servers.context7.enabled_tools (not listed)", Optional.of(userFile))),
+                context7.toolPolicy().rules());
+        assertTrue(context7.toolPolicy().denial("query-docs").isPresent());
+        assertEquals(Optional.empty(), context7.toolPolicy().denial("get-library-docs"));
         assertEquals(Optional.empty(), context7.enabled());
         assertEquals(Optional.empty(), context7.owner(), "the user's own entry needs no one's decision");
 
@@ -61,7 +71,9 @@ class CodexSourceTest {
         assertEquals(Map.of("X-Figma-Region", "us-east-1", "X-Org-Id", "org-7", "Authorization", "Bearer f1gma"),
                 figma.headers(), "Codex reads the variables itself");
         assertEquals(Optional.of(false), figma.enabled());
-        assertEquals(List.of("delete_file"), figma.disabledTools());
+        assertEquals(List.of(), figma.disabledTools());
+        assertEquals(List.of(new ToolRule(Decision.DENY, new Match.Named(Set.of("delete_file")), "Codex",
+                "mcp_servers.figma.disabled_tools", Optional.of(userFile))), figma.toolPolicy().rules());
         assertEquals(Optional.empty(), figma.timeoutMillis());
     }
 
@@ -199,6 +211,64 @@ class CodexSourceTest {
                 new Problem(project, "/mcp_servers", "", "\"mcp_servers\" must be a table, got a number"),
                 new Problem(user, "/mcp_servers/bad", "bad", "the server entry must be a table, got a string")),
                 result.problems());
+        assertEquals(List.of("good"), names(result));
+    }
+
+    /** @return each tool to deny, ask, allow or default (nothing decided), read-only ones as {@code name:ro} */
+    private static Map<String, String> decisions(ServerSpec server, String... tools) {
+        Map<String, String> decisions = new java.util.LinkedHashMap<>();
+        for (String tool : tools) {
+            boolean readOnly = tool.endsWith(":ro");
+            String name = readOnly ? tool.substring(0, tool.length() - 3) : tool;
+            mcp.api.CallPolicy policy = server.toolPolicy().decide(new mcp.api.ToolDefinition(name, Optional.empty(),
+                    Optional.empty(), mcp.api.McpJson.object(), Optional.empty(), readOnly
+                    ? Optional.of(mcp.api.McpJson.object().put("readOnlyHint", true)) : Optional.empty()));
+            decisions.put(tool, policy.decidedByOwner() ? policy.decision().id() : "default");
+        }
+        return decisions;
+    }
+
+    /**
+     * As {@code codex exec} of Codex 0.169.0 let the calls run (scenario codex-tools of interop/agents/regenerate.sh):
+     * approve ran, prompt and writes (on a tool without readOnlyHint) did not, a listed-out tool was not offered;
+     * auto (the default) is Codex's judgement, nothing the user decided.
+     */
+    @Test
+    void toolListsWithholdAndApprovalModesDecideEachCall(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path user = f.write(f.home.resolve(".codex/config.toml"), String.join("\n",
+                "[mcp_servers.dflt]", "command = \"x\"",
+                "[mcp_servers.appr]", "command = \"x\"", "default_tools_approval_mode = \"approve\"",
+                "enabled_tools = [\"a\", \"b\", \"auto\"]",
+                "[mcp_servers.appr.tools.b]", "approval_mode = \"prompt\"",
+                "[mcp_servers.appr.tools.auto]", "approval_mode = \"auto\"",
+                "[mcp_servers.prm]", "command = \"x\"", "default_tools_approval_mode = \"prompt\"",
+                "disabled_tools = [\"b\"]",
+                "[mcp_servers.wr]", "command = \"x\"", "default_tools_approval_mode = \"writes\"",
+                "[mcp_servers.wr.tools.one]", "approval_mode = \"approve\"", ""));
+        Result result = source.discover(f.context());
+        assertEquals(List.of(), result.problems());
+
+        assertEquals(Map.of("a", "default", "ro:ro", "default"), decisions(server(result, "dflt"), "a", "ro:ro"));
+        assertEquals(Map.of("a", "allow", "b", "ask", "c", "deny", "auto", "default"),
+                decisions(server(result, "appr"), "a", "b", "c", "auto"), "a tool's own auto stands before the default");
+        assertEquals(Map.of("a", "ask", "b", "deny"), decisions(server(result, "prm"), "a", "b"));
+        assertEquals(Map.of("a", "ask", "ro:ro", "allow", "one", "allow"),
+                decisions(server(result, "wr"), "a", "ro:ro", "one"));
+        assertEquals("Codex: mcp_servers.appr.tools.b.approval_mode = \"prompt\" in " + user,
+                server(result, "appr").toolPolicy().decide(mcp.api.ToolDefinition.of("b", null, mcp.api.McpJson.object()))
+                        .describe());
+    }
+
+    @Test
+    void anApprovalModeCodexDoesNotKnowSkipsTheServer(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path user = f.write(f.home.resolve(".codex/config.toml"), "[mcp_servers.bad]\ncommand = \"x\"\n"
+                + "default_tools_approval_mode = \"always\"\n[mcp_servers.good]\ncommand = \"x\"\n");
+        Result result = source.discover(f.context());
+        assertEquals(List.of(new Problem(user, "/mcp_servers/bad/default_tools_approval_mode", "bad",
+                "\"default_tools_approval_mode\" must be \"auto\", \"prompt\", \"writes\" or \"approve\", got \"always\";"
+                        + " Codex does not load such a config")), result.problems());
         assertEquals(List.of("good"), names(result));
     }
 }

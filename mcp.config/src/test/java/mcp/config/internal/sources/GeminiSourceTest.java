@@ -9,8 +9,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import mcp.api.CallPolicy.Decision;
+import mcp.api.McpJson;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
+import mcp.api.ToolDefinition;
+import mcp.api.ToolRule;
+import mcp.api.ToolRule.Match;
 import mcp.api.spi.CapabilitySource.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +44,9 @@ class GeminiSourceTest {
         assertEquals(Map.of("DATABASE_URL", "${DB_CONNECTION_STRING}", "API_KEY", "${EXTERNAL_API_KEY}"), python.env(),
                 "Gemini's bare $NAME becomes ${NAME}");
         assertEquals(Optional.of(15_000L), python.timeoutMillis());
-        assertEquals(Optional.of(List.of("safe_tool", "file_reader")), python.enabledTools());
+        assertEquals(List.of(new ToolRule(Decision.DENY, new Match.AllBut(Set.of("safe_tool", "file_reader")),
+                "Gemini CLI", "mcpServers.pythonTools.includeTools (not listed)", Optional.of(userFile))),
+                python.toolPolicy().rules(), "trust: false decides nothing");
         assertEquals(Optional.empty(), python.type());
 
         ServerSpec http = server(result, "httpServer");
@@ -51,7 +59,8 @@ class GeminiSourceTest {
         assertEquals(Optional.of("http"), untyped.type(),
                 "a url without type is Streamable HTTP first in Gemini CLI 0.61.0, whatever the entry's name says");
         assertEquals(Optional.of("http://localhost:8080/sse"), untyped.url());
-        assertEquals(List.of("dangerous_tool"), untyped.disabledTools());
+        assertEquals(List.of(new ToolRule(Decision.DENY, new Match.Named(Set.of("dangerous_tool")), "Gemini CLI",
+                "mcpServers.sseServer.excludeTools", Optional.of(userFile))), untyped.toolPolicy().rules());
     }
 
     @Test
@@ -87,5 +96,47 @@ class GeminiSourceTest {
         assertEquals(Optional.of("http://e"), server(result, "endpoint-wins").url());
         assertEquals(Optional.of("${CMD}"), server(result, "dollars").command());
         assertEquals(List.of("$1", "a$", "${KEEP}", "${A_B}-c"), server(result, "dollars").args());
+    }
+
+    /**
+     * As Gemini CLI 0.61.0 offered the tools to its model (scenario gemini-tools of interop/agents/regenerate.sh): with
+     * --yolo every tool the lists leave, in headless mode without it only those it runs without confirmation.
+     */
+    @Test
+    void toolListsWithholdAndTrustOrMcpAllowedRunWithoutConfirmation(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.trustInGemini();
+        Path user = f.write(f.home.resolve(".gemini/settings.json"), "{\"mcpServers\": {"
+                + "\"inc\": {\"command\": \"x\", \"trust\": true, \"includeTools\": [\"a\", \"b(x)\", \"c\"],"
+                + " \"excludeTools\": [\"c\"]},"
+                + "\"exc\": {\"command\": \"x\", \"excludeTools\": [\"a(x)\", \"b\"]},"
+                + "\"plain\": {\"command\": \"x\", \"trust\": false}}}");
+        Result result = source.discover(f.context());
+        assertEquals(List.of(), result.problems());
+        assertEquals(Map.of("a", "allow", "b", "allow", "c", "deny", "d", "deny"), decisions(server(result, "inc"),
+                "a", "b", "c", "d"), "an exclusion wins; b(x) includes b");
+        assertEquals(Map.of("a", "default", "b", "deny"), decisions(server(result, "exc"), "a", "b"),
+                "an exclusion is by exact name");
+        assertEquals(Map.of("a", "default"), decisions(server(result, "plain"), "a"));
+        assertEquals("Gemini CLI: mcpServers.inc.trust in " + user, server(result, "inc").toolPolicy()
+                .decide(ToolDefinition.of("a", null, McpJson.object())).describe());
+
+        f.write(user, "{\"mcpServers\": {\"allowed\": {\"command\": \"x\"}, \"other\": {\"command\": \"x\"}},"
+                + " \"mcp\": {\"allowed\": [\"allowed\"]}}");
+        result = source.discover(f.context());
+        assertEquals(Map.of("a", "allow"), decisions(server(result, "allowed"), "a"),
+                "mcp.allowed lets the servers it names run their tools without confirmation");
+        assertEquals("Gemini CLI: mcp.allowed in " + user, server(result, "allowed").toolPolicy()
+                .decide(ToolDefinition.of("a", null, McpJson.object())).describe());
+    }
+
+    /** @return each tool to deny, ask, allow or default (nothing decided) */
+    private static Map<String, String> decisions(ServerSpec server, String... tools) {
+        Map<String, String> decisions = new java.util.LinkedHashMap<>();
+        for (String tool : tools) {
+            mcp.api.CallPolicy policy = server.toolPolicy().decide(ToolDefinition.of(tool, null, McpJson.object()));
+            decisions.put(tool, policy.decidedByOwner() ? policy.decision().id() : "default");
+        }
+        return decisions;
     }
 }
