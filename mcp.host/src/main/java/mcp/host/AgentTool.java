@@ -1,6 +1,7 @@
 package mcp.host;
 
 import java.util.concurrent.CompletableFuture;
+import mcp.api.CallPolicy;
 import mcp.manager.ToolOutput;
 import tools.jackson.databind.JsonNode;
 
@@ -30,6 +31,16 @@ public interface AgentTool {
      * @return the output; a failure is an output with {@code isError}, a cancellation stays one
      */
     CompletableFuture<ToolOutput> call(JsonNode arguments);
+
+    /**
+     * @return whether to call it without asking, ask the user first, or not at all: for an MCP tool, what the tool
+     *     owning its server's config decided ({@link mcp.manager.BridgedTool#callPolicy()}; a tool it denies is not in
+     *     the session); {@link CallPolicy#DEFAULT} for the application's own tools unless they say otherwise. The
+     *     embedder enforces it before {@link #call}
+     */
+    default CallPolicy callPolicy() {
+        return CallPolicy.DEFAULT;
+    }
 
     /** @return whether this tool is an MCP tool managed by the session (refreshes replace those) */
     default boolean isMcp() {

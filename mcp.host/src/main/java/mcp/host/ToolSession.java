@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import mcp.api.AlwaysLoad;
+import mcp.api.CallPolicy;
 import mcp.api.LoadedSkill;
 import mcp.api.McpException;
 import mcp.api.McpJson;
@@ -399,6 +400,11 @@ public final class ToolSession implements AutoCloseable {
         }
 
         @Override
+        public CallPolicy callPolicy() {
+            return tool.callPolicy();
+        }
+
+        @Override
         public boolean isMcp() {
             return true;
         }
@@ -438,6 +444,13 @@ public final class ToolSession implements AutoCloseable {
         @Override
         public boolean isMcp() {
             return true;
+        }
+
+        /** The parent's current one, as for the call. */
+        @Override
+        public CallPolicy callPolicy() {
+            return parent.getTools().stream().filter(t -> t.name().equals(template.name())).findFirst()
+                    .orElse(template).callPolicy();
         }
 
         @Override

@@ -8,10 +8,12 @@ import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import mcp.api.CallPolicy;
 import mcp.api.McpNotDeliveredException;
 import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.api.ToolRule;
 import mcp.manager.internal.AgentText;
 import mcp.manager.internal.CallFuture;
 import mcp.manager.internal.OutputSchemas;
@@ -26,18 +28,20 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     private final String serverName;
     private final ToolDefinition definition;
     private final Optional<SourceMetadata> source;
+    private final CallPolicy callPolicy;
     private final JsonNode inputSchema;
     private final String label;
     /** The validator of the tool's outputSchema, made on the first result that needs it. */
     private volatile OutputSchemas outputValidator;
 
     AbstractBridgedTool(McpManager manager, String name, String serverName, ToolDefinition definition,
-            Optional<SourceMetadata> source) {
+            Optional<SourceMetadata> source, CallPolicy callPolicy) {
         this.manager = manager;
         this.name = name;
         this.serverName = serverName;
         this.definition = definition;
         this.source = source;
+        this.callPolicy = callPolicy;
         this.inputSchema = withProperties(definition.inputSchema());
         // The tool's own name stays as the server wrote it for calls; a person sees it clean.
         this.label = serverName + "/" + AgentText.clean(definition.name(), 128).text();
@@ -85,6 +89,10 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
         return source;
     }
 
+    public CallPolicy callPolicy() {
+        return callPolicy;
+    }
+
     /**
      * Calls the tool once a client is there. A failure becomes an error output; cancelling the
      * returned future cancels the call on the server and stays a cancellation.
@@ -100,6 +108,13 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
      * now. Its idle timeout starts when it is sent: waiting for a reconnect is not the server falling silent.
      */
     final CompletableFuture<ToolOutput> callWhenConnected(boolean pending, JsonNode arguments, CallOptions options) {
+        // A tool held since its owner's rules changed (a reload) is refused as the current rules say, never sent.
+        Optional<ToolRule> denial = manager.ownerDenial(serverName, definition.name());
+        if (denial.isPresent()) {
+            return CompletableFuture.completedFuture(new ToolOutput(ToolOutput.failureText("MCP server \"" + serverName
+                    + "\": tool \"" + AgentText.clean(definition.name(), 128).text() + "\" is denied by "
+                    + denial.get().describe()), true, details(true, null)));
+        }
         CallOptions bounds = manager.callBounds(serverName, options);
         Duration bound = bounds.timeout().orElseThrow();
         long start = System.nanoTime();
@@ -248,11 +263,12 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
     @Override
     public boolean equals(Object other) {
         return other instanceof AbstractBridgedTool tool && tool.getClass() == getClass() && tool.name.equals(name)
-                && tool.serverName.equals(serverName) && tool.definition.equals(definition);
+                && tool.serverName.equals(serverName) && tool.definition.equals(definition)
+                && tool.callPolicy.equals(callPolicy);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(getClass(), name, serverName, definition);
+        return Objects.hash(getClass(), name, serverName, definition, callPolicy);
     }
 }

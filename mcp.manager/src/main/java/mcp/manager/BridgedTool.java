@@ -2,6 +2,7 @@ package mcp.manager;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import mcp.api.CallPolicy;
 import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import tools.jackson.databind.JsonNode;
@@ -44,6 +45,15 @@ public sealed interface BridgedTool permits McpTool, DeferredMcpTool {
     default String origin() {
         return "mcp:" + serverName() + source().map(s -> " via " + s.providerName()).orElse("");
     }
+
+    /**
+     * @return what the tool that owns the server's config decided about calling this tool: {@link
+     *     CallPolicy.Decision#ALLOW} (no confirmation), {@link CallPolicy.Decision#ASK} (confirm each call), or
+     *     {@link CallPolicy#DEFAULT} when it decided nothing; never {@link CallPolicy.Decision#DENY}, since a denied
+     *     tool is not offered ({@link McpManager#withheldByOwner()}). The embedder enforces it; the bridge calls
+     *     whatever it is asked to
+     */
+    CallPolicy callPolicy();
 
     /** @return whether this tool came from the cache and its server is not connected yet */
     boolean deferred();

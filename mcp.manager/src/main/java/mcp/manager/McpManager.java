@@ -25,6 +25,7 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
+import mcp.api.CallPolicy;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
 import mcp.api.HttpServerConfig;
@@ -43,6 +44,7 @@ import mcp.api.StdioServerConfig;
 import mcp.api.ToolChanges;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.api.ToolRule;
 import mcp.api.TransportClosedException;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
@@ -290,11 +292,30 @@ public final class McpManager implements AutoCloseable {
      * One server's tools and what it offers beside them (resources, templates, prompts): live, or deferred (from
      * the cache, server still connecting or reconnecting). The two go together through every state.
      */
-    record Slice(boolean deferred, List<ToolDefinition> tools, ServerSurface surface) {
+    record Slice(boolean deferred, List<ToolDefinition> tools, ServerSurface surface, List<WithheldTool> withheld) {
 
         Slice asDeferred() {
-            return new Slice(true, tools, surface);
+            return new Slice(true, tools, surface, withheld);
         }
+
+        Slice withSurface(ServerSurface newSurface) {
+            return new Slice(deferred, tools, newSurface, withheld);
+        }
+    }
+
+    /** A slice of a server's tools as listed: the agent's, and those the owner of its config withholds. */
+    private Slice slice(boolean deferred, String serverName, ServerConfig config, List<ToolDefinition> listed,
+            ServerSurface surface) {
+        List<WithheldTool> withheld = new ArrayList<>();
+        for (ToolDefinition tool : listed) {
+            config.toolPolicy().denial(tool.name()).ifPresent(rule -> withheld.add(new WithheldTool(serverName, tool,
+                    rule)));
+        }
+        if (!withheld.isEmpty() && LOG.isDebugEnabled()) {
+            LOG.debug("MCP server \"{}\": {} tool(s) withheld by the owner of its config: {}", serverName,
+                    withheld.size(), withheld.stream().map(w -> w.label() + " (" + w.rule().describe() + ")").toList());
+        }
+        return new Slice(deferred, exposed(serverName, config, listed), surface, List.copyOf(withheld));
     }
 
     // ------------------------------------------------------------------ connect
@@ -493,7 +514,7 @@ public final class McpManager implements AutoCloseable {
                 boolean pending = pendingConnections.get(server.name) == server
                         || pendingToolLoads.get(server.name) == server;
                 if (pending && !slices.containsKey(server.name)) {
-                    slices.put(server.name, new Slice(true, exposed(server.name, server.config, tools),
+                    slices.put(server.name, slice(true, server.name, server.config, tools,
                             server.cached.surface().map(surface -> surfaces.cleaned(server.name, surface))
                                     .orElse(ServerSurface.EMPTY)));
                     offered.add(server.name);
@@ -697,8 +718,8 @@ public final class McpManager implements AutoCloseable {
             }
             pendingToolLoads.remove(server.name);
             listings.put(server.name, listing);
-            slices.put(server.name, new Slice(false, exposed(server.name, server.config,
-                    verdict == null ? tools : verdict.exposed()), surface));
+            slices.put(server.name, slice(false, server.name, server.config,
+                    verdict == null ? tools : verdict.exposed(), surface));
             rebuildView(server.name);
             if (!report.isEmpty()) {
                 events.toolChanges(report);
@@ -1134,7 +1155,7 @@ public final class McpManager implements AutoCloseable {
                         new ToolPins.Verdict(listing.tools(), ToolChanges.none(server.name, server.pinKey), true),
                         ToolChanges.none(server.name, server.pinKey)));
                 Slice slice = slices.get(server.name);
-                slices.put(server.name, new Slice(false, exposed(server.name, server.config, listing.tools()),
+                slices.put(server.name, slice(false, server.name, server.config, listing.tools(),
                         slice == null ? ServerSurface.EMPTY : slice.surface()));
                 rebuildView(server.name);
             }
@@ -1197,6 +1218,31 @@ public final class McpManager implements AutoCloseable {
      */
     public List<BridgedTool> toolsOf(String name) {
         return view.stream().filter(tool -> tool.serverName().equals(name)).toList();
+    }
+
+    /**
+     * The tools their servers list that the tool owning each server's config denies (a Claude Code
+     * {@code permissions.deny} rule, Codex's {@code enabled_tools} and {@code disabled_tools}, Gemini CLI's
+     * {@code includeTools} and {@code excludeTools}: {@link ServerConfig#toolPolicy()}), with the rule and its file:
+     * they are in no tool set ({@link #getTools()} leaves them out), and their calls are refused.
+     *
+     * @return those tools, in the servers' order, as last listed (or cached, for a server still connecting)
+     */
+    public List<WithheldTool> withheldByOwner() {
+        synchronized (lock) {
+            return slices.values().stream().flatMap(slice -> slice.withheld().stream()).toList();
+        }
+    }
+
+    /**
+     * @param server a server
+     * @param tool a tool's name on it
+     * @return the rule of the tool owning the server's config (its current config: a reload's counts from then on)
+     *     that denies the tool, or empty
+     */
+    public Optional<ToolRule> ownerDenial(String server, String tool) {
+        ServerConfig config = configOf(Objects.requireNonNull(server, "server"));
+        return config == null ? Optional.empty() : config.toolPolicy().denial(Objects.requireNonNull(tool, "tool"));
     }
 
     /**
@@ -1734,9 +1780,11 @@ public final class McpManager implements AutoCloseable {
             String server = tools.get(i).getKey();
             ToolDefinition tool = tools.get(i).getValue();
             Optional<SourceMetadata> source = Optional.ofNullable(sources.get(server));
+            CallPolicy policy = Optional.ofNullable(configOf(server)).map(config -> config.callPolicy(tool))
+                    .orElse(CallPolicy.DEFAULT);
             next.add(slices.get(server).deferred()
-                    ? new DeferredMcpTool(this, names.get(i), server, tool, source)
-                    : new McpTool(this, names.get(i), server, tool, source));
+                    ? new DeferredMcpTool(this, names.get(i), server, tool, source, policy)
+                    : new McpTool(this, names.get(i), server, tool, source, policy));
         }
         List<BridgedTool> snapshot = List.copyOf(next);
         view = snapshot;

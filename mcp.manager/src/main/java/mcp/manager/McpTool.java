@@ -2,6 +2,7 @@ package mcp.manager;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import mcp.api.CallPolicy;
 import mcp.api.SourceMetadata;
 import mcp.api.ToolDefinition;
 import tools.jackson.databind.JsonNode;
@@ -11,8 +12,8 @@ import tools.jackson.databind.JsonNode;
 public final class McpTool extends AbstractBridgedTool implements BridgedTool {
 
     McpTool(McpManager manager, String name, String serverName, ToolDefinition definition,
-            Optional<SourceMetadata> source) {
-        super(manager, name, serverName, definition, source);
+            Optional<SourceMetadata> source, CallPolicy callPolicy) {
+        super(manager, name, serverName, definition, source, callPolicy);
     }
 
     @Override

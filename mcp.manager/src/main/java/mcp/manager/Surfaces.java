@@ -227,7 +227,7 @@ final class Surfaces {
                 if (connections.get(server.name) != server || slice == null || listing == null) {
                     return surface;
                 }
-                slices.put(server.name, new Slice(slice.deferred(), slice.tools(), surface));
+                slices.put(server.name, slice.withSurface(surface));
                 rebuildSurfaces(server.name);
             }
             // The tools as last listed go with it; their time to live is not known here, so none is kept.
