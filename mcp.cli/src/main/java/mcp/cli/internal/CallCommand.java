@@ -1,7 +1,9 @@
 package mcp.cli.internal;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -10,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import mcp.api.CallPolicy;
 import mcp.api.Content;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
@@ -17,6 +20,8 @@ import mcp.config.SkippedServer;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
 import mcp.manager.ToolOutput;
+import mcp.manager.WithheldTool;
+import mcp.manager.internal.ToolNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,7 +34,11 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@code call}: one tool call, by the name the agent would use. */
 @Command(name = "call", description = {
     "Call a tool by its mcp_<server>_<tool> name (or <server>/<tool> label) and print the result.",
-    "A tool whose server is still connecting waits for it. Exit 1 when the result is an error or the call fails."})
+    "A tool whose server is still connecting waits for it. Exit 1 when the result is an error or the call fails.",
+    "The tool's call policy holds: a tool that the tool owning its server's config denies (a Claude Code deny rule,",
+    "Codex's disabled_tools, Gemini CLI's excludeTools) is refused; one whose owner asks before each call (an ask",
+    "rule, approval_mode \"prompt\") is asked about at a terminal and refused without one, unless --yes. Exit 3",
+    "when refused."})
 final class CallCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -41,6 +50,10 @@ final class CallCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "ARGS_JSON",
             description = "The arguments as a JSON object (default: {}).")
     String argumentsJson;
+
+    @Option(names = "--yes", description = {"Confirm this call in advance, for a tool whose owning tool asks before"
+            + " each call (without a terminal, such a call is refused otherwise). A denied tool stays refused."})
+    boolean yes;
 
     @Option(names = "--timeout", paramLabel = "MS",
             description = "How long to wait for the answer (default: the server's timeout, 30000 unless configured).")
@@ -55,6 +68,7 @@ final class CallCommand implements Callable<Integer> {
         // ran this after the command ends (docs/context-budget.md).
         try (Loaded loaded = context.load(context.hostBuilder().keepResultFiles(true))) {
             BridgedTool tool = find(loaded, toolName);
+            confirm(context, tool, arguments);
             ToolOutput output = invoke(tool, arguments, bound(loaded, tool));
             if (context.json()) {
                 context.printJson(json(output));
@@ -89,6 +103,15 @@ final class CallCommand implements Callable<Integer> {
         if (found.isPresent()) {
             return found.get();
         }
+        // A tool its owner denies is not unknown: say who denies it and where.
+        for (WithheldTool withheld : loaded.manager().withheldByOwner()) {
+            if (withheld.label().equals(name)
+                    || ToolNames.baseName(withheld.server(), withheld.definition().name()).equals(name)) {
+                throw new CliException(ExitCodes.REFUSED, "Refused: " + withheld.label() + " is denied by "
+                        + withheld.rule().describe() + ". It is withheld from the agent and its calls are refused;"
+                        + " remove or change that rule to call it.");
+            }
+        }
         StringBuilder message = new StringBuilder("Unknown tool \"").append(name).append("\".")
                 .append(Suggestions.didYouMean(name, tools.stream().map(BridgedTool::name).toList()));
         if (tools.isEmpty()) {
@@ -104,6 +127,32 @@ final class CallCommand implements Callable<Integer> {
                 .forEach(s -> message.append(System.lineSeparator()).append("  (server \"").append(s.name())
                         .append("\" is not started: ").append(s.detail()).append(')'));
         throw CliException.usage(message.toString());
+    }
+
+    /**
+     * A call whose owner asks first runs only once confirmed: by {@code --yes}, or by a person at a terminal. Without
+     * one it is refused, saying how to confirm it; nothing asks about a tool whose owner decided nothing (typing the
+     * command is the confirmation mcp-host needs), nor about one it allows.
+     */
+    private void confirm(CliContext context, BridgedTool tool, JsonNode arguments) {
+        CallPolicy policy = tool.callPolicy();
+        if (policy.decision() != CallPolicy.Decision.ASK || yes) {
+            return;
+        }
+        String why = tool.label() + " asks before each call (" + policy.describe() + ")";
+        if (!context.io().console()) {
+            throw new CliException(ExitCodes.REFUSED, "Refused: " + why + ", and there is no terminal to ask at:"
+                    + " pass --yes to confirm this call, or change that rule to let the tool run without asking.");
+        }
+        PrintStream err = context.err();
+        err.println(why + ".");
+        err.println("  arguments: " + McpJson.mapper().writeValueAsString(arguments));
+        err.print("Call it? [y/N] ");
+        err.flush();
+        String answer = context.readLine().orElse("").strip().toLowerCase(Locale.ROOT);
+        if (!answer.equals("y") && !answer.equals("yes")) {
+            throw new CliException(ExitCodes.REFUSED, "Not called: " + tool.label() + " (answered no).");
+        }
     }
 
     /** The longest wait: a deferred tool first waits for its server's connect, then for the call. */

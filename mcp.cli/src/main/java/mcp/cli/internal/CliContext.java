@@ -1,7 +1,11 @@
 package mcp.cli.internal;
 
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +48,8 @@ final class CliContext {
     private final McpHostCommand options;
     private final ShellState shell;
     private Plugins plugins;
+    /** Standard input as lines, made on the first question of a one-shot command. */
+    private BufferedReader input;
 
     CliContext(CliIo io, McpHostCommand options, ShellState shell) {
         this.io = io;
@@ -74,6 +80,25 @@ final class CliContext {
     /** Progress lines only for a person at a terminal: scripts and {@code --json} get clean output. */
     boolean showProgress() {
         return io.console() && !options.json;
+    }
+
+    /**
+     * Reads what a person typed, for a question a command asks at a terminal (a call to confirm): from the shell's
+     * input in the shell (its next line is the answer), else from standard input.
+     *
+     * @return the line, or empty at the end of the input
+     */
+    Optional<String> readLine() {
+        BufferedReader reader = shell != null ? shell.input() : input;
+        if (reader == null) {
+            input = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
+            reader = input;
+        }
+        try {
+            return Optional.ofNullable(reader.readLine());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     /** @return the shell this command runs in, if any */

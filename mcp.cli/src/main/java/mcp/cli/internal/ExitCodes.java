@@ -12,6 +12,12 @@ final class ExitCodes {
     /** Bad usage (unknown option, tool or server, bad JSON) or bad configuration (invalid or unreadable file). */
     static final int USAGE = 2;
 
+    /**
+     * A call its tool's call policy refused: the tool owning the server's config denies the tool, or asks before
+     * each call and nobody confirmed it ({@code call} without a terminal or {@code --yes}, or answered no).
+     */
+    static final int REFUSED = 3;
+
     private ExitCodes() {
     }
 }

@@ -30,7 +30,9 @@ import picocli.CommandLine.Spec;
             "1:a tool call returned an error or failed; a read, prompt or completion failed; test could not connect;"
                     + " auth login failed",
             "2:usage or configuration error (unknown option, tool or server; bad JSON; invalid or unreadable"
-                    + " config file)"},
+                    + " config file)",
+            "3:call refused by the tool's call policy (its owning tool denies it, or asks first and nobody"
+                    + " confirmed)"},
         subcommands = {
             ListCommand.class,
             ToolsCommand.class,

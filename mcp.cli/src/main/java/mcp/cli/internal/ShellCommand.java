@@ -60,7 +60,7 @@ final class ShellCommand implements Callable<Integer> {
         ShellConsent consent = new ShellConsent(reader, io.out(), io.console() && !context.json());
         try (McpHost host = context.newHost(context.hostBuilder().consentHandler(consent))) {
             try (ToolSession session = Progress.around(context, host.manager(), host::openSession)) {
-                ShellState state = new ShellState(host, session, context.plugins());
+                ShellState state = new ShellState(host, session, context.plugins(), reader);
                 summary(context.out(), session.lastLoad());
                 context.printNotStarted(session.lastLoad().discovery(), null);
                 context.out().println("Type /help for the commands, /quit to leave.");

@@ -1,5 +1,6 @@
 package mcp.cli.internal;
 
+import java.io.BufferedReader;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,8 +19,9 @@ import mcp.manager.McpManager;
  * @param host the shell's host
  * @param session the shell's session, following late servers and tool changes
  * @param plugins the plugins loaded when the shell started, for every host a shell command builds
+ * @param input the shell's input, from which a command that asks a person (a call to confirm) reads the answer
  */
-record ShellState(McpHost host, ToolSession session, Plugins plugins) {
+record ShellState(McpHost host, ToolSession session, Plugins plugins, BufferedReader input) {
 
     /**
      * The session's last load, with a fresh discovery: config edits made in the shell show at

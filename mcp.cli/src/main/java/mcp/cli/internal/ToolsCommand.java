@@ -4,14 +4,18 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import mcp.api.CallPolicy;
 import mcp.api.McpJson;
 import mcp.api.ToolChanges;
+import mcp.api.ToolRule;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import mcp.manager.McpManager;
 import mcp.manager.TokenCounter;
+import mcp.manager.WithheldTool;
+import mcp.manager.internal.ToolNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -27,6 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
     "leaves out \"model\"); (no audience) those whose visibility is empty, for neither the agent nor an app.",
     "Ends with the definitions' estimated tokens (o200k_base) per server and for all, of the agent's tools only.",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr.",
+    "Tools the tool owning their server's config denies (a Claude Code deny rule, Codex's disabled_tools, Gemini",
+    "CLI's excludeTools, ...) are withheld and shown on stderr with the rule and its file; (asks first) and",
+    "(allowed) mark the tools whose owner asks before each call or lets them run without asking.",
     "Servers not started (not approved, here or in the tool that owns their file; disabled; filtered) are shown"
             + " on stderr with the reason.",
     "Per-server errors are reported and do not change the exit code."})
@@ -77,12 +84,16 @@ final class ToolsCommand implements Callable<Integer> {
                 ArrayNode notStarted = document.putArray("notStarted");
                 NotStarted.of(loaded.discovery(), server).forEach(skipped -> notStarted.add(NotStarted.json(skipped)));
                 ToolChangesOutput.json(document.putArray("withheld"), changes);
+                ArrayNode byOwner = document.putArray("withheldByOwner");
+                withheldByOwner(loaded.manager()).forEach(withheld -> byOwner.add(json(withheld)));
                 context.printJson(document);
             } else {
                 print(context.out(), tools, loaded.manager());
                 ToolTokens.of(tools).print(context.out());
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
                 ToolChangesOutput.print(context.err(), changes);
+                withheldByOwner(loaded.manager()).forEach(withheld -> context.err().println("withheld by its owner: "
+                        + withheld.label() + ": " + withheld.rule().describe()));
             }
             context.printNotStarted(loaded.discovery(), server);
             context.printProblems(loaded.discovery(), server);
@@ -105,6 +116,7 @@ final class ToolsCommand implements Callable<Integer> {
             if (alwaysLoaded(tool, manager)) {
                 node.put("alwaysLoad", true);
             }
+            node.set("callPolicy", json(tool.callPolicy()));
             ArrayNode visibility = node.putArray("visibility");
             if (tool.definition().visibleToModel()) {
                 visibility.add("model");
@@ -116,6 +128,37 @@ final class ToolsCommand implements Callable<Integer> {
         ObjectNode errorNode = document.putObject("errors");
         errors.forEach(errorNode::put);
         return document;
+    }
+
+    /** The owner-withheld tools of the servers listed (one with {@code --server}). */
+    private List<WithheldTool> withheldByOwner(McpManager manager) {
+        return manager.withheldByOwner().stream().filter(tool -> server == null || tool.server().equals(server))
+                .toList();
+    }
+
+    /** {@code {decision}}, with {@code owner}, {@code rule} and {@code file} when the owner decided it. */
+    static ObjectNode json(CallPolicy policy) {
+        ObjectNode node = McpJson.object();
+        node.put("decision", policy.decision().id());
+        policy.rule().ifPresent(rule -> rule(node, rule));
+        return node;
+    }
+
+    private static void rule(ObjectNode node, ToolRule rule) {
+        node.put("owner", rule.owner());
+        node.put("rule", rule.rule());
+        node.put("file", rule.file().map(Object::toString).orElse(null));
+    }
+
+    /** {@code {name, server, tool, label, owner, rule, file}}: the name is the one it would have. */
+    private static ObjectNode json(WithheldTool withheld) {
+        ObjectNode node = McpJson.object();
+        node.put("name", ToolNames.baseName(withheld.server(), withheld.definition().name()));
+        node.put("server", withheld.server());
+        node.put("tool", withheld.definition().name());
+        node.put("label", withheld.label());
+        rule(node, withheld.rule());
+        return node;
     }
 
     /** @return the project servers not started for want of an approval: {@code [{name, path, approval}]} */
@@ -143,13 +186,22 @@ final class ToolsCommand implements Callable<Integer> {
         for (BridgedTool tool : tools) {
             out.println(pad(tool.name(), nameWidth) + "  " + pad(tool.label(), labelWidth) + "  — "
                     + firstLine(tool.description()) + (tool.deferred() ? " (deferred)" : "")
-                    + (alwaysLoaded(tool, manager) ? " (always loaded)" : "") + audience(tool));
+                    + (alwaysLoaded(tool, manager) ? " (always loaded)" : "") + audience(tool) + policy(tool));
         }
     }
 
     /** An app-only tool is never loaded for the agent, whatever alwaysLoad says. */
     private static boolean alwaysLoaded(BridgedTool tool, McpManager manager) {
         return tool.definition().visibleToModel() && manager.alwaysLoad(tool.serverName()).includes(tool.toolName());
+    }
+
+    /** The mark of a call policy the tool's owner decided, else nothing. */
+    private static String policy(BridgedTool tool) {
+        CallPolicy policy = tool.callPolicy();
+        if (!policy.decidedByOwner()) {
+            return "";
+        }
+        return policy.decision() == CallPolicy.Decision.ASK ? " (asks first)" : " (allowed)";
     }
 
     /** The mark of a tool the agent never gets (MCP Apps), else nothing. */
