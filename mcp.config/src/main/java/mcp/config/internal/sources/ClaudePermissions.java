@@ -22,9 +22,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <ul>
  *   <li>The files: the managed settings ({@code managed-settings.json} and then every {@code *.json} of
  *       {@code managed-settings.d/}, by name, in the managed directory), the user's {@code ~/.claude/settings.json},
- *       and the working directory's {@code .claude/settings.json} and {@code .claude/settings.local.json} (not a
- *       parent's, not the repository root's). Their rules add up; {@code allowManagedPermissionRulesOnly: true}
- *       in the managed settings keeps the managed rules only.</li>
+ *       the working directory's {@code .claude/settings.json} (not a parent's, not the repository root's), and the
+ *       {@code .claude/settings.local.json} of the repository root and of the working directory (not of a folder
+ *       between them). Their rules add up; {@code allowManagedPermissionRulesOnly: true} in the managed settings
+ *       keeps the managed rules only.</li>
  *   <li>In a folder not trusted in Claude Code, the allow rules of the shared {@code .claude/settings.json} do not
  *       count (its deny and ask rules do, and so does the local file).</li>
  *   <li>A deny rule anywhere wins; then an ask rule anywhere; then an allow rule. A denied tool is not offered to
@@ -75,8 +76,11 @@ record ClaudePermissions(List<Written> deny, List<Written> ask, List<Written> al
             Path shared = directory.resolve(".claude/settings.json").normalize();
             read(shared, Level.PROJECT, root, findings)
                     .ifPresent(node -> places.add(new Place(shared, node, consent.trusted())));
-            Path local = directory.resolve(".claude/settings.local.json").normalize();
-            read(local, Level.PROJECT, root, findings).ifPresent(node -> places.add(new Place(local, node, true)));
+            List<Path> locals = root.equals(directory) ? List.of(directory) : List.of(root, directory);
+            for (Path folder : locals) {
+                Path local = folder.resolve(".claude/settings.local.json").normalize();
+                read(local, Level.PROJECT, root, findings).ifPresent(node -> places.add(new Place(local, node, true)));
+            }
         }
         List<Written> deny = new ArrayList<>();
         List<Written> ask = new ArrayList<>();

@@ -95,9 +95,13 @@ class ClaudePermissionsTest {
                 + " \"ask\": [\"mcp__srv__b\"], \"allow\": [\"mcp__srv__c\"]}}");
         f.write(f.app.resolve(".claude/settings.local.json"), "{\"permissions\": {\"allow\": [\"mcp__srv__d\"]}}");
         f.write(f.project.resolve(".claude/settings.json"), "{\"permissions\": {\"deny\": [\"mcp__srv__e\"]}}");
-        assertEquals(Map.of("a", "deny", "b", "ask", "c", "default", "d", "allow", "e", "default"),
-                decisions("srv", "a", "b", "c", "d", "e"), "untrusted: the shared file's allow rules do not count;"
-                        + " the repository root's settings are not read from a subfolder");
+        f.write(f.project.resolve(".claude/settings.local.json"), "{\"permissions\": {\"deny\": [\"mcp__srv__f\"]}}");
+        f.write(f.app.getParent().resolve(".claude/settings.local.json"),
+                "{\"permissions\": {\"deny\": [\"mcp__srv__g\"]}}");
+        assertEquals(Map.of("a", "deny", "b", "ask", "c", "default", "d", "allow", "e", "default", "f", "deny",
+                "g", "default"), decisions("srv", "a", "b", "c", "d", "e", "f", "g"), "untrusted: the shared file's"
+                        + " allow rules do not count; from a subfolder the repository root's local file is read, its"
+                        + " shared one and a folder's between them are not");
 
         f.write(f.home.resolve(".claude.json"), "{\"mcpServers\": {\"srv\": {\"command\": \"x\"}}, \"projects\": {\""
                 + f.project + "\": {\"hasTrustDialogAccepted\": true}}}");
