@@ -58,6 +58,12 @@ function normalizeRecords(text) {
   }).sort().map((line) => line + '\n').join('');
 }
 
+// What a model endpoint recorded (the tools offered, the calls let through): an agent may ask its model more than
+// once with the same tools, and in no fixed order; each line once, in order.
+function uniqueLines(text) {
+  return [...new Set(text.split('\n').filter((line) => line.trim()))].sort().map((line) => line + '\n').join('');
+}
+
 function copy(from, to, keep) {
   for (const entry of fs.readdirSync(from, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const source = path.join(from, entry.name);
@@ -69,6 +75,7 @@ function copy(from, to, keep) {
       if (entry.name.endsWith('.json')) text = normalizeJson(text);
       text = placeholders(text);
       if (entry.name.endsWith('.launches.jsonl')) text = normalizeRecords(text);
+      else if (entry.name.endsWith('.jsonl')) text = uniqueLines(text);
       fs.writeFileSync(path.join(to, entry.name), text);
     }
   }

@@ -3,6 +3,9 @@
 // Plain Node, no dependencies, so that every agent CLI and mcp-host can start it the same way.
 //
 //   node recorder.cjs LABEL [ARGS...]          stdio MCP server
+//   node recorder.cjs --tools A,B LABEL [ARGS...]
+//                                              the same, offering tools A and B (a name ending in :ro is a
+//                                              tool with readOnlyHint) instead of the one tool "recorded"
 //   node recorder.cjs --http PORT              Streamable HTTP (POST .../mcp) and legacy SSE (GET .../sse)
 //                                              on 127.0.0.1 only; PORT 0 picks a free one, printed on stdout
 //
@@ -16,6 +19,7 @@
 //   env       the values of HOME and of every FIX_* variable (the fixtures' own);
 //   inherited the names, sorted, of every other variable the server got.
 // An HTTP record: {"kind":"http","method","path","headers"} with the header names lowercased.
+// A tool call (stdio): {"kind":"call","label","tool","arguments"}: what a tool's client let its model run.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -24,6 +28,20 @@ let args = process.argv.slice(2);
 let logFile = process.env.MCP_RECORDER_LOG || path.join(__dirname, 'launches.jsonl');
 if (args[0] === '--log') {
   logFile = args[1];
+  args = args.slice(2);
+}
+let offered = null;
+if (args[0] === '--tools') {
+  offered = args[1].split(',').filter((name) => name).map((name) => {
+    const readOnly = name.endsWith(':ro');
+    const tool = {
+      name: readOnly ? name.slice(0, -3) : name,
+      description: 'Does nothing; the server only records how it was started.',
+      inputSchema: { type: 'object', properties: {} },
+    };
+    if (readOnly) tool.annotations = { readOnlyHint: true };
+    return tool;
+  });
   args = args.slice(2);
 }
 
@@ -39,7 +57,7 @@ const TOOL = {
 };
 
 /** The answer to one JSON-RPC request, or null for a notification. */
-function answer(message) {
+function answer(message, label) {
   if (message.id === undefined || message.id === null) {
     return null;
   }
@@ -52,7 +70,11 @@ function answer(message) {
         serverInfo: { name: 'recorder', version: '1.0.0' },
       });
     case 'tools/list':
-      return reply({ tools: [TOOL] });
+      return reply({ tools: offered || [TOOL] });
+    case 'tools/call':
+      record({ kind: 'call', label, tool: message.params && message.params.name,
+        arguments: (message.params && message.params.arguments) || {} });
+      return reply({ content: [{ type: 'text', text: 'recorded' }] });
     case 'ping':
       return reply({});
     default:
@@ -86,7 +108,7 @@ function stdioServer(label) {
       } catch (e) {
         continue;
       }
-      const reply = answer(message);
+      const reply = answer(message, label);
       if (reply) process.stdout.write(JSON.stringify(reply) + '\n');
     }
   });
@@ -128,7 +150,7 @@ function httpServer(port) {
           .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
         return;
       }
-      const replies = messages.map(answer).filter((r) => r !== null);
+      const replies = messages.map((m) => answer(m, url.pathname.split('/')[1])).filter((r) => r !== null);
       const session = url.searchParams.get('sessionId');
       if (session !== null) {
         const stream = sseStreams.get(session);

@@ -122,6 +122,38 @@ codex_exec() {
   fi
 }
 
+# model RUN NAME [--call] [NAME=VALUE...] -- CMD...: one turn of an agent in the folder of RUN against the recording
+# model endpoint (model-recorder.cjs, through agent-model.sh, offline in a network namespace of its own), with the
+# fixture's environment and the variables given (@MODEL@ is the endpoint's base URL): the MCP tools the agent
+# offered its model are expected/RUN/NAME.jsonl; with --call the endpoint asks to call every one of them, and the
+# calls the agent let run (the recording servers write them down) are expected/RUN/NAME.calls.jsonl.
+model() {
+  local run=$1 name=$2 call=-
+  shift 2
+  if [ "$1" = --call ]; then
+    call=--call
+    shift
+  fi
+  local -a extra=()
+  while [ "$1" != "--" ]; do
+    extra+=("$1")
+    shift
+  done
+  shift
+  local out=$scenario/expected/$run
+  local -a env_now
+  mapfile -t env_now < <(base_env)
+  mkdir -p "$out"
+  rm -f "$root/launches.jsonl" "$out/$name.jsonl"
+  "${netns[@]}" "$here/agent-model.sh" "$out/$name.jsonl" "$call" "$root/${run_dirs[$run]}" "${env_now[@]}" \
+    "${fixture_env[@]}" "${extra[@]}" -- "$@"
+  [ -f "$out/$name.jsonl" ] || { echo "regenerate.sh: $tool sent no model request in $run ($name)" >&2; exit 1; }
+  if [ "$call" = --call ]; then
+    { grep -h '"kind":"call"' "$root/launches.jsonl" 2>/dev/null || true; } | LC_ALL=C sort >"$out/$name.calls.jsonl"
+  fi
+  rm -f "$root/launches.jsonl"
+}
+
 # begin NAME TOOL: a fresh scratch root with the recorder in it (its launch records go next to it),
 # and the HTTP recorder on a free 127.0.0.1 port ($port).
 declare -A run_dirs
@@ -369,6 +401,45 @@ scenario_claude_legacy_files() {
   end
 }
 
+# Claude Code's permission rules for MCP tools, as the tools it offers its model and the calls it lets run in
+# `claude -p` show them (a call that would need a permission prompt is refused there): rules of every shape in the
+# user's, the project's and the local settings, judged at the repository root and in a subfolder with settings of its
+# own, in a folder Claude Code does not trust and in one it does. Tool search is off, so that the tools are in the
+# request itself and the model can call them at once.
+scenario_claude_permissions() {
+  local trusted
+  for trusted in false true; do
+    if [ $trusted = true ]; then begin claude-permissions-trusted claude; else begin claude-permissions claude; fi
+    repo project
+    run project project
+    run sub project/sub
+    local r
+    r=$(recorder)
+    setup project claude mcp add -s user srv -- node "$r" --tools a,ab,ba,b,c,d,e,get.thing,send-it srv
+    setup project claude mcp add -s user srv2 -- node "$r" --tools a,q,x srv2
+    setup project claude mcp add -s project p -- node "$r" --tools a,b p
+    # Hand-written: `claude mcp add` refuses a name with a dot, which Claude Code reads from its file all the same.
+    edit_json "$root/home/.claude.json" "d.mcpServers['my.srv'] = { type: 'stdio', command: 'node',
+      args: ['$r', '--tools', 'a,b', 'my.srv'], env: {} };"
+    # By hand, as the approval dialog and /permissions write them; the trust dialog's answer in ~/.claude.json.
+    edit_json "$root/home/.claude/settings.json" 'd.enabledMcpjsonServers = ["p"]; d.permissions = {
+      deny: ["mcp__srv__a*", "mcp__my_srv__a", "mcp__srv__get_thing", "mcp__s*__x", "mcp__srv__e(x)"],
+      ask: ["mcp__srv__c", "mcp__p", "mcp__srv2__q"],
+      allow: ["mcp__srv__c", "mcp__srv__send-it", "mcp__my.srv__b", "mcp__p__a", "mcp__srv2__*", "mcp__s*"] };'
+    edit_json "$root/project/.claude/settings.json" 'd.permissions = { deny: ["mcp__srv__d"], allow: ["mcp__srv__b"] };'
+    edit_json "$root/project/.claude/settings.local.json" 'd.permissions = { allow: ["mcp__srv__ba", "mcp__my_srv__b"] };'
+    edit_json "$root/project/sub/.claude/settings.json" 'd.permissions = { deny: ["mcp__srv__b"] };'
+    edit_json "$root/home/.claude.json" "((d.projects ??= {})[\"$root/project\"] ??= {}).hasTrustDialogAccepted = $trusted;"
+    local run
+    for run in project sub; do
+      judge $run list claude mcp list
+      model $run model --call ANTHROPIC_BASE_URL=@MODEL@ ANTHROPIC_API_KEY=sk-ant-fixture ENABLE_TOOL_SEARCH=false \
+        -- claude -p "Use your tools."
+    done
+    end
+  done
+}
+
 # ---------------------------------------------------------------------------------------------- Codex
 
 # `codex mcp add` writes the user's file; the fields it cannot write, the project files and the
@@ -417,6 +488,53 @@ EOF
     done
     codex_exec $run
   done
+  end
+}
+
+# Codex's per-tool settings, as the tools `codex exec` offers its model and the calls it lets run show them (exec asks
+# nobody: a call that needs an approval is declined): enabled_tools and disabled_tools, approval_mode per server
+# (default_tools_approval_mode) and per tool, in the user's file and a trusted project's.
+scenario_codex_tools() {
+  begin codex-tools codex
+  run trusted trusted
+  local r config
+  r=$(recorder)
+  config=$root/home/.codex/config.toml
+  setup trusted codex mcp add dflt -- node "$r" --tools a,ro:ro dflt
+  setup trusted codex mcp add appr -- node "$r" --tools a,b,c,auto appr
+  setup trusted codex mcp add prm -- node "$r" --tools a,b prm
+  setup trusted codex mcp add wr -- node "$r" --tools a,ro:ro,one wr
+  # By hand: `codex mcp add` has no option for these.
+  toml_insert "$config" mcp_servers.appr 'default_tools_approval_mode = "approve"' 'enabled_tools = ["a", "b", "auto"]'
+  toml_insert "$config" mcp_servers.prm 'default_tools_approval_mode = "prompt"' 'disabled_tools = ["b"]'
+  toml_insert "$config" mcp_servers.wr 'default_tools_approval_mode = "writes"'
+  cat >>"$config" <<EOF
+
+[mcp_servers.appr.tools.b]
+approval_mode = "prompt"
+
+[mcp_servers.appr.tools.auto]
+approval_mode = "auto"
+
+[mcp_servers.wr.tools.one]
+approval_mode = "approve"
+
+[projects."$root/trusted"]
+trust_level = "trusted"
+EOF
+  # Hand-written: `codex mcp add` writes only the user's file.
+  mkdir -p "$root/trusted/.codex"
+  printf '[mcp_servers.proj]\ncommand = "node"\nargs = ["%s", "--tools", "a,b", "proj"]\nenabled_tools = ["a"]\n%s\n' \
+    "$r" 'default_tools_approval_mode = "approve"' >"$root/trusted/.codex/config.toml"
+  judge trusted list codex mcp list --json
+  local server
+  for server in dflt appr prm wr proj; do
+    judge trusted "get-$server" codex mcp get "$server" --json
+  done
+  codex_exec trusted
+  model trusted model --call -- codex exec --skip-git-repo-check -c model_provider=fixture \
+    -c 'model_providers.fixture={name="fixture",base_url="@MODEL@/v1",wire_api="responses",request_max_retries=0,stream_max_retries=0}' \
+    -m fixture-model "Use your tools."
   end
 }
 
@@ -495,8 +613,37 @@ scenario_gemini_remote() {
   end
 }
 
-all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files codex
-  gemini gemini-allowed gemini-remote gemini-subfolder)
+# Gemini CLI's per-tool settings, as the tools it offers its model show them: with --yolo every tool its lists leave
+# (includeTools, excludeTools), and in headless mode without it only the tools it runs without a confirmation
+# (Gemini CLI 0.61.0 refuses the others there, and does not offer them): trust, or mcp.allowed naming the server
+# (the workspace settings of the folder "allowed"). Hand-written: `gemini mcp add` would take the recorder's own
+# --tools for one of its options; the auth setting as Gemini's auth dialog writes it.
+scenario_gemini_tools() {
+  begin gemini-tools gemini
+  run project project
+  run allowed allowed
+  local r
+  r=$(recorder)
+  edit_json "$root/home/.gemini/settings.json" "d.security = { auth: { selectedType: 'gemini-api-key' } };
+    d.mcpServers = {
+      inc: { command: 'node', args: ['$r', '--tools', 'a,b,c,d', 'inc'], trust: true,
+             includeTools: ['a', 'b(x)', 'c'], excludeTools: ['c'] },
+      exc: { command: 'node', args: ['$r', '--tools', 'a,b', 'exc'], excludeTools: ['a(x)', 'b'] },
+      plain: { command: 'node', args: ['$r', '--tools', 'a,ro:ro', 'plain'], trust: false },
+    };"
+  edit_json "$root/allowed/.gemini/settings.json" 'd.mcp = { allowed: ["inc", "exc", "plain"] };'
+  edit_json "$root/home/.gemini/trustedFolders.json" "d[\"$root/project\"] = \"TRUST_FOLDER\"; d[\"$root/allowed\"] = \"TRUST_FOLDER\";"
+  local run
+  for run in project allowed; do
+    judge $run list gemini mcp list
+    model $run model GOOGLE_GEMINI_BASE_URL=@MODEL@ GEMINI_API_KEY=fixture -- gemini -m gemini-2.5-pro --yolo -p "Use your tools."
+    model $run headless GOOGLE_GEMINI_BASE_URL=@MODEL@ GEMINI_API_KEY=fixture -- gemini -m gemini-2.5-pro -p "Use your tools."
+  done
+  end
+}
+
+all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files
+  claude-permissions codex codex-tools gemini gemini-allowed gemini-remote gemini-subfolder gemini-tools)
 for wanted in "${@:-${all[@]}}"; do
   case $wanted in
     claude-scopes) scenario_claude_scopes ;;
@@ -505,11 +652,14 @@ for wanted in "${@:-${all[@]}}"; do
     claude-precedence) scenario_claude_precedence ;;
     claude-old-approvals) scenario_claude_old_approvals ;;
     claude-legacy-files) scenario_claude_legacy_files ;;
+    claude-permissions | claude-permissions-trusted) scenario_claude_permissions ;;
     codex) scenario_codex ;;
+    codex-tools) scenario_codex_tools ;;
     gemini) scenario_gemini ;;
     gemini-allowed) scenario_gemini_allowed ;;
     gemini-remote) scenario_gemini_remote ;;
     gemini-subfolder) scenario_gemini_subfolder ;;
+    gemini-tools) scenario_gemini_tools ;;
     *) echo "unknown scenario: $wanted (known: ${all[*]})" >&2; exit 2 ;;
   esac
 done

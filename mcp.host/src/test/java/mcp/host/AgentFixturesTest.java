@@ -29,11 +29,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import mcp.api.CallPolicy;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
+import mcp.api.ToolRule;
 import mcp.api.spi.AuthStorage;
 import mcp.config.DiscoveryResult;
 import mcp.config.SkippedServer;
+import mcp.manager.BridgedTool;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +70,16 @@ import tools.jackson.databind.JsonNode;
  * {@code env_vars} and {@code env}; arguments are never expanded; an {@code env_http_headers} entry
  * whose variable is unset or blank is not sent; {@code bearer_token_env_var} becomes
  * {@code Authorization: Bearer <value>}); where they do not, the fixture contradicts itself.
+ *
+ * <p>Where the fixture has the agent's model request ({@code expected/RUN/model.jsonl}: the agent was pointed at
+ * {@code interop/agents/model-recorder.cjs} for one turn, see {@code regenerate.sh}), the tools the agent offered its
+ * model must be those mcp-host gives its agent: the per-tool decisions of the agent's own files (Claude Code's
+ * permission rules, Codex's and Gemini CLI's tool lists) withhold the same tools. Where it also has the calls the
+ * agent let run when its model asked to call every tool ({@code model.calls.jsonl}: Claude Code in {@code -p},
+ * Codex in {@code exec}, both asking nobody), those must be the tools whose call policy mcp-host reads as allowed,
+ * plus those the agent runs by its own default ({@link #runsByDefault}); and Gemini CLI's headless request
+ * ({@code headless.jsonl}, in which it offers only what it runs without confirmation) must hold the tools whose
+ * call policy is allowed.
  *
  * <p>Every difference is one line naming the scenario, the folder, the server, the field, the tool's
  * value and mcp-host's. A difference that stays must be a deliberate choice in
@@ -237,7 +250,88 @@ class AgentFixturesTest {
                 }
             }));
         }
+        if (Files.exists(run.fixture.resolve("expected").resolve(run.name).resolve("model.jsonl"))) {
+            tests.add(dynamicTest("the tools " + run.toolName() + " offers its model", () -> {
+                Set<String> expected = modelTools(run.expected("model.jsonl", root, 0));
+                Set<String> actual = host.tools.stream().map(t -> agentName(run.tool, t.server(), t.tool()))
+                        .collect(Collectors.toCollection(TreeSet::new));
+                compareTools(where, run.toolName() + " offered", expected, actual, host);
+            }));
+        }
+        if (Files.exists(run.fixture.resolve("expected").resolve(run.name).resolve("model.calls.jsonl"))) {
+            tests.add(dynamicTest("the calls " + run.toolName() + " lets run unasked", () -> {
+                Set<String> expected = readRecords(run.expected("model.calls.jsonl", root, 0)).stream()
+                        .map(call -> agentName(run.tool, call.get("label").asString(), call.get("tool").asString()))
+                        .collect(Collectors.toCollection(TreeSet::new));
+                Set<String> actual = host.tools.stream().filter(t -> runsUnasked(run.tool, t))
+                        .map(t -> agentName(run.tool, t.server(), t.tool()))
+                        .collect(Collectors.toCollection(TreeSet::new));
+                compareTools(where, run.toolName() + " ran", expected, actual, host);
+            }));
+        }
+        if (Files.exists(run.fixture.resolve("expected").resolve(run.name).resolve("headless.jsonl"))) {
+            tests.add(dynamicTest("the tools " + run.toolName() + " runs without confirmation", () -> {
+                Set<String> expected = modelTools(run.expected("headless.jsonl", root, 0));
+                Set<String> actual = host.tools.stream().filter(t -> runsUnasked(run.tool, t))
+                        .map(t -> agentName(run.tool, t.server(), t.tool()))
+                        .collect(Collectors.toCollection(TreeSet::new));
+                compareTools(where, run.toolName() + " offered headless", expected, actual, host);
+            }));
+        }
         return tests.stream();
+    }
+
+    /** The MCP tools of every model request the recorder saw, as the agent named them. */
+    private static Set<String> modelTools(String lines) {
+        Set<String> tools = new TreeSet<>();
+        for (JsonNode request : readRecords(lines)) {
+            request.path("tools").forEach(name -> tools.add(name.asString()));
+            request.path("deferred").forEach(name -> tools.add(name.asString()));
+        }
+        return tools;
+    }
+
+    /**
+     * A tool's name as the agent gives it to its model: Claude Code {@code mcp__server__tool} and Codex the tool
+     * {@code tool} of the namespace {@code mcp__server} (the recorder writes it {@code mcp__server__tool}), each name
+     * with every character but letters, digits, {@code _} and {@code -} made {@code _}; Gemini CLI
+     * {@code mcp_server_tool}.
+     */
+    static String agentName(String agent, String server, String tool) {
+        String s = ToolRule.Match.Glob.normalize(server);
+        String t = ToolRule.Match.Glob.normalize(tool);
+        return agent.equals("gemini") ? "mcp_" + s + "_" + t : "mcp__" + s + "__" + t;
+    }
+
+    /**
+     * Whether the agent runs a tool mcp-host gives it without asking anyone: the owner's rules allow it, or nothing
+     * decided and the agent's own default runs it ({@link #runsByDefault}).
+     */
+    private static boolean runsUnasked(String agent, AgentToolSeen tool) {
+        if (tool.policy().decidedByOwner()) {
+            return tool.policy().decision() == CallPolicy.Decision.ALLOW;
+        }
+        return runsByDefault(agent, tool);
+    }
+
+    /**
+     * What the agents do by default with a tool no rule of their user's concerns, which mcp-host does not copy (its
+     * {@link CallPolicy#DEFAULT} leaves the question to the embedder): Claude Code asks (in {@code -p}: refuses),
+     * Gemini CLI asks (headless: does not offer it), Codex's {@code "auto"} runs a tool that says
+     * {@code readOnlyHint} and asks about the others.
+     */
+    static boolean runsByDefault(String agent, AgentToolSeen tool) {
+        return agent.equals("codex") && tool.readOnly();
+    }
+
+    private static void compareTools(String where, String what, Set<String> expected, Set<String> actual,
+            Observed host) {
+        if (!expected.equals(actual)) {
+            fail(where + ": " + what + ": " + expected + " | mcp-host: " + actual + "; only the agent: "
+                    + minus(expected, actual) + "; only mcp-host: " + minus(actual, expected) + "; mcp-host's policies: "
+                    + host.tools.stream().map(t -> t.server() + "/" + t.tool() + "=" + (t.policy().decidedByOwner()
+                            ? t.policy().decision().id() : "default")).toList());
+        }
     }
 
     private static Set<String> minus(Set<String> a, Set<String> b) {
@@ -280,7 +374,18 @@ class AgentFixturesTest {
 
     /** What mcp-host discovered, how it started its servers, and its per-server errors. */
     private record Observed(DiscoveryResult discovery, Map<String, String> errors, Map<String, Launch> stdio,
-            Map<String, HttpSeen> http) {
+            Map<String, HttpSeen> http, List<AgentToolSeen> tools) {
+    }
+
+    /**
+     * A tool mcp-host gives its agent.
+     *
+     * @param server its server
+     * @param tool its name there
+     * @param policy its call policy
+     * @param readOnly whether it says readOnlyHint
+     */
+    private record AgentToolSeen(String server, String tool, CallPolicy policy, boolean readOnly) {
     }
 
     private Observed loadWithMcpHost(Run run, Path root, HttpRecorder http) throws IOException, InterruptedException {
@@ -296,6 +401,7 @@ class AgentFixturesTest {
         });
         DiscoveryResult discovery;
         Map<String, String> errors;
+        List<AgentToolSeen> tools = new ArrayList<>();
         // The tools' own decisions are what is compared: mcp-host's approval on top of them (ProjectApprovalCliTest)
         // is taken as given, as for a checkout the user trusts.
         try (McpHost host = McpHost.builder().home(root.resolve("home")).workingDirectory(root.resolve(run.cwd))
@@ -304,6 +410,13 @@ class AgentFixturesTest {
             LoadResult load = host.load();
             discovery = load.discovery();
             errors = load.errors();
+            for (BridgedTool tool : load.tools()) {
+                if (tool.definition().visibleToModel()) {
+                    boolean readOnly = tool.definition().annotations().map(a -> a.path("readOnlyHint").asBoolean(false))
+                            .orElse(false);
+                    tools.add(new AgentToolSeen(tool.serverName(), tool.toolName(), tool.callPolicy(), readOnly));
+                }
+            }
         }
         awaitNoChildButTheRecorder(http.process);
         List<JsonNode> records = new ArrayList<>(readRecords(root.resolve("launches.jsonl")));
@@ -311,7 +424,7 @@ class AgentFixturesTest {
         Map<String, Launch> stdio = new TreeMap<>();
         Map<String, HttpSeen> seen = new TreeMap<>();
         collect(records, System.getenv("HOME"), stdio, seen);
-        return new Observed(discovery, errors, stdio, seen);
+        return new Observed(discovery, errors, stdio, seen, List.copyOf(tools));
     }
 
     private static void awaitNoChildButTheRecorder(Process recorder) throws InterruptedException {
@@ -578,6 +691,9 @@ class AgentFixturesTest {
     private static void collect(List<JsonNode> records, String launcherHome,
             Map<String, Launch> stdio, Map<String, HttpSeen> http) {
         for (JsonNode record : records) {
+            if (record.get("kind").asString().equals("call")) {
+                continue; // a tool call a model asked for, not a start
+            }
             if (record.get("kind").asString().equals("stdio")) {
                 Map<String, String> env = strings(record.get("env"));
                 Map<String, String> fix = new TreeMap<>(env);
