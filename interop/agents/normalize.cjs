@@ -20,6 +20,8 @@ const VOLATILE_KEYS = { firstStartTime: '@TIME@', machineID: '@MACHINE_ID@', use
 const TIMESTAMP = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 // A WebSocket client's handshake nonce (the recorder's records of Claude Code's "ws" server).
 const WEBSOCKET_KEY = /"sec-websocket-key":"[^"]*"/g;
+// When a session of Claude Code (claude -p) last used each built-in plugin, in ~/.claude.json (epoch ms).
+const LAST_USED = /"lastUsedAt": \d+/g;
 
 function placeholders(text) {
   return text.split(root).join('@ROOT@')
@@ -72,7 +74,7 @@ function copy(from, to, keep) {
     } else if (entry.isFile() && keep(entry.name)) {
       fs.mkdirSync(to, { recursive: true });
       let text = fs.readFileSync(source, 'utf8');
-      if (entry.name.endsWith('.json')) text = normalizeJson(text);
+      if (entry.name.endsWith('.json')) text = normalizeJson(text).replace(LAST_USED, '"lastUsedAt": 0');
       text = placeholders(text);
       if (entry.name.endsWith('.launches.jsonl')) text = normalizeRecords(text);
       else if (entry.name.endsWith('.jsonl')) text = uniqueLines(text);
