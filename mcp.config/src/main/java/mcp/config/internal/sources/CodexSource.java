@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import mcp.api.CallPolicy.Decision;
 import mcp.api.OwnerState;
+import mcp.api.SourceMetadata.Level;
 import mcp.api.ToolRule;
 import mcp.api.ToolRule.Match;
-import mcp.api.SourceMetadata.Level;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
