@@ -23,6 +23,8 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param headerCommands the commands whose output goes into the headers, run again when the server refuses a
+ *     request; {@link HeaderCommands#NONE} by default
  */
 public record HttpServerConfig(
         String url,
@@ -37,7 +39,8 @@ public record HttpServerConfig(
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
-        AlwaysLoad alwaysLoad) implements ServerConfig {
+        AlwaysLoad alwaysLoad,
+        HeaderCommands headerCommands) implements ServerConfig {
 
     /** Validates and copies. */
     public HttpServerConfig {
@@ -52,6 +55,12 @@ public record HttpServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(headerCommands, "headerCommands");
+    }
+
+    /** A config of these fields whose headers come from no command ({@link HeaderCommands#NONE}). */
+    public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, HeaderCommands.NONE);
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -97,13 +106,13 @@ public record HttpServerConfig(
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
         return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
         return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands);
     }
 
     @Override
@@ -116,16 +125,21 @@ public record HttpServerConfig(
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public HttpServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, headerCommands);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public HttpServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, headerCommands);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public HttpServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, headerCommands);
+    }
+
+    /** @return a copy with these header commands */
+    public HttpServerConfig withHeaderCommands(HeaderCommands newHeaderCommands) {
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newHeaderCommands);
     }
 }
