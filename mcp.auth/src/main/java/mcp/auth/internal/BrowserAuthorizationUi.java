@@ -55,11 +55,18 @@ public final class BrowserAuthorizationUi implements AuthorizationUi {
 
     @Override
     public Receiver open(String serverName, int preferredPort) {
-        return new LoopbackReceiver(serverName, preferredPort, url -> {
-            err.println("Open this URL to authorize mcp-host for " + serverName + ": " + url);
-            err.flush();
-            browser.accept(url);
-        });
+        return new LoopbackReceiver(serverName, preferredPort, url -> show(serverName, url));
+    }
+
+    @Override
+    public Receiver open(String serverName, URI redirectUri) {
+        return new LoopbackReceiver(serverName, redirectUri, url -> show(serverName, url));
+    }
+
+    private void show(String serverName, URI url) {
+        err.println("Open this URL to authorize mcp-host for " + serverName + ": " + url);
+        err.flush();
+        browser.accept(url);
     }
 
     /** Starts the platform's URL opener without waiting for it; failures only log. */
