@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * A server's definition as its file writes it, before any {@code ${VAR}} expansion or secret resolution:
  * what an approval is bound to. Its fields are the ones that decide what runs and where it connects:
  * {@code type}, {@code command}, {@code args}, {@code env}, {@code cwd}, {@code url}, {@code headers},
- * and {@code inheritEnv} (the host variables a stdio server inherits, when not all). The
+ * {@code headersHelper} (a command that runs before the connect, as the server's own command does) and
+ * {@code inheritEnv} (the host variables a stdio server inherits, when not all). The
  * {@linkplain #hash() hash} is the SHA-256 of its canonical JSON (keys sorted, empty fields left out), so
  * two files that write the same definition in another order or format hash alike.
  *
@@ -62,6 +63,7 @@ public final class ServerDefinition {
         asWritten.cwd().ifPresent(cwd -> json.put("cwd", cwd));
         putSorted(json, "env", asWritten.env());
         putSorted(json, "headers", asWritten.headers());
+        asWritten.headersHelper().ifPresent(helper -> json.put("headersHelper", helper.command()));
         asWritten.inheritedEnv().ifPresent(names -> {
             ArrayNode array = json.putArray("inheritEnv");
             names.stream().sorted().forEach(array::add);
@@ -110,6 +112,11 @@ public final class ServerDefinition {
         }
         if (masked.get("url") != null) {
             masked.put("url", Secrets.maskUrl(masked.get("url").asString(), hide));
+        }
+        if (masked.get("headersHelper") != null) {
+            // A shell command: its words by the rule of arguments (a "--token X" in it is hidden).
+            List<String> words = List.of(masked.get("headersHelper").asString().split(" ", -1));
+            masked.put("headersHelper", String.join(" ", Secrets.maskArgs(words, hide)));
         }
         return masked;
     }

@@ -105,7 +105,8 @@ public final class Expansion {
         ServerSpec expanded = new ServerSpec(spec.name(), spec.source(), spec.location(), spec.type(), command, args,
                 env, cwd, url, headers, spec.timeoutMillis(), spec.enabled(), spec.auth(), spec.enabledTools(),
                 spec.disabledTools(), spec.toolTimeoutMillis(), spec.inheritedEnv(), spec.expandVariables(), spec.owner(),
-                spec.valueReferences(), spec.protocolVersion(), spec.reconnect(), spec.callLimits(), spec.alwaysLoad());
+                spec.valueReferences(), spec.protocolVersion(), spec.reconnect(), spec.callLimits(), spec.alwaysLoad(),
+                spec.headersHelper());
         return new Expanded(expanded, new ArrayList<>(unset));
     }
 

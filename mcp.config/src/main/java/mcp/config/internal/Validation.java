@@ -122,15 +122,21 @@ public final class Validation {
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad());
+                        spec.alwaysLoad(), headerCommands(spec));
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad());
+                        spec.alwaysLoad(), headerCommands(spec));
                 break;
         }
         return new Result(Optional.of(config), List.of());
+    }
+
+    /** The entry's headers helper; {@code !command} values are added by the values auth resolver at connect. */
+    private static mcp.api.HeaderCommands headerCommands(ServerSpec spec) {
+        return spec.headersHelper().map(helper -> new mcp.api.HeaderCommands(Optional.of(helper), java.util.Map.of()))
+                .orElse(mcp.api.HeaderCommands.NONE);
     }
 
     /** @return the duration of a positive number of milliseconds; a non-positive one adds the error */

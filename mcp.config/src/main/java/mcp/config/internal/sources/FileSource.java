@@ -101,6 +101,14 @@ abstract class FileSource implements CapabilitySource {
         CommonShape.read(entry, spec);
     }
 
+    /**
+     * Reads the fields of one entry for a source that needs the search too (a file of the tool's beside the
+     * config, such as the store of a secret the entry names); default {@link #readServer(ServerEntry, SpecBuilder)}.
+     */
+    void readServer(ServerEntry entry, SpecBuilder spec, SearchPath search) {
+        readServer(entry, spec);
+    }
+
     /** Reads every file: project files nearest first, then user files (see {@link SearchPath}). */
     void collect(Context context, SearchPath search, Findings findings) {
         List<Path> user = userFiles(search);
@@ -188,7 +196,7 @@ abstract class FileSource implements CapabilitySource {
         ServerEntry entry = new ServerEntry(file, name, pointer, (ObjectNode) value, variables(file, search),
                 search.environment());
         SpecBuilder spec = new SpecBuilder();
-        readServer(entry, spec);
+        readServer(entry, spec, search);
         entry.problems().forEach(findings::problem);
         if (entry.failed()) {
             return;

@@ -21,18 +21,23 @@ final class Findings {
     private final Function<ServerSpec, Optional<OwnerState>> consent;
     /** Why the owning tool would never start an entry of this kind, or empty. */
     private final Function<ServerSpec, Optional<String>> unstartable;
+    /** What the owning tool changes in an entry where it stands (a helper it does not run in an untrusted folder). */
+    private final java.util.function.UnaryOperator<ServerSpec> adjust;
 
     Findings() {
-        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty());
+        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty(),
+                spec -> spec);
     }
 
     private Findings(List<ServerSpec> servers, List<Inactive> inactive, List<Problem> problems,
-            Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable) {
+            Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable,
+            java.util.function.UnaryOperator<ServerSpec> adjust) {
         this.servers = servers;
         this.inactive = inactive;
         this.problems = problems;
         this.consent = consent;
         this.unstartable = unstartable;
+        this.adjust = adjust;
     }
 
     /**
@@ -41,7 +46,18 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code consent} first
      */
     Findings withConsent(Function<ServerSpec, Optional<OwnerState>> consent) {
-        return new Findings(servers, inactive, problems, consent, unstartable);
+        return new Findings(servers, inactive, problems, consent, unstartable, adjust);
+    }
+
+    /**
+     * @param adjustment what the owning tool changes in each entry added through the view, given where the entry
+     *     stands (applied before the other views' functions, after those of this view's parent)
+     * @return a view that adds to these findings, each server adjusted first
+     */
+    Findings withAdjustment(java.util.function.UnaryOperator<ServerSpec> adjustment) {
+        java.util.function.UnaryOperator<ServerSpec> before = adjust;
+        return new Findings(servers, inactive, problems, consent, unstartable,
+                spec -> adjustment.apply(before.apply(spec)));
     }
 
     /**
@@ -50,10 +66,11 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code unstartable} first
      */
     Findings withUnstartable(Function<ServerSpec, Optional<String>> unstartable) {
-        return new Findings(servers, inactive, problems, consent, unstartable);
+        return new Findings(servers, inactive, problems, consent, unstartable, adjust);
     }
 
-    void add(ServerSpec server) {
+    void add(ServerSpec written) {
+        ServerSpec server = adjust.apply(written);
         Optional<String> never = unstartable.apply(server);
         if (never.isPresent()) {
             inactive.add(new Inactive(server, never.get()));
