@@ -398,6 +398,19 @@ scenario_claude_headers_helper() {
   done
 }
 
+# The oauth block `claude mcp add --client-id --callback-port` writes, and what `claude mcp get` says of it. The
+# recorder never asks for authorization: the login itself is OwnerOAuthTest's, against the testkit's server.
+scenario_claude_oauth() {
+  begin claude-oauth claude
+  run project project
+  local url=http://127.0.0.1:$port
+  setup project claude mcp add -s user --transport http --client-id fixture-client --callback-port 8765 \
+    u-oauth "$url/u-oauth/mcp"
+  judge project list claude mcp list
+  judge project get-u-oauth claude mcp get u-oauth
+  end
+}
+
 # ---------------------------------------------------------------------------------------------- Codex
 
 # `codex mcp add` writes the user's file; the fields it cannot write, the project files and the
@@ -525,7 +538,7 @@ scenario_gemini_remote() {
 }
 
 all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files
-  claude-headers-helper codex gemini gemini-allowed gemini-remote gemini-subfolder)
+  claude-headers-helper claude-oauth codex gemini gemini-allowed gemini-remote gemini-subfolder)
 for wanted in "${@:-${all[@]}}"; do
   case $wanted in
     claude-scopes) scenario_claude_scopes ;;
@@ -535,6 +548,7 @@ for wanted in "${@:-${all[@]}}"; do
     claude-old-approvals) scenario_claude_old_approvals ;;
     claude-legacy-files) scenario_claude_legacy_files ;;
     claude-headers-helper | claude-helper-trusted | claude-helper-untrusted) scenario_claude_headers_helper ;;
+    claude-oauth) scenario_claude_oauth ;;
     codex) scenario_codex ;;
     gemini) scenario_gemini ;;
     gemini-allowed) scenario_gemini_allowed ;;
