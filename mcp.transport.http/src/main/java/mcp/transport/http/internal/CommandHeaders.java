@@ -125,7 +125,7 @@ final class CommandHeaders {
      *
      * @param sentGeneration the {@link Snapshot#generation()} the refused request carried
      * @return a future of whether the headers now differ from those the request carried (then it is worth
-     *     sending again); it does not fail
+     *     sending again); it does not fail: a refresh that went wrong changed nothing
      */
     CompletableFuture<Boolean> refresh(int sentGeneration) {
         synchronized (this) {
@@ -135,19 +135,18 @@ final class CommandHeaders {
             if (refreshing == null || refreshing.isDone()) {
                 LOG.debug("MCP server \"{}\": the server refused the request; running its header commands again",
                         serverName);
-                refreshing = CompletableFuture.supplyAsync(this::runAgain, runnerPool());
+                refreshing = CompletableFuture.supplyAsync(this::runAgain, this::waiter);
             }
-            return refreshing.thenApply(changed -> current.generation() != sentGeneration);
+            // A refresh that failed unexpectedly changed nothing: the refusal then stands as the server worded it.
+            return refreshing.handle((changed, error) -> current.generation() != sentGeneration);
         }
     }
 
     /** Every run happens on the runner's own threads; this one only waits for them, bounded. */
-    private static java.util.concurrent.Executor runnerPool() {
-        return runnable -> {
-            Thread thread = new Thread(runnable, "mcp-http-header-commands");
-            thread.setDaemon(true);
-            thread.start();
-        };
+    private void waiter(Runnable runnable) {
+        Thread thread = new Thread(runnable, "mcp-http-" + serverName + "-header-commands");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private boolean runAgain() {
