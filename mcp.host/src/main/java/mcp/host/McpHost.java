@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import mcp.api.McpException;
+import mcp.api.ProviderException;
 import mcp.api.UserDirectories;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
@@ -18,6 +19,7 @@ import mcp.api.spi.AuthorizationUi;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
 import mcp.api.spi.ConsentHandler;
+import mcp.api.spi.ElicitationUi;
 import mcp.api.spi.Providers;
 import mcp.api.spi.ToolCache;
 import mcp.api.spi.ToolCacheProvider;
@@ -30,6 +32,7 @@ import mcp.config.DiscoveryResult;
 import mcp.consent.ToolPins;
 import mcp.manager.ServerLogFiles;
 import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandlers;
 import mcp.manager.ConnectResult;
 import mcp.manager.McpManager;
 import org.slf4j.Logger;
@@ -83,7 +86,7 @@ public final class McpHost implements AutoCloseable {
                 .startupGate(builder.startupGate)
                 .workingDirectory(builder.workingDirectory)
                 .environment(builder.environment)
-                .clientSettings(builder.clientSettings)
+                .clientSettings(elicitation(builder).andThen(builder.clientSettings))
                 .authResolvers(authResolvers(builder))
                 .reconnect(builder.reconnect)
                 .callLimits(builder.callLimits)
@@ -118,6 +121,33 @@ public final class McpHost implements AutoCloseable {
             hook = null; // built during the JVM's shutdown: nothing can be registered any more
         }
         this.shutdownHook = hook;
+    }
+
+    /**
+     * Every client's elicitation handler: the builder's UI, else the one ServiceLoader finds, else the handler that
+     * declares no capability and declines. Set before the embedder's client settings, which may replace it.
+     */
+    private static Consumer<ClientOptions.Builder> elicitation(Builder builder) {
+        ElicitationUi ui = builder.elicitationUi;
+        if (ui == null && builder.serviceLoader) {
+            Map<String, ElicitationUi> found = Providers.byId(ElicitationUi.class,
+                    Providers.load(ElicitationUi.class, McpHost.class.getClassLoader()), ElicitationUi::id);
+            if (found.size() > 1) {
+                throw new ProviderException("More than one ElicitationUi was found (" + String.join(", ", found.keySet())
+                        + "): pass the one to use with McpHost.Builder.elicitationUi(...), or remove the others from"
+                        + " the module path.");
+            }
+            ui = found.values().stream().findFirst().orElse(null);
+        }
+        if (ui == null) {
+            LOG.debug("No elicitation UI: servers' requests for user input are declined");
+            return options -> options.handler(ClientOptions.ELICITATION_METHOD,
+                    ElicitationHandlers.withoutUi(options.serverName()));
+        }
+        ElicitationUi chosen = ui;
+        LOG.debug("Elicitation UI: {}", chosen.id());
+        return options -> options.handler(ClientOptions.ELICITATION_METHOD,
+                ElicitationHandlers.forUi(options.serverName(), chosen));
     }
 
     /**
@@ -316,6 +346,7 @@ public final class McpHost implements AutoCloseable {
         private ToolCacheProvider toolCacheProvider;
         private AuthStorage authStorage;
         private AuthorizationUi authorizationUi;
+        private ElicitationUi elicitationUi;
         private Consumer<ClientOptions.Builder> clientSettings = options -> { };
         private boolean toolPinning = true;
         private ToolPins toolPins;
@@ -508,6 +539,19 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param ui how to ask the user what a server wants to know ({@code elicitation/create}: a form, or a URL to
+         *     open), in both protocol eras; its modes are declared as every client's {@code elicitation} capability
+         * @return this (default: the one {@link ElicitationUi} ServiceLoader finds, when discovery is on; with none,
+         *     no capability is declared and a request that comes anyway is declined and logged at INFO; two or more
+         *     found fail the build of the host with their ids). {@link #clientSettings} may still set another
+         *     handler for a server.
+         */
+        public Builder elicitationUi(ElicitationUi ui) {
+            this.elicitationUi = Objects.requireNonNull(ui, "ui");
+            return this;
+        }
+
         /** @return this, adjusting every client's options (roots, sampling/elicitation handlers, ...) */
         public Builder clientSettings(Consumer<ClientOptions.Builder> settings) {
             this.clientSettings = Objects.requireNonNull(settings, "settings");
@@ -653,6 +697,7 @@ public final class McpHost implements AutoCloseable {
             copy.toolCacheProvider = toolCacheProvider;
             copy.authStorage = authStorage;
             copy.authorizationUi = authorizationUi;
+            copy.elicitationUi = elicitationUi;
             copy.clientSettings = clientSettings;
             copy.toolPinning = toolPinning;
             copy.toolPins = toolPins;
