@@ -50,6 +50,12 @@ VISIT_URL = "https://era.example/sign-in?token=era-secret-token"
 @app.tool()
 async def visit(ctx: Context) -> str | mcp_types.InputRequiredResult:
     """Asks the user to open a sign-in page (URL-mode elicitation) and answers with the user's action."""
+    if ctx.protocol_version != "2026-07-28":
+        # The handshake era: a server request, and the completion notification once the page is "done".
+        result = await ctx.elicit_url("Sign in to the era service", VISIT_URL, "visit-1")
+        if result.action == "accept":
+            await ctx.session.send_elicit_complete("visit-1")
+        return f"visit {result.action}"
     responses = ctx.input_responses or {}
     answer = responses.get("visit")
     if answer is None:

@@ -115,7 +115,8 @@ public interface ElicitationUi {
      * @param serverName the server that asks, for what the user sees
      * @param message why the server asks and what to do there
      * @param url the page to open: {@code http} or {@code https} (the host declines any other scheme)
-     * @param elicitationId the server's id for this request, named again when it is complete
+     * @param elicitationId the server's id for this request, named again when it is complete; empty when the
+     *     server gave none (the 2026-07-28 era's stateless requests may leave it out)
      */
     record UrlRequest(String serverName, String message, URI url, String elicitationId) {
         /** Checks. */
