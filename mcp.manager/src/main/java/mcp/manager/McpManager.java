@@ -99,6 +99,14 @@ public final class McpManager implements AutoCloseable {
     /** How long {@link #connectServers} waits before it returns cached tools for slow servers. */
     public static final Duration DEFAULT_STARTUP_GATE = Duration.ofMillis(250);
 
+    /**
+     * How long {@link #connectServers} waits for a server whose tools it does not know (no cache entry, or none its
+     * pins vouch for) before it returns without them: long enough for most servers' cold starts (a JVM or Node
+     * server, a warm {@code npx}), a third of the default connect timeout, so that one server that takes its time
+     * cannot hold an agent's start for its whole connect timeout (and its retries).
+     */
+    public static final Duration DEFAULT_UNCACHED_WAIT = Duration.ofSeconds(10);
+
     /** How long a burst of {@code tools/list_changed} is coalesced before the server is re-listed. */
     public static final Duration DEFAULT_LIST_CHANGED_DEBOUNCE = Duration.ofMillis(100);
 
@@ -113,6 +121,7 @@ public final class McpManager implements AutoCloseable {
     private final AuthResolver.Context resolverContext;
     private final Optional<ToolCache> cache;
     private final Duration startupGate;
+    private final Duration uncachedWait;
     private final Duration debounce;
     private final int maxDescription;
     /** The texts already warned about, so that a relisting or reconnect does not repeat the warning. */
@@ -173,6 +182,7 @@ public final class McpManager implements AutoCloseable {
         this.authServices = Optional.ofNullable(builder.authServices);
         this.cache = Optional.ofNullable(builder.toolCache);
         this.startupGate = builder.startupGate;
+        this.uncachedWait = builder.uncachedWait;
         this.debounce = builder.debounce;
         this.workingDirectory = builder.workingDirectory;
         this.environment = Map.copyOf(builder.environment);
@@ -352,9 +362,13 @@ public final class McpManager implements AutoCloseable {
      * the startup gate closes: live tools of the servers that finished, deferred tools of slow
      * servers whose tools the cache holds, and the errors of the servers that failed. (Cached tools
      * are in the tool set as deferred tools from the start; a server's own list replaces them.) A slow server
-     * without a cache entry is waited for (bounded by its timeouts): correctness beats speed when
-     * nothing is known of its tools. Servers still connecting finish in the background, replace
-     * their own slice, and log a failure as a warning.
+     * without a cache entry is waited for longer, up to the {@linkplain Builder#uncachedWait uncached wait}
+     * (default {@link #DEFAULT_UNCACHED_WAIT}): nothing is known of its tools, so a little patience buys the agent
+     * a complete tool set, but one server may not hold the start for its whole connect timeout. Past it, the call
+     * returns without that server's tools. Servers still connecting finish in the background, replace their own
+     * slice (listeners hear {@link ManagerListener#onToolsChanged}, as for a {@code tools/list_changed}), and log a
+     * failure as a warning. A first connect that failed for a passing reason and is tried again counts as still
+     * connecting.
      *
      * @param configs the servers, by name, as configured (unresolved)
      * @param sourceMetadata where each came from; may lack entries
@@ -431,9 +445,7 @@ public final class McpManager implements AutoCloseable {
                 unknown.add(server);
             }
         }
-        for (Server server : unknown) {
-            awaitSettled(server);
-        }
+        awaitUnknown(unknown, start);
         for (Server server : started) {
             server.gateReturned = true;
             if (server.outcome.isCompletedExceptionally()) {
@@ -555,14 +567,27 @@ public final class McpManager implements AutoCloseable {
         }
     }
 
-    /** Waits for a server the agent cannot do without; bounded by the server's own timeouts and retries. */
-    private void awaitSettled(Server server) {
-        Duration bound = firstConnectBound(server.config);
+    /**
+     * Waits for the servers whose tools nothing vouches for, up to the uncached wait from the start of
+     * {@link #connectServers} (never less than the gate); what is still connecting then goes on in the background.
+     */
+    private void awaitUnknown(List<Server> unknown, long start) {
+        if (unknown.isEmpty()) {
+            return;
+        }
+        long remaining = max(uncachedWait, startupGate).toNanos() - (System.nanoTime() - start);
+        CompletableFuture<?>[] outcomes = unknown.stream().map(s -> s.outcome.handle((v, e) -> null))
+                .toArray(CompletableFuture[]::new);
         try {
-            server.outcome.handle((v, e) -> null).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(outcomes).get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            LOG.warn("MCP server \"{}\" is still connecting after {} ms; its tools will come later", server.name,
-                    bound.toMillis());
+            for (Server server : unknown) {
+                if (!server.outcome.isDone()) {
+                    LOG.info("MCP server \"{}\" is still connecting after {} ms and nothing is cached of it; going on "
+                            + "without its tools, which come when it is ready", server.name,
+                            (System.nanoTime() - start) / 1_000_000);
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new McpException("Interrupted while connecting MCP servers", e);
@@ -1941,6 +1966,7 @@ public final class McpManager implements AutoCloseable {
         private AuthServices authServices;
         private ToolCache toolCache;
         private Duration startupGate = DEFAULT_STARTUP_GATE;
+        private Duration uncachedWait = DEFAULT_UNCACHED_WAIT;
         private Duration debounce = DEFAULT_LIST_CHANGED_DEBOUNCE;
         private Path workingDirectory = Path.of("").toAbsolutePath();
         private Map<String, String> environment = System.getenv();
@@ -2039,6 +2065,21 @@ public final class McpManager implements AutoCloseable {
         /** @return this, with this tool cache (default: none, so slow servers are always waited for) */
         public Builder toolCache(ToolCache cache) {
             this.toolCache = Objects.requireNonNull(cache, "cache");
+            return this;
+        }
+
+        /**
+         * @param wait how long {@link #connectServers} waits for a server whose tools are not cached (nor vouched for
+         *     by its pins) before it returns without them; never less than the startup gate, {@link Duration#ZERO}
+         *     for no longer than the gate
+         * @return this (default {@link #DEFAULT_UNCACHED_WAIT}, 10 s)
+         */
+        public Builder uncachedWait(Duration wait) {
+            Objects.requireNonNull(wait, "wait");
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("the uncached wait must not be negative, got " + wait);
+            }
+            this.uncachedWait = wait;
             return this;
         }
 

@@ -161,6 +161,33 @@ class StartupRetryTest {
     }
 
     @Test
+    void aDisconnectDuringTheBackoffCancelsTheRetryAndStartsNothingMore() throws Exception {
+        ReconnectPolicy slow = new ReconnectPolicy(5, Duration.ofMillis(1_500), Duration.ofSeconds(3), 0,
+                Duration.ofSeconds(10));
+        McpManager manager = manager(builder(slow).uncachedWait(Duration.ZERO));
+        manager.connectServers(Map.of("kit", failingFirst(1)), Map.of());
+        ReconnectTest.await("the retry is scheduled", () -> manager.status("kit").reconnect()
+                .filter(r -> r.nextTry().isPresent()).isPresent());
+        assertEquals(ServerStatus.State.CONNECTING, manager.status("kit").state());
+
+        manager.disconnectServer("kit");
+        Thread.sleep(2_000);
+        assertEquals(1, starts().size(), "the retry never started: " + starts());
+        assertEquals(ServerStatus.State.DISCONNECTED, manager.status("kit").state());
+        assertTrue(manager.awaitConnect("kit", java.util.Optional.empty()).isDone(), "nothing in flight");
+    }
+
+    @Test
+    void awaitConnectWaitsThroughTheRetriesOfAFirstConnect() throws Exception {
+        McpManager manager = manager(builder(QUICK).uncachedWait(Duration.ZERO));
+        manager.connectServers(Map.of("kit", failingFirst(2)), Map.of());
+        ServerStatus status = manager.awaitConnect("kit", java.util.Optional.empty()).get(30,
+                java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(ServerStatus.State.CONNECTED, status.state(), status::toString);
+        assertEquals(3, starts().size());
+    }
+
+    @Test
     void aCommandThatDoesNotExistIsNotTriedAgain() {
         McpManager manager = manager(builder(QUICK));
         ConnectResult result = manager.connectServers(Map.of("missing",
