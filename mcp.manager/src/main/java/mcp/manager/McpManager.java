@@ -157,9 +157,10 @@ public final class McpManager implements AutoCloseable {
      *     that ended with an error; a server starting again leaves it.
      *  6. `listings` has an entry only for a name in `connections`: its last listing as the server sent it,
      *     and what the pins decided about it; its live slice holds exactly the tools the pins let through.
-     *  7. `reconnects` holds the servers whose connection dropped and that are being started again: in
-     *     backoff (in neither `connections` nor `pendingConnections`) or with an attempt in
-     *     `pendingConnections` (its Server's `reconnect` is that entry). Their slices are deferred.
+     *  7. `reconnects` holds the servers being started again, whose connection dropped (a reconnect) or whose
+     *     first connect failed for a passing reason (a startup retry): in backoff (in neither `connections` nor
+     *     `pendingConnections`) or with an attempt in `pendingConnections` (its Server's `reconnect` is that
+     *     entry). Their slices, if any, are deferred. An attempt starts only after the one before it ended.
      */
     private final Object lock = new Object();
     private final Map<String, Server> connections = new LinkedHashMap<>();
