@@ -84,6 +84,7 @@ public final class McpHost implements AutoCloseable {
         this.settings = builder;
         McpManager.Builder managerBuilder = McpManager.builder()
                 .startupGate(builder.startupGate)
+                .uncachedWait(builder.uncachedWait)
                 .workingDirectory(builder.workingDirectory)
                 .environment(builder.environment)
                 .clientSettings(elicitation(builder).andThen(builder.clientSettings))
@@ -338,6 +339,7 @@ public final class McpHost implements AutoCloseable {
         private ConsentHandler consentHandler = ConsentHandler.DENY_AND_REPORT;
         private boolean approveProjectServers;
         private Duration startupGate = McpManager.DEFAULT_STARTUP_GATE;
+        private Duration uncachedWait = McpManager.DEFAULT_UNCACHED_WAIT;
         private boolean serviceLoader = true;
         private final List<TransportProvider> transportProviders = new ArrayList<>();
         private final List<CapabilitySource> capabilitySources = new ArrayList<>();
@@ -479,6 +481,22 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param wait how long a load waits for a server whose tools the cache does not hold (nor its pins vouch for)
+         *     before it goes on without them; they come later, as a tool-list change ({@link
+         *     ToolSession#onToolsChanged}). Never less than the startup gate; {@link Duration#ZERO}: no longer
+         *     than the gate
+         * @return this (default {@link McpManager#DEFAULT_UNCACHED_WAIT}, 10 s)
+         */
+        public Builder uncachedWait(Duration wait) {
+            Objects.requireNonNull(wait, "wait");
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("the uncached wait must not be negative, got " + wait);
+            }
+            this.uncachedWait = wait;
+            return this;
+        }
+
         /** @return this; with {@code false} only the provider instances given here are used (default {@code true}) */
         public Builder serviceLoader(boolean enabled) {
             this.serviceLoader = enabled;
@@ -610,10 +628,11 @@ public final class McpHost implements AutoCloseable {
 
         /**
          * @param policy how a server whose connection closes by itself (process exit, a transport that closes on a failure)
-         *     is started again, unless its config sets its own ({@code reconnect} in the native format);
-         *     {@link mcp.api.ReconnectPolicy#OFF} for never
+         *     is started again, and how often a first connect that failed for a passing reason is tried again
+         *     ({@link mcp.api.ReconnectPolicy#startupRetries()}), unless its config sets its own ({@code reconnect}
+         *     in the native format); {@link mcp.api.ReconnectPolicy#OFF} for never
          * @return this (default {@link mcp.api.ReconnectPolicy#DEFAULT}: 5 attempts, 500 ms doubling to 30 s, 20 %
-         *     jitter, a death within 10 s of a reconnect is a crash loop)
+         *     jitter, a death within 10 s of a reconnect is a crash loop; 3 retries of a first connect)
          */
         public Builder reconnect(mcp.api.ReconnectPolicy policy) {
             this.reconnect = Objects.requireNonNull(policy, "policy");
@@ -689,6 +708,7 @@ public final class McpHost implements AutoCloseable {
             copy.consentHandler = consentHandler;
             copy.approveProjectServers = approveProjectServers;
             copy.startupGate = startupGate;
+            copy.uncachedWait = uncachedWait;
             copy.serviceLoader = serviceLoader;
             copy.transportProviders.addAll(transportProviders);
             copy.capabilitySources.addAll(capabilitySources);

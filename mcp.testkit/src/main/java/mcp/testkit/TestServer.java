@@ -338,6 +338,13 @@ public final class TestServer {
         if (options.stderrText != null) {
             System.err.println(options.stderrText);
         }
+        if (options.failFirst > 0) {
+            int start = countStart(options.stateFile);
+            if (start <= options.failFirst) {
+                failStart(options, start);
+                return;
+            }
+        }
         if (options.has(Fault.EXIT_AT_START)) {
             System.err.println("fatal: exit at start on purpose");
             System.exit(3);
@@ -352,6 +359,63 @@ public final class TestServer {
         }
         server.run();
         System.exit(0);
+    }
+
+    /**
+     * Counts this start in the state file of {@code --fail-first}, under a file lock (starts of one test may race):
+     * one line with this process's pid, and a line {@code overlap PID} for each earlier start still alive, so that a
+     * test can tell whether its client ever ran two of them at once.
+     *
+     * @return which start this is, from 1
+     */
+    private static int countStart(String stateFile) {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(java.nio.file.Path.of(stateFile),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ,
+                java.nio.file.StandardOpenOption.WRITE);
+                java.nio.channels.FileLock lock = channel.lock()) {
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate((int) channel.size());
+            while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+                // read it all
+            }
+            List<String> lines = new String(buffer.array(), UTF_8).lines().filter(l -> !l.isBlank()).toList();
+            StringBuilder added = new StringBuilder();
+            int starts = 1;
+            for (String line : lines) {
+                if (line.startsWith("overlap")) {
+                    continue;
+                }
+                starts++;
+                long pid = Long.parseLong(line.trim());
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    System.err.println("mcp-testkit: start " + pid + " is still running");
+                    added.append("overlap ").append(pid).append('\n');
+                }
+            }
+            added.append(ProcessHandle.current().pid()).append('\n');
+            channel.write(java.nio.ByteBuffer.wrap(added.toString().getBytes(UTF_8)), channel.size());
+            return starts;
+        } catch (IOException | RuntimeException e) {
+            System.err.println("mcp-testkit: cannot count the start in " + stateFile + ": " + e);
+            System.exit(2);
+            return 0;
+        }
+    }
+
+    /** A start of {@code --fail-first} that fails as {@code --fail-with} says. */
+    private static void failStart(Options options, int start) {
+        if (options.failWith.equals("hang")) {
+            System.err.println("fatal: start " + start + " of the first " + options.failFirst + " hangs on purpose");
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, UTF_8))) {
+                while (in.readLine() != null) {
+                    // never answered
+                }
+            } catch (IOException e) {
+                // stdin is gone: so is the client
+            }
+            System.exit(0);
+        }
+        System.err.println("fatal: start " + start + " of the first " + options.failFirst + " fails on purpose");
+        System.exit(4);
     }
 
     private void run() {

@@ -149,7 +149,8 @@ final class CliContext {
                 .projectConfig(!options.noProjectConfig)
                 .approveProjectServers(options.approveProjectServers)
                 .cache(!options.noCache)
-                .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)));
+                .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)))
+                .uncachedWait(Duration.ofMillis(Math.max(0, options.uncachedWaitMillis)));
         plugins().addTo(builder);
         if (options.cacheDir != null) {
             builder.cacheDirectory(workingDirectory().resolve(options.cacheDir));

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import mcp.api.spi.AuthStorage;
 import mcp.manager.McpClient;
+import mcp.manager.McpManager;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,6 +95,11 @@ final class McpHostCommand implements Callable<Integer> {
             description = "Startup gate: how long to wait for servers before using cached tools (default: 250).")
     long gateMillis = 250;
 
+    @Option(names = "--uncached-wait", paramLabel = "MS", scope = ScopeType.INHERIT,
+            description = "How long to wait for a server nothing is cached of before going on without its tools,"
+                    + " which come later (default: 10000; never less than --gate).")
+    long uncachedWaitMillis = McpManager.DEFAULT_UNCACHED_WAIT.toMillis();
+
     @Option(names = "--plugin-path", paramLabel = "PATH", scope = ScopeType.INHERIT,
             description = "Plugin jars, or folders of them, separated by '${sys:path.separator}', loaded besides the"
                     + " user's plugin folder ($XDG_CONFIG_HOME/mcp-host/plugins, else ~/.config/mcp-host/plugins).")
@@ -128,6 +134,7 @@ final class McpHostCommand implements Callable<Integer> {
         verbose = base.verbose;
         directory = base.directory;
         gateMillis = base.gateMillis;
+        uncachedWaitMillis = base.uncachedWaitMillis;
         pluginPath = base.pluginPath;
         authStorage = base.authStorage;
         return this;
