@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code --ro-bind P P} for each {@code denyWrite} path inside a writable one; a path that does not exist yet
  *       gets an empty read-only file at its first missing component, so it cannot be created (removed again when
  *       the server ends);</li>
- *   <li>{@code denyRead}, parents first: a directory becomes an empty read-only {@code --tmpfs} (the writable and
+ *   <li>{@code denyRead}, and without network the Unix sockets of {@link #socketPaths}, parents first: a directory
+ *       becomes an empty read-only {@code --tmpfs} (the writable and
  *       write-denied paths beneath it are bound again on top, as VS Code's runtime does), a file is covered by
  *       {@code /dev/null}, which cannot be opened there (the mount has no devices);</li>
  *   <li>{@code --chdir DIR -- COMMAND ARGS}.</li>
@@ -111,7 +112,11 @@ final class Bubblewrap {
         List<Path> writable = existing(resolve(sandbox.filesystem().allowWrite(), directory, home), "allowWrite",
                 server);
         List<Path> writeDenied = resolve(sandbox.filesystem().denyWrite(), directory, home);
-        List<Path> readDenied = resolve(sandbox.filesystem().denyRead(), directory, home).stream()
+        List<String> denyRead = new ArrayList<>(sandbox.filesystem().denyRead());
+        if (!sandbox.network().any()) {
+            denyRead.addAll(socketPaths(environment));
+        }
+        List<Path> readDenied = resolve(denyRead, directory, home).stream().distinct()
                 .sorted(Comparator.comparingInt(Path::getNameCount)).toList();
 
         Path temporary;
@@ -155,11 +160,15 @@ final class Bubblewrap {
             }
         }
 
+        java.util.Set<Path> hidden = new java.util.HashSet<>();
         for (Path path : readDenied) {
             if (!Files.exists(path)) {
                 continue; // nothing there to read; what the server creates itself is its own
             }
             Path real = realPath(path);
+            if (!hidden.add(real)) {
+                continue; // named twice (a link and its target): a second mount over /dev/null would fail
+            }
             if (Files.isDirectory(real)) {
                 command.addAll(List.of("--tmpfs", real.toString()));
                 // Paths the rules made writable or read-only beneath it stay so, as VS Code's runtime keeps them.
@@ -180,6 +189,24 @@ final class Bubblewrap {
         command.add(executable);
         command.addAll(args);
         return new Launch(List.copyOf(command), temporary, List.copyOf(stubs));
+    }
+
+    /**
+     * The Unix sockets a server without network must not reach: a network namespace cuts IP and abstract sockets,
+     * but a socket file that can be seen can still be connected to. So the usual doors out are hidden: the session's
+     * runtime directory ({@code XDG_RUNTIME_DIR}: the D-Bus session bus, agents, ...), the SSH agent's socket and
+     * the Docker daemon's. Others can be named in {@code denyRead}.
+     */
+    static List<String> socketPaths(Map<String, String> environment) {
+        List<String> paths = new ArrayList<>();
+        for (String variable : List.of("XDG_RUNTIME_DIR", "SSH_AUTH_SOCK")) {
+            String value = environment.get(variable);
+            if (value != null && value.startsWith("/")) {
+                paths.add(value);
+            }
+        }
+        paths.addAll(List.of("/run/docker.sock", "/var/run/docker.sock"));
+        return paths;
     }
 
     private static McpException refused(String server, String reason) {

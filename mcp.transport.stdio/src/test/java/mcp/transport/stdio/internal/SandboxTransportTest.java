@@ -99,10 +99,15 @@ class SandboxTransportTest {
      */
     private Map<String, String> run(String name, Optional<Sandbox> sandbox, int checks, String script)
             throws Exception {
+        return run(name, sandbox, Map.of(), checks, script);
+    }
+
+    private Map<String, String> run(String name, Optional<Sandbox> sandbox, Map<String, String> env, int checks,
+            String script) throws Exception {
         String report = "report() { printf '{\"jsonrpc\":\"2.0\",\"method\":\"check\",\"params\":{\"name\":\"%s\","
                 + "\"outcome\":\"%s\"}}\\n' \"$1\" \"$2\"; }; ";
         StdioServerConfig config = StdioServerConfig.of("bash", List.of("-c", report + script + "\ncat >/dev/null"))
-                .withSandbox(sandbox);
+                .withEnv(env).withSandbox(sandbox);
         StdioTransport transport = open(name, config);
         Recorder recorder = new Recorder();
         transport.start(recorder);
@@ -237,6 +242,24 @@ class SandboxTransportTest {
             assertEquals("refused", run("net", Optional.of(Sandbox.DEFAULT), 1, script).get("connect"));
             assertEquals("ok", run("net-any", Optional.of(sandbox(List.of(), List.of(), List.of(),
                     Sandbox.Network.ANY)), 1, script).get("connect"), "with the whole network granted it connects");
+        }
+    }
+
+    @Test
+    void withoutNetworkTheSessionsUnixSocketsAreHiddenToo() throws Exception {
+        // A network namespace does not stop a connect() to a socket file; the runtime directory is hidden instead.
+        Path runtime = Files.createDirectory(dir.resolve("runtime"));
+        Path socket = runtime.resolve("bus");
+        try (java.nio.channels.ServerSocketChannel bus = java.nio.channels.ServerSocketChannel.open(
+                java.net.StandardProtocolFamily.UNIX)) {
+            bus.bind(java.net.UnixDomainSocketAddress.of(socket));
+            String script = attempt("unix", "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX);"
+                    + " s.connect(sys.argv[1])' " + socket);
+            Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
+
+            assertEquals("refused", run("unix", Optional.of(Sandbox.DEFAULT), env, 1, script).get("unix"));
+            assertEquals("ok", run("unix-any", Optional.of(sandbox(List.of(), List.of(), List.of(),
+                    Sandbox.Network.ANY)), env, 1, script).get("unix"), "with the network granted it is reachable");
         }
     }
 
