@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code --ro-bind / / --dev /dev --proc /proc}: everything readable, nothing writable, a minimal
  *       {@code /dev} and the namespace's own {@code /proc};</li>
  *   <li>{@code --bind TMP TMP}: a private, empty temporary directory ({@code TMPDIR}), removed when the server
- *       ends;</li>
+ *       ends (or, after the host was killed, by the next host's first sandbox);</li>
  *   <li>{@code --bind P P} for each {@code allowWrite} path that exists (one that does not is left out, as VS
  *       Code's sandbox runtime does);</li>
  *   <li>{@code --ro-bind P P} for each {@code denyWrite} path inside a writable one; a path that does not exist yet
@@ -55,6 +55,13 @@ final class Bubblewrap {
 
     /** The program run when the sandbox names none. */
     static final String DEFAULT_PROGRAM = "bwrap";
+
+    /** The private temporary directories: {@code mcp-host-sandbox-<pid of the JVM>-<random>}. */
+    static final String TEMPORARY_PREFIX = "mcp-host-sandbox-";
+
+    private static final Pattern TEMPORARY_NAME = Pattern.compile(Pattern.quote(TEMPORARY_PREFIX) + "(\\d+)-.*");
+
+    private static final java.util.concurrent.atomic.AtomicBoolean SWEPT = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Bubblewrap() {
     }
@@ -119,9 +126,10 @@ final class Bubblewrap {
         List<Path> readDenied = resolve(denyRead, directory, home).stream().distinct()
                 .sorted(Comparator.comparingInt(Path::getNameCount)).toList();
 
+        sweepOnce();
         Path temporary;
         try {
-            temporary = Files.createTempDirectory("mcp-host-sandbox-",
+            temporary = Files.createTempDirectory(TEMPORARY_PREFIX + ProcessHandle.current().pid() + "-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException | RuntimeException e) {
             throw new McpException("Failed to start MCP server \"" + server + "\": cannot create its private "
@@ -207,6 +215,29 @@ final class Bubblewrap {
         }
         paths.addAll(List.of("/run/docker.sock", "/var/run/docker.sock"));
         return paths;
+    }
+
+    /**
+     * Removes, once per JVM, the private temporary directories that a host killed with SIGKILL left behind (no close
+     * ran to remove them): those named by a JVM that no longer runs. A reused pid only keeps a stale one longer.
+     */
+    private static void sweepOnce() {
+        if (!SWEPT.compareAndSet(false, true)) {
+            return;
+        }
+        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(parent, TEMPORARY_PREFIX + "*")) {
+            for (Path entry : entries) {
+                java.util.regex.Matcher name = TEMPORARY_NAME.matcher(entry.getFileName().toString());
+                if (name.matches() && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                        && Files.isWritable(entry) && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
+                    LOG.debug("removing the sandbox temporary directory {} of a host that is gone", entry);
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("could not look for stale sandbox temporary directories in {}", parent, e);
+        }
     }
 
     private static McpException refused(String server, String reason) {
