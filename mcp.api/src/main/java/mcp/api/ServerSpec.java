@@ -46,6 +46,8 @@ import mcp.api.internal.Secrets;
  * @param reconnect the entry's reconnect policy, if it sets one (see {@link ServerConfig#reconnect()})
  * @param callLimits the bounds of the entry's tool calls it sets (see {@link ServerConfig#callLimits()})
  * @param alwaysLoad the entry's tools always in the agent's tool set (see {@link ServerConfig#alwaysLoad()})
+ * @param sandbox the sandbox the entry asks a stdio server to run in, as written (see
+ *     {@link StdioServerConfig#sandbox()}); absent: none asked for
  */
 public record ServerSpec(
         String name,
@@ -71,7 +73,8 @@ public record ServerSpec(
         Optional<String> protocolVersion,
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
-        AlwaysLoad alwaysLoad) {
+        AlwaysLoad alwaysLoad,
+        Optional<Sandbox> sandbox) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -97,6 +100,20 @@ public record ServerSpec(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(sandbox, "sandbox");
+    }
+
+    /** An entry that asks for no sandbox. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion,
+            Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty());
     }
 
     /** An entry that sets no tools always loaded. */
@@ -201,6 +218,7 @@ public record ServerSpec(
         b.reconnect = reconnect;
         b.callLimits = callLimits;
         b.alwaysLoad = alwaysLoad;
+        b.sandbox = sandbox;
         return b;
     }
 
@@ -208,7 +226,7 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox);
     }
 
     @Override
@@ -241,7 +259,8 @@ public record ServerSpec(
      *       environment, as in the common {@code mcp.json} shape);</li>
      *   <li>{@code valueReferences}: {@code false} (env and header values are passed as written; mcp-host's
      *       own value syntax is for mcp-host's own files);</li>
-     *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE}.</li>
+     *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE};</li>
+     *   <li>{@code sandbox}: absent (no sandbox asked for).</li>
      * </ul>
      *
      * <p>Every setter replaces the component's value; {@link #putEnv(String, String)} and
@@ -274,6 +293,7 @@ public record ServerSpec(
         private Optional<ReconnectPolicy> reconnect = Optional.empty();
         private CallLimits callLimits = CallLimits.NONE;
         private AlwaysLoad alwaysLoad = AlwaysLoad.NONE;
+        private Optional<Sandbox> sandbox = Optional.empty();
 
         private Builder(String name, SourceMetadata source) {
             this.name = Objects.requireNonNull(name, "name");
@@ -655,11 +675,29 @@ public record ServerSpec(
             return this;
         }
 
+        /**
+         * @param rules the sandbox the entry asks a stdio server to run in; default absent
+         * @return this builder
+         */
+        public Builder sandbox(Sandbox rules) {
+            return sandbox(Optional.of(nonNull(rules, "sandbox")));
+        }
+
+        /**
+         * @param rules the sandbox as read, if any
+         * @return this builder
+         */
+        public Builder sandbox(Optional<Sandbox> rules) {
+            this.sandbox = nonNull(rules, "sandbox");
+            return this;
+        }
+
         /** @return the entry, equal to the one the canonical constructor makes of these components */
         public ServerSpec build() {
             return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                     timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
-                    expandVariables, owner, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                    expandVariables, owner, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad,
+                    sandbox);
         }
 
         private String prefix() {

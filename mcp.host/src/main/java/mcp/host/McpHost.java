@@ -233,7 +233,11 @@ public final class McpHost implements AutoCloseable {
             if (settings.approvals != null) {
                 discovery.approvals(settings.approvals);
             }
-            discovery.consent(settings.consentHandler).approveProjectServers(settings.approveProjectServers);
+            discovery.consent(settings.consentHandler).approveProjectServers(settings.approveProjectServers)
+                    .sandboxProjectServers(settings.sandboxProjectServers);
+            if (settings.bubblewrap != null) {
+                discovery.bubblewrap(settings.bubblewrap);
+            }
             if (settings.configFile != null) {
                 discovery.sources(List.of(ConfigFiles.nativeFile(settings.configFile))).loadSources(false);
             } else {
@@ -338,6 +342,8 @@ public final class McpHost implements AutoCloseable {
         private Approvals approvals;
         private ConsentHandler consentHandler = ConsentHandler.DENY_AND_REPORT;
         private boolean approveProjectServers;
+        private boolean sandboxProjectServers;
+        private Path bubblewrap;
         private Duration startupGate = McpManager.DEFAULT_STARTUP_GATE;
         private Duration uncachedWait = McpManager.DEFAULT_UNCACHED_WAIT;
         private boolean serviceLoader = true;
@@ -472,6 +478,29 @@ public final class McpHost implements AutoCloseable {
          */
         public Builder approveProjectServers(boolean trusted) {
             this.approveProjectServers = trusted;
+            return this;
+        }
+
+        /**
+         * @param sandboxed whether every stdio server of a project-level file runs in a sandbox (Linux, bubblewrap):
+         *     the working directory and a state directory of its own ({@code $XDG_STATE_HOME/mcp-host/sandboxes/
+         *     <server>}) writable, the rest of the home and the system read-only, no network unless its own
+         *     {@code sandbox} grants it; where no sandbox can be had such a server is not started, and discovery
+         *     lists it as inactive with the reason (see {@code docs/sandbox.md})
+         * @return this (default {@code false}: only servers that ask for a sandbox run in one)
+         */
+        public Builder sandboxProjectServers(boolean sandboxed) {
+            this.sandboxProjectServers = sandboxed;
+            return this;
+        }
+
+        /**
+         * @param program the bubblewrap program that runs sandboxed servers; one that does not exist leaves every
+         *     server that needs a sandbox inactive
+         * @return this (default {@code bwrap} on the environment's {@code PATH})
+         */
+        public Builder bubblewrap(Path program) {
+            this.bubblewrap = Objects.requireNonNull(program, "program");
             return this;
         }
 
@@ -707,6 +736,8 @@ public final class McpHost implements AutoCloseable {
             copy.approvals = approvals;
             copy.consentHandler = consentHandler;
             copy.approveProjectServers = approveProjectServers;
+            copy.sandboxProjectServers = sandboxProjectServers;
+            copy.bubblewrap = bubblewrap;
             copy.startupGate = startupGate;
             copy.uncachedWait = uncachedWait;
             copy.serviceLoader = serviceLoader;

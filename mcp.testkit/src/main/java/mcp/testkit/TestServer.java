@@ -55,7 +55,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code change_resources}; {@code --features skills} adds the skills extension ({@code skills/list},
  * {@code skills/get}, skill files by {@code resources/read}: {@link mcp.testkit.internal.SkillsFixture}), with faults
  * that serve files other than their entries say; {@code --features large-results} adds {@code big_text},
- * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md).
+ * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md);
+ * {@code --features sandbox-probes} adds {@code write_file}, {@code read_file} and {@code connect}, which try what a
+ * sandbox may forbid (docs/sandbox.md).
  * {@code --tool-ui NAME=model,app} gives a tool the MCP Apps {@code _meta.ui} with that {@code visibility}, so that a
  * test has tools meant for an app's view only.
  * Faults chosen with {@code --fault}
@@ -200,6 +202,16 @@ public final class TestServer {
         }
         if (options.offers("large-results")) {
             addLargeResultTools();
+        }
+        if (options.offers("sandbox-probes")) {
+            tools.add(tool("write_file", "Writes text to the file at path (created or replaced); answers \"wrote N"
+                    + " bytes\", or a tool error with the system's reason.", schema("path", "string", "text", "string"),
+                    "path", "text"));
+            tools.add(tool("read_file", "Reads the file at path as UTF-8 text; answers its content, or a tool error"
+                    + " with the system's reason.", schema("path", "string"), "path"));
+            tools.add(tool("connect", "Opens a TCP connection to host:port (2 s at most) and closes it; answers"
+                    + " \"connected\", or a tool error with the system's reason.", schema("host", "string",
+                    "port", "integer"), "host", "port"));
         }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
@@ -1234,6 +1246,13 @@ public final class TestServer {
                     throw new RpcError(-32602, "Unknown tool: " + name);
                 }
                 return largeResult(name, args);
+            case "write_file":
+            case "read_file":
+            case "connect":
+                if (!options.offers("sandbox-probes")) {
+                    throw new RpcError(-32602, "Unknown tool: " + name);
+                }
+                return sandboxProbe(name, args);
             case "echo": {
                 JsonNode message = args.path("message");
                 return message.isString() ? textResult(message.stringValue())
@@ -1707,6 +1726,34 @@ public final class TestServer {
         ObjectNode result = mapper.createObjectNode();
         result.putArray("content").addObject().put("type", "text").put("text", text);
         return result;
+    }
+
+    /**
+     * What a sandbox may forbid, tried for real: a file written or read, a TCP connection opened. A refusal is a tool
+     * error with the system's own words ("Read-only file system", "Connection refused"), so a test can tell it from
+     * a mistake of its own.
+     */
+    private ObjectNode sandboxProbe(String name, JsonNode args) {
+        try {
+            switch (name) {
+                case "write_file": {
+                    byte[] bytes = text(args.path("text"), "").getBytes(UTF_8);
+                    java.nio.file.Files.write(java.nio.file.Path.of(text(args.path("path"), "")), bytes);
+                    return textResult("wrote " + bytes.length + " bytes");
+                }
+                case "read_file":
+                    return textResult(java.nio.file.Files.readString(java.nio.file.Path.of(text(args.path("path"), ""))));
+                default: {
+                    try (java.net.Socket socket = new java.net.Socket()) {
+                        socket.connect(new java.net.InetSocketAddress(text(args.path("host"), ""),
+                                args.path("port").asInt()), 2_000);
+                    }
+                    return textResult("connected");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return toolError(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
     }
 
     private ObjectNode toolError(String text) {

@@ -71,6 +71,16 @@ final class McpHostCommand implements Callable<Integer> {
                     + " nothing is saved, and denials, the owning tools' declines and the managed policy still hold.")
     boolean approveProjectServers;
 
+    @Option(names = "--sandbox-project-servers", scope = ScopeType.INHERIT,
+            description = "Run every stdio server of a project-level file in a sandbox (Linux, bubblewrap): the project"
+                    + " directory and its own state directory writable, the rest read-only, no network unless its"
+                    + " sandbox grants it; where none can be had it is not started (see docs/sandbox.md).")
+    boolean sandboxProjectServers;
+
+    @Option(names = "--bwrap", paramLabel = "FILE", scope = ScopeType.INHERIT,
+            description = "The bubblewrap program that runs sandboxed servers (default: bwrap on the PATH).")
+    Path bubblewrap;
+
     @Option(names = "--cache-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
             description = "Keep the tool cache here (default: $XDG_CACHE_HOME/mcp-host/tools).")
     Path cacheDir;
@@ -128,6 +138,8 @@ final class McpHostCommand implements Callable<Integer> {
         configFile = base.configFile;
         noProjectConfig = base.noProjectConfig;
         approveProjectServers = base.approveProjectServers;
+        sandboxProjectServers = base.sandboxProjectServers;
+        bubblewrap = base.bubblewrap;
         cacheDir = base.cacheDir;
         noCache = base.noCache;
         json = base.json;

@@ -96,7 +96,10 @@ public final class Options {
             "                          logging (declared; the tool log {level, message, logger} sends",
             "                          notifications/message when level is at or above the one asked: logging/setLevel",
             "                          in the 2025 era (default warning), the request's _meta",
-            "                          io.modelcontextprotocol/logLevel in 2026-07-28 (none there: no message))",
+            "                          io.modelcontextprotocol/logLevel in 2026-07-28 (none there: no message));",
+            "                          sandbox-probes (the tools write_file {path, text}, read_file {path} and",
+            "                          connect {host, port}: each tries what a sandbox may forbid and answers what",
+            "                          happened, as a tool error when refused, with the system's message)",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --log-every MS          with --features logging: notifications/message \"tick N\" (info) every MS,",
             "                          outside any request: at the level logging/setLevel asked (2025 era), on each",
@@ -196,10 +199,11 @@ public final class Options {
                 case "--features":
                     for (String feature : value.split(",")) {
                         if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills",
-                                "logging", "large-results")
+                                "logging", "large-results", "sandbox-probes")
                                 .contains(feature)) {
                             throw new IllegalArgumentException("--features takes prompts, resources, completions,"
-                                    + " subscriptions, list-changes, skills, logging and large-results, got: " + feature);
+                                    + " subscriptions, list-changes, skills, logging, large-results and sandbox-probes,"
+                                    + " got: " + feature);
                         }
                         o.features.add(feature);
                     }

@@ -13,6 +13,7 @@ import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResultBudget;
+import mcp.api.Sandbox;
 import mcp.api.SourceMetadata;
 import mcp.api.UserDirectories;
 import tools.jackson.databind.JsonNode;
@@ -24,7 +25,8 @@ import tools.jackson.databind.JsonNode;
  * servers sit under {@code mcpServers} in the common shape, so a Claude Desktop config can be
  * copied in as it is. Its env and header values may use mcp-host's own value syntax (a {@code !command},
  * the name of an environment variable; see {@link mcp.api.ServerConfig#valueReferences()}), and
- * {@code inheritEnv} says which of the host's variables a stdio server gets (default all).
+ * {@code inheritEnv} says which of the host's variables a stdio server gets (default all), and {@code sandbox}
+ * the sandbox a stdio server runs in (VS Code's shape; see {@code docs/sandbox.md}).
  */
 public final class NativeSource extends FileSource {
 
@@ -89,6 +91,30 @@ public final class NativeSource extends FileSource {
         spec.reconnect = reconnect(entry);
         spec.callLimits = callLimits(entry);
         spec.alwaysLoad = alwaysLoad(entry);
+        spec.sandbox = sandbox(entry);
+    }
+
+    /**
+     * {@code sandbox}: {@code true} (a sandbox with no rule of its own: nothing writable, no network),
+     * {@code false} (none, the default), or VS Code's {@code sandbox} object ({@link SandboxShape}), whose unknown
+     * keys are problems here: a misspelt rule must not pass for one.
+     *
+     * @return the sandbox the entry asks for; a wrong value is a problem of the entry
+     */
+    static Optional<Sandbox> sandbox(ServerEntry entry) {
+        JsonNode value = entry.value("sandbox");
+        if (value == null || value.isBoolean() && !value.booleanValue()) {
+            return Optional.empty();
+        }
+        if (value.isBoolean()) {
+            return Optional.of(Sandbox.DEFAULT);
+        }
+        if (!value.isObject()) {
+            entry.error(Pointers.child(entry.pointer(), "sandbox"), "\"sandbox\" must be true, false or an object of"
+                    + " filesystem and network rules, got " + ServerEntry.describe(value, Format.JSON));
+            return Optional.empty();
+        }
+        return entry.nested("sandbox").flatMap(rules -> SandboxShape.read(rules, true));
     }
 
     /**
