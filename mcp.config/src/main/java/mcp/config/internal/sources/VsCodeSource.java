@@ -104,7 +104,7 @@ public final class VsCodeSource extends FileSource {
      * builds it: the file's {@code sandbox} object (VS Code keeps one per {@code mcp.json}, beside
      * {@code servers}), then the entry's own {@code sandbox} (where VS Code's documentation shows it; its code
      * reads the file's), then VS Code's defaults: the entry's {@code cwd} and {@code ~/.npm} writable. VS Code also
-     * lets every sandboxed server reach {@code registry.npmjs.org}, for {@code npx}; bubblewrap cannot grant one
+     * lets every sandboxed server reach the npm registry's host, for {@code npx}; bubblewrap cannot grant one
      * domain, so mcp-host grants none: the server gets no network unless the rules grant all of it. VS Code ignores
      * the setting for a remote server, and so does mcp-host.
      */
