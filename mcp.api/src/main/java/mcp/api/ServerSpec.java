@@ -46,6 +46,8 @@ import mcp.api.internal.Secrets;
  * @param reconnect the entry's reconnect policy, if it sets one (see {@link ServerConfig#reconnect()})
  * @param callLimits the bounds of the entry's tool calls it sets (see {@link ServerConfig#callLimits()})
  * @param alwaysLoad the entry's tools always in the agent's tool set (see {@link ServerConfig#alwaysLoad()})
+ * @param sandbox the sandbox the entry asks a stdio server to run in, as written (see
+ *     {@link StdioServerConfig#sandbox()}); absent: none asked for
  * @param headersHelper the command whose JSON output gives the entry's headers (Claude Code's {@code headersHelper};
  *     see {@link HeaderCommands#helper()}), if any
  */
@@ -74,6 +76,7 @@ public record ServerSpec(
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
         AlwaysLoad alwaysLoad,
+        Optional<Sandbox> sandbox,
         Optional<HeaderCommands.Helper> headersHelper) {
 
     /** Validates and copies. */
@@ -100,10 +103,29 @@ public record ServerSpec(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(headersHelper, "headersHelper");
     }
 
-    /** An entry without a headers helper. */
+    /**
+     * An entry without a headers helper. (Only this one 25-argument form: one that took the headers helper
+     * instead would have the same erasure; give a headers helper through the canonical constructor or the
+     * {@linkplain #builder(String, SourceMetadata) builder}.)
+     */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion,
+            Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad,
+            Optional<Sandbox> sandbox) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, Optional.empty());
+    }
+
+    /** An entry that asks for no sandbox and has no headers helper. */
     public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
             Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
             Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
@@ -113,7 +135,7 @@ public record ServerSpec(
             Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
         this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
                 enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
-                protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty());
+                protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty(), Optional.empty());
     }
 
     /** An entry that sets no tools always loaded. */
@@ -218,6 +240,7 @@ public record ServerSpec(
         b.reconnect = reconnect;
         b.callLimits = callLimits;
         b.alwaysLoad = alwaysLoad;
+        b.sandbox = sandbox;
         b.headersHelper = headersHelper;
         return b;
     }
@@ -226,7 +249,8 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headersHelper);
+                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox,
+                headersHelper);
     }
 
     @Override
@@ -260,6 +284,7 @@ public record ServerSpec(
      *   <li>{@code valueReferences}: {@code false} (env and header values are passed as written; mcp-host's
      *       own value syntax is for mcp-host's own files);</li>
      *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE};</li>
+     *   <li>{@code sandbox}: absent (no sandbox asked for);</li>
      *   <li>{@code headersHelper}: absent.</li>
      * </ul>
      *
@@ -293,6 +318,7 @@ public record ServerSpec(
         private Optional<ReconnectPolicy> reconnect = Optional.empty();
         private CallLimits callLimits = CallLimits.NONE;
         private AlwaysLoad alwaysLoad = AlwaysLoad.NONE;
+        private Optional<Sandbox> sandbox = Optional.empty();
         private Optional<HeaderCommands.Helper> headersHelper = Optional.empty();
 
         private Builder(String name, SourceMetadata source) {
@@ -676,6 +702,23 @@ public record ServerSpec(
         }
 
         /**
+         * @param rules the sandbox the entry asks a stdio server to run in; default absent
+         * @return this builder
+         */
+        public Builder sandbox(Sandbox rules) {
+            return sandbox(Optional.of(nonNull(rules, "sandbox")));
+        }
+
+        /**
+         * @param rules the sandbox as read, if any
+         * @return this builder
+         */
+        public Builder sandbox(Optional<Sandbox> rules) {
+            this.sandbox = nonNull(rules, "sandbox");
+            return this;
+        }
+
+        /**
          * @param helper the command whose JSON output gives the entry's headers, as read, if any; default absent
          * @return this builder
          */
@@ -689,7 +732,7 @@ public record ServerSpec(
             return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                     timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
                     expandVariables, owner, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad,
-                    headersHelper);
+                    sandbox, headersHelper);
         }
 
         private String prefix() {

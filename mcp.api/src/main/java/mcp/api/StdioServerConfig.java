@@ -28,6 +28,9 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param sandbox the sandbox the server runs in (the native format's {@code sandbox}, VS Code's
+ *     {@code sandboxEnabled}, or the host's rule for project servers); absent: none. A server whose sandbox cannot
+ *     be had is never started without it: see {@code docs/sandbox.md}
  */
 public record StdioServerConfig(
         String command,
@@ -45,7 +48,8 @@ public record StdioServerConfig(
         String protocolVersion,
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
-        AlwaysLoad alwaysLoad) implements ServerConfig {
+        AlwaysLoad alwaysLoad,
+        Optional<Sandbox> sandbox) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -63,6 +67,12 @@ public record StdioServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(sandbox, "sandbox");
+    }
+
+    /** A config of these fields that runs the server without a sandbox. */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty());
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -111,19 +121,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox);
     }
 
     @Override
@@ -133,21 +143,26 @@ public record StdioServerConfig(
                 + ", env=" + env.keySet()
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
-                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + ", enabled=" + enabled + "]";
+                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + sandbox.map(b -> ", " + b).orElse("") + ", enabled=" + enabled + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, sandbox);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public StdioServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, sandbox);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public StdioServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, sandbox);
+    }
+
+    /** @return a copy run in this sandbox (empty: none) */
+    public StdioServerConfig withSandbox(Optional<Sandbox> newSandbox) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newSandbox);
     }
 }

@@ -52,6 +52,8 @@ class ServerSpecBuilderTest {
         ReconnectPolicy reconnect = ReconnectPolicy.OFF;
         CallLimits limits = new CallLimits(Optional.of(Duration.ofSeconds(5)), Optional.empty(), Optional.of(false));
         AlwaysLoad always = AlwaysLoad.tools(List.of("status"));
+        Sandbox sandbox = new Sandbox(new Sandbox.Filesystem(List.of("."), List.of("~/.ssh"), List.of()),
+                Sandbox.Network.NONE);
 
         ServerSpec built = ServerSpec.builder("git", SOURCE)
                 .location("/mcpServers/git")
@@ -78,6 +80,7 @@ class ServerSpecBuilderTest {
                 .reconnect(reconnect)
                 .callLimits(limits)
                 .alwaysLoad(always)
+                .sandbox(sandbox)
                 .build();
 
         assertEquals(new ServerSpec("git", SOURCE, "/mcpServers/git", Optional.of("stdio"), Optional.of("uvx"),
@@ -85,7 +88,7 @@ class ServerSpecBuilderTest {
                 Optional.of("https://example.com/mcp"), Map.of("X-One", "1", "X-Two", "2"), Optional.of(5_000L),
                 Optional.of(false), Optional.of(auth), Optional.of(List.of("status", "log")), List.of("push"),
                 Optional.of(60_000L), Optional.of(List.of("PATH")), false, Optional.of(owner), true,
-                Optional.of("2025-06-18"), Optional.of(reconnect), limits, always), built);
+                Optional.of("2025-06-18"), Optional.of(reconnect), limits, always, Optional.of(sandbox)), built);
     }
 
     @Test
@@ -95,9 +98,13 @@ class ServerSpecBuilderTest {
                 Map.of("Authorization", "Bearer ${TOKEN}"), Optional.of(1L), Optional.of(true), Optional.empty(),
                 Optional.of(List.of()), List.of("drop"), Optional.of(2L), Optional.of(List.of("HOME")), false,
                 Optional.of(new OwnerState(OwnerState.Kind.TRUSTED, "trusted")), true, Optional.of("auto"),
-                Optional.empty(), CallLimits.NONE, AlwaysLoad.ALL);
+                Optional.empty(), CallLimits.NONE, AlwaysLoad.ALL, Optional.of(Sandbox.DEFAULT),
+                Optional.of(new HeaderCommands.Helper("get-headers", Optional.empty())));
 
         assertEquals(original, original.toBuilder().build());
+        ServerSpec owned = original.withOwner(new OwnerState(OwnerState.Kind.TRUSTED, "again"));
+        assertEquals(original.sandbox(), owned.sandbox());
+        assertEquals(original.headersHelper(), owned.headersHelper());
         ServerSpec renamed = original.toBuilder().name("other").putHeader("X-Extra", "1").build();
         assertEquals("other", renamed.name());
         assertEquals(Map.of("Authorization", "Bearer ${TOKEN}", "X-Extra", "1"), renamed.headers());

@@ -24,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * A server's definition as its file writes it, before any {@code ${VAR}} expansion or secret resolution:
  * what an approval is bound to. Its fields are the ones that decide what runs and where it connects:
  * {@code type}, {@code command}, {@code args}, {@code env}, {@code cwd}, {@code url}, {@code headers},
- * {@code headersHelper} (a command that runs before the connect, as the server's own command does) and
- * {@code inheritEnv} (the host variables a stdio server inherits, when not all). The
+ * {@code headersHelper} (a command that runs before the connect, as the server's own command does),
+ * {@code inheritEnv} (the host variables a stdio server inherits, when not all) and {@code sandbox} (the rules of
+ * the sandbox it asks for: a looser sandbox is a new definition to approve). The
  * {@linkplain #hash() hash} is the SHA-256 of its canonical JSON (keys sorted, empty fields left out), so
  * two files that write the same definition in another order or format hash alike.
  *
@@ -68,9 +69,33 @@ public final class ServerDefinition {
             ArrayNode array = json.putArray("inheritEnv");
             names.stream().sorted().forEach(array::add);
         });
+        asWritten.sandbox().ifPresent(sandbox -> {
+            ObjectNode rules = json.putObject("sandbox");
+            ObjectNode files = McpJson.object();
+            putList(files, "allowWrite", sandbox.filesystem().allowWrite());
+            putList(files, "denyRead", sandbox.filesystem().denyRead());
+            putList(files, "denyWrite", sandbox.filesystem().denyWrite());
+            if (!files.isEmpty()) {
+                rules.set("filesystem", files);
+            }
+            ObjectNode network = McpJson.object();
+            putList(network, "allowedDomains", sandbox.network().allowedDomains());
+            putList(network, "deniedDomains", sandbox.network().deniedDomains());
+            if (!network.isEmpty()) {
+                rules.set("network", network);
+            }
+        });
         asWritten.type().ifPresent(type -> json.put("type", type));
         asWritten.url().ifPresent(url -> json.put("url", url));
         return new ServerDefinition(json);
+    }
+
+    /** A list in its order (the order of rules is what the file says), when not empty. */
+    private static void putList(ObjectNode json, String field, List<String> values) {
+        if (!values.isEmpty()) {
+            ArrayNode array = json.putArray(field);
+            values.forEach(array::add);
+        }
     }
 
     private static void putSorted(ObjectNode json, String field, Map<String, String> values) {

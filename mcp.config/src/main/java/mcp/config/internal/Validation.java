@@ -107,6 +107,11 @@ public final class Validation {
                     + ", not \"" + protocolVersion + "\"");
         }
 
+        if (spec.sandbox().isPresent() && !type.equals("stdio")) {
+            // A sandbox confines a process mcp-host starts; a remote server is no such process.
+            errors.add(prefix + "\"sandbox\" applies to stdio servers only, not to a " + type + " server");
+        }
+
         if (!errors.isEmpty()) {
             return new Result(Optional.empty(), errors);
         }
@@ -117,7 +122,7 @@ public final class Validation {
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
                         timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
                         spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad());
+                        spec.alwaysLoad(), spec.sandbox());
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),

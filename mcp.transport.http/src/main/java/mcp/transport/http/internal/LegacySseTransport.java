@@ -11,7 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpHttpException;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
@@ -157,7 +159,10 @@ final class LegacySseTransport implements Transport {
             http.oauth.challenged(status, challenges, response.headers().firstValue("DPoP-Nonce"), sentAuthorization,
                     attempt, http.statusMessage("GET", http.uri, response, excerpt, false)).whenCompleteAsync((v, e) -> {
                         if (e != null) {
-                            closeFromPeer("authorization failed: " + HttpEndpoint.unwrap(e).getMessage(), null);
+                            // The cause says it was the authorization: nothing another connect could fix alone.
+                            String failed = "authorization failed: " + HttpEndpoint.unwrap(e).getMessage();
+                            closeFromPeer(failed, new McpAuthorizationException(prefix() + failed,
+                                    HttpEndpoint.unwrap(e)));
                             return;
                         }
                         synchronized (lock) {
@@ -170,13 +175,12 @@ final class LegacySseTransport implements Transport {
                     }, http.executor);
             return;
         }
-        if (status >= 200 && status <= 299) {
-            closeFromPeer("GET " + HttpEndpoint.redact(http.uri) + " answered HTTP " + status + " with content type \""
-                    + ReplyHandler.contentType(response.headers()) + "\", not an SSE stream"
-                    + (excerpt.isEmpty() ? "" : "; body: " + excerpt), null);
-        } else {
-            closeFromPeer(http.statusMessage("GET", http.uri, response, excerpt), null);
-        }
+        // The status goes with the close, so that whoever connects can tell a server that is busy for now from a
+        // URL that is no MCP server.
+        String what = status >= 200 && status <= 299 ? "GET " + HttpEndpoint.redact(http.uri) + " answered HTTP "
+                + status + " with content type \"" + ReplyHandler.contentType(response.headers()) + "\", not an SSE stream"
+                + (excerpt.isEmpty() ? "" : "; body: " + excerpt) : http.statusMessage("GET", http.uri, response, excerpt);
+        closeFromPeer(what, new McpHttpException(status, prefix() + what));
     }
 
     /** Holding {@code lock}: the bound of the wait for the {@code endpoint} event. */
@@ -350,14 +354,14 @@ final class LegacySseTransport implements Transport {
                         if (e == null) {
                             post(target, bytes, sent, attempt + 1, refreshed);
                         } else {
-                            sent.completeExceptionally(new McpException(prefix() + "authorization failed: "
+                            sent.completeExceptionally(new McpAuthorizationException(prefix() + "authorization failed: "
                                     + HttpEndpoint.unwrap(e).getMessage(), HttpEndpoint.unwrap(e)));
                         }
                     }, http.executor);
             return;
         }
         String what = http.statusMessage("POST", target, response, excerpt);
-        sent.completeExceptionally(new McpException(prefix() + what));
+        sent.completeExceptionally(new McpHttpException(status, prefix() + what));
         if (status == 404) {
             closeFromPeer("the server no longer knows this SSE session (" + what + ")", null);
         }

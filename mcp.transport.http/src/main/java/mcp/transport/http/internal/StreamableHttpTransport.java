@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpHttpException;
 import mcp.api.McpNotDeliveredException;
 import mcp.api.McpStreamLostException;
 import mcp.api.McpJson;
@@ -479,7 +480,8 @@ final class StreamableHttpTransport implements Transport {
             fallBack(out, ex, http.statusMessage("POST", http.uri, response, excerpt));
             return;
         }
-        failOutgoing(out, ex, new McpException(prefix() + http.statusMessage("POST", http.uri, response, excerpt)));
+        failOutgoing(out, ex, new McpHttpException(status, prefix() + http.statusMessage("POST", http.uri, response,
+                excerpt)));
     }
 
     /**
