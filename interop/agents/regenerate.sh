@@ -440,6 +440,48 @@ scenario_claude_permissions() {
   done
 }
 
+# headersHelper: Claude Code runs a user server's helper in ~/.claude, and a local or project server's only once
+# the folder is trusted, in the working directory (from a subfolder too); the helper's headers replace configured
+# ones of the same name. The helper prints what it was given, so the fixture shows the variables' names and values.
+scenario_claude_headers_helper() {
+  local trusted
+  for trusted in true false; do
+    if [ $trusted = true ]; then begin claude-helper-trusted claude; else begin claude-helper-untrusted claude; fi
+    repo project
+    run project project
+    [ $trusted = true ] && run sub project/sub
+    local url=http://127.0.0.1:$port server scope
+    # shellcheck disable=SC2016 # the helper's own shell expands these
+    local helper='printf '"'"'{"X-Helper-Name":"%s","X-Helper-Url":"%s","X-Helper-Dir":"%s","X-Over":"helper"}'"'"' "$CLAUDE_CODE_MCP_SERVER_NAME" "$CLAUDE_CODE_MCP_SERVER_URL" "$PWD"'
+    for server in u-helper l-helper p-helper; do
+      case $server in u-*) scope=user ;; l-*) scope=local ;; *) scope=project ;; esac
+      setup project claude mcp add-json -s $scope $server "$(node -e '
+        const [url, helper] = process.argv.slice(1);
+        console.log(JSON.stringify({type: "http", url, headers: {"X-Static": "s", "X-Over": "static"},
+          headersHelper: helper}));' "$url/$server/mcp" "$helper")"
+    done
+    # By hand, as the approval dialog and the trust dialog would.
+    edit_json "$root/home/.claude/settings.json" 'd.enabledMcpjsonServers = ["p-helper"];'
+    edit_json "$root/home/.claude.json" "((d.projects ??= {})[\"$root/project\"] ??= {}).hasTrustDialogAccepted = $trusted;"
+    judge project list claude mcp list
+    [ $trusted = true ] && judge sub list claude mcp list
+    end
+  done
+}
+
+# The oauth block `claude mcp add --client-id --callback-port` writes, and what `claude mcp get` says of it. The
+# recorder never asks for authorization: the login itself is OwnerOAuthTest's, against the testkit's server.
+scenario_claude_oauth() {
+  begin claude-oauth claude
+  run project project
+  local url=http://127.0.0.1:$port
+  setup project claude mcp add -s user --transport http --client-id fixture-client --callback-port 8765 \
+    u-oauth "$url/u-oauth/mcp"
+  judge project list claude mcp list
+  judge project get-u-oauth claude mcp get u-oauth
+  end
+}
+
 # ---------------------------------------------------------------------------------------------- Codex
 
 # `codex mcp add` writes the user's file; the fields it cannot write, the project files and the
@@ -643,7 +685,8 @@ scenario_gemini_tools() {
 }
 
 all=(claude-scopes claude-approve-all claude-trust claude-precedence claude-old-approvals claude-legacy-files
-  claude-permissions codex codex-tools gemini gemini-allowed gemini-remote gemini-subfolder gemini-tools)
+  claude-permissions claude-headers-helper claude-oauth codex codex-tools gemini gemini-allowed gemini-remote gemini-subfolder
+  gemini-tools)
 for wanted in "${@:-${all[@]}}"; do
   case $wanted in
     claude-scopes) scenario_claude_scopes ;;
@@ -653,6 +696,8 @@ for wanted in "${@:-${all[@]}}"; do
     claude-old-approvals) scenario_claude_old_approvals ;;
     claude-legacy-files) scenario_claude_legacy_files ;;
     claude-permissions | claude-permissions-trusted) scenario_claude_permissions ;;
+    claude-headers-helper | claude-helper-trusted | claude-helper-untrusted) scenario_claude_headers_helper ;;
+    claude-oauth) scenario_claude_oauth ;;
     codex) scenario_codex ;;
     codex-tools) scenario_codex_tools ;;
     gemini) scenario_gemini ;;

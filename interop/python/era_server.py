@@ -2,7 +2,9 @@
 
 stdio by default; `era_server.py http PORT` serves stateless Streamable HTTP on 127.0.0.1:PORT/mcp.
 Tools: add (plain), greet (asks the user's name by elicitation: on 2026-07-28 through a multi
-round-trip request, on 2025 through a server request), grow (adds a tool and tells the client), bump
+round-trip request, on 2025 through a server request), visit (asks the user to open a page by URL-mode
+elicitation, the same two ways, and says which action came back; the URL carries a token that must never
+reach the model), grow (adds a tool and tells the client), bump
 (changes the resource memo://counter and tells its subscribers, in either era), chatter (logs through the
 SDK's context at a level).
 Resources, a template and a prompt (mcp-host's resources/prompts/completions tests): the text resource
@@ -16,6 +18,7 @@ from pydantic import BaseModel
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resolve import Elicit, Resolve
+import mcp_types
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 app = MCPServer("era-server", version="1.0.0")
@@ -39,6 +42,28 @@ def add(a: int, b: int) -> int:
 async def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
     """Greets the user by the name it asks for."""
     return f"hello {who.name}"
+
+
+VISIT_URL = "https://era.example/sign-in?token=era-secret-token"
+
+
+@app.tool()
+async def visit(ctx: Context) -> str | mcp_types.InputRequiredResult:
+    """Asks the user to open a sign-in page (URL-mode elicitation) and answers with the user's action."""
+    if ctx.protocol_version != "2026-07-28":
+        # The handshake era: a server request, and the completion notification once the page is "done".
+        result = await ctx.elicit_url("Sign in to the era service", VISIT_URL, "visit-1")
+        if result.action == "accept":
+            await ctx.session.send_elicit_complete("visit-1")
+        return f"visit {result.action}"
+    responses = ctx.input_responses or {}
+    answer = responses.get("visit")
+    if answer is None:
+        return mcp_types.InputRequiredResult(input_requests={"visit": mcp_types.ElicitRequest(
+            params=mcp_types.ElicitRequestURLParams(message="Sign in to the era service", url=VISIT_URL,
+                                                    elicitation_id="visit-1"))})
+    action = answer.action if hasattr(answer, "action") else answer.get("action")
+    return f"visit {action}"
 
 
 @app.tool()

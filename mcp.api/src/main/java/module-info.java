@@ -13,6 +13,7 @@
  * @uses mcp.api.spi.ToolCacheProvider
  * @uses mcp.api.spi.AuthStorage
  * @uses mcp.api.spi.AuthorizationUi
+ * @uses mcp.api.spi.ElicitationUi
  */
 module mcp.api {
     requires transitive tools.jackson.databind;
@@ -33,4 +34,5 @@ module mcp.api {
     uses mcp.api.spi.ToolCacheProvider;
     uses mcp.api.spi.AuthStorage;
     uses mcp.api.spi.AuthorizationUi;
+    uses mcp.api.spi.ElicitationUi;
 }

@@ -128,7 +128,13 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
      *     {@code clientSecret} (a pre-registered client), {@code scope} (space-separated),
      *     {@code grant} ({@code authorization_code}, the default, or {@code client_credentials}),
      *     {@code privateKey} (PEM, for {@code private_key_jwt}), {@code signingAlgorithm}
-     *     ({@code ES256}), {@code callbackPort} (the loopback redirect port); unknown keys are kept
+     *     ({@code ES256}), {@code callbackPort} (the loopback redirect port), {@code redirectUri} (the loopback
+     *     redirect URI a pre-registered client was registered with, when it is not mcp-host's own
+     *     {@code http://127.0.0.1:<port>/callback}), {@code authorizationEndpoint} and {@code tokenEndpoint}
+     *     (the authorization server's endpoints, instead of discovering them), {@code authServerMetadataUrl} (the
+     *     URL of its metadata, instead of discovering it), {@code resource} (the RFC 8707 resource indicator,
+     *     instead of the one the server's metadata names), {@code tokenEndpointAuthMethod}
+     *     ({@code client_secret_basic}, {@code client_secret_post}, {@code none}); unknown keys are kept
      */
     record AuthRef(String type, String credentialId, java.util.Map<String, String> options) {
         /** Checks that both parts are present and copies the options. */

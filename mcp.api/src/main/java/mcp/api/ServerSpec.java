@@ -46,6 +46,10 @@ import mcp.api.internal.Secrets;
  * @param reconnect the entry's reconnect policy, if it sets one (see {@link ServerConfig#reconnect()})
  * @param callLimits the bounds of the entry's tool calls it sets (see {@link ServerConfig#callLimits()})
  * @param alwaysLoad the entry's tools always in the agent's tool set (see {@link ServerConfig#alwaysLoad()})
+ * @param sandbox the sandbox the entry asks a stdio server to run in, as written (see
+ *     {@link StdioServerConfig#sandbox()}); absent: none asked for
+ * @param headersHelper the command whose JSON output gives the entry's headers (Claude Code's {@code headersHelper};
+ *     see {@link HeaderCommands#helper()}), if any
  * @param toolPolicy the per-tool decisions of the tool that owns the entry's file (see
  *     {@link ServerConfig#toolPolicy()})
  */
@@ -74,6 +78,8 @@ public record ServerSpec(
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
         AlwaysLoad alwaysLoad,
+        Optional<Sandbox> sandbox,
+        Optional<HeaderCommands.Helper> headersHelper,
         ToolPolicy toolPolicy) {
 
     /** Validates and copies. */
@@ -100,10 +106,31 @@ public record ServerSpec(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(sandbox, "sandbox");
+        Objects.requireNonNull(headersHelper, "headersHelper");
         Objects.requireNonNull(toolPolicy, "toolPolicy");
     }
 
-    /** An entry without per-tool decisions of an owning tool. */
+    /**
+     * An entry without a headers helper and without per-tool decisions of an owning tool. (Only this one
+     * 25-argument form: one that took the headers helper instead would have the same erasure; give a headers
+     * helper or per-tool decisions through the canonical constructor or the
+     * {@linkplain #builder(String, SourceMetadata) builder}.)
+     */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion,
+            Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad,
+            Optional<Sandbox> sandbox) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, Optional.empty(), ToolPolicy.NONE);
+    }
+
+    /** An entry that asks for no sandbox, has no headers helper and no per-tool decisions of an owning tool. */
     public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
             Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
             Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
@@ -113,7 +140,8 @@ public record ServerSpec(
             Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
         this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
                 enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
-                protocolVersion, reconnect, callLimits, alwaysLoad, ToolPolicy.NONE);
+                protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty(), Optional.empty(),
+                ToolPolicy.NONE);
     }
 
     /** An entry that sets no tools always loaded. */
@@ -218,6 +246,8 @@ public record ServerSpec(
         b.reconnect = reconnect;
         b.callLimits = callLimits;
         b.alwaysLoad = alwaysLoad;
+        b.sandbox = sandbox;
+        b.headersHelper = headersHelper;
         b.toolPolicy = toolPolicy;
         return b;
     }
@@ -226,7 +256,8 @@ public record ServerSpec(
     public ServerSpec withOwner(OwnerState newOwner) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
-                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
+                Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox,
+                headersHelper, toolPolicy);
     }
 
     @Override
@@ -259,8 +290,10 @@ public record ServerSpec(
      *       environment, as in the common {@code mcp.json} shape);</li>
      *   <li>{@code valueReferences}: {@code false} (env and header values are passed as written; mcp-host's
      *       own value syntax is for mcp-host's own files);</li>
-     *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE};
-     *       {@code toolPolicy}: {@link ToolPolicy#NONE}.</li>
+     *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE};</li>
+     *   <li>{@code sandbox}: absent (no sandbox asked for);</li>
+     *   <li>{@code headersHelper}: absent;</li>
+     *   <li>{@code toolPolicy}: {@link ToolPolicy#NONE}.</li>
      * </ul>
      *
      * <p>Every setter replaces the component's value; {@link #putEnv(String, String)} and
@@ -293,6 +326,8 @@ public record ServerSpec(
         private Optional<ReconnectPolicy> reconnect = Optional.empty();
         private CallLimits callLimits = CallLimits.NONE;
         private AlwaysLoad alwaysLoad = AlwaysLoad.NONE;
+        private Optional<Sandbox> sandbox = Optional.empty();
+        private Optional<HeaderCommands.Helper> headersHelper = Optional.empty();
         private ToolPolicy toolPolicy = ToolPolicy.NONE;
 
         private Builder(String name, SourceMetadata source) {
@@ -676,6 +711,32 @@ public record ServerSpec(
         }
 
         /**
+         * @param rules the sandbox the entry asks a stdio server to run in; default absent
+         * @return this builder
+         */
+        public Builder sandbox(Sandbox rules) {
+            return sandbox(Optional.of(nonNull(rules, "sandbox")));
+        }
+
+        /**
+         * @param rules the sandbox as read, if any
+         * @return this builder
+         */
+        public Builder sandbox(Optional<Sandbox> rules) {
+            this.sandbox = nonNull(rules, "sandbox");
+            return this;
+        }
+
+        /**
+         * @param helper the command whose JSON output gives the entry's headers, as read, if any; default absent
+         * @return this builder
+         */
+        public Builder headersHelper(Optional<HeaderCommands.Helper> helper) {
+            this.headersHelper = nonNull(helper, "headersHelper");
+            return this;
+        }
+
+        /**
          * @param policy the per-tool decisions of the tool that owns the entry's file (its rules, in its
          *     precedence); default {@link ToolPolicy#NONE}
          * @return this builder
@@ -690,7 +751,7 @@ public record ServerSpec(
             return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                     timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
                     expandVariables, owner, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad,
-                    toolPolicy);
+                    sandbox, headersHelper, toolPolicy);
         }
 
         private String prefix() {

@@ -23,6 +23,8 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param headerCommands the commands whose output goes into the headers, run again when the server refuses a
+ *     request; {@link HeaderCommands#NONE} by default
  * @param toolPolicy see {@link ServerConfig#toolPolicy()}
  */
 public record SseServerConfig(
@@ -39,6 +41,7 @@ public record SseServerConfig(
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
         AlwaysLoad alwaysLoad,
+        HeaderCommands headerCommands,
         ToolPolicy toolPolicy) implements ServerConfig {
 
     /** Validates and copies. */
@@ -54,12 +57,23 @@ public record SseServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(headerCommands, "headerCommands");
         Objects.requireNonNull(toolPolicy, "toolPolicy");
     }
 
-    /** A config of these fields without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    /** A config of these fields with these header commands, without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad, HeaderCommands headerCommands) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, ToolPolicy.NONE);
+    }
+
+    /** A config of these fields with these per-tool decisions of a tool that owns it, whose headers come from no command ({@link HeaderCommands#NONE}). */
+    public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad, ToolPolicy toolPolicy) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, HeaderCommands.NONE, toolPolicy);
+    }
+
+    /** A config of these fields whose headers come from no command ({@link HeaderCommands#NONE}), without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
     public SseServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
-        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, ToolPolicy.NONE);
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, HeaderCommands.NONE, ToolPolicy.NONE);
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -105,7 +119,7 @@ public record SseServerConfig(
     /** @return a copy with these headers */
     public SseServerConfig withHeaders(Map<String, String> newHeaders) {
         return new SseServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy);
     }
 
     @Override
@@ -118,21 +132,26 @@ public record SseServerConfig(
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public SseServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, toolPolicy);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, headerCommands, toolPolicy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public SseServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, toolPolicy);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, headerCommands, toolPolicy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public SseServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, toolPolicy);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, headerCommands, toolPolicy);
     }
 
     /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
     public SseServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
-        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newToolPolicy);
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, newToolPolicy);
+    }
+
+    /** @return a copy with these header commands */
+    public SseServerConfig withHeaderCommands(HeaderCommands newHeaderCommands) {
+        return new SseServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newHeaderCommands, toolPolicy);
     }
 }

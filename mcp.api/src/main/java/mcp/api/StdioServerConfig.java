@@ -28,6 +28,9 @@ import mcp.api.internal.Secrets;
  * @param reconnect see {@link ServerConfig#reconnect()}
  * @param callLimits see {@link ServerConfig#callLimits()}
  * @param alwaysLoad see {@link ServerConfig#alwaysLoad()}
+ * @param sandbox the sandbox the server runs in (the native format's {@code sandbox}, VS Code's
+ *     {@code sandboxEnabled}, or the host's rule for project servers); absent: none. A server whose sandbox cannot
+ *     be had is never started without it: see {@code docs/sandbox.md}
  * @param toolPolicy see {@link ServerConfig#toolPolicy()}
  */
 public record StdioServerConfig(
@@ -47,6 +50,7 @@ public record StdioServerConfig(
         Optional<ReconnectPolicy> reconnect,
         CallLimits callLimits,
         AlwaysLoad alwaysLoad,
+        Optional<Sandbox> sandbox,
         ToolPolicy toolPolicy) implements ServerConfig {
 
     /** Validates and copies. */
@@ -65,12 +69,23 @@ public record StdioServerConfig(
         Objects.requireNonNull(reconnect, "reconnect");
         Objects.requireNonNull(callLimits, "callLimits");
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
+        Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(toolPolicy, "toolPolicy");
     }
 
-    /** A config of these fields without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    /** A config of these fields that runs the server in this sandbox, without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad, Optional<Sandbox> sandbox) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, ToolPolicy.NONE);
+    }
+
+    /** A config of these fields with these per-tool decisions of a tool that owns it, that runs the server without a sandbox. */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad, ToolPolicy toolPolicy) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty(), toolPolicy);
+    }
+
+    /** A config of these fields that runs the server without a sandbox and without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
     public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad) {
-        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, ToolPolicy.NONE);
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, Optional.empty(), ToolPolicy.NONE);
     }
 
     /** A config of these fields whose tools are not always loaded by it ({@link AlwaysLoad#NONE}). */
@@ -119,19 +134,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, toolPolicy);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
     }
 
     @Override
@@ -141,26 +156,31 @@ public record StdioServerConfig(
                 + ", env=" + env.keySet()
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
-                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + ", enabled=" + enabled + "]";
+                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + sandbox.map(b -> ", " + b).orElse("") + ", enabled=" + enabled + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public StdioServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, sandbox, toolPolicy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public StdioServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, sandbox, toolPolicy);
     }
 
     /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
     public StdioServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newToolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, newToolPolicy);
+    }
+
+    /** @return a copy run in this sandbox (empty: none) */
+    public StdioServerConfig withSandbox(Optional<Sandbox> newSandbox) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newSandbox, toolPolicy);
     }
 }

@@ -40,8 +40,25 @@ class ReconnectPolicyTest {
         assertEquals(Duration.ofSeconds(30), ReconnectPolicy.DEFAULT.maxDelay());
         assertEquals(0.2, ReconnectPolicy.DEFAULT.jitter());
         assertEquals(Duration.ofSeconds(10), ReconnectPolicy.DEFAULT.crashWindow());
+        assertEquals(3, ReconnectPolicy.DEFAULT.startupRetries());
         assertFalse(ReconnectPolicy.OFF.enabled());
+        assertEquals(0, ReconnectPolicy.OFF.startupRetries(), "off: a failed first connect is not tried again either");
         assertEquals("ReconnectPolicy[off]", ReconnectPolicy.OFF.toString());
+    }
+
+    @Test
+    void startupRetriesAreTheirOwnCountBesideTheReconnectAttempts() {
+        ReconnectPolicy five = new ReconnectPolicy(0, Duration.ofMillis(100), Duration.ofSeconds(1), 0,
+                Duration.ofSeconds(10));
+        assertEquals(3, five.startupRetries(), "the five-field constructor keeps the default retries");
+        assertFalse(five.enabled());
+        ReconnectPolicy none = ReconnectPolicy.DEFAULT.withStartupRetries(0);
+        assertTrue(none.enabled(), "reconnects stay on");
+        assertEquals(0, none.startupRetries());
+        assertEquals(ReconnectPolicy.DEFAULT, none.withStartupRetries(3));
+        assertTrue(five.toString().endsWith("startupRetries=3]"), five.toString());
+        assertEquals("startup retries must not be negative, got -1", assertThrows(IllegalArgumentException.class,
+                () -> ReconnectPolicy.DEFAULT.withStartupRetries(-1)).getMessage());
     }
 
     @Test

@@ -55,6 +55,9 @@ class ServerSpecBuilderTest {
         ToolPolicy policy = new ToolPolicy(List.of(new ToolRule(CallPolicy.Decision.ASK,
                 new ToolRule.Match.Named(java.util.Set.of("push")), "Codex", "mcp_servers.git.tools.push.approval_mode",
                 Optional.empty())));
+        Sandbox sandbox = new Sandbox(new Sandbox.Filesystem(List.of("."), List.of("~/.ssh"), List.of()),
+                Sandbox.Network.NONE);
+        HeaderCommands.Helper helper = new HeaderCommands.Helper("get-headers", Optional.empty());
 
         ServerSpec built = ServerSpec.builder("git", SOURCE)
                 .location("/mcpServers/git")
@@ -81,6 +84,8 @@ class ServerSpecBuilderTest {
                 .reconnect(reconnect)
                 .callLimits(limits)
                 .alwaysLoad(always)
+                .sandbox(sandbox)
+                .headersHelper(Optional.of(helper))
                 .toolPolicy(policy)
                 .build();
 
@@ -89,7 +94,8 @@ class ServerSpecBuilderTest {
                 Optional.of("https://example.com/mcp"), Map.of("X-One", "1", "X-Two", "2"), Optional.of(5_000L),
                 Optional.of(false), Optional.of(auth), Optional.of(List.of("status", "log")), List.of("push"),
                 Optional.of(60_000L), Optional.of(List.of("PATH")), false, Optional.of(owner), true,
-                Optional.of("2025-06-18"), Optional.of(reconnect), limits, always, policy), built);
+                Optional.of("2025-06-18"), Optional.of(reconnect), limits, always, Optional.of(sandbox),
+                Optional.of(helper), policy), built);
     }
 
     @Test
@@ -99,11 +105,16 @@ class ServerSpecBuilderTest {
                 Map.of("Authorization", "Bearer ${TOKEN}"), Optional.of(1L), Optional.of(true), Optional.empty(),
                 Optional.of(List.of()), List.of("drop"), Optional.of(2L), Optional.of(List.of("HOME")), false,
                 Optional.of(new OwnerState(OwnerState.Kind.TRUSTED, "trusted")), true, Optional.of("auto"),
-                Optional.empty(), CallLimits.NONE, AlwaysLoad.ALL, new ToolPolicy(List.of(new ToolRule(
+                Optional.empty(), CallLimits.NONE, AlwaysLoad.ALL, Optional.of(Sandbox.DEFAULT),
+                Optional.of(new HeaderCommands.Helper("get-headers", Optional.empty())), new ToolPolicy(List.of(new ToolRule(
                         CallPolicy.Decision.DENY, new ToolRule.Match.AnyTool(), "Claude Code", "permissions.deny \"mcp__remote\"",
                         Optional.empty()))));
 
         assertEquals(original, original.toBuilder().build());
+        ServerSpec owned = original.withOwner(new OwnerState(OwnerState.Kind.TRUSTED, "again"));
+        assertEquals(original.sandbox(), owned.sandbox());
+        assertEquals(original.headersHelper(), owned.headersHelper());
+        assertEquals(original.toolPolicy(), owned.toolPolicy());
         ServerSpec renamed = original.toBuilder().name("other").putHeader("X-Extra", "1").build();
         assertEquals("other", renamed.name());
         assertEquals(Map.of("Authorization", "Bearer ${TOKEN}", "X-Extra", "1"), renamed.headers());

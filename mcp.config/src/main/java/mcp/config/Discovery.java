@@ -1,6 +1,7 @@
 package mcp.config;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,9 +17,11 @@ import mcp.api.ApprovalState;
 import mcp.api.OwnerState;
 import mcp.api.PendingServer;
 import mcp.api.ProviderException;
+import mcp.api.Sandbox;
 import mcp.api.ServerConfig;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata;
+import mcp.api.StdioServerConfig;
 import mcp.api.UserDirectories;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
@@ -28,6 +31,7 @@ import mcp.config.internal.EnabledFilter;
 import mcp.config.internal.ExaFilter;
 import mcp.config.internal.Expansion;
 import mcp.config.internal.ProjectFilter;
+import mcp.config.internal.SandboxProbe;
 import mcp.config.internal.Validation;
 import mcp.config.internal.sources.ManagedPolicy;
 import mcp.consent.Approvals;
@@ -56,6 +60,11 @@ import org.slf4j.LoggerFactory;
  *       {@link SkippedServer.Reason#SHADOWED}. An invalid or filtered entry therefore never hides a
  *       valid one. An invalid entry is one {@link DiscoveryProblem.Severity#ERROR} problem and
  *       {@link SkippedServer.Reason#INVALID}.</li>
+ *   <li><b>Sandbox.</b> A would-be winner that must run in a sandbox (its own {@code sandbox} or VS Code's
+ *       {@code sandboxEnabled}; with {@link Builder#sandboxProjectServers(boolean)}, every stdio server of a
+ *       project-level file) gets it only if one can be had here (Linux, bubblewrap, a probe run of it, rules it can
+ *       enforce); otherwise it is {@link SkippedServer.Reason#NO_SANDBOX}, never started without it, and hides no
+ *       other entry of its name.</li>
  *   <li><b>Approval.</b> A would-be winner from a project-level file needs mcp-host's approval of its
  *       definition as written ({@link Builder#approvals(Approvals)}); without one the
  *       {@link Builder#consent(ConsentHandler) consent handler} is asked, and an entry still not approved
@@ -83,6 +92,8 @@ public final class Discovery {
     private final Approvals approvals;
     private final ConsentHandler consent;
     private final boolean approveProjectServers;
+    private final boolean sandboxProjectServers;
+    private final Optional<Path> bubblewrap;
 
     private Discovery(Builder b) {
         this.workingDirectory = b.workingDirectory;
@@ -97,6 +108,8 @@ public final class Discovery {
         this.approvals = b.approvals;
         this.consent = b.consent;
         this.approveProjectServers = b.approveProjectServers;
+        this.sandboxProjectServers = b.sandboxProjectServers;
+        this.bubblewrap = Optional.ofNullable(b.bubblewrap);
     }
 
     /** @return where the approvals of project servers are kept */
@@ -148,6 +161,8 @@ public final class Discovery {
         private ManagedPolicy policy;
         /** The approvals as they were when this discovery began; read on the first project-level entry. */
         private Approvals.Snapshot approved;
+        /** Whether a sandbox can be had here; probed on the first entry that needs one. */
+        private SandboxProbe.Verdict sandboxVerdict;
 
         DiscoveryResult execute() {
             ManagedPolicy.Read read = ManagedPolicy.read(managedPolicy, environment);
@@ -304,6 +319,21 @@ public final class Discovery {
                         + winner.path().map(p -> " (" + p + ")").orElse(""));
                 return;
             }
+            Optional<Sandbox> sandbox = sandboxOf(spec, config);
+            if (sandbox.isPresent()) {
+                Optional<String> problem = sandbox.get().unenforceable();
+                if (problem.isEmpty()) {
+                    if (sandboxVerdict == null) {
+                        sandboxVerdict = SandboxProbe.check(bubblewrap, environment);
+                    }
+                    problem = sandboxVerdict.problem();
+                }
+                if (problem.isPresent()) {
+                    skip(spec, SkippedServer.Reason.NO_SANDBOX, "must run in a sandbox, and none can be had: "
+                            + problem.get() + "; it is not started without one (see docs/sandbox.md)");
+                    return;
+                }
+            }
             Optional<ApprovalState> approval = approval(spec, definition);
             if (approval.isPresent() && !approval.get().startsServer()) {
                 skipped.add(new SkippedServer(spec.name(), spec.source(), spec.location(),
@@ -312,6 +342,10 @@ public final class Discovery {
                         approval.get().reason());
                 return;
             }
+            if (sandbox.isPresent()) {
+                config = stateOf(spec, (StdioServerConfig) config).withSandbox(Optional.of(sandbox.get()
+                        .withBubblewrap(sandboxVerdict.program().orElseThrow())));
+            }
             configs.put(spec.name(), config);
             sources.put(spec.name(), spec.source());
             definitions.put(spec.name(), definition.hash());
@@ -319,6 +353,64 @@ public final class Discovery {
             spec.owner().ifPresent(owner -> owners.put(spec.name(), owner));
             LOG.debug("Server {} [{}] from {} ({}){}", spec.name(), config.type(), spec.source().providerName(),
                     spec.source().level(), spec.source().path().map(p -> " " + p).orElse(""));
+        }
+
+        /**
+         * The sandbox a stdio server runs in: its own, and for a project-level server under
+         * {@link Builder#sandboxProjectServers(boolean)} the host's rule besides (the project directory and the
+         * server's own state directory writable); {@code ~} expanded with the discovery's home.
+         */
+        private Optional<Sandbox> sandboxOf(ServerSpec spec, ServerConfig config) {
+            if (!(config instanceof StdioServerConfig stdio)) {
+                return Optional.empty();
+            }
+            boolean policy = sandboxProjectServers && spec.source().level() == SourceMetadata.Level.PROJECT;
+            if (stdio.sandbox().isEmpty() && !policy) {
+                return Optional.empty();
+            }
+            Sandbox rules = stdio.sandbox().orElse(Sandbox.DEFAULT);
+            if (policy) {
+                rules = rules.with(new Sandbox(new Sandbox.Filesystem(List.of(workingDirectory.toString(),
+                        stateDirectory(spec.name()).toString()), List.of(), List.of()), Sandbox.Network.NONE));
+            }
+            return Optional.of(new Sandbox(new Sandbox.Filesystem(home(rules.filesystem().allowWrite()),
+                    home(rules.filesystem().denyRead()), home(rules.filesystem().denyWrite())), rules.network(),
+                    rules.bubblewrap()));
+        }
+
+        private List<String> home(List<String> paths) {
+            return paths.stream().map(path -> path.equals("~") ? home.toString()
+                    : path.startsWith("~/") ? home.resolve(path.substring(2)).toString() : path).toList();
+        }
+
+        /** Where a sandboxed project server keeps its own state: its only writable place under the home. */
+        private Path stateDirectory(String server) {
+            return UserDirectories.of(environment, home).state().resolve("sandboxes").resolve(server);
+        }
+
+        /**
+         * Under the host's rule for project servers, the server's own state directory, created, and its
+         * {@code XDG_STATE_HOME}, {@code XDG_CACHE_HOME} and {@code XDG_DATA_HOME} pointing into it unless the
+         * entry sets them: programs that follow those variables then write where the sandbox lets them.
+         */
+        private StdioServerConfig stateOf(ServerSpec spec, StdioServerConfig config) {
+            if (!(sandboxProjectServers && spec.source().level() == SourceMetadata.Level.PROJECT)) {
+                return config;
+            }
+            Path state = stateDirectory(spec.name());
+            Map<String, String> env = new LinkedHashMap<>(config.env());
+            try {
+                for (String part : List.of("state", "cache", "data")) {
+                    Files.createDirectories(state.resolve(part));
+                }
+                env.putIfAbsent("XDG_STATE_HOME", state.resolve("state").toString());
+                env.putIfAbsent("XDG_CACHE_HOME", state.resolve("cache").toString());
+                env.putIfAbsent("XDG_DATA_HOME", state.resolve("data").toString());
+            } catch (IOException | RuntimeException e) {
+                warn(spec, "Server \"" + spec.name() + "\": its state directory " + state + " cannot be created ("
+                        + e.getMessage() + "); it runs with nothing writable in the home");
+            }
+            return config.withEnv(env);
         }
 
         /**
@@ -431,8 +523,34 @@ public final class Discovery {
         private Approvals approvals;
         private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
         private boolean approveProjectServers;
+        private boolean sandboxProjectServers;
+        private Path bubblewrap;
 
         private Builder() {
+        }
+
+        /**
+         * @param sandboxed whether every stdio server of a project-level file runs in a sandbox: its own rules, if
+         *     it has some, plus the project directory (the working directory) and a state directory of its own
+         *     ({@code $XDG_STATE_HOME/mcp-host/sandboxes/<server>}) writable, the rest of the home and the system
+         *     read-only, no network unless its rules grant it; where no sandbox can be had such a server is
+         *     {@link SkippedServer.Reason#NO_SANDBOX}; default {@code false}
+         * @return this builder
+         */
+        public Builder sandboxProjectServers(boolean sandboxed) {
+            this.sandboxProjectServers = sandboxed;
+            return this;
+        }
+
+        /**
+         * @param program the bubblewrap program that runs sandboxed servers; default {@code bwrap} on the
+         *     environment's {@code PATH}. A program that does not exist makes every server that needs a sandbox
+         *     {@link SkippedServer.Reason#NO_SANDBOX}
+         * @return this builder
+         */
+        public Builder bubblewrap(Path program) {
+            this.bubblewrap = Objects.requireNonNull(program, "program");
+            return this;
         }
 
         /**
@@ -592,6 +710,8 @@ public final class Discovery {
             b.approvals = approvals != null ? approvals : Approvals.forUser(b.environment, b.home);
             b.consent = consent;
             b.approveProjectServers = approveProjectServers;
+            b.sandboxProjectServers = sandboxProjectServers;
+            b.bubblewrap = bubblewrap;
             b.managedPolicy = managedPolicy != null ? managedPolicy.toAbsolutePath().normalize() : ManagedPolicy.defaultFile();
             return new Discovery(b);
         }

@@ -48,7 +48,13 @@ public record SkippedServer(String name, SourceMetadata source, String location,
          * It comes from a project-level file and mcp-host has no approval of it in this definition (never
          * approved, changed since, or denied); {@link SkippedServer#approval()} says which and what changed.
          */
-        NOT_APPROVED
+        NOT_APPROVED,
+        /**
+         * It must run in a sandbox (its own {@code sandbox} or {@code sandboxEnabled}, or the host's rule for
+         * project servers) and none can be had here: not Linux, no bubblewrap, bubblewrap unable to create one,
+         * or a rule bubblewrap cannot enforce; the detail says which. It is never started without its sandbox.
+         */
+        NO_SANDBOX
     }
 
     /** Validates. */

@@ -24,7 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * A server's definition as its file writes it, before any {@code ${VAR}} expansion or secret resolution:
  * what an approval is bound to. Its fields are the ones that decide what runs and where it connects:
  * {@code type}, {@code command}, {@code args}, {@code env}, {@code cwd}, {@code url}, {@code headers},
- * and {@code inheritEnv} (the host variables a stdio server inherits, when not all). The
+ * {@code headersHelper} (a command that runs before the connect, as the server's own command does),
+ * {@code inheritEnv} (the host variables a stdio server inherits, when not all) and {@code sandbox} (the rules of
+ * the sandbox it asks for: a looser sandbox is a new definition to approve). The
  * {@linkplain #hash() hash} is the SHA-256 of its canonical JSON (keys sorted, empty fields left out), so
  * two files that write the same definition in another order or format hash alike.
  *
@@ -62,13 +64,38 @@ public final class ServerDefinition {
         asWritten.cwd().ifPresent(cwd -> json.put("cwd", cwd));
         putSorted(json, "env", asWritten.env());
         putSorted(json, "headers", asWritten.headers());
+        asWritten.headersHelper().ifPresent(helper -> json.put("headersHelper", helper.command()));
         asWritten.inheritedEnv().ifPresent(names -> {
             ArrayNode array = json.putArray("inheritEnv");
             names.stream().sorted().forEach(array::add);
         });
+        asWritten.sandbox().ifPresent(sandbox -> {
+            ObjectNode rules = json.putObject("sandbox");
+            ObjectNode files = McpJson.object();
+            putList(files, "allowWrite", sandbox.filesystem().allowWrite());
+            putList(files, "denyRead", sandbox.filesystem().denyRead());
+            putList(files, "denyWrite", sandbox.filesystem().denyWrite());
+            if (!files.isEmpty()) {
+                rules.set("filesystem", files);
+            }
+            ObjectNode network = McpJson.object();
+            putList(network, "allowedDomains", sandbox.network().allowedDomains());
+            putList(network, "deniedDomains", sandbox.network().deniedDomains());
+            if (!network.isEmpty()) {
+                rules.set("network", network);
+            }
+        });
         asWritten.type().ifPresent(type -> json.put("type", type));
         asWritten.url().ifPresent(url -> json.put("url", url));
         return new ServerDefinition(json);
+    }
+
+    /** A list in its order (the order of rules is what the file says), when not empty. */
+    private static void putList(ObjectNode json, String field, List<String> values) {
+        if (!values.isEmpty()) {
+            ArrayNode array = json.putArray(field);
+            values.forEach(array::add);
+        }
     }
 
     private static void putSorted(ObjectNode json, String field, Map<String, String> values) {
@@ -110,6 +137,11 @@ public final class ServerDefinition {
         }
         if (masked.get("url") != null) {
             masked.put("url", Secrets.maskUrl(masked.get("url").asString(), hide));
+        }
+        if (masked.get("headersHelper") != null) {
+            // A shell command: its words by the rule of arguments (a "--token X" in it is hidden).
+            List<String> words = List.of(masked.get("headersHelper").asString().split(" ", -1));
+            masked.put("headersHelper", String.join(" ", Secrets.maskArgs(words, hide)));
         }
         return masked;
     }

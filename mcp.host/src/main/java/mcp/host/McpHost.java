@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import mcp.api.McpException;
+import mcp.api.ProviderException;
 import mcp.api.UserDirectories;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
@@ -18,6 +19,7 @@ import mcp.api.spi.AuthorizationUi;
 import mcp.api.spi.CapabilitySource;
 import mcp.api.spi.ConfigFilter;
 import mcp.api.spi.ConsentHandler;
+import mcp.api.spi.ElicitationUi;
 import mcp.api.spi.Providers;
 import mcp.api.spi.ToolCache;
 import mcp.api.spi.ToolCacheProvider;
@@ -30,6 +32,7 @@ import mcp.config.DiscoveryResult;
 import mcp.consent.ToolPins;
 import mcp.manager.ServerLogFiles;
 import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandlers;
 import mcp.manager.ConnectResult;
 import mcp.manager.McpManager;
 import org.slf4j.Logger;
@@ -81,9 +84,10 @@ public final class McpHost implements AutoCloseable {
         this.settings = builder;
         McpManager.Builder managerBuilder = McpManager.builder()
                 .startupGate(builder.startupGate)
+                .uncachedWait(builder.uncachedWait)
                 .workingDirectory(builder.workingDirectory)
                 .environment(builder.environment)
-                .clientSettings(builder.clientSettings)
+                .clientSettings(elicitation(builder).andThen(builder.clientSettings))
                 .authResolvers(authResolvers(builder))
                 .reconnect(builder.reconnect)
                 .callLimits(builder.callLimits)
@@ -118,6 +122,33 @@ public final class McpHost implements AutoCloseable {
             hook = null; // built during the JVM's shutdown: nothing can be registered any more
         }
         this.shutdownHook = hook;
+    }
+
+    /**
+     * Every client's elicitation handler: the builder's UI, else the one ServiceLoader finds, else the handler that
+     * declares no capability and declines. Set before the embedder's client settings, which may replace it.
+     */
+    private static Consumer<ClientOptions.Builder> elicitation(Builder builder) {
+        ElicitationUi ui = builder.elicitationUi;
+        if (ui == null && builder.serviceLoader) {
+            Map<String, ElicitationUi> found = Providers.byId(ElicitationUi.class,
+                    Providers.load(ElicitationUi.class, McpHost.class.getClassLoader()), ElicitationUi::id);
+            if (found.size() > 1) {
+                throw new ProviderException("More than one ElicitationUi was found (" + String.join(", ", found.keySet())
+                        + "): pass the one to use with McpHost.Builder.elicitationUi(...), or remove the others from"
+                        + " the module path.");
+            }
+            ui = found.values().stream().findFirst().orElse(null);
+        }
+        if (ui == null) {
+            LOG.debug("No elicitation UI: servers' requests for user input are declined");
+            return options -> options.handler(ClientOptions.ELICITATION_METHOD,
+                    ElicitationHandlers.withoutUi(options.serverName()));
+        }
+        ElicitationUi chosen = ui;
+        LOG.debug("Elicitation UI: {}", chosen.id());
+        return options -> options.handler(ClientOptions.ELICITATION_METHOD,
+                ElicitationHandlers.forUi(options.serverName(), chosen));
     }
 
     /**
@@ -202,7 +233,11 @@ public final class McpHost implements AutoCloseable {
             if (settings.approvals != null) {
                 discovery.approvals(settings.approvals);
             }
-            discovery.consent(settings.consentHandler).approveProjectServers(settings.approveProjectServers);
+            discovery.consent(settings.consentHandler).approveProjectServers(settings.approveProjectServers)
+                    .sandboxProjectServers(settings.sandboxProjectServers);
+            if (settings.bubblewrap != null) {
+                discovery.bubblewrap(settings.bubblewrap);
+            }
             if (settings.configFile != null) {
                 discovery.sources(List.of(ConfigFiles.nativeFile(settings.configFile))).loadSources(false);
             } else {
@@ -307,7 +342,10 @@ public final class McpHost implements AutoCloseable {
         private Approvals approvals;
         private ConsentHandler consentHandler = ConsentHandler.DENY_AND_REPORT;
         private boolean approveProjectServers;
+        private boolean sandboxProjectServers;
+        private Path bubblewrap;
         private Duration startupGate = McpManager.DEFAULT_STARTUP_GATE;
+        private Duration uncachedWait = McpManager.DEFAULT_UNCACHED_WAIT;
         private boolean serviceLoader = true;
         private final List<TransportProvider> transportProviders = new ArrayList<>();
         private final List<CapabilitySource> capabilitySources = new ArrayList<>();
@@ -316,6 +354,7 @@ public final class McpHost implements AutoCloseable {
         private ToolCacheProvider toolCacheProvider;
         private AuthStorage authStorage;
         private AuthorizationUi authorizationUi;
+        private ElicitationUi elicitationUi;
         private Consumer<ClientOptions.Builder> clientSettings = options -> { };
         private boolean toolPinning = true;
         private ToolPins toolPins;
@@ -442,9 +481,48 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param sandboxed whether every stdio server of a project-level file runs in a sandbox (Linux, bubblewrap):
+         *     the working directory and a state directory of its own ({@code $XDG_STATE_HOME/mcp-host/sandboxes/
+         *     <server>}) writable, the rest of the home and the system read-only, no network unless its own
+         *     {@code sandbox} grants it; where no sandbox can be had such a server is not started, and discovery
+         *     lists it as inactive with the reason (see {@code docs/sandbox.md})
+         * @return this (default {@code false}: only servers that ask for a sandbox run in one)
+         */
+        public Builder sandboxProjectServers(boolean sandboxed) {
+            this.sandboxProjectServers = sandboxed;
+            return this;
+        }
+
+        /**
+         * @param program the bubblewrap program that runs sandboxed servers; one that does not exist leaves every
+         *     server that needs a sandbox inactive
+         * @return this (default {@code bwrap} on the environment's {@code PATH})
+         */
+        public Builder bubblewrap(Path program) {
+            this.bubblewrap = Objects.requireNonNull(program, "program");
+            return this;
+        }
+
         /** @return this, with the startup gate (default 250 ms) */
         public Builder startupGate(Duration gate) {
             this.startupGate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /**
+         * @param wait how long a load waits for a server whose tools the cache does not hold (nor its pins vouch for)
+         *     before it goes on without them; they come later, as a tool-list change ({@link
+         *     ToolSession#onToolsChanged}). Never less than the startup gate; {@link Duration#ZERO}: no longer
+         *     than the gate
+         * @return this (default {@link McpManager#DEFAULT_UNCACHED_WAIT}, 10 s)
+         */
+        public Builder uncachedWait(Duration wait) {
+            Objects.requireNonNull(wait, "wait");
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("the uncached wait must not be negative, got " + wait);
+            }
+            this.uncachedWait = wait;
             return this;
         }
 
@@ -508,6 +586,19 @@ public final class McpHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param ui how to ask the user what a server wants to know ({@code elicitation/create}: a form, or a URL to
+         *     open), in both protocol eras; its modes are declared as every client's {@code elicitation} capability
+         * @return this (default: the one {@link ElicitationUi} ServiceLoader finds, when discovery is on; with none,
+         *     no capability is declared and a request that comes anyway is declined and logged at INFO; two or more
+         *     found fail the build of the host with their ids). {@link #clientSettings} may still set another
+         *     handler for a server.
+         */
+        public Builder elicitationUi(ElicitationUi ui) {
+            this.elicitationUi = Objects.requireNonNull(ui, "ui");
+            return this;
+        }
+
         /** @return this, adjusting every client's options (roots, sampling/elicitation handlers, ...) */
         public Builder clientSettings(Consumer<ClientOptions.Builder> settings) {
             this.clientSettings = Objects.requireNonNull(settings, "settings");
@@ -566,10 +657,11 @@ public final class McpHost implements AutoCloseable {
 
         /**
          * @param policy how a server whose connection closes by itself (process exit, a transport that closes on a failure)
-         *     is started again, unless its config sets its own ({@code reconnect} in the native format);
-         *     {@link mcp.api.ReconnectPolicy#OFF} for never
+         *     is started again, and how often a first connect that failed for a passing reason is tried again
+         *     ({@link mcp.api.ReconnectPolicy#startupRetries()}), unless its config sets its own ({@code reconnect}
+         *     in the native format); {@link mcp.api.ReconnectPolicy#OFF} for never
          * @return this (default {@link mcp.api.ReconnectPolicy#DEFAULT}: 5 attempts, 500 ms doubling to 30 s, 20 %
-         *     jitter, a death within 10 s of a reconnect is a crash loop)
+         *     jitter, a death within 10 s of a reconnect is a crash loop; 3 retries of a first connect)
          */
         public Builder reconnect(mcp.api.ReconnectPolicy policy) {
             this.reconnect = Objects.requireNonNull(policy, "policy");
@@ -644,7 +736,10 @@ public final class McpHost implements AutoCloseable {
             copy.approvals = approvals;
             copy.consentHandler = consentHandler;
             copy.approveProjectServers = approveProjectServers;
+            copy.sandboxProjectServers = sandboxProjectServers;
+            copy.bubblewrap = bubblewrap;
             copy.startupGate = startupGate;
+            copy.uncachedWait = uncachedWait;
             copy.serviceLoader = serviceLoader;
             copy.transportProviders.addAll(transportProviders);
             copy.capabilitySources.addAll(capabilitySources);
@@ -653,6 +748,7 @@ public final class McpHost implements AutoCloseable {
             copy.toolCacheProvider = toolCacheProvider;
             copy.authStorage = authStorage;
             copy.authorizationUi = authorizationUi;
+            copy.elicitationUi = elicitationUi;
             copy.clientSettings = clientSettings;
             copy.toolPinning = toolPinning;
             copy.toolPins = toolPins;

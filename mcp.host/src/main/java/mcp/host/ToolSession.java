@@ -31,8 +31,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * An agent session's tool registry (SPEC §10): the application's own tools beside the MCP tools.
  * MCP tools are replaced as a whole by {@link #refreshMcpTools}; the session does that by itself
- * when a server connects after the startup gate or changes its tools, and {@link #reload()} runs the
- * whole reload flow. {@link #subagent()} gives a session whose proxy tools call through this
+ * when a server connects after the startup gate (served from the cache meanwhile, or past the wait for uncached
+ * servers, or up on a retry of its first connect) or changes its tools, and tells its listeners
+ * ({@link #onToolsChanged}) as a {@code tools/list_changed} would: the agent's next request takes the new set.
+ * {@link #reload()} runs the whole reload flow. {@link #subagent()} gives a session whose proxy tools call through this
  * session's connections and which starts nothing of its own.
  *
  * <p>Everything here is the model's: a server's tools meant for an app's view only (the MCP Apps extension,
@@ -69,16 +71,18 @@ public final class ToolSession implements AutoCloseable {
     private volatile LoadResult lastLoad;
     private final List<Consumer<List<AgentTool>>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<PromptCommand>>> promptListeners = new CopyOnWriteArrayList<>();
+    /** Held while the manager's tool set is taken and applied, so that an older set never replaces a newer one. */
+    private final Object rebindLock = new Object();
     private final ManagerListener rebinding = new ManagerListener() {
         @Override
         public void onToolsChanged(String serverName, List<BridgedTool> tools) {
-            refreshMcpTools(tools);
+            rebind();
         }
 
         @Override
         public void onSurfacesChanged(String serverName, List<SurfaceSlice> surfaces) {
             // The resource tools come and go with the servers that offer resources.
-            refreshMcpTools(manager.getTools());
+            rebind();
             List<PromptCommand> prompts = prompts();
             promptListeners.forEach(listener -> listener.accept(prompts));
         }
@@ -92,11 +96,25 @@ public final class ToolSession implements AutoCloseable {
 
     static ToolSession open(McpHost host) {
         ToolSession session = new ToolSession(host, host.manager(), false);
-        session.lastLoad = host.load();
-        session.refreshMcpTools(session.lastLoad.tools());
-        // Late servers and list_changed re-bind on their own from now on.
+        // Following the manager before the load returns: a server that arrives after the gate (a cached one, one
+        // past the uncached wait, one that came up on a retry), even a moment after it, re-binds the session; the
+        // load's own tools would be a set older than the manager's by then.
         host.manager().addListener(session.rebinding);
+        try {
+            session.lastLoad = host.load();
+        } catch (RuntimeException | Error e) {
+            host.manager().removeListener(session.rebinding);
+            throw e;
+        }
+        session.rebind();
         return session;
+    }
+
+    /** Takes the manager's tool set now: the load's, a late server's, a server's changed list. */
+    private void rebind() {
+        synchronized (rebindLock) {
+            refreshMcpTools(manager.getTools());
+        }
     }
 
     /** @return the last load (or reload) of this session; for a subagent, its parent's */
@@ -295,7 +313,7 @@ public final class ToolSession implements AutoCloseable {
             throw new McpException("A subagent session shares its parent's servers and cannot reload them");
         }
         lastLoad = host.reload();
-        refreshMcpTools(lastLoad.tools());
+        rebind();
         return lastLoad;
     }
 
@@ -310,8 +328,8 @@ public final class ToolSession implements AutoCloseable {
     public ToolSession subagent() {
         ToolSession child = new ToolSession(host, manager, true);
         child.lastLoad = lastLoad;
-        child.refreshMcpTools(manager.getTools());
         manager.addListener(child.rebinding);
+        child.rebind();
         return child;
     }
 
@@ -350,7 +368,11 @@ public final class ToolSession implements AutoCloseable {
         promptListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** @param listener hears the whole tool set after every change */
+    /**
+     * @param listener hears the whole tool set ({@link #tools()}) after every change: a server that arrived late (its
+     *     tools were not in the load), a server's {@code tools/list_changed}, a reconnect, a search that loaded
+     *     tools, a tool of the application's; on a thread of the manager's, one change at a time
+     */
     public void onToolsChanged(Consumer<List<AgentTool>> listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }

@@ -450,9 +450,12 @@ class AgentFixturesTest {
      * @param timeouts the connect and request timeouts its config sets, by server
      * @param problems where the fixture contradicts itself, by server (Codex: its get --json read by
      *     this test's rules against what codex exec did)
+     * @param oauth what Claude Code's {@code mcp get} says of a server's OAuth client ({@code client_id},
+     *     {@code client_secret}: "configured"; {@code callback_port}: the port), by server
      */
     private record ToolView(Map<String, String> status, Set<String> activeNames, Map<String, Launch> stdio,
-            Map<String, HttpSeen> http, Map<String, Timeouts> timeouts, Map<String, List<String>> problems) {
+            Map<String, HttpSeen> http, Map<String, Timeouts> timeouts, Map<String, List<String>> problems,
+            Map<String, Map<String, String>> oauth) {
         Set<String> active() {
             return activeNames;
         }
@@ -464,6 +467,34 @@ class AgentFixturesTest {
 
     /** Claude Code: {@code name: command or URL - ✔ Connected}. */
     private static final Pattern CLAUDE_LINE = Pattern.compile("^([^\\s:]+): .* - ([✔✘⏸⊘].*)$");
+    /** Claude Code's {@code mcp get}: {@code   OAuth: client_id configured, client_secret configured, callback_port 8765}. */
+    private static final Pattern CLAUDE_OAUTH = Pattern.compile("^\\s*OAuth: (.*)$");
+
+    /** {@code client_id configured, callback_port 8765} as {@code {client_id=configured, callback_port=8765}}. */
+    private static Map<String, String> claudeOAuth(String said) {
+        Map<String, String> parts = new TreeMap<>();
+        for (String part : said.split(",\\s*")) {
+            int space = part.indexOf(' ');
+            parts.put(space < 0 ? part : part.substring(0, space), space < 0 ? "" : part.substring(space + 1).trim());
+        }
+        return parts;
+    }
+
+    /** The same words of mcp-host's OAuth client of a server, for the options Claude Code's {@code mcp get} shows. */
+    private static Map<String, String> hostOAuth(ServerConfig config) {
+        Map<String, String> parts = new TreeMap<>();
+        config.auth().ifPresent(auth -> {
+            if (auth.options().containsKey("clientId")) {
+                parts.put("client_id", "configured");
+            }
+            if (auth.options().containsKey("clientSecret")) {
+                parts.put("client_secret", "configured");
+            }
+            Optional.ofNullable(auth.options().get("callbackPort")).ifPresent(port -> parts.put("callback_port", port));
+        });
+        return parts;
+    }
+
     /** Gemini CLI: {@code ✓ name: command or URL (stdio) - Connected}. */
     private static final Pattern GEMINI_LINE = Pattern.compile("^\\S+ ([^\\s:]+): .* - (\\w+)$");
 
@@ -508,13 +539,20 @@ class AgentFixturesTest {
                 if (!exec.isEmpty()) {
                     codexExec(run, root, exec, stdio, http, problems);
                 }
-                return new ToolView(status, active, stdio, http, timeouts, problems);
+                return new ToolView(status, active, stdio, http, timeouts, problems, Map.of());
             }
             default -> throw new IllegalStateException("unknown tool " + run.tool);
         }
         List<JsonNode> records = readRecords(run.expected("list.launches.jsonl", root, port));
         collect(records, run.launcherEnv.get("HOME").replace("@ROOT@", root.toString()), stdio, http);
-        return new ToolView(status, active, stdio, http, timeouts, problems);
+        Map<String, Map<String, String>> oauth = new TreeMap<>();
+        if (run.tool.equals("claude")) {
+            for (String server : status.keySet()) {
+                run.expected("get-" + server + ".stdout", root, port).lines().map(CLAUDE_OAUTH::matcher)
+                        .filter(Matcher::matches).findFirst().ifPresent(m -> oauth.put(server, claudeOAuth(m.group(1))));
+            }
+        }
+        return new ToolView(status, active, stdio, http, timeouts, problems, oauth);
     }
 
     /** Gemini CLI's {@code timeout} (milliseconds) is both the connect and the request timeout. */
@@ -778,6 +816,10 @@ class AgentFixturesTest {
                             shown(actual.headers().get(header)));
                 }
             }
+        }
+        Map<String, String> oauth = tool.oauth().get(server);
+        if (oauth != null) {
+            field(differences, "OAuth client", name, oauth, hostOAuth(config));
         }
         Timeouts timeouts = tool.timeouts.get(server);
         if (timeouts != null) {

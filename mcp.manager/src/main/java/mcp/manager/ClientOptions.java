@@ -127,6 +127,11 @@ public record ClientOptions(String serverName, String clientName, String clientV
             this.serverName = Objects.requireNonNull(serverName, "serverName");
         }
 
+        /** @return the name of the server these options are for */
+        public String serverName() {
+            return serverName;
+        }
+
         /** @return this, with the name and version sent in {@code clientInfo} */
         public Builder clientInfo(String name, String version) {
             this.clientName = Objects.requireNonNull(name, "name");

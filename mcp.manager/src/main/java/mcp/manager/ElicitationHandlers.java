@@ -1,10 +1,18 @@
 package mcp.manager;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import mcp.api.McpJson;
+import mcp.api.spi.ElicitationUi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -18,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  * properties are strings, numbers, integers, booleans or enums, each with an optional {@code default}
  * (SEP-1034). The answer is {@code {"action": "accept", "content": {...}}}, {@code {"action": "decline"}} or
  * {@code {"action": "cancel"}}. A URL-mode request ({@code "mode": "url"}) asks the user to visit a page;
- * these handlers, having no user, decline it.
+ * the handlers without a user decline it, and {@link #forUi} asks an {@link ElicitationUi}, which presents both
+ * modes ({@link #withoutUi} is what a host without one answers).
  *
  * <pre>{@code
  * ClientOptions options = ClientOptions.builder("server")
@@ -28,7 +37,137 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ElicitationHandlers {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ElicitationHandlers.class);
+
     private ElicitationHandlers() {
+    }
+
+    /**
+     * Asks the user through a UI, in the modes it presents ({@link ElicitationUi#modes()}, declared as the
+     * client's capability). A form's accepted answer is completed with the schema's defaults and checked against
+     * the schema ({@link ElicitationForm#problems}); one that does not fit, a schema a form cannot show, a URL
+     * that is not {@code http} or {@code https}, and a mode the UI does not present are declined, logged at INFO
+     * with the server's name and the reason, never a value or the URL. A UI that throws is logged and declined:
+     * its failure is not the server's.
+     *
+     * @param serverName the server whose requests these are, for what the user sees
+     * @param ui the UI
+     * @return the handler
+     */
+    public static ElicitationHandler forUi(String serverName, ElicitationUi ui) {
+        Objects.requireNonNull(serverName, "serverName");
+        Objects.requireNonNull(ui, "ui");
+        Set<ElicitationUi.Mode> modes = Set.copyOf(ui.modes());
+        return new ElicitationHandler() {
+            @Override
+            public Set<ElicitationUi.Mode> modes() {
+                return modes;
+            }
+
+            @Override
+            public void completed(String elicitationId) {
+                try {
+                    ui.completed(serverName, elicitationId);
+                } catch (RuntimeException e) {
+                    LOG.debug("MCP server \"{}\": the elicitation UI {} failed on a completion: {}", serverName,
+                            ui.id(), e.toString());
+                }
+            }
+
+            @Override
+            public JsonNode handle(JsonNode params) {
+                JsonNode request = params == null ? McpJson.object() : params;
+                boolean url = "url".equals(request.path("mode").asString(""));
+                ElicitationUi.Mode mode = url ? ElicitationUi.Mode.URL : ElicitationUi.Mode.FORM;
+                if (!modes.contains(mode)) {
+                    return declined(serverName, mode, "the elicitation UI " + ui.id() + " does not present this mode");
+                }
+                String message = request.path("message").asString("");
+                try {
+                    return url ? url(request, message) : form(request, message);
+                } catch (RuntimeException e) {
+                    LOG.warn("MCP server \"{}\": the elicitation UI {} failed ({}); the request was declined",
+                            serverName, ui.id(), e.getClass().getSimpleName());
+                    LOG.debug("The elicitation UI's failure", e);
+                    return action("decline");
+                }
+            }
+
+            private JsonNode url(JsonNode request, String message) {
+                URI target;
+                try {
+                    target = new URI(request.path("url").asString(""));
+                } catch (URISyntaxException e) {
+                    return declined(serverName, ElicitationUi.Mode.URL, "its url is not a URI");
+                }
+                String scheme = target.getScheme() == null ? "" : target.getScheme().toLowerCase(Locale.ROOT);
+                if (!scheme.equals("https") && !scheme.equals("http") || target.getHost() == null) {
+                    return declined(serverName, ElicitationUi.Mode.URL, "its url is not an http or https URL");
+                }
+                String id = request.path("elicitationId").asString("");
+                ElicitationUi.Response response = ui.url(new ElicitationUi.UrlRequest(serverName, message, target, id));
+                LOG.debug("MCP server \"{}\": URL elicitation {} to {}: {}", serverName, id, target.getHost(),
+                        response.action().wire());
+                return action(response.action().wire());
+            }
+
+            private JsonNode form(JsonNode request, String message) {
+                JsonNode schema = request.path("requestedSchema");
+                ElicitationForm form;
+                try {
+                    form = ElicitationForm.of(schema);
+                } catch (IllegalArgumentException e) {
+                    return declined(serverName, ElicitationUi.Mode.FORM, e.getMessage());
+                }
+                ElicitationUi.Response response = ui.form(new ElicitationUi.FormRequest(serverName, message, schema));
+                if (response.action() != ElicitationUi.Action.ACCEPT) {
+                    LOG.debug("MCP server \"{}\": form elicitation {}", serverName, response.action().wire());
+                    return action(response.action().wire());
+                }
+                ObjectNode content = applyDefaults(schema, response.content().orElseGet(McpJson::object));
+                List<String> problems = form.problems(content);
+                if (!problems.isEmpty()) {
+                    return declined(serverName, ElicitationUi.Mode.FORM, "the UI's answer does not fit the schema: "
+                            + String.join("; ", problems));
+                }
+                ObjectNode result = action("accept");
+                result.set("content", content);
+                return result;
+            }
+        };
+    }
+
+    /**
+     * What a host without an elicitation UI answers: it declares no {@code elicitation} capability (a server must
+     * then not ask, and can tell its user that this client cannot), and a request that comes anyway is declined,
+     * logged at INFO with the server's name and the mode, never the message, the schema or the URL. Not the
+     * schema's defaults: an answer nobody gave would reach the server as the user's.
+     *
+     * @param serverName the server whose requests these are
+     * @return the handler
+     */
+    public static ElicitationHandler withoutUi(String serverName) {
+        Objects.requireNonNull(serverName, "serverName");
+        return new ElicitationHandler() {
+            @Override
+            public Set<ElicitationUi.Mode> modes() {
+                return Set.of();
+            }
+
+            @Override
+            public JsonNode handle(JsonNode params) {
+                boolean url = params != null && "url".equals(params.path("mode").asString(""));
+                return declined(serverName, url ? ElicitationUi.Mode.URL : ElicitationUi.Mode.FORM,
+                        "this front end has no elicitation UI (one-shot commands; an embedder without one): only "
+                                + "mcp-host shell or a host given an ElicitationUi asks the user");
+            }
+        };
+    }
+
+    private static JsonNode declined(String serverName, ElicitationUi.Mode mode, String why) {
+        LOG.info("MCP server \"{}\" asked the user for input ({} mode); declined: {}", serverName,
+                mode.name().toLowerCase(Locale.ROOT), why);
+        return action("decline");
     }
 
     /**
@@ -104,7 +243,7 @@ public final class ElicitationHandlers {
         return result;
     }
 
-    private static ObjectNode action(String action) {
+    static ObjectNode action(String action) {
         return McpJson.object().put("action", action);
     }
 }

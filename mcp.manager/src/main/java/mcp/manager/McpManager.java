@@ -66,6 +66,7 @@ import mcp.manager.internal.ConfigHash;
 import mcp.manager.internal.ToolNames;
 import mcp.manager.internal.ResultBudgeting;
 import mcp.manager.internal.ResultFiles;
+import mcp.manager.internal.StartupFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +82,11 @@ import org.slf4j.LoggerFactory;
  * ({@link ServerConfig#reconnect()}, else {@link Builder#reconnect(ReconnectPolicy)}): status
  * {@link ServerStatus.State#RECONNECTING}, its last tools kept as deferred tools whose calls wait for it within
  * their own timeout; calls in flight when it died fail at once and are never sent again; a crash loop ends
- * {@link ServerStatus.State#FAILED} at the policy's limit (docs/reconnect.md).
+ * {@link ServerStatus.State#FAILED} at the policy's limit (docs/reconnect.md). A first connect that fails for a
+ * passing reason (its process exits during its start, a connection refused or reset, a timeout, an HTTP 408, 429
+ * or 5xx) is tried again up to the policy's {@link ReconnectPolicy#startupRetries()} times with the same delays,
+ * its status {@link ServerStatus.State#CONNECTING} with the attempt; one that another try cannot fix (a command
+ * that does not exist, an authorization the user has to give, any other HTTP 4xx) fails at once (docs/startup.md).
  *
  * <p>With {@linkplain Builder#toolPins(ToolPins) tool pins}, every listing of a server (the first, and
  * each after {@code tools/list_changed} or {@link #refreshServerTools}) is compared, as the server sent
@@ -95,6 +100,14 @@ public final class McpManager implements AutoCloseable {
 
     /** How long {@link #connectServers} waits before it returns cached tools for slow servers. */
     public static final Duration DEFAULT_STARTUP_GATE = Duration.ofMillis(250);
+
+    /**
+     * How long {@link #connectServers} waits for a server whose tools it does not know (no cache entry, or none its
+     * pins vouch for) before it returns without them: long enough for most servers' cold starts (a JVM or Node
+     * server, a warm {@code npx}), a third of the default connect timeout, so that one server that takes its time
+     * cannot hold an agent's start for its whole connect timeout (and its retries).
+     */
+    public static final Duration DEFAULT_UNCACHED_WAIT = Duration.ofSeconds(10);
 
     /** How long a burst of {@code tools/list_changed} is coalesced before the server is re-listed. */
     public static final Duration DEFAULT_LIST_CHANGED_DEBOUNCE = Duration.ofMillis(100);
@@ -110,6 +123,7 @@ public final class McpManager implements AutoCloseable {
     private final AuthResolver.Context resolverContext;
     private final Optional<ToolCache> cache;
     private final Duration startupGate;
+    private final Duration uncachedWait;
     private final Duration debounce;
     private final int maxDescription;
     /** The texts already warned about, so that a relisting or reconnect does not repeat the warning. */
@@ -145,9 +159,10 @@ public final class McpManager implements AutoCloseable {
      *     that ended with an error; a server starting again leaves it.
      *  6. `listings` has an entry only for a name in `connections`: its last listing as the server sent it,
      *     and what the pins decided about it; its live slice holds exactly the tools the pins let through.
-     *  7. `reconnects` holds the servers whose connection dropped and that are being started again: in
-     *     backoff (in neither `connections` nor `pendingConnections`) or with an attempt in
-     *     `pendingConnections` (its Server's `reconnect` is that entry). Their slices are deferred.
+     *  7. `reconnects` holds the servers being started again, whose connection dropped (a reconnect) or whose
+     *     first connect failed for a passing reason (a startup retry): in backoff (in neither `connections` nor
+     *     `pendingConnections`) or with an attempt in `pendingConnections` (its Server's `reconnect` is that
+     *     entry). Their slices, if any, are deferred. An attempt starts only after the one before it ended.
      */
     private final Object lock = new Object();
     private final Map<String, Server> connections = new LinkedHashMap<>();
@@ -170,6 +185,7 @@ public final class McpManager implements AutoCloseable {
         this.authServices = Optional.ofNullable(builder.authServices);
         this.cache = Optional.ofNullable(builder.toolCache);
         this.startupGate = builder.startupGate;
+        this.uncachedWait = builder.uncachedWait;
         this.debounce = builder.debounce;
         this.workingDirectory = builder.workingDirectory;
         this.environment = Map.copyOf(builder.environment);
@@ -202,6 +218,14 @@ public final class McpManager implements AutoCloseable {
         final CompletableFuture<McpClient> connected = new CompletableFuture<>();
         /** Completes when the first tool list is in the slice; fails when the attempt fails. */
         final CompletableFuture<Void> settled = new CompletableFuture<>();
+        /**
+         * The outcome of the server's first connect, shared by every attempt of it (its retries, and the reconnects
+         * of a connection that dropped before its first listing): completes when one of them has its tools in the
+         * slice, fails when the last of them failed. What the startup gate and {@link #awaitConnect} wait for.
+         */
+        final CompletableFuture<Void> outcome;
+        /** The transport of the attempt before this one, closed (the process tree ended) before this one starts. */
+        volatile Transport previousTransport;
         /** Completes once this connection left the registry: it dropped, or it was disconnected. */
         final CompletableFuture<Void> left = new CompletableFuture<>();
         volatile Transport transport;
@@ -222,17 +246,18 @@ public final class McpManager implements AutoCloseable {
         volatile String authContext = "";
         /** Whether this attempt was started again with the probe after refusing the remembered handshake era. */
         volatile boolean staleEraOnce;
-        /** The run of reconnect attempts this attempt belongs to; null for a server's first connect. */
+        /** The run of attempts this attempt belongs to (reconnects, or retries of a first connect); null for the first. */
         volatile Reconnect reconnect;
-        /** The reconnect attempt this is (from 1), or 0 for a server's first connect. */
+        /** The attempt of its run this is (a reconnect from 1, a first connect's retry from 2), or 0 for the first. */
         volatile int attempt;
         /** When it connected ({@link System#nanoTime()}), for the crash-loop window. */
         volatile long connectedAt;
 
-        Server(String name, ServerConfig config, String pinKey) {
+        Server(String name, ServerConfig config, String pinKey, CompletableFuture<Void> outcome) {
             this.name = name;
             this.config = config;
             this.pinKey = pinKey;
+            this.outcome = outcome;
         }
     }
 
@@ -246,8 +271,9 @@ public final class McpManager implements AutoCloseable {
     }
 
     /**
-     * A server whose connection dropped and that is being started again; guarded by the manager's lock but
-     * for {@code ready}, which calls made meanwhile wait on.
+     * A server being started again: one whose connection dropped (a reconnect), or one whose first connect failed
+     * for a passing reason (a startup retry: {@code first} is that first attempt). Guarded by the manager's lock but
+     * for {@code ready}, which calls made meanwhile wait on, and {@code outcome}, which the startup gate waits on.
      */
     private static final class Reconnect {
         final String name;
@@ -255,36 +281,69 @@ public final class McpManager implements AutoCloseable {
         final String pinKey;
         final ReconnectPolicy policy;
         final String knownProtocolVersion;
+        /** The first attempt of a startup retry run; null for a reconnect. */
+        final Server first;
+        /** The outcome of the server's first connect ({@link Server#outcome}); done already for most reconnects. */
+        final CompletableFuture<Void> outcome;
+        /** The last attempt a run may make: a reconnect's policy attempts, or 1 + the startup retries. */
+        final int limit;
         final CompletableFuture<McpClient> ready = new CompletableFuture<>();
         int attempt;
         /** When the next attempt starts; null while one is in flight. */
         Instant nextTry;
         ScheduledFuture<?> timer;
         String reason;
+        /** The transport of the attempt that failed or dropped last; the next attempt closes it before it starts. */
+        Transport lastTransport;
+
+        private Reconnect(String name, ServerConfig config, String pinKey, ReconnectPolicy policy,
+                String knownProtocolVersion, Server first, CompletableFuture<Void> outcome, int limit) {
+            this.name = name;
+            this.config = config;
+            this.pinKey = pinKey;
+            this.policy = policy;
+            this.knownProtocolVersion = knownProtocolVersion;
+            this.first = first;
+            this.outcome = outcome;
+            this.limit = limit;
+        }
 
         /** The same run, with a fresh {@code ready}: the old one gave calls a client that then failed. */
         Reconnect(Reconnect run) {
-            this.name = run.name;
-            this.config = run.config;
-            this.pinKey = run.pinKey;
-            this.policy = run.policy;
-            this.knownProtocolVersion = run.knownProtocolVersion;
+            this(run.name, run.config, run.pinKey, run.policy, run.knownProtocolVersion, run.first, run.outcome,
+                    run.limit);
         }
 
+        /** A reconnect of a connection that dropped. */
         Reconnect(Server dropped, ReconnectPolicy policy) {
-            this.name = dropped.name;
-            this.config = dropped.config;
-            this.pinKey = dropped.pinKey;
-            this.policy = policy;
             // The era it spoke: the attempt sends no probe to a server of the handshake era (as a warm start).
-            McpClient client = dropped.client;
-            this.knownProtocolVersion = client != null ? client.initializeResult().protocolVersion()
-                    : dropped.knownProtocolVersion;
+            this(dropped.name, dropped.config, dropped.pinKey, policy, dropped.client != null
+                    ? dropped.client.initializeResult().protocolVersion() : dropped.knownProtocolVersion, null,
+                    dropped.outcome, policy.attempts());
+            this.lastTransport = dropped.transport;
+        }
+
+        /** The retries of a first connect that failed for a passing reason. */
+        static Reconnect startup(Server failed, ReconnectPolicy policy) {
+            Reconnect run = new Reconnect(failed.name, failed.config, failed.pinKey, policy,
+                    failed.knownProtocolVersion, failed, failed.outcome, policy.startupRetries() + 1);
+            run.lastTransport = failed.transport;
+            return run;
+        }
+
+        boolean startup() {
+            return first != null;
+        }
+
+        /** The delay before {@code attempt}: a startup retry (from 2) waits as a reconnect's attempt 1 would, on. */
+        Duration delay(int attempt) {
+            return policy.delay(startup() ? attempt - 1 : attempt, ThreadLocalRandom.current().nextDouble());
         }
 
         ServerStatus status() {
-            return new ServerStatus(ServerStatus.State.RECONNECTING, Optional.ofNullable(reason),
-                    Optional.of(new ServerStatus.Reconnect(attempt, policy.attempts(), Optional.ofNullable(nextTry))));
+            return new ServerStatus(startup() ? ServerStatus.State.CONNECTING : ServerStatus.State.RECONNECTING,
+                    Optional.ofNullable(reason),
+                    Optional.of(new ServerStatus.Reconnect(attempt, limit, Optional.ofNullable(nextTry))));
         }
     }
 
@@ -325,9 +384,13 @@ public final class McpManager implements AutoCloseable {
      * the startup gate closes: live tools of the servers that finished, deferred tools of slow
      * servers whose tools the cache holds, and the errors of the servers that failed. (Cached tools
      * are in the tool set as deferred tools from the start; a server's own list replaces them.) A slow server
-     * without a cache entry is waited for (bounded by its timeouts): correctness beats speed when
-     * nothing is known of its tools. Servers still connecting finish in the background, replace
-     * their own slice, and log a failure as a warning.
+     * without a cache entry is waited for longer, up to the {@linkplain Builder#uncachedWait uncached wait}
+     * (default {@link #DEFAULT_UNCACHED_WAIT}): nothing is known of its tools, so a little patience buys the agent
+     * a complete tool set, but one server may not hold the start for its whole connect timeout. Past it, the call
+     * returns without that server's tools. Servers still connecting finish in the background, replace their own
+     * slice (listeners hear {@link ManagerListener#onToolsChanged}, as for a {@code tools/list_changed}), and log a
+     * failure as a warning. A first connect that failed for a passing reason and is tried again counts as still
+     * connecting.
      *
      * @param configs the servers, by name, as configured (unresolved)
      * @param sourceMetadata where each came from; may lack entries
@@ -375,7 +438,7 @@ public final class McpManager implements AutoCloseable {
                 } else if (!config.enabled()) {
                     LOG.debug("MCP server \"{}\" is disabled; not started", name);
                 } else {
-                    server = new Server(name, config, pinKey);
+                    server = new Server(name, config, pinKey, new CompletableFuture<>());
                     inactive.remove(name);
                     pendingConnections.put(name, server);
                     fireStatus(name, ServerStatus.of(ServerStatus.State.CONNECTING));
@@ -400,16 +463,14 @@ public final class McpManager implements AutoCloseable {
         awaitGate(started, start);
         List<Server> unknown = new ArrayList<>();
         for (Server server : started) {
-            if (!server.settled.isDone() && !cached.containsKey(server)) {
+            if (!server.outcome.isDone() && !cached.containsKey(server)) {
                 unknown.add(server);
             }
         }
-        for (Server server : unknown) {
-            awaitSettled(server);
-        }
+        awaitUnknown(unknown, start);
         for (Server server : started) {
             server.gateReturned = true;
-            if (server.settled.isCompletedExceptionally()) {
+            if (server.outcome.isCompletedExceptionally()) {
                 errors.put(server.name, failureMessage(server));
             }
         }
@@ -439,7 +500,7 @@ public final class McpManager implements AutoCloseable {
             return;
         }
         long remaining = startupGate.toNanos() - (System.nanoTime() - start);
-        CompletableFuture<?>[] settles = started.stream().map(s -> s.settled.handle((v, e) -> null))
+        CompletableFuture<?>[] settles = started.stream().map(s -> s.outcome.handle((v, e) -> null))
                 .toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(settles).get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
@@ -528,14 +589,27 @@ public final class McpManager implements AutoCloseable {
         }
     }
 
-    /** Waits for a server the agent cannot do without; bounded by the server's own timeouts. */
-    private void awaitSettled(Server server) {
-        Duration bound = server.config.timeout().multipliedBy(2).plusSeconds(5);
+    /**
+     * Waits for the servers whose tools nothing vouches for, up to the uncached wait from the start of
+     * {@link #connectServers} (never less than the gate); what is still connecting then goes on in the background.
+     */
+    private void awaitUnknown(List<Server> unknown, long start) {
+        if (unknown.isEmpty()) {
+            return;
+        }
+        long remaining = max(uncachedWait, startupGate).toNanos() - (System.nanoTime() - start);
+        CompletableFuture<?>[] outcomes = unknown.stream().map(s -> s.outcome.handle((v, e) -> null))
+                .toArray(CompletableFuture[]::new);
         try {
-            server.settled.handle((v, e) -> null).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(outcomes).get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            LOG.warn("MCP server \"{}\" is still connecting after {} ms; its tools will come later", server.name,
-                    bound.toMillis());
+            for (Server server : unknown) {
+                if (!server.outcome.isDone()) {
+                    LOG.info("MCP server \"{}\" is still connecting after {} ms and nothing is cached of it; going on "
+                            + "without its tools, which come when it is ready", server.name,
+                            (System.nanoTime() - start) / 1_000_000);
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new McpException("Interrupted while connecting MCP servers", e);
@@ -546,6 +620,12 @@ public final class McpManager implements AutoCloseable {
 
     private void launch(Server server) {
         ClientThreads.WORKERS.execute(() -> {
+            Transport previous = server.previousTransport;
+            if (previous != null) {
+                // Never two processes of one server at once: the last attempt's tree ends first (a bounded close;
+                // at once when it ended by itself).
+                previous.close();
+            }
             try {
                 ServerConfig resolved = server.config;
                 for (AuthResolver resolver : authResolvers) {
@@ -590,7 +670,9 @@ public final class McpManager implements AutoCloseable {
                     }
                 });
             } catch (RuntimeException e) {
-                failed(server, e);
+                // Before the transport was open: a command that does not exist, a config the transport or an auth
+                // resolver refuses. Another try would fail the same way.
+                failed(server, e, false);
             }
         });
     }
@@ -666,7 +748,11 @@ public final class McpManager implements AutoCloseable {
             failed(server, new McpException("MCP server \"" + server.name + "\" was disconnected while connecting"));
             return;
         }
-        if (server.reconnect != null) {
+        if (server.reconnect != null && server.reconnect.startup()) {
+            LOG.info("MCP server \"{}\" connected (attempt {} of {})", server.name, server.attempt,
+                    server.reconnect.limit);
+            server.reconnect.ready.complete(client);
+        } else if (server.reconnect != null) {
             LOG.info("MCP server \"{}\" reconnected (attempt {} of {})", server.name, server.attempt,
                     server.reconnect.policy.attempts());
             server.reconnect.ready.complete(client);
@@ -738,6 +824,7 @@ public final class McpManager implements AutoCloseable {
                     new ToolCache.Entry(tools, spoke, fresh, Optional.of(surface))));
         }
         server.settled.complete(null);
+        server.outcome.complete(null);
         if (report.hasWithheld() && consent != ConsentHandler.DENY_AND_REPORT) {
             // Never on the transport's reader, never before the gate has its tools: the handler may block.
             ClientThreads.WORKERS.execute(() -> ask(listing));
@@ -854,11 +941,22 @@ public final class McpManager implements AutoCloseable {
     }
 
     private void failed(Server server, Throwable error) {
+        failed(server, error, true);
+    }
+
+    /**
+     * An attempt that failed: its handshake or first listing, or its start.
+     *
+     * @param mayRetry whether the transport was open, so that the failure may be passing ({@link StartupFailures})
+     */
+    private void failed(Server server, Throwable error, boolean mayRetry) {
         Throwable cause = unwrap(error);
         String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
         if (!message.contains("\"" + server.name + "\"")) {
             message = "MCP server \"" + server.name + "\": " + message;
         }
+        StartupFailures.Verdict verdict = mayRetry ? StartupFailures.of(error)
+                : new StartupFailures.Verdict(false, "it failed before the server could be reached");
         boolean current;
         boolean inRun = false;
         synchronized (lock) {
@@ -868,9 +966,12 @@ public final class McpManager implements AutoCloseable {
                 pendingToolLoads.remove(server.name);
                 current = true;
             }
-            if (current && server.reconnect != null && !server.cancelled && !JvmShutdown.inProgress()) {
-                // A reconnect attempt that failed (the process exited at its start, the handshake or first
-                // listing failed): the next one, or the end of the run.
+            boolean goesOn = current && !server.cancelled && !JvmShutdown.inProgress();
+            ReconnectPolicy policy = reconnectPolicy(server.config);
+            if (goesOn && server.reconnect != null && (!server.reconnect.startup() || verdict.retry())) {
+                // An attempt of a run that failed (the process exited at its start, the handshake or first listing
+                // failed): the next one, or the end of the run. A reconnect goes on whatever the failure (the server
+                // worked before); a first connect's retries only while the failure is passing.
                 Reconnect run = server.reconnect;
                 if (run.ready.isDone()) {
                     // It connected, then its first listing failed: calls waiting from now on wait for the next one.
@@ -879,8 +980,22 @@ public final class McpManager implements AutoCloseable {
                 } else {
                     reconnects.putIfAbsent(server.name, run);
                 }
+                run.lastTransport = server.transport;
                 inRun = true;
                 backOffLocked(run, server.attempt + 1, message);
+            } else if (goesOn && server.reconnect != null) {
+                // A retry of a first connect met a failure that another try cannot fix: the run ends here.
+                Reconnect run = server.reconnect;
+                inRun = true;
+                endRunLocked(run, message + " (attempt " + server.attempt + " of " + run.limit + "; not tried again: "
+                        + verdict.why() + ")");
+            } else if (goesOn && verdict.retry() && policy.startupRetries() > 0) {
+                // A first connect that failed for a passing reason: tried again, spaced as reconnects are, while
+                // its slice (cached tools, if any) stays deferred.
+                Reconnect run = Reconnect.startup(server, policy);
+                reconnects.put(server.name, run);
+                inRun = true;
+                backOffLocked(run, 2, message);
             } else if (current) {
                 listings.remove(server.name);
                 if (slices.remove(server.name) != null) {
@@ -894,16 +1009,20 @@ public final class McpManager implements AutoCloseable {
             client.close();
         }
         if (inRun) {
-            // backOffLocked logged the end of the run, if it ended.
-            LOG.debug("{} (reconnect attempt {})", message, server.attempt);
+            // backOffLocked and endRunLocked logged the end of the run, if it ended.
+            LOG.debug("{} (attempt {}; {}: {})", message, Math.max(1, server.attempt),
+                    verdict.retry() ? "passing" : "not passing", verdict.why());
         } else if (current && server.gateReturned && !JvmShutdown.inProgress()) {
             LOG.warn("{} (after startup)", message);
         } else {
-            LOG.debug("{}", message);
+            LOG.debug("{} (not tried again: {})", message, verdict.why());
         }
         McpException failure = new McpException(message, cause);
         server.connected.completeExceptionally(failure);
         server.settled.completeExceptionally(failure);
+        if (!inRun) {
+            server.outcome.completeExceptionally(failure);
+        }
     }
 
     /**
@@ -931,8 +1050,9 @@ public final class McpManager implements AutoCloseable {
             listings.remove(server.name);
             if (policy.enabled() && !server.cancelled && !JvmShutdown.inProgress()) {
                 // Died again within the crash window of a reconnect: a crash loop, whose attempts go on counting.
+                // (A server that came up on a retry of its first connect and drops starts a reconnect run of its own.)
                 Reconnect previous = server.reconnect;
-                boolean crashLoop = previous != null
+                boolean crashLoop = previous != null && !previous.startup()
                         && System.nanoTime() - server.connectedAt < policy.crashWindow().toNanos();
                 Reconnect run = new Reconnect(server, policy);
                 reconnects.put(server.name, run);
@@ -958,6 +1078,9 @@ public final class McpManager implements AutoCloseable {
             LOG.warn("MCP server \"{}\" disconnected: {}", server.name, message);
         }
         server.settled.completeExceptionally(reason);
+        if (!reconnecting) {
+            server.outcome.completeExceptionally(reason);
+        }
         server.left.complete(null);
     }
 
@@ -972,28 +1095,54 @@ public final class McpManager implements AutoCloseable {
      * @return whether an attempt was scheduled
      */
     private boolean backOffLocked(Reconnect run, int attempt, String reason) {
-        run.reason = reason;
-        if (attempt > run.policy.attempts()) {
-            reconnects.remove(run.name, run);
-            listings.remove(run.name);
-            if (slices.remove(run.name) != null) {
-                rebuildView(run.name);
-            }
-            String message = "MCP server \"" + run.name + "\" failed: no reconnect after " + run.policy.attempts()
-                    + (run.policy.attempts() == 1 ? " attempt" : " attempts") + "; last: " + stripName(run.name, reason);
-            setInactive(run.name, new ServerStatus(ServerStatus.State.FAILED, Optional.of(message)));
-            LOG.warn("{}", message);
-            run.ready.completeExceptionally(new McpException(message));
+        // A startup retry says which attempt failed: its status reads "attempt 2 of 4 ...: attempt 1 of 4 failed: ...".
+        run.reason = run.startup() ? "attempt " + (attempt - 1) + " of " + run.limit + " failed: "
+                + stripName(run.name, reason) : reason;
+        if (attempt > run.limit) {
+            String message = run.startup()
+                    ? "MCP server \"" + run.name + "\" failed to connect after " + run.limit + " attempts; last: "
+                            + stripName(run.name, reason)
+                    : "MCP server \"" + run.name + "\" failed: no reconnect after " + run.policy.attempts()
+                            + (run.policy.attempts() == 1 ? " attempt" : " attempts") + "; last: "
+                            + stripName(run.name, reason);
+            endRunLocked(run, message);
             return false;
         }
-        Duration delay = run.policy.delay(attempt, ThreadLocalRandom.current().nextDouble());
+        Duration delay = run.delay(attempt);
         run.attempt = attempt;
         run.nextTry = Instant.now().plus(delay);
         run.timer = ClientThreads.TIMERS.schedule(() -> retry(run), delay.toMillis(), TimeUnit.MILLISECONDS);
         fireStatus(run.name, run.status());
-        LOG.debug("MCP server \"{}\": reconnect attempt {} of {} in {} ms", run.name, attempt, run.policy.attempts(),
-                delay.toMillis());
+        if (run.startup()) {
+            LOG.info("MCP server \"{}\": connect attempt {} of {} failed: {}; trying again in {} ms", run.name,
+                    attempt - 1, run.limit, stripName(run.name, reason), delay.toMillis());
+        } else {
+            LOG.debug("MCP server \"{}\": reconnect attempt {} of {} in {} ms", run.name, attempt, run.limit,
+                    delay.toMillis());
+        }
         return true;
+    }
+
+    /**
+     * Ends a run of attempts: status failed with this message, tools gone, calls waiting on it and the startup gate
+     * told. Called under the lock.
+     */
+    private void endRunLocked(Reconnect run, String message) {
+        reconnects.remove(run.name, run);
+        listings.remove(run.name);
+        if (slices.remove(run.name) != null) {
+            rebuildView(run.name);
+        }
+        setInactive(run.name, new ServerStatus(ServerStatus.State.FAILED, Optional.of(message)));
+        if (!run.startup() || run.first.gateReturned) {
+            LOG.warn("{}", message);
+        } else {
+            // The startup gate is still waiting: connectServers returns it as the server's error.
+            LOG.debug("{}", message);
+        }
+        McpException failure = new McpException(message);
+        run.ready.completeExceptionally(failure);
+        run.outcome.completeExceptionally(failure);
     }
 
     private static String stripName(String name, String message) {
@@ -1009,32 +1158,37 @@ public final class McpManager implements AutoCloseable {
                     || connections.containsKey(run.name) || JvmShutdown.inProgress()) {
                 return;
             }
-            server = new Server(run.name, run.config, run.pinKey);
+            server = new Server(run.name, run.config, run.pinKey, run.outcome);
             server.reconnect = run;
             server.attempt = run.attempt;
             server.gateReturned = true;
             server.knownProtocolVersion = run.knownProtocolVersion;
+            server.previousTransport = run.lastTransport;
+            run.lastTransport = null;
             run.nextTry = null;
             run.timer = null;
             pendingConnections.put(run.name, server);
             fireStatus(run.name, run.status());
         }
-        LOG.debug("MCP server \"{}\": reconnect attempt {} of {}", run.name, run.attempt, run.policy.attempts());
+        LOG.debug("MCP server \"{}\": {} attempt {} of {}", run.name, run.startup() ? "connect" : "reconnect",
+                run.attempt, run.limit);
         launch(server);
     }
 
-    /** Ends a reconnect run that a disconnect cut short: no more attempts, and the calls waiting on it fail. */
+    /** Ends a run that a disconnect cut short: no more attempts, and the calls waiting on it fail. */
     private static void cancel(Reconnect run) {
         if (run.timer != null) {
             run.timer.cancel(false);
         }
-        run.ready.completeExceptionally(new McpException("MCP server \"" + run.name
-                + "\" was disconnected while reconnecting"));
+        McpException failure = new McpException("MCP server \"" + run.name + "\" was disconnected while "
+                + (run.startup() ? "connecting" : "reconnecting"));
+        run.ready.completeExceptionally(failure);
+        run.outcome.completeExceptionally(failure);
     }
 
     private static String failureMessage(Server server) {
         try {
-            server.settled.join();
+            server.outcome.join();
             return "";
         } catch (CompletionException e) {
             return unwrap(e).getMessage();
@@ -1485,32 +1639,37 @@ public final class McpManager implements AutoCloseable {
 
     /**
      * Waits for the first connect of a server that is still in flight after the startup gate (a server served
-     * deferred from the cache goes on connecting in the background): its handshake and its first listing.
-     * A reconnect is not waited for; its status says where it is.
+     * deferred from the cache goes on connecting in the background, and so does one past the wait for uncached
+     * servers): its handshake and its first listing, through its retries when it failed for a passing reason.
+     * A reconnect of a server that was loaded is not waited for; its status says where it is.
      *
      * @param name a server
-     * @param bound how long at most; empty: the server's own connect timeout
+     * @param bound how long at most; empty: as long as its first connect may take ({@link #firstConnectBound})
      * @return its status once that connect is over (connected with its listed tools, or failed), or when the
      *     bound passed first (still connecting); at once when no first connect is in flight. Never completes
      *     exceptionally.
      */
     public CompletableFuture<ServerStatus> awaitConnect(String name, Optional<Duration> bound) {
         Objects.requireNonNull(bound, "bound");
-        Server server;
+        CompletableFuture<Void> outcome;
+        ServerConfig config;
         synchronized (lock) {
-            server = pendingConnections.get(name);
+            Server server = pendingConnections.get(name);
             if (server == null) {
                 server = pendingToolLoads.get(name);
             }
-            if (server == null || server.reconnect != null) {
+            Reconnect run = reconnects.get(name);
+            outcome = run != null ? run.outcome : server != null ? server.outcome : null;
+            config = run != null ? run.config : server != null ? server.config : null;
+            if (outcome == null || outcome.isDone()) {
                 return CompletableFuture.completedFuture(statusLocked(name));
             }
         }
-        long millis = Math.max(0, bound.orElse(server.config.timeout()).toMillis());
+        long millis = Math.max(0, bound.orElse(firstConnectBound(config)).toMillis());
         CompletableFuture<ServerStatus> done = new CompletableFuture<>();
         ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(() -> done.complete(status(name)), millis,
                 TimeUnit.MILLISECONDS);
-        server.settled.whenComplete((v, error) -> {
+        outcome.whenComplete((v, error) -> {
             timer.cancel(false);
             done.complete(status(name));
         });
@@ -1534,7 +1693,8 @@ public final class McpManager implements AutoCloseable {
             Reconnect run = reconnects.get(name);
             if (run != null) {
                 ready = run.ready;
-                late = "is reconnecting and did not come back";
+                late = run.startup() ? "is still connecting (attempt " + run.attempt + " of " + run.limit
+                        + ") and was not connected" : "is reconnecting and did not come back";
             } else {
                 server = pendingConnections.get(name);
                 if (!pending || server == null) {
@@ -1585,6 +1745,23 @@ public final class McpManager implements AutoCloseable {
 
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /**
+     * How long a server's first connect may take: each attempt's handshake and first listing within twice its
+     * connect timeout (and 5 s to start), the longest delays of its retries between them.
+     *
+     * @param config the server's config
+     * @return the bound
+     */
+    public Duration firstConnectBound(ServerConfig config) {
+        ReconnectPolicy policy = reconnectPolicy(config);
+        Duration attempt = config.timeout().multipliedBy(2).plusSeconds(5);
+        Duration bound = attempt;
+        for (int retry = 1; retry <= policy.startupRetries(); retry++) {
+            bound = bound.plus(policy.delay(retry, 1.0)).plus(attempt);
+        }
+        return bound;
     }
 
     /**
@@ -1838,6 +2015,7 @@ public final class McpManager implements AutoCloseable {
         private AuthServices authServices;
         private ToolCache toolCache;
         private Duration startupGate = DEFAULT_STARTUP_GATE;
+        private Duration uncachedWait = DEFAULT_UNCACHED_WAIT;
         private Duration debounce = DEFAULT_LIST_CHANGED_DEBOUNCE;
         private Path workingDirectory = Path.of("").toAbsolutePath();
         private Map<String, String> environment = System.getenv();
@@ -1936,6 +2114,21 @@ public final class McpManager implements AutoCloseable {
         /** @return this, with this tool cache (default: none, so slow servers are always waited for) */
         public Builder toolCache(ToolCache cache) {
             this.toolCache = Objects.requireNonNull(cache, "cache");
+            return this;
+        }
+
+        /**
+         * @param wait how long {@link #connectServers} waits for a server whose tools are not cached (nor vouched for
+         *     by its pins) before it returns without them; never less than the startup gate, {@link Duration#ZERO}
+         *     for no longer than the gate
+         * @return this (default {@link #DEFAULT_UNCACHED_WAIT}, 10 s)
+         */
+        public Builder uncachedWait(Duration wait) {
+            Objects.requireNonNull(wait, "wait");
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("the uncached wait must not be negative, got " + wait);
+            }
+            this.uncachedWait = wait;
             return this;
         }
 

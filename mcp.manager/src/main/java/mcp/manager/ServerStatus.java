@@ -11,8 +11,9 @@ import java.util.Optional;
  * @param state the state
  * @param error the last error: why a connect failed, or why a connection dropped (for a server that failed
  *     after its reconnect attempts, the last exit code and stderr lines are in it)
- * @param reconnect where a reconnecting server is in its run of attempts; present only with
- *     {@link State#RECONNECTING}
+ * @param reconnect where a server being started again is in its run of attempts: always with
+ *     {@link State#RECONNECTING}; with {@link State#CONNECTING} when its first connect failed for a passing reason
+ *     and is tried again; never with another state
  */
 public record ServerStatus(State state, Optional<String> error, Optional<Reconnect> reconnect) {
 
@@ -21,8 +22,10 @@ public record ServerStatus(State state, Optional<String> error, Optional<Reconne
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(error, "error");
         Objects.requireNonNull(reconnect, "reconnect");
-        if (reconnect.isPresent() != (state == State.RECONNECTING)) {
-            throw new IllegalArgumentException("reconnect is present exactly when the state is RECONNECTING");
+        if (state == State.RECONNECTING && reconnect.isEmpty()
+                || reconnect.isPresent() && state != State.RECONNECTING && state != State.CONNECTING) {
+            throw new IllegalArgumentException("reconnect is present when the state is RECONNECTING, and only then or"
+                    + " with CONNECTING");
         }
     }
 
@@ -37,10 +40,11 @@ public record ServerStatus(State state, Optional<String> error, Optional<Reconne
     }
 
     /**
-     * Where a reconnecting server is.
+     * Where a server being started again is.
      *
-     * @param attempt the attempt made next, or in flight (from 1)
-     * @param attempts the most attempts of the server's reconnect policy
+     * @param attempt the attempt made next, or in flight: of a reconnect from 1; of a first connect tried again
+     *     from 2 (the first connect was attempt 1)
+     * @param attempts the most attempts: of a reconnect, its policy's; of a first connect, 1 + its startup retries
      * @param nextTry when that attempt starts; empty when it is in flight
      */
     public record Reconnect(int attempt, int attempts, Optional<Instant> nextTry) {
@@ -62,7 +66,10 @@ public record ServerStatus(State state, Optional<String> error, Optional<Reconne
     public enum State {
         /** Connected: its tools are live. */
         CONNECTED,
-        /** A connect or a tool load is in flight. */
+        /**
+         * A connect or a tool load is in flight, or its first connect failed for a passing reason and is tried again
+         * (see {@link ServerStatus#reconnect()}: the attempt, and {@link ServerStatus#error()}: why the last failed).
+         */
         CONNECTING,
         /**
          * Its connection closed by itself and it is being started again (see {@link ServerStatus#reconnect()}):

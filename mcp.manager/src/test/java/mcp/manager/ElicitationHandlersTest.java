@@ -2,8 +2,14 @@ package mcp.manager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import mcp.api.McpJson;
+import mcp.api.spi.ElicitationUi;
 import mcp.api.McpProtocolException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -76,5 +82,72 @@ class ElicitationHandlersTest {
                 () -> SamplingHandlers.text("m", params -> null).handle(json("{}")));
         assertEquals(-1, rejected.code());
         assertEquals(-1, assertThrows(McpProtocolException.class, () -> SamplingHandlers.reject().handle(null)).code());
+    }
+
+    /** A UI that answers from a script and records what it was shown. */
+    private static final class ScriptedUi implements ElicitationUi {
+        final List<Object> shown = new CopyOnWriteArrayList<>();
+        ElicitationUi.Response answer;
+
+        @Override
+        public String id() {
+            return "scripted";
+        }
+
+        @Override
+        public Response form(FormRequest request) {
+            shown.add(request);
+            return answer;
+        }
+
+        @Override
+        public Response url(UrlRequest request) {
+            shown.add(request);
+            return answer;
+        }
+    }
+
+    @Test
+    void forUiAsksTheUiAndChecksAndCompletesItsAnswer() throws Exception {
+        ScriptedUi ui = new ScriptedUi();
+        ElicitationHandler handler = ElicitationHandlers.forUi("kit", ui);
+        assertEquals(Set.of(ElicitationUi.Mode.FORM, ElicitationUi.Mode.URL), handler.modes());
+        ui.answer = ElicitationUi.Response.accept(McpJson.object().put("name", "Ada"));
+        JsonNode accepted = handler.handle(json(FORM));
+        assertEquals("Ada", accepted.path("content").path("name").asString());
+        assertEquals(30, accepted.path("content").path("age").asInt(), "the defaults complete the answer");
+        ElicitationUi.FormRequest asked = (ElicitationUi.FormRequest) ui.shown.get(0);
+        assertEquals("kit", asked.serverName());
+        assertEquals("please accept with defaults", asked.message());
+
+        ui.answer = ElicitationUi.Response.accept(McpJson.object().put("age", "not a number"));
+        assertEquals(json("{\"action\": \"decline\"}"), handler.handle(json(FORM)), "an answer that does not fit");
+        ui.answer = ElicitationUi.Response.cancel();
+        assertEquals(json("{\"action\": \"cancel\"}"), handler.handle(json(FORM)));
+    }
+
+    @Test
+    void forUiShowsOnlyHttpUrlsAndAnswersWithoutContent() throws Exception {
+        ScriptedUi ui = new ScriptedUi();
+        ElicitationHandler handler = ElicitationHandlers.forUi("kit", ui);
+        ui.answer = ElicitationUi.Response.accept();
+        assertEquals(json("{\"action\": \"accept\"}"), handler.handle(json("""
+                {"mode": "url", "message": "Sign in", "url": "https://login.example/x?token=t", "elicitationId": "e1"}""")));
+        ElicitationUi.UrlRequest asked = (ElicitationUi.UrlRequest) ui.shown.get(0);
+        assertEquals(URI.create("https://login.example/x?token=t"), asked.url());
+        assertEquals("e1", asked.elicitationId());
+        assertTrue(!asked.toString().contains("token"), asked.toString());
+        assertEquals(json("{\"action\": \"decline\"}"), handler.handle(json("""
+                {"mode": "url", "message": "m", "url": "javascript:alert(1)", "elicitationId": "e2"}""")));
+        assertEquals(1, ui.shown.size(), "a URL that is not http(s) never reaches the user");
+    }
+
+    @Test
+    void withoutUiDeclaresNothingAndDeclinesEveryMode() throws Exception {
+        ElicitationHandler handler = ElicitationHandlers.withoutUi("kit");
+        assertEquals(Set.of(), handler.modes());
+        assertEquals(json("{\"action\": \"decline\"}"), handler.handle(json(FORM)));
+        assertEquals(json("{\"action\": \"decline\"}"), handler.handle(json(
+                "{\"mode\": \"url\", \"message\": \"m\", \"url\": \"https://a.example\", \"elicitationId\": \"1\"}")));
     }
 }

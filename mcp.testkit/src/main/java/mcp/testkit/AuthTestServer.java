@@ -61,7 +61,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       metadata (RFC 8414); or, with {@link Builder#openIdConfigurationOnly}, only the OpenID
  *       configuration at {@code /.well-known/openid-configuration} + issuer path and at
  *       {@code ISSUER/.well-known/openid-configuration}.</li>
- *   <li>{@code POST ISSUER/register} (Dynamic Client Registration, RFC 7591), {@code GET ISSUER/authorize}
+ *   <li>{@code POST ISSUER/register} (Dynamic Client Registration, RFC 7591, unless
+ *       {@link Builder#dynamicRegistration} is off; {@link Builder#preRegisteredClient} adds clients registered
+ *       ahead, held to their redirect URIs exactly), {@code GET ISSUER/authorize}
  *       (answers at once with a 302 to the client's redirect URI: no user, no page) and
  *       {@code POST ISSUER/token} ({@code authorization_code} with PKCE S256 and {@code refresh_token}
  *       grants, RFC 8707 {@code resource} checked).</li>
@@ -151,6 +153,7 @@ public final class AuthTestServer implements AutoCloseable {
     private final boolean requireResource;
     private final boolean openIdConfigurationOnly;
     private final String issuerPath;
+    private final boolean dynamicRegistration;
     /** The {@code resource} of every Protected Resource Metadata document, or null for the endpoint's URL. */
     private final String prmResource;
     private volatile boolean failRefresh;
@@ -196,7 +199,9 @@ public final class AuthTestServer implements AutoCloseable {
     private final AtomicReference<Map<String, String>> lastTokenRequest = new AtomicReference<>();
     private final List<String> errors = new CopyOnWriteArrayList<>();
 
-    private record Client(String id, String secret, String authMethod, List<String> redirectUris) {
+    /** {@code exactRedirect}: its redirect URIs must come back character for character, port included. */
+    private record Client(String id, String secret, String authMethod, List<String> redirectUris,
+                          boolean exactRedirect) {
     }
 
     private record Code(String clientId, String redirectUri, String challenge, String resource, List<String> scopes,
@@ -245,6 +250,14 @@ public final class AuthTestServer implements AutoCloseable {
         requireResource = b.requireResource;
         openIdConfigurationOnly = b.openIdConfigurationOnly;
         issuerPath = b.issuerPath;
+        dynamicRegistration = b.dynamicRegistration;
+        b.preRegistered.forEach(client -> {
+            clients.put(client.id(), client);
+            if (client.secret() != null) {
+                // Given, not issued, but a secret all the same: a test proves it leaked nowhere.
+                issuedSecrets.add(client.secret());
+            }
+        });
         failRefresh = b.failRefresh;
         tamperState = b.tamperState;
         alwaysInsufficientScope = b.alwaysInsufficientScope;
@@ -270,6 +283,23 @@ public final class AuthTestServer implements AutoCloseable {
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Registers a client ahead while the server runs, for a redirect URI that names the server's own URL (Codex's
+     * callback path ends with a hash of it); otherwise as {@link Builder#preRegisteredClient}.
+     *
+     * @param clientId the client id
+     * @param clientSecret its secret, or {@code null} for a public client
+     * @param authMethod {@code none}, {@code client_secret_basic} or {@code client_secret_post}
+     * @param redirectUris the redirect URIs it may use, compared exactly
+     */
+    public void preRegisterClient(String clientId, String clientSecret, String authMethod, List<String> redirectUris) {
+        Client client = Builder.client(clientId, clientSecret, authMethod, redirectUris);
+        if (clientSecret != null) {
+            issuedSecrets.add(clientSecret);
+        }
+        clients.put(clientId, client);
     }
 
     // ---- URLs ----
@@ -754,8 +784,10 @@ public final class AuthTestServer implements AutoCloseable {
         ObjectNode body = mapper.createObjectNode()
                 .put("issuer", issuer())
                 .put("authorization_endpoint", issuer() + "/authorize")
-                .put("token_endpoint", issuer() + "/token")
-                .put("registration_endpoint", issuer() + "/register");
+                .put("token_endpoint", issuer() + "/token");
+        if (dynamicRegistration) {
+            body.put("registration_endpoint", issuer() + "/register");
+        }
         body.putArray("response_types_supported").add("code");
         ArrayNode grants = body.putArray("grant_types_supported").add("authorization_code");
         if (refreshTokens) {
@@ -780,6 +812,11 @@ public final class AuthTestServer implements AutoCloseable {
     // ---- dynamic client registration ----
 
     private void register(Call call) throws IOException {
+        if (!dynamicRegistration) {
+            errors.add("registration: dynamic client registration is off, and a client asked for it");
+            call.send(404, "text/plain", "no dynamic client registration here", Map.of());
+            return;
+        }
         if (!call.expect("POST")) {
             return;
         }
@@ -804,7 +841,7 @@ public final class AuthTestServer implements AutoCloseable {
         }
         String id = "mcp-client-" + UUID.randomUUID();
         String secret = method.equals("none") ? null : issue("mcpcs_");
-        clients.put(id, new Client(id, secret, method, List.copyOf(redirectUris)));
+        clients.put(id, new Client(id, secret, method, List.copyOf(redirectUris), false));
         ObjectNode answer = ((ObjectNode) request).deepCopy();
         answer.put("client_id", id).put("client_id_issued_at", Instant.now().getEpochSecond())
                 .put("token_endpoint_auth_method", method);
@@ -835,7 +872,8 @@ public final class AuthTestServer implements AutoCloseable {
             refuse(call, 400, new Refusal("invalid_request", "authorization: unknown client_id"));
             return;
         }
-        if (redirectUri == null || client.redirectUris().stream().noneMatch(r -> OAuthWire.sameRedirect(r, redirectUri))) {
+        if (redirectUri == null || client.redirectUris().stream().noneMatch(r -> client.exactRedirect() ? r.equals(redirectUri)
+                : OAuthWire.sameRedirect(r, redirectUri))) {
             refuse(call, 400, new Refusal("invalid_request", "authorization: redirect_uri missing or not registered"));
             return;
         }
@@ -1160,8 +1198,49 @@ public final class AuthTestServer implements AutoCloseable {
         private boolean openIdConfigurationOnly;
         private String issuerPath = "";
         private String prmResource;
+        private boolean dynamicRegistration = true;
+        private final List<Client> preRegistered = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * A client registered ahead, as an administrator registers one for a server without Dynamic Client
+         * Registration: its redirect URIs are compared character for character, port and host name included
+         * ({@code localhost} is not {@code 127.0.0.1}), as a server does that holds a client to the URIs it was
+         * registered with. Default: none.
+         *
+         * @param clientId the client id
+         * @param clientSecret its secret, or {@code null} for a public client
+         * @param authMethod {@code none}, {@code client_secret_basic} or {@code client_secret_post}
+         * @param redirectUris the redirect URIs it may use
+         * @return this builder
+         */
+        public Builder preRegisteredClient(String clientId, String clientSecret, String authMethod,
+                List<String> redirectUris) {
+            preRegistered.add(client(clientId, clientSecret, authMethod, redirectUris));
+            return this;
+        }
+
+        private static Client client(String clientId, String clientSecret, String authMethod, List<String> redirectUris) {
+            Objects.requireNonNull(clientId, "clientId");
+            Objects.requireNonNull(authMethod, "authMethod");
+            if (authMethod.equals("none") != (clientSecret == null)) {
+                throw new IllegalArgumentException("a secret goes with client_secret_basic or client_secret_post only");
+            }
+            return new Client(clientId, clientSecret, authMethod, List.copyOf(redirectUris), true);
+        }
+
+        /**
+         * Whether the metadata offers Dynamic Client Registration; when off, a registration is refused with 404 and
+         * counted as an error. Default: on.
+         *
+         * @param on whether to offer it
+         * @return this builder
+         */
+        public Builder dynamicRegistration(boolean on) {
+            this.dynamicRegistration = on;
+            return this;
         }
 
         /**

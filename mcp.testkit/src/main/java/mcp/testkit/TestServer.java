@@ -55,7 +55,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code change_resources}; {@code --features skills} adds the skills extension ({@code skills/list},
  * {@code skills/get}, skill files by {@code resources/read}: {@link mcp.testkit.internal.SkillsFixture}), with faults
  * that serve files other than their entries say; {@code --features large-results} adds {@code big_text},
- * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md).
+ * {@code hinted_text} and {@code big_image}, results larger than an agent's context (docs/context-budget.md);
+ * {@code --features sandbox-probes} adds {@code write_file}, {@code read_file} and {@code connect}, which try what a
+ * sandbox may forbid (docs/sandbox.md).
  * {@code --tool-ui NAME=model,app} gives a tool the MCP Apps {@code _meta.ui} with that {@code visibility}, so that a
  * test has tools meant for an app's view only.
  * Faults chosen with {@code --fault}
@@ -201,6 +203,16 @@ public final class TestServer {
         if (options.offers("large-results")) {
             addLargeResultTools();
         }
+        if (options.offers("sandbox-probes")) {
+            tools.add(tool("write_file", "Writes text to the file at path (created or replaced); answers \"wrote N"
+                    + " bytes\", or a tool error with the system's reason.", schema("path", "string", "text", "string"),
+                    "path", "text"));
+            tools.add(tool("read_file", "Reads the file at path as UTF-8 text; answers its content, or a tool error"
+                    + " with the system's reason.", schema("path", "string"), "path"));
+            tools.add(tool("connect", "Opens a TCP connection to host:port (2 s at most) and closes it; answers"
+                    + " \"connected\", or a tool error with the system's reason.", schema("host", "string",
+                    "port", "integer"), "host", "port"));
+        }
         if (options.toolsFile != null) {
             tools.add(tool("reread_tools", "Sends notifications/tools/list_changed: the tools file is read again.",
                     schema()));
@@ -338,6 +350,13 @@ public final class TestServer {
         if (options.stderrText != null) {
             System.err.println(options.stderrText);
         }
+        if (options.failFirst > 0) {
+            int start = countStart(options.stateFile);
+            if (start <= options.failFirst) {
+                failStart(options, start);
+                return;
+            }
+        }
         if (options.has(Fault.EXIT_AT_START)) {
             System.err.println("fatal: exit at start on purpose");
             System.exit(3);
@@ -352,6 +371,63 @@ public final class TestServer {
         }
         server.run();
         System.exit(0);
+    }
+
+    /**
+     * Counts this start in the state file of {@code --fail-first}, under a file lock (starts of one test may race):
+     * one line with this process's pid, and a line {@code overlap PID} for each earlier start still alive, so that a
+     * test can tell whether its client ever ran two of them at once.
+     *
+     * @return which start this is, from 1
+     */
+    private static int countStart(String stateFile) {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(java.nio.file.Path.of(stateFile),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ,
+                java.nio.file.StandardOpenOption.WRITE);
+                java.nio.channels.FileLock lock = channel.lock()) {
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate((int) channel.size());
+            while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+                // read it all
+            }
+            List<String> lines = new String(buffer.array(), UTF_8).lines().filter(l -> !l.isBlank()).toList();
+            StringBuilder added = new StringBuilder();
+            int starts = 1;
+            for (String line : lines) {
+                if (line.startsWith("overlap")) {
+                    continue;
+                }
+                starts++;
+                long pid = Long.parseLong(line.trim());
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    System.err.println("mcp-testkit: start " + pid + " is still running");
+                    added.append("overlap ").append(pid).append('\n');
+                }
+            }
+            added.append(ProcessHandle.current().pid()).append('\n');
+            channel.write(java.nio.ByteBuffer.wrap(added.toString().getBytes(UTF_8)), channel.size());
+            return starts;
+        } catch (IOException | RuntimeException e) {
+            System.err.println("mcp-testkit: cannot count the start in " + stateFile + ": " + e);
+            System.exit(2);
+            return 0;
+        }
+    }
+
+    /** A start of {@code --fail-first} that fails as {@code --fail-with} says. */
+    private static void failStart(Options options, int start) {
+        if (options.failWith.equals("hang")) {
+            System.err.println("fatal: start " + start + " of the first " + options.failFirst + " hangs on purpose");
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, UTF_8))) {
+                while (in.readLine() != null) {
+                    // never answered
+                }
+            } catch (IOException e) {
+                // stdin is gone: so is the client
+            }
+            System.exit(0);
+        }
+        System.err.println("fatal: start " + start + " of the first " + options.failFirst + " fails on purpose");
+        System.exit(4);
     }
 
     private void run() {
@@ -1170,6 +1246,13 @@ public final class TestServer {
                     throw new RpcError(-32602, "Unknown tool: " + name);
                 }
                 return largeResult(name, args);
+            case "write_file":
+            case "read_file":
+            case "connect":
+                if (!options.offers("sandbox-probes")) {
+                    throw new RpcError(-32602, "Unknown tool: " + name);
+                }
+                return sandboxProbe(name, args);
             case "echo": {
                 JsonNode message = args.path("message");
                 return message.isString() ? textResult(message.stringValue())
@@ -1643,6 +1726,34 @@ public final class TestServer {
         ObjectNode result = mapper.createObjectNode();
         result.putArray("content").addObject().put("type", "text").put("text", text);
         return result;
+    }
+
+    /**
+     * What a sandbox may forbid, tried for real: a file written or read, a TCP connection opened. A refusal is a tool
+     * error with the system's own words ("Read-only file system", "Connection refused"), so a test can tell it from
+     * a mistake of its own.
+     */
+    private ObjectNode sandboxProbe(String name, JsonNode args) {
+        try {
+            switch (name) {
+                case "write_file": {
+                    byte[] bytes = text(args.path("text"), "").getBytes(UTF_8);
+                    java.nio.file.Files.write(java.nio.file.Path.of(text(args.path("path"), "")), bytes);
+                    return textResult("wrote " + bytes.length + " bytes");
+                }
+                case "read_file":
+                    return textResult(java.nio.file.Files.readString(java.nio.file.Path.of(text(args.path("path"), ""))));
+                default: {
+                    try (java.net.Socket socket = new java.net.Socket()) {
+                        socket.connect(new java.net.InetSocketAddress(text(args.path("host"), ""),
+                                args.path("port").asInt()), 2_000);
+                    }
+                    return textResult("connected");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return toolError(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
     }
 
     private ObjectNode toolError(String text) {

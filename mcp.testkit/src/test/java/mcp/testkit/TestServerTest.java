@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.JsonNode;
 
@@ -166,6 +169,45 @@ class TestServerTest {
         }
         assertTrue(server.stderr().contains("hello from stderr"), server.stderr());
         assertTrue(server.stderr().contains("fatal: exit at start on purpose"), server.stderr());
+    }
+
+    @Test
+    void failFirstFailsTheFirstStartsCountedInTheStateFileThenServes(@TempDir Path temp) throws Exception {
+        Path state = temp.resolve("starts");
+        for (int i = 1; i <= 2; i++) {
+            ServerProcess failing = start("--fail-first", "2", "--state", state.toString());
+            assertTrue(failing.process().waitFor(10, TimeUnit.SECONDS));
+            assertEquals(4, failing.process().exitValue(), "start " + i + " fails");
+        }
+        ServerProcess third = start("--fail-first", "2", "--state", state.toString());
+        assertEquals("2025-11-25", third.request(1, "initialize", "{\"protocolVersion\":\"2025-11-25\"}")
+                .path("result").path("protocolVersion").asString(), "the third start serves");
+        List<String> lines = Files.readAllLines(state);
+        assertEquals(3, lines.size(), lines.toString());
+        assertEquals(String.valueOf(third.process().pid()), lines.get(2));
+
+        ServerProcess fourth = start("--fail-first", "2", "--state", state.toString());
+        fourth.request(1, "ping", "{}");
+        assertTrue(Files.readAllLines(state).contains("overlap " + third.process().pid()),
+                "a start beside a live earlier one is marked: " + Files.readAllLines(state));
+    }
+
+    @Test
+    void failFirstCanHangInsteadAndEndsWithStdin(@TempDir Path temp) throws Exception {
+        ServerProcess hanging = start("--fail-first", "1", "--state", temp.resolve("s").toString(), "--fail-with",
+                "hang");
+        hanging.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertFalse(hanging.process().waitFor(300, TimeUnit.MILLISECONDS), "it neither answers nor exits");
+        hanging.process().getOutputStream().close();
+        assertTrue(hanging.process().waitFor(10, TimeUnit.SECONDS));
+        assertEquals(0, hanging.process().exitValue());
+    }
+
+    @Test
+    void failFirstWithoutAStateFileIsAUsageError() throws Exception {
+        ServerProcess server = start("--fail-first", "1");
+        assertTrue(server.process().waitFor(10, TimeUnit.SECONDS));
+        assertEquals(2, server.process().exitValue());
     }
 
     @Test

@@ -30,6 +30,25 @@ public interface AuthorizationUi {
      */
     Receiver open(String serverName, int preferredPort);
 
+    /**
+     * Starts listening at the loopback redirect URI a client was registered with, for an authorization
+     * server that compares redirect URIs as written (a pre-registered client of another tool, whose URI has
+     * that tool's host name and path): its host ({@code 127.0.0.1}, {@code localhost} or {@code [::1]}), path
+     * and port, or any free port when the URI names none (or 0). The receiver's {@link Receiver#redirectUri()}
+     * is that URI with the port it listens on.
+     *
+     * <p>The default listens as {@link #open(String, int)} does on the URI's port and keeps its own host and
+     * path: a UI that does not override it serves only authorization servers that take its own redirect URI.
+     *
+     * @param serverName the MCP server the authorization is for
+     * @param redirectUri an {@code http} URI of a loopback host
+     * @return a receiver, to be closed after use
+     * @throws mcp.api.McpException when no receiver can be opened
+     */
+    default Receiver open(String serverName, URI redirectUri) {
+        return open(serverName, Math.max(redirectUri.getPort(), 0));
+    }
+
     /** One authorization in progress. */
     interface Receiver extends AutoCloseable {
 

@@ -112,6 +112,28 @@ final class Discovery {
     }
 
     /**
+     * @param http the exchanges
+     * @param location where a config says the authorization server's metadata is
+     * @return that metadata, whose {@code issuer} is taken as it says (the config chose this server)
+     * @throws McpException when it cannot be read
+     */
+    static AuthServer authServerAt(OAuthHttp http, URI location) {
+        JsonNode document = http.getJson(location).orElseThrow(() -> new McpException(
+                "the authorization server metadata at " + Urls.redact(location) + " (auth option authServerMetadataUrl) "
+                        + "cannot be read"));
+        return fromMetadata(document, stripTrailingSlash(origin(location).toString()), location, false);
+    }
+
+    /**
+     * An authorization server of which a config names the endpoints: no metadata, so nothing else is known
+     * (no registration endpoint, no PKCE methods, no issuer parameter).
+     */
+    static AuthServer configured(URI authorizationEndpoint, URI tokenEndpoint, String issuer) {
+        return new AuthServer(issuer, authorizationEndpoint, tokenEndpoint, Optional.empty(), Optional.empty(),
+                List.of(), Optional.empty(), false, Optional.empty(), false, false, Optional.empty());
+    }
+
+    /**
      * The 2025-03-26 way: the authorization server is the MCP server's origin; its metadata there, else
      * the default endpoints.
      */

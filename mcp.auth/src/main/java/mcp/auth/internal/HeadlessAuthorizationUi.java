@@ -56,6 +56,11 @@ public final class HeadlessAuthorizationUi implements AuthorizationUi {
         return new HeadlessReceiver(serverName, new LoopbackReceiver(serverName, preferredPort, url -> { }));
     }
 
+    @Override
+    public Receiver open(String serverName, URI redirectUri) {
+        return new HeadlessReceiver(serverName, new LoopbackReceiver(serverName, redirectUri, url -> { }));
+    }
+
     /** Follows the authorization URL; owns the loopback receiver it was given. */
     private static final class HeadlessReceiver implements Receiver {
 

@@ -32,9 +32,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Receives the authorization redirect on 127.0.0.1: an HTTP server (the JDK's
  * {@code com.sun.net.httpserver}) on the preferred port when it is free, else on any free port,
- * answering {@value #PATH} only. The redirect URI is {@code http://127.0.0.1:<port>/callback}.
+ * answering {@value #PATH} only. The redirect URI is {@code http://127.0.0.1:<port>/callback}, or the one a
+ * pre-registered client of another tool was registered with ({@code http://localhost:<port>/callback} for
+ * Claude Code, {@code .../oauth/callback} for Gemini CLI): its host name and path then, on 127.0.0.1 (on
+ * {@code ::1} for {@code [::1]}); a browser that resolves {@code localhost} to {@code ::1} first falls back
+ * to 127.0.0.1 when nothing listens there.
  *
- * <p>The first {@code GET /callback} that carries {@code code} or {@code error} completes the wait
+ * <p>The first {@code GET} of the path that carries {@code code} or {@code error} completes the wait
  * and is answered with a small page telling the user to close the window; later ones get the same
  * page and change nothing. Any other path is 404, a callback without either parameter 400.
  *
@@ -54,6 +58,8 @@ final class LoopbackReceiver implements AuthorizationUi.Receiver {
     private final HttpServer server;
     private final ExecutorService executor;
     private final URI redirectUri;
+    /** The path the redirect comes to. */
+    private final String path;
     /** Completed once: by the first callback with {@code code} or {@code error}, or by {@link #close()}. */
     private final CompletableFuture<Map<String, String>> received = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -68,12 +74,35 @@ final class LoopbackReceiver implements AuthorizationUi.Receiver {
      * @throws McpException when no loopback port can be opened
      */
     LoopbackReceiver(String serverName, int preferredPort, Consumer<URI> show) {
+        this(serverName, URI.create("http://127.0.0.1" + (preferredPort > 0 ? ":" + preferredPort : "") + PATH), show);
+    }
+
+    /**
+     * Starts listening where a redirect URI says.
+     *
+     * @param serverName the MCP server the authorization is for (thread name, messages)
+     * @param redirect an {@code http} URI of {@code 127.0.0.1}, {@code localhost} or {@code [::1]}: its port when
+     *     free (any when it names none), its path
+     * @param show what {@link #await} does with the authorization URL before it waits
+     * @throws McpException when no loopback port can be opened
+     * @throws IllegalArgumentException when the URI is not such a URI
+     */
+    LoopbackReceiver(String serverName, URI redirect, Consumer<URI> show) {
         this.serverName = Objects.requireNonNull(serverName, "serverName");
         this.show = Objects.requireNonNull(show, "show");
-        if (preferredPort < 0 || preferredPort > 65535) {
-            throw new IllegalArgumentException("preferredPort must be 0..65535: " + preferredPort);
+        String host = redirect.getHost() == null ? "" : redirect.getHost().toLowerCase(java.util.Locale.ROOT);
+        boolean ipv6 = host.equals("[::1]") || host.equals("::1");
+        if (!"http".equalsIgnoreCase(redirect.getScheme())
+                || !(ipv6 || host.equals("127.0.0.1") || host.equals("localhost"))) {
+            throw new IllegalArgumentException("not an http URI of a loopback host: " + redirect.getScheme() + "://"
+                    + host);
         }
-        this.server = bind(serverName, preferredPort);
+        int preferredPort = Math.max(redirect.getPort(), 0);
+        if (preferredPort > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535: " + preferredPort);
+        }
+        this.path = redirect.getRawPath() == null || redirect.getRawPath().isEmpty() ? "/" : redirect.getPath();
+        this.server = bind(serverName, preferredPort, ipv6);
         this.executor = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "mcp-http-" + serverName + "-callback");
             thread.setDaemon(true);
@@ -82,15 +111,22 @@ final class LoopbackReceiver implements AuthorizationUi.Receiver {
         server.setExecutor(executor);
         server.createContext("/", this::handle);
         server.start();
-        this.redirectUri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + PATH);
+        try {
+            this.redirectUri = new URI("http", null, redirect.getHost(), server.getAddress().getPort(), path, null, null);
+        } catch (java.net.URISyntaxException e) {
+            server.stop(0);
+            executor.shutdownNow();
+            throw new IllegalArgumentException("not a valid redirect URI", e);
+        }
         LOG.debug("MCP server \"{}\": waiting for the authorization redirect on {}", serverName, redirectUri);
     }
 
-    private static HttpServer bind(String serverName, int preferredPort) {
+    private static HttpServer bind(String serverName, int preferredPort, boolean ipv6) {
         InetAddress loopback;
         try {
-            // A literal: no name lookup, and never ::1 (the redirect URI names 127.0.0.1).
-            loopback = InetAddress.getByAddress("127.0.0.1", new byte[] {127, 0, 0, 1});
+            // A literal: no name lookup, and never ::1 unless the redirect URI names it.
+            loopback = ipv6 ? InetAddress.getByAddress("::1", new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})
+                    : InetAddress.getByAddress("127.0.0.1", new byte[] {127, 0, 0, 1});
         } catch (IOException e) {
             throw new IllegalStateException("127.0.0.1 is a valid address", e);
         }
@@ -161,7 +197,7 @@ final class LoopbackReceiver implements AuthorizationUi.Receiver {
     private void handle(HttpExchange exchange) throws IOException {
         try {
             URI uri = exchange.getRequestURI();
-            if (!PATH.equals(uri.getPath())) {
+            if (!path.equals(uri.getPath())) {
                 answer(exchange, 404, "Not found.");
                 return;
             }

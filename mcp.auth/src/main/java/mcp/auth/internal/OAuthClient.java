@@ -356,19 +356,34 @@ public final class OAuthClient {
         }
         LOG.info("MCP server \"{}\" asks for authorization ({}); discovering its authorization server", serverName,
                 stepUp ? "more scopes: " + challenge.scope().orElse("none given") : "HTTP " + status);
-        Optional<Discovery.ResourceMetadata> prm = Discovery.resourceMetadata(http, server, challenge);
+        Optional<Discovery.ResourceMetadata> prm;
         Discovery.AuthServer as;
-        if (prm.isPresent()) {
-            List<String> servers = prm.get().authorizationServers();
-            if (servers.isEmpty()) {
-                throw new McpException("the protected resource metadata at " + Urls.redact(prm.get().location())
-                        + " names no authorization server");
-            }
-            as = Discovery.authServer(http, servers.get(0));
+        Optional<Discovery.AuthServer> configured = configuredAuthServer();
+        if (configured.isPresent()) {
+            // The owner named the endpoints (Gemini CLI's authorizationUrl and tokenUrl): it discovers nothing, and
+            // neither does mcp-host, since such a server often publishes no metadata at all.
+            prm = Optional.empty();
+            as = configured.get();
         } else {
-            as = Discovery.legacyAuthServer(http, server);
+            prm = Discovery.resourceMetadata(http, server, challenge);
+            Optional<String> metadataUrl = option("authServerMetadataUrl");
+            if (metadataUrl.isPresent()) {
+                // The owner named the metadata (Claude Code's authServerMetadataUrl): used instead of the issuer the
+                // resource names, which is why it is set (a resource that names none, or names a front door).
+                as = Discovery.authServerAt(http, uri("authServerMetadataUrl", metadataUrl.get()));
+            } else if (prm.isPresent()) {
+                List<String> servers = prm.get().authorizationServers();
+                if (servers.isEmpty()) {
+                    throw new McpException("the protected resource metadata at " + Urls.redact(prm.get().location())
+                            + " names no authorization server");
+                }
+                as = Discovery.authServer(http, servers.get(0));
+            } else {
+                as = Discovery.legacyAuthServer(http, server);
+            }
         }
-        String resource = prm.flatMap(Discovery.ResourceMetadata::resource).orElse(Discovery.canonical(server));
+        String resource = option("resource").or(() -> prm.flatMap(Discovery.ResourceMetadata::resource))
+                .orElse(Discovery.canonical(server));
         String grant = grant();
         Optional<String> scope = scope(challenge, prm, as, previous, stepUp, grant);
         checkPreRegisteredIssuer(as, previous);
@@ -436,7 +451,9 @@ public final class OAuthClient {
         int preferredPort = previous == null ? option("callbackPort").map(OAuthClient::port).orElse(0)
                 : registeredRedirect.or(() -> previous.attribute(StoredCredential.REDIRECT_URI))
                         .map(uri -> URI.create(uri).getPort()).orElse(0);
-        try (AuthorizationUi.Receiver receiver = ui.open(serverName, Math.max(preferredPort, 0))) {
+        Optional<URI> fixedRedirect = fixedRedirect(Math.max(preferredPort, 0));
+        try (AuthorizationUi.Receiver receiver = fixedRedirect.isPresent() ? ui.open(serverName, fixedRedirect.get())
+                : ui.open(serverName, Math.max(preferredPort, 0))) {
             String redirectUri = receiver.redirectUri().toString();
             Client client = client(as, redirectUri, previous);
             String verifier = random(32);
@@ -456,7 +473,10 @@ public final class OAuthClient {
             LOG.info("MCP server \"{}\": asking the user to authorize at {}", serverName,
                     Urls.redact(as.authorizationEndpoint()));
             Map<String, String> answer = receiver.await(authorizationUrl, USER_TIMEOUT);
-            checkIssuer(as, answer.get("iss"));
+            if (as.fromMetadata() || option("issuer").isPresent() || configuredAuthServer().isEmpty()) {
+                // With endpoints the owner named and no issuer, there is no issuer to compare an answer's with.
+                checkIssuer(as, answer.get("iss"));
+            }
             if (answer.containsKey("error")) {
                 throw new McpException("the authorization server refused the authorization: " + answer.get("error")
                         + Optional.ofNullable(answer.get("error_description")).map(d -> " (" + oneLine(d) + ")").orElse(""));
@@ -677,7 +697,7 @@ public final class OAuthClient {
         Optional<String> configured = option("clientId");
         if (configured.isPresent()) {
             Optional<String> secret = option("clientSecret");
-            return new Client(configured.get(), secret, method(as, secret.isPresent()), redirectUri, false);
+            return new Client(configured.get(), secret, configuredMethod(as, secret.isPresent()), redirectUri, false);
         }
         Optional<String> metadataUrl = option("clientMetadataUrl");
         if (as.clientIdMetadataDocumentSupported() && metadataUrl.isPresent()) {
@@ -745,6 +765,100 @@ public final class OAuthClient {
         LOG.info("MCP server \"{}\": registered mcp-host at {}", serverName, Urls.redact(endpoint));
         return new Client(clientId, secret, method, redirectUri, true);
     }
+
+    /**
+     * The token endpoint authentication of a pre-registered client: the {@code tokenEndpointAuthMethod} option (the
+     * owner's way, for a server that takes only that one and does not say so), else as the server advertises.
+     */
+    private String configuredMethod(Discovery.AuthServer as, boolean hasSecret) {
+        Optional<String> method = option("tokenEndpointAuthMethod").map(m -> m.toLowerCase(Locale.ROOT));
+        if (method.isEmpty()) {
+            return method(as, hasSecret);
+        }
+        return switch (method.get()) {
+            case "none" -> "none";
+            case "client_secret_basic", "client_secret_post" -> {
+                if (!hasSecret) {
+                    throw new McpException("the auth option \"tokenEndpointAuthMethod\" is " + method.get()
+                            + ", which needs \"clientSecret\" too");
+                }
+                yield method.get();
+            }
+            default -> throw new McpException("the auth option \"tokenEndpointAuthMethod\" is \"" + method.get()
+                    + "\"; use client_secret_basic, client_secret_post or none");
+        };
+    }
+
+    /**
+     * The authorization server of the {@code authorizationEndpoint} and {@code tokenEndpoint} options, when both
+     * are set: no metadata, so no registration, and the {@code issuer} option (else the token endpoint's origin) as
+     * its name.
+     */
+    private Optional<Discovery.AuthServer> configuredAuthServer() {
+        Optional<String> authorization = option("authorizationEndpoint");
+        Optional<String> token = option("tokenEndpoint");
+        if (authorization.isEmpty() && token.isEmpty()) {
+            return Optional.empty();
+        }
+        if (authorization.isEmpty() || token.isEmpty()) {
+            throw new McpException("the auth options \"authorizationEndpoint\" and \"tokenEndpoint\" go together; "
+                    + "set both, or neither to discover them");
+        }
+        URI tokenEndpoint = uri("tokenEndpoint", token.get());
+        return Optional.of(Discovery.configured(uri("authorizationEndpoint", authorization.get()), tokenEndpoint,
+                option("issuer").orElse(Discovery.origin(tokenEndpoint).toString().replaceAll("/$", ""))));
+    }
+
+    /** An absolute http(s) URL of an option. */
+    private static URI uri(String option, String text) {
+        try {
+            URI uri = new URI(text.trim());
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("https") || scheme.equals("http")) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // reported below
+        }
+        throw new McpException("the auth option \"" + option + "\" must be an absolute http(s) URL");
+    }
+
+    /**
+     * The redirect URI of the {@code redirectUri} option, where the owner's pre-registered client expects the
+     * answer (Claude Code's {@code http://localhost:<port>/callback}, Codex's {@code .../callback/<id>}); its port,
+     * else {@code preferredPort} (the {@code callbackPort} option or the last one used), else any.
+     *
+     * @throws McpException when the option is not an {@code http} URI of a loopback host: mcp-host receives the
+     *     answer on this machine only
+     */
+    private Optional<URI> fixedRedirect(int preferredPort) {
+        Optional<String> written = option("redirectUri");
+        if (written.isEmpty()) {
+            return Optional.empty();
+        }
+        URI uri;
+        try {
+            uri = new URI(written.get());
+        } catch (java.net.URISyntaxException e) {
+            throw new McpException("the auth option \"redirectUri\" is not a valid URI");
+        }
+        String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+        if (!"http".equalsIgnoreCase(uri.getScheme()) || !LOOPBACK_HOSTS.contains(host) || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
+            throw new McpException("the auth option \"redirectUri\" must be an http URI of 127.0.0.1, localhost or "
+                    + "[::1] without query: mcp-host receives the authorization answer on this machine only, not at "
+                    + Urls.redact(uri));
+        }
+        int port = uri.getPort() > 0 ? uri.getPort() : preferredPort;
+        try {
+            return Optional.of(new URI("http", null, uri.getHost(), port > 0 ? port : -1,
+                    uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getPath(), null, null));
+        } catch (java.net.URISyntaxException e) {
+            throw new McpException("the auth option \"redirectUri\" is not a valid URI");
+        }
+    }
+
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]", "::1");
 
     /** The token endpoint authentication for a client with or without a secret, as the server advertises. */
     private static String method(Discovery.AuthServer as, boolean hasSecret) {

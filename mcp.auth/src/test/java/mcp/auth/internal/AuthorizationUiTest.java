@@ -33,6 +33,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import mcp.api.internal.SystemBrowser;
 import mcp.api.McpException;
 import mcp.api.McpTimeoutException;
 import mcp.api.spi.AuthorizationUi;
@@ -244,13 +245,13 @@ class AuthorizationUiTest {
     @Test
     void theBrowserCommandFitsThePlatform() {
         URI url = URI.create("https://as.example/authorize?a=1&b=2");
-        assertEquals(List.of("xdg-open", url.toString()), BrowserAuthorizationUi.command("Linux", Map.of("DISPLAY", ":0"), url));
+        assertEquals(List.of("xdg-open", url.toString()), SystemBrowser.command("Linux", Map.of("DISPLAY", ":0"), url));
         assertEquals(List.of("xdg-open", url.toString()),
-                BrowserAuthorizationUi.command("FreeBSD", Map.of("WAYLAND_DISPLAY", "wayland-0"), url));
-        assertEquals(List.of(), BrowserAuthorizationUi.command("Linux", Map.of(), url), "no display: no browser");
-        assertEquals(List.of("open", url.toString()), BrowserAuthorizationUi.command("Mac OS X", Map.of(), url));
+                SystemBrowser.command("FreeBSD", Map.of("WAYLAND_DISPLAY", "wayland-0"), url));
+        assertEquals(List.of(), SystemBrowser.command("Linux", Map.of(), url), "no display: no browser");
+        assertEquals(List.of("open", url.toString()), SystemBrowser.command("Mac OS X", Map.of(), url));
         assertEquals(List.of("rundll32", "url.dll,FileProtocolHandler", url.toString()),
-                BrowserAuthorizationUi.command("Windows 11", Map.of(), url));
+                SystemBrowser.command("Windows 11", Map.of(), url));
     }
 
     // ---- registration

@@ -23,9 +23,11 @@ import mcp.manager.McpManager;
  * {@code file} tool cache (found by ServiceLoader, as the host finds it); the time until
  * {@code connectServers} returns the tools.
  *
- * <p>Command line: {@code --servers N --slow K --slow-ms MS [--cache-dir DIR] [--gate MS] -- SERVER
- * COMMAND...}; the first K servers get {@code --init-delay-ms MS}. Without {@code --cache-dir} no
- * cache is used. Prints {@code BENCH-RESULT {json}}, then closes every server.
+ * <p>Command line: {@code --servers N --slow K --slow-ms MS [--cache-dir DIR] [--gate MS] [--uncached-wait MS] --
+ * SERVER COMMAND...}; the first K servers get {@code --init-delay-ms MS}. Without {@code --cache-dir} no
+ * cache is used. The uncached wait defaults to 5 minutes, not the manager's 10 s: a cold run measures the time
+ * until every server's tools are in, as the SDK runner it is compared with does. Prints
+ * {@code BENCH-RESULT {json}}, then closes every server.
  */
 public final class ScaleHost {
 
@@ -47,7 +49,10 @@ public final class ScaleHost {
         String slowMs = options.getOrDefault("--slow-ms", "2000");
         long gate = Long.parseLong(options.getOrDefault("--gate", "250"));
 
-        McpManager.Builder builder = McpManager.builder().startupGate(Duration.ofMillis(gate));
+        long uncachedWait = Long.parseLong(options.getOrDefault("--uncached-wait", "300000"));
+
+        McpManager.Builder builder = McpManager.builder().startupGate(Duration.ofMillis(gate))
+                .uncachedWait(Duration.ofMillis(uncachedWait));
         String cacheDir = options.get("--cache-dir");
         if (cacheDir != null) {
             ToolCacheProvider file = Providers.require(ToolCacheProvider.class,

@@ -120,10 +120,12 @@ final class CallCommand implements Callable<Integer> {
         Map<String, String> errors = loaded.errors();
         errors.forEach((server, error) -> message.append(System.lineSeparator())
                 .append("  (server \"").append(server).append("\" failed: ").append(error).append(')'));
-        // The tool may be one of a server that its owning tool, or mcp-host, would not start: say which, and how to change it.
+        // The tool may be one of a server that its owning tool, or mcp-host, would not start (or could not sandbox):
+        // say which, and how to change it.
         loaded.discovery().skipped().stream()
                 .filter(s -> s.reason() == SkippedServer.Reason.NOT_CONSENTED
-                        || s.reason() == SkippedServer.Reason.NOT_APPROVED)
+                        || s.reason() == SkippedServer.Reason.NOT_APPROVED
+                        || s.reason() == SkippedServer.Reason.NO_SANDBOX)
                 .forEach(s -> message.append(System.lineSeparator()).append("  (server \"").append(s.name())
                         .append("\" is not started: ").append(s.detail()).append(')'));
         throw CliException.usage(message.toString());

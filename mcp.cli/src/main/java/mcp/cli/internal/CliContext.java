@@ -173,11 +173,16 @@ final class CliContext {
                 .environment(io.env())
                 .projectConfig(!options.noProjectConfig)
                 .approveProjectServers(options.approveProjectServers)
+                .sandboxProjectServers(options.sandboxProjectServers)
                 .cache(!options.noCache)
-                .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)));
+                .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)))
+                .uncachedWait(Duration.ofMillis(Math.max(0, options.uncachedWaitMillis)));
         plugins().addTo(builder);
         if (options.cacheDir != null) {
             builder.cacheDirectory(workingDirectory().resolve(options.cacheDir));
+        }
+        if (options.bubblewrap != null) {
+            builder.bubblewrap(workingDirectory().resolve(options.bubblewrap));
         }
         if (options.authStorage != null) {
             builder.authStorage(options.authStorage);

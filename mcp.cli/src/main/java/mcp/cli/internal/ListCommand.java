@@ -15,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "list", description = {
     "List the configured servers by source, without connecting them.",
     "○ not connected  ◌ inactive (disabled, project config off, shadowed, Exa, not approved or"
-            + " not trusted in its own tool)  ✗ invalid;"
+            + " not trusted in its own tool, no sandbox to be had)  ✗ invalid;"
             + " in the shell also ● connected, ◐ connecting, ✗ failed."})
 final class ListCommand implements Callable<Integer> {
 

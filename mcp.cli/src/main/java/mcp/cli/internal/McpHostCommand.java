@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import mcp.api.spi.AuthStorage;
 import mcp.manager.McpClient;
+import mcp.manager.McpManager;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,6 +73,16 @@ final class McpHostCommand implements Callable<Integer> {
                     + " nothing is saved, and denials, the owning tools' declines and the managed policy still hold.")
     boolean approveProjectServers;
 
+    @Option(names = "--sandbox-project-servers", scope = ScopeType.INHERIT,
+            description = "Run every stdio server of a project-level file in a sandbox (Linux, bubblewrap): the project"
+                    + " directory and its own state directory writable, the rest read-only, no network unless its"
+                    + " sandbox grants it; where none can be had it is not started (see docs/sandbox.md).")
+    boolean sandboxProjectServers;
+
+    @Option(names = "--bwrap", paramLabel = "FILE", scope = ScopeType.INHERIT,
+            description = "The bubblewrap program that runs sandboxed servers (default: bwrap on the PATH).")
+    Path bubblewrap;
+
     @Option(names = "--cache-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
             description = "Keep the tool cache here (default: $XDG_CACHE_HOME/mcp-host/tools).")
     Path cacheDir;
@@ -95,6 +106,11 @@ final class McpHostCommand implements Callable<Integer> {
     @Option(names = "--gate", paramLabel = "MS", scope = ScopeType.INHERIT,
             description = "Startup gate: how long to wait for servers before using cached tools (default: 250).")
     long gateMillis = 250;
+
+    @Option(names = "--uncached-wait", paramLabel = "MS", scope = ScopeType.INHERIT,
+            description = "How long to wait for a server nothing is cached of before going on without its tools,"
+                    + " which come later (default: 10000; never less than --gate).")
+    long uncachedWaitMillis = McpManager.DEFAULT_UNCACHED_WAIT.toMillis();
 
     @Option(names = "--plugin-path", paramLabel = "PATH", scope = ScopeType.INHERIT,
             description = "Plugin jars, or folders of them, separated by '${sys:path.separator}', loaded besides the"
@@ -124,12 +140,15 @@ final class McpHostCommand implements Callable<Integer> {
         configFile = base.configFile;
         noProjectConfig = base.noProjectConfig;
         approveProjectServers = base.approveProjectServers;
+        sandboxProjectServers = base.sandboxProjectServers;
+        bubblewrap = base.bubblewrap;
         cacheDir = base.cacheDir;
         noCache = base.noCache;
         json = base.json;
         verbose = base.verbose;
         directory = base.directory;
         gateMillis = base.gateMillis;
+        uncachedWaitMillis = base.uncachedWaitMillis;
         pluginPath = base.pluginPath;
         authStorage = base.authStorage;
         return this;

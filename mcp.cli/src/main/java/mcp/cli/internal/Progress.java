@@ -61,7 +61,8 @@ final class Progress {
             }
             List<String> connecting = manager.statuses().entrySet().stream()
                     .filter(e -> e.getValue().state() == ServerStatus.State.CONNECTING)
-                    .map(Map.Entry::getKey)
+                    .map(e -> e.getKey() + e.getValue().reconnect()
+                            .map(r -> " (attempt " + r.attempt() + " of " + r.attempts() + ")").orElse(""))
                     .toList();
             if (!done && !connecting.isEmpty()) {
                 long seconds = (System.nanoTime() - start) / 1_000_000_000L;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import mcp.api.internal.SystemBrowser;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
 import mcp.host.ToolSession;
@@ -58,7 +59,12 @@ final class ShellCommand implements Callable<Integer> {
         BufferedReader reader = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
         // Asked before the servers start, on the shell's own input: a person at a terminal decides at once.
         ShellConsent consent = new ShellConsent(reader, io.out(), io.console() && !context.json());
-        try (McpHost host = context.newHost(context.hostBuilder().consentHandler(consent))) {
+        McpHost.Builder builder = context.hostBuilder().consentHandler(consent);
+        if (io.console() && !context.json()) {
+            // Servers may ask the person at this terminal, in the middle of a command, on the same input.
+            builder.elicitationUi(new ShellElicitation(reader, io.out(), SystemBrowser::open));
+        }
+        try (McpHost host = context.newHost(builder)) {
             try (ToolSession session = Progress.around(context, host.manager(), host::openSession)) {
                 ShellState state = new ShellState(host, session, context.plugins(), reader);
                 summary(context.out(), session.lastLoad());

@@ -30,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
     "Connect the servers, wait for those still connecting (each within its connect timeout, or --timeout),"
             + " and show each one's state and tool count.",
     "● connected  ◐ connecting  ↻ reconnecting (attempt k of n, next try in t)  ✗ failed  ○ disconnected",
-    "◌ not started, with the reason (not approved, here or in the tool that owns its file; disabled; filtered).",
+    "◌ not started, with the reason (not approved, here or in the tool that owns its file; disabled; filtered;"
+            + " no sandbox to be had).",
     "Tools whose definitions changed since they were pinned are withheld and shown on stderr."})
 final class StatusCommand implements Callable<Integer> {
 

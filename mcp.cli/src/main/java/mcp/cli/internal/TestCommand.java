@@ -2,6 +2,7 @@ package mcp.cli.internal;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
@@ -17,8 +18,9 @@ import picocli.CommandLine.ParentCommand;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code test}: connects one server on its own and waits for it. The tool cache is off, so there
- * is no early return at the startup gate: the answer is about the server, not the cache.
+ * {@code test}: connects one server on its own and waits for it. The tool cache is off and the first connect is
+ * waited for past the wait for uncached servers and through its retries, so there is no early return at the startup
+ * gate: the answer is about the server, not the cache.
  */
 @Command(name = "test", description = {
     "Connect one server (initialize and tools/list), wait for it, and report.",
@@ -39,8 +41,14 @@ final class TestCommand implements Callable<Integer> {
             DiscoveryResult discovery = CliContext.checked(host.discover());
             Map.Entry<ServerConfig, SourceMetadata> server = ServerLookup.find(discovery, name);
             long start = System.nanoTime();
-            ConnectResult result = Progress.around(context, host.manager(), () -> host.manager().connectServers(
-                    Map.of(name, server.getKey()), Map.of(name, server.getValue()), CliContext.pinKey(discovery, name)));
+            ConnectResult result = Progress.around(context, host.manager(), () -> {
+                ConnectResult connected = host.manager().connectServers(Map.of(name, server.getKey()),
+                        Map.of(name, server.getValue()), CliContext.pinKey(discovery, name));
+                // The answer is about the server, not about a session's start: past the wait for uncached servers,
+                // and through the retries of its first connect, within the bound of that connect.
+                host.manager().awaitConnect(name, Optional.empty()).join();
+                return connected;
+            });
             long millis = (System.nanoTime() - start) / 1_000_000;
             String error = result.errors().get(name);
             ServerStatus status = host.manager().status(name);

@@ -13,6 +13,7 @@ import mcp.config.SkippedServer;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import mcp.manager.McpManager;
+import mcp.manager.ServerStatus;
 import mcp.manager.TokenCounter;
 import mcp.manager.WithheldTool;
 import mcp.manager.internal.ToolNames;
@@ -36,6 +37,8 @@ import tools.jackson.databind.node.ObjectNode;
     "(allowed) mark the tools whose owner asks before each call or lets them run without asking.",
     "Servers not started (not approved, here or in the tool that owns their file; disabled; filtered) are shown"
             + " on stderr with the reason.",
+    "A server nothing is cached of and still connecting after --uncached-wait is shown on stderr: its tools come"
+            + " later, and are not in this list.",
     "Per-server errors are reported and do not change the exit code."})
 final class ToolsCommand implements Callable<Integer> {
 
@@ -95,10 +98,26 @@ final class ToolsCommand implements Callable<Integer> {
                 withheldByOwner(loaded.manager()).forEach(withheld -> context.err().println("withheld by its owner: "
                         + withheld.label() + ": " + withheld.rule().describe()));
             }
+            printStillConnecting(context, loaded.manager(), server);
             context.printNotStarted(loaded.discovery(), server);
             context.printProblems(loaded.discovery(), server);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The servers still connecting with no tool in the list (nothing cached of them, past the uncached wait, or
+     * retrying their first connect): what the agent would miss at first, and why.
+     */
+    private static void printStillConnecting(CliContext context, McpManager manager, String onlyServer) {
+        manager.statuses().forEach((name, status) -> {
+            if ((onlyServer == null || onlyServer.equals(name)) && status.state() == ServerStatus.State.CONNECTING
+                    && manager.toolsOf(name).isEmpty()) {
+                context.err().println("still connecting: " + name + status.reconnect().map(r -> " (attempt "
+                        + r.attempt() + " of " + r.attempts() + ")").orElse("") + "; nothing is cached of it, so its"
+                        + " tools are not listed (they come when it is ready; --uncached-wait MS waits longer)");
+            }
+        });
     }
 
     private static ObjectNode json(List<BridgedTool> tools, Map<String, String> errors, McpManager manager) {

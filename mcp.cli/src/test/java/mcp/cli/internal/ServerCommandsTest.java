@@ -389,6 +389,27 @@ class ServerCommandsTest {
     }
 
     @Test
+    void toolsGoOnWithoutAServerNothingIsCachedOfPastTheUncachedWaitAndTestWaitsForIt() throws IOException {
+        Path file = temp.resolve("slow.json");
+        ObjectNode servers = McpJson.object();
+        servers.set("slow", server(TestServers.command("--init-delay-ms", "4000")));
+        servers.set("kit", server(TestServers.command()));
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", servers);
+        Files.writeString(file, root.toString());
+
+        CliRunner.Result tools = cli.run("tools", "--uncached-wait", "300", "--config", file.toString(), "--no-cache");
+        assertEquals(0, tools.exitCode(), tools::toString);
+        assertFalse(tools.out().contains("mcp_slow_"), tools::toString);
+        assertTrue(tools.err().lines().anyMatch(l -> l.startsWith("still connecting: slow; nothing is cached of it")),
+                tools::toString);
+
+        CliRunner.Result test = cli.run("test", "slow", "--uncached-wait", "300", "--config", file.toString());
+        assertEquals(0, test.exitCode(), "test waits for the server itself: " + test);
+        assertTrue(test.out().startsWith("OK: "), test::toString);
+    }
+
+    @Test
     void shellKeepsOneHostForManyCommands() {
         String input = String.join("\n",
                 "/tools",

@@ -11,12 +11,13 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import mcp.api.Sandbox;
 import mcp.api.ServerSpec;
 
 /**
  * {@code ${VAR}} and {@code ${VAR:-default}} expansion in the fields of a server entry that hold
  * commands, paths, addresses and values: {@code command}, {@code args}, {@code env} values,
- * {@code cwd}, {@code url} and {@code headers} values (never in names or keys).
+ * {@code cwd}, {@code url}, {@code headers} values and the paths of a {@code sandbox} (never in names or keys).
  *
  * <p>An entry whose tool passes values as written ({@link ServerSpec#expandVariables()} false) is left
  * alone.
@@ -102,12 +103,27 @@ public final class Expansion {
         Optional<String> cwd = spec.cwd().map(v -> expand(v, environment, name -> unset.add(new Unset(name, "cwd"))));
         Optional<String> url = spec.url().map(v -> expand(v, environment, name -> unset.add(new Unset(name, "url"))));
         Map<String, String> headers = expandValues(spec.headers(), "headers.", environment, unset);
+        Optional<Sandbox> sandbox = spec.sandbox().map(rules -> new Sandbox(new Sandbox.Filesystem(
+                expandList(rules.filesystem().allowWrite(), "sandbox.filesystem.allowWrite", environment, unset),
+                expandList(rules.filesystem().denyRead(), "sandbox.filesystem.denyRead", environment, unset),
+                expandList(rules.filesystem().denyWrite(), "sandbox.filesystem.denyWrite", environment, unset)),
+                rules.network(), rules.bubblewrap()));
         ServerSpec expanded = new ServerSpec(spec.name(), spec.source(), spec.location(), spec.type(), command, args,
                 env, cwd, url, headers, spec.timeoutMillis(), spec.enabled(), spec.auth(), spec.enabledTools(),
                 spec.disabledTools(), spec.toolTimeoutMillis(), spec.inheritedEnv(), spec.expandVariables(), spec.owner(),
                 spec.valueReferences(), spec.protocolVersion(), spec.reconnect(), spec.callLimits(), spec.alwaysLoad(),
-                spec.toolPolicy());
+                sandbox, spec.headersHelper(), spec.toolPolicy());
         return new Expanded(expanded, new ArrayList<>(unset));
+    }
+
+    private static List<String> expandList(List<String> values, String field, Map<String, String> environment,
+            Set<Unset> unset) {
+        List<String> result = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            String at = field + "[" + i + "]";
+            result.add(expand(values.get(i), environment, name -> unset.add(new Unset(name, at))));
+        }
+        return result;
     }
 
     private static Map<String, String> expandValues(Map<String, String> values, String fieldPrefix,

@@ -107,6 +107,11 @@ public final class Validation {
                     + ", not \"" + protocolVersion + "\"");
         }
 
+        if (spec.sandbox().isPresent() && !type.equals("stdio")) {
+            // A sandbox confines a process mcp-host starts; a remote server is no such process.
+            errors.add(prefix + "\"sandbox\" applies to stdio servers only, not to a " + type + " server");
+        }
+
         if (!errors.isEmpty()) {
             return new Result(Optional.empty(), errors);
         }
@@ -117,20 +122,26 @@ public final class Validation {
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
                         timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
                         spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad(), spec.toolPolicy());
+                        spec.alwaysLoad(), spec.sandbox(), spec.toolPolicy());
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad(), spec.toolPolicy());
+                        spec.alwaysLoad(), headerCommands(spec), spec.toolPolicy());
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad(), spec.toolPolicy());
+                        spec.alwaysLoad(), headerCommands(spec), spec.toolPolicy());
                 break;
         }
         return new Result(Optional.of(config), List.of());
+    }
+
+    /** The entry's headers helper; {@code !command} values are added by the values auth resolver at connect. */
+    private static mcp.api.HeaderCommands headerCommands(ServerSpec spec) {
+        return spec.headersHelper().map(helper -> new mcp.api.HeaderCommands(Optional.of(helper), java.util.Map.of()))
+                .orElse(mcp.api.HeaderCommands.NONE);
     }
 
     /** @return the duration of a positive number of milliseconds; a non-positive one adds the error */

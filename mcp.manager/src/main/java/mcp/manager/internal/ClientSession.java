@@ -53,6 +53,7 @@ import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.manager.CallOptions;
 import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandler;
 import mcp.manager.InitializeResult;
 import mcp.manager.LogLevel;
 import mcp.manager.McpClient;
@@ -460,9 +461,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         if (options.handlers().containsKey(ClientOptions.SAMPLING_METHOD)) {
             capabilities.putObject("sampling");
         }
-        if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
-            capabilities.putObject("elicitation");
-        }
+        Envelope.elicitation(options, true).ifPresent(elicitation -> capabilities.set("elicitation", elicitation));
         params.putObject("clientInfo").put("name", options.clientName()).put("version", options.clientVersion());
         return params;
     }
@@ -1305,6 +1304,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return new McpProtocolException(error.code(), error.message(), error.data());
     }
 
+    /** Tells the elicitation handler, in order with the session's other events, that a URL request is done. */
+    private void onElicitationComplete(JsonNode params) {
+        String id = params == null ? "" : params.path("elicitationId").asString("");
+        if (id.isEmpty()) {
+            warnings.warn("sent notifications/elicitation/complete without an elicitationId; ignored");
+            return;
+        }
+        if (options.handlers().get(ClientOptions.ELICITATION_METHOD) instanceof ElicitationHandler handler
+                && !events.offer(() -> handler.completed(id))) {
+            droppedNotifications.incrementAndGet();
+        }
+    }
+
     private void onNotification(JsonRpcNotification notification) {
         switch (notification.method()) {
             case "notifications/progress" -> onProgress(notification.params());
@@ -1316,6 +1328,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             case "notifications/cancelled" -> LOG.debug("MCP server \"{}\" cancelled its request: {}",
                     options.serverName(), notification.params());
             case "notifications/subscriptions/acknowledged" -> listChanges.onAcknowledged(notification.params());
+            case "notifications/elicitation/complete" -> onElicitationComplete(notification.params());
             default -> {
                 if (!events.offer(() -> options.listener().onNotification(notification))) {
                     droppedNotifications.incrementAndGet();

@@ -39,9 +39,11 @@ public final class ConfigHash {
         } else if (config instanceof HttpServerConfig http) {
             json.put("url", http.url());
             putIfNotEmpty(json, "headers", new TreeMap<>(http.headers()));
+            putHelper(json, http.headerCommands());
         } else if (config instanceof SseServerConfig sse) {
             json.put("url", sse.url());
             putIfNotEmpty(json, "headers", new TreeMap<>(sse.headers()));
+            putHelper(json, sse.headerCommands());
         }
         json.put("timeout", config.timeout().toMillis());
         json.put("enabled", config.enabled());
@@ -60,6 +62,15 @@ public final class ConfigHash {
             json.put("protocolVersion", config.protocolVersion());
         }
         return McpJson.mapper().writeValueAsString(json);
+    }
+
+    /** Only when there is one, so that the hash of every config without a helper stays what it was. */
+    private static void putHelper(Map<String, Object> json, mcp.api.HeaderCommands commands) {
+        commands.helper().ifPresent(helper -> {
+            Map<String, Object> written = new TreeMap<>(Map.of("command", helper.command()));
+            helper.directory().ifPresent(directory -> written.put("directory", directory));
+            json.put("headersHelper", written);
+        });
     }
 
     private static void putIfNotEmpty(Map<String, Object> json, String key, Object value) {

@@ -1,7 +1,11 @@
 package mcp.manager.internal;
 
+import java.util.Optional;
 import mcp.api.McpJson;
+import mcp.api.spi.ElicitationUi;
 import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandler;
+import mcp.manager.ServerRequestHandler;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -41,15 +45,46 @@ final class Envelope {
         if (options.handlers().containsKey(ClientOptions.SAMPLING_METHOD)) {
             capabilities.putObject("sampling");
         }
-        if (options.handlers().containsKey(ClientOptions.ELICITATION_METHOD)) {
-            capabilities.putObject("elicitation").putObject("form");
-        }
+        elicitation(options, false).ifPresent(elicitation -> capabilities.set("elicitation", elicitation));
         capabilitiesWithTasks = capabilities.deepCopy();
         capabilitiesWithTasks.putObject("extensions").putObject(TaskPoller.EXTENSION);
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
         // Always, not only to servers that declare logging: the Python SDK logs without declaring it, and a
         // server that does not log ignores the key.
         logLevel = options.logLevel().wire();
+    }
+
+    /**
+     * The {@code elicitation} capability the options declare: the modes of an {@link ElicitationHandler} (none at
+     * all when it presents none), form mode for any other handler.
+     *
+     * @param options the session's options
+     * @param bareForm whether a plain handler declares {@code {}} rather than {@code {"form": {}}}: the 2025
+     *     handshake keeps the empty object that versions before 2025-11-25 know, which means form mode in all
+     * @return the capability, or empty when none is declared
+     */
+    static Optional<ObjectNode> elicitation(ClientOptions options, boolean bareForm) {
+        ServerRequestHandler handler = options.handlers().get(ClientOptions.ELICITATION_METHOD);
+        if (handler == null) {
+            return Optional.empty();
+        }
+        ObjectNode capability = McpJson.object();
+        if (!(handler instanceof ElicitationHandler modal)) {
+            if (!bareForm) {
+                capability.putObject("form");
+            }
+            return Optional.of(capability);
+        }
+        if (modal.modes().isEmpty()) {
+            return Optional.empty();
+        }
+        if (modal.modes().contains(ElicitationUi.Mode.FORM)) {
+            capability.putObject("form");
+        }
+        if (modal.modes().contains(ElicitationUi.Mode.URL)) {
+            capability.putObject("url");
+        }
+        return Optional.of(capability);
     }
 
     /** @param level the log level every later request asks for ({@code debug}, ...) */

@@ -40,5 +40,11 @@ class ConfigHashTest {
         HttpServerConfig http = HttpServerConfig.of("http://127.0.0.1:1/mcp");
         assertNotEquals(ConfigHash.of(http), ConfigHash.of(http.withHeaders(Map.of("X-Team", "a"))));
         assertFalse(ConfigHash.canonicalJson(http).contains("headers"), "empty values are dropped");
+        // A changed headers helper is a changed server; !command values (recorded at connect) are not part of it.
+        HttpServerConfig helped = http.withHeaderCommands(new mcp.api.HeaderCommands(java.util.Optional.of(
+                new mcp.api.HeaderCommands.Helper("get-token", java.util.Optional.empty())), Map.of()));
+        assertNotEquals(ConfigHash.of(http), ConfigHash.of(helped));
+        assertEquals(ConfigHash.of(http), ConfigHash.of(http.withHeaderCommands(
+                mcp.api.HeaderCommands.NONE.withValues(Map.of("Authorization", "get-token")))));
     }
 }

@@ -96,13 +96,23 @@ public final class Options {
             "                          logging (declared; the tool log {level, message, logger} sends",
             "                          notifications/message when level is at or above the one asked: logging/setLevel",
             "                          in the 2025 era (default warning), the request's _meta",
-            "                          io.modelcontextprotocol/logLevel in 2026-07-28 (none there: no message))",
+            "                          io.modelcontextprotocol/logLevel in 2026-07-28 (none there: no message));",
+            "                          sandbox-probes (the tools write_file {path, text}, read_file {path} and",
+            "                          connect {host, port}: each tries what a sandbox may forbid and answers what",
+            "                          happened, as a tool error when refused, with the system's message)",
             "  --blob-bytes N          the size of test://blob/data in bytes (default 1024)",
             "  --log-every MS          with --features logging: notifications/message \"tick N\" (info) every MS,",
             "                          outside any request: at the level logging/setLevel asked (2025 era), on each",
             "                          subscriptions/listen stream whose _meta asked a level (2026-07-28)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal",
+            "  --fail-first N          the first N starts fail (see --fail-with), counted in the --state file, which",
+            "                          this option needs; later starts serve as usual: a server whose first connects",
+            "                          meet a passing failure",
+            "  --state FILE            with --fail-first: one line per start, the pid; a start that finds an earlier",
+            "                          start's process still alive adds a line \"overlap PID\" (two at once)",
+            "  --fail-with HOW         how a failing start fails: exit (the default: exit code 4 at once, with a",
+            "                          line on stderr) or hang (never answers anything; exits 0 when stdin ends)",
             "  --tool-ui NAME[=AUD]    repeatable; the tool NAME (built-in or generated) gets the MCP Apps _meta.ui",
             "                          {resourceUri: ui://mcp-testkit/NAME, visibility: [AUD...]}: AUD is a",
             "                          comma-separated list of model and app, empty for visibility []; without",
@@ -138,6 +148,12 @@ public final class Options {
     public int logEveryMs;
     /** The file written on stdin EOF, or {@code null}. */
     public String exitMarker;
+    /** How many of the first starts fail ({@code --fail-first}); 0: none. */
+    public int failFirst;
+    /** The file that counts the starts of {@code --fail-first}, or {@code null}. */
+    public String stateFile;
+    /** How a failing start fails: {@code exit} or {@code hang}. */
+    public String failWith = "exit";
     /**
      * The tools of {@code --tool-ui}, by name: the audiences of their {@code _meta.ui.visibility}, or {@code null}
      * for a ui object without it.
@@ -172,13 +188,22 @@ public final class Options {
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
                 case "--log-every": o.logEveryMs = number(opt, value); break;
                 case "--tool-ui": toolUi(o, value); break;
+                case "--fail-first": o.failFirst = number(opt, value); break;
+                case "--state": o.stateFile = value; break;
+                case "--fail-with":
+                    if (!Set.of("exit", "hang").contains(value)) {
+                        throw new IllegalArgumentException("--fail-with is exit or hang, got: " + value);
+                    }
+                    o.failWith = value;
+                    break;
                 case "--features":
                     for (String feature : value.split(",")) {
                         if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills",
-                                "logging", "large-results")
+                                "logging", "large-results", "sandbox-probes")
                                 .contains(feature)) {
                             throw new IllegalArgumentException("--features takes prompts, resources, completions,"
-                                    + " subscriptions, list-changes, skills, logging and large-results, got: " + feature);
+                                    + " subscriptions, list-changes, skills, logging, large-results and sandbox-probes,"
+                                    + " got: " + feature);
                         }
                         o.features.add(feature);
                     }
@@ -206,6 +231,9 @@ public final class Options {
                 default: throw new IllegalArgumentException("unknown option: " + opt);
             }
         }
+        if (o.failFirst > 0 && o.stateFile == null) {
+            throw new IllegalArgumentException("--fail-first needs --state FILE, where the starts are counted");
+        }
         return o;
     }
 
@@ -221,7 +249,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui", "--fail-first", "--state", "--fail-with").contains(opt);
     }
 
     private static int number(String opt, String value) {

@@ -43,6 +43,14 @@ import mcp.transport.stdio.internal.StdioTransportProvider;
  *       of its own ({@code setsid} execs it in place), whose members are part of its tree; a watchdog
  *       shell ends the groups if the JVM dies without its shutdown hooks (SIGKILL). Elsewhere, or
  *       with {@code -Dmcp.stdio.sessions=false}, servers start directly.</li>
+ *   <li><b>Sandbox.</b> A config with a {@link mcp.api.StdioServerConfig#sandbox() sandbox} runs under bubblewrap
+ *       ({@code bwrap}, Linux only) with its rules: everything read-only but its {@code allowWrite} paths and a
+ *       private {@code TMPDIR}, its {@code denyRead} paths hidden, no network unless the whole network is granted,
+ *       no capability, in a PID namespace that ends with bubblewrap ({@code --die-with-parent}), so the teardown
+ *       above ends everything under it. When no sandbox can be had (another system, bubblewrap missing, a rule
+ *       bubblewrap cannot enforce) {@code open} fails with
+ *       {@code MCP server "<name>" must run in a sandbox, and none can be had: <reason>}: the server is never
+ *       started without it. See {@code docs/sandbox.md}.</li>
  * </ul>
  */
 public final class StdioTransports {

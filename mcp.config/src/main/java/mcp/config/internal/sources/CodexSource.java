@@ -40,7 +40,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code [mcp_servers.<name>.tools.<tool>]}, else the server's {@code default_tools_approval_mode}, decides
  *       each call: {@code "approve"} runs it without asking, {@code "prompt"} asks every time, {@code "writes"}
  *       asks unless the tool says {@code readOnlyHint}, {@code "auto"} (the default) is Codex's own judgement
- *       and no decision of the user's ({@link mcp.api.CallPolicy#DEFAULT}).</li>
+ *       and no decision of the user's ({@link mcp.api.CallPolicy#DEFAULT});</li>
+ *   <li>OAuth, for an HTTP server with an {@code [mcp_servers.<name>.oauth]} table, {@code scopes} or
+ *       {@code oauth_resource} ({@link #oauthClient}): {@code oauth.client_id} and {@code oauth.client_secret} (as
+ *       {@code codex mcp add --oauth-client-id --oauth-client-secret} writes them), {@code scopes}, the RFC 8707
+ *       {@code oauth_resource}, and the redirect URI Codex sends: {@code oauth.callback_url} when it ends with the
+ *       server's callback id, else the top-level {@code mcp_oauth_callback_url} with the id appended, else
+ *       {@code http://127.0.0.1:<port>/callback/<id>}, on {@code oauth.callback_port}, else the top-level
+ *       {@code mcp_oauth_callback_port}, else any port.</li>
  * </ul>
  * The type is left unset: validation infers {@code stdio} from {@code command} and {@code http}
  * from {@code url}, which is what Codex does. Unknown keys are ignored.
@@ -71,10 +78,11 @@ public final class CodexSource extends FileSource {
      * that directory ({@code [projects."<dir>"] trust_level = "trusted"}); otherwise they are inactive.
      */
     @Override
-    void collect(Context context, SearchPath search, Findings findings) {
+    void collect(Context context, SearchPath search, Findings all) {
         Path userPath = userFiles(search).get(0);
         ConfigFile user = userFile(userPath, search);
-        Optional<ObjectNode> userRoot = readRoot(user, findings);
+        Optional<ObjectNode> userRoot = readRoot(user, all);
+        Findings findings = all.withAdjustment(callbacks(userRoot));
         Path cwd = search.workingDirectory();
         Path projectPath = cwd.resolve(".codex/config.toml").normalize();
         if (!projectPath.equals(userPath)) {
@@ -89,6 +97,45 @@ public final class CodexSource extends FileSource {
         }
         userRoot.ifPresent(root -> guarded(user, "", findings,
                 () -> readServers(user, root, "", "mcp_servers", search, findings)));
+    }
+
+    /**
+     * The top-level callback settings of the user's file, which Codex applies to every server's login: the redirect
+     * URI and the port of an OAuth client that does not set its own.
+     */
+    private static java.util.function.UnaryOperator<mcp.api.ServerSpec> callbacks(Optional<ObjectNode> userRoot) {
+        Optional<String> port = userRoot.map(root -> root.get("mcp_oauth_callback_port"))
+                .filter(node -> node != null && node.isIntegralNumber() && node.asLong() > 0 && node.asLong() <= 65535)
+                .map(node -> Long.toString(node.asLong()));
+        Optional<String> base = userRoot.map(root -> root.get("mcp_oauth_callback_url"))
+                .filter(node -> node != null && node.isString() && !node.stringValue().isBlank())
+                .map(JsonNode::stringValue);
+        return spec -> {
+            if (spec.auth().isEmpty() || spec.url().isEmpty()) {
+                return spec;
+            }
+            mcp.api.ServerConfig.AuthRef auth = spec.auth().get();
+            Map<String, String> options = new java.util.LinkedHashMap<>(auth.options());
+            String id = callbackId(spec.url().get());
+            options.computeIfAbsent("redirectUri", none -> base.map(b -> b.replaceAll("/+$", "") + "/" + id)
+                    .orElse("http://127.0.0.1/callback/" + id));
+            port.ifPresent(p -> options.putIfAbsent("callbackPort", p));
+            return spec.toBuilder().auth(Optional.of(auth.withOptions(options))).build();
+        };
+    }
+
+    /**
+     * The id Codex puts at the end of a server's OAuth callback path, so that one listener can tell the logins of
+     * its servers apart: the first 9 bytes of the SHA-256 of the server's URL, base64url without padding.
+     */
+    static String callbackId(String url) {
+        try {
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(url.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(hash, 9));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     /** @return whether {@code [projects."<dir>"]} of the user file says {@code trust_level = "trusted"} */
@@ -137,6 +184,11 @@ public final class CodexSource extends FileSource {
         spec.toolTimeoutMillis = entry.secondsAsMillis("tool_timeout_sec");
         spec.enabled = entry.bool("enabled");
         toolRules(entry, spec);
+        if (spec.url.isPresent() && spec.command.isEmpty()
+                && spec.headers.keySet().stream().noneMatch("Authorization"::equalsIgnoreCase)) {
+            // A bearer token of the config (bearer_token_env_var, http_headers) comes before OAuth in Codex.
+            spec.auth = oauthClient(entry, spec.url.get());
+        }
     }
 
     private static final String OWNER = "Codex";
@@ -194,6 +246,57 @@ public final class CodexSource extends FileSource {
     /** A TOML key as a rule shows it: bare when it can be, quoted otherwise. */
     private static String tomlKey(String key) {
         return key.matches("[A-Za-z0-9_-]+") ? key : "\"" + key.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * The OAuth client of an HTTP server, as Codex 0.169.0 takes it for {@code codex mcp login} and when the server
+     * asks at connect: {@code oauth.client_id}, {@code oauth.client_secret} (which Codex accepts only with an id),
+     * {@code oauth.callback_port}, {@code oauth.callback_url} (used as written only when it ends with the server's
+     * callback id, as Codex does), {@code scopes}, {@code oauth_resource}. The top-level callback settings come in
+     * {@link #callbacks}. Codex's enterprise managed authorization ({@code auth = "ema_auth"}) is reported.
+     */
+    private static Optional<mcp.api.ServerConfig.AuthRef> oauthClient(ServerEntry entry, String url) {
+        Map<String, String> options = new java.util.LinkedHashMap<>();
+        Optional<ServerEntry> oauth = entry.nested("oauth");
+        boolean asked = oauth.isPresent() || entry.has("scopes") || entry.has("oauth_resource");
+        oauth.ifPresent(table -> {
+            Optional<String> clientId = table.string("client_id").filter(id -> !id.isEmpty());
+            clientId.ifPresent(id -> options.put("clientId", id));
+            table.string("client_secret").ifPresent(secret -> {
+                if (clientId.isEmpty() || secret.isEmpty()) {
+                    table.error(Pointers.child(table.pointer(), "client_secret"), "\"oauth.client_secret\" needs "
+                            + "\"oauth.client_id\" and must not be empty; Codex refuses it");
+                } else {
+                    options.put("clientSecret", secret);
+                }
+            });
+            table.node("callback_port").ifPresent(port -> {
+                if (port.isIntegralNumber() && port.asLong() > 0 && port.asLong() <= 65535) {
+                    options.put("callbackPort", Long.toString(port.asLong()));
+                } else {
+                    table.error(Pointers.child(table.pointer(), "callback_port"), "\"oauth.callback_port\" must be a"
+                            + " port number; Codex refuses it");
+                }
+            });
+            table.string("callback_url").ifPresent(callback -> {
+                if (callback.replaceAll("/+$", "").endsWith("/" + callbackId(url))) {
+                    options.put("redirectUri", callback);
+                } else {
+                    table.note("callback_url", "\"oauth.callback_url\" does not end with this server's callback id \""
+                            + callbackId(url) + "\", so Codex appends the id to its default callback instead, and so"
+                            + " does mcp-host");
+                }
+            });
+        });
+        entry.stringList("scopes", false).filter(list -> !list.isEmpty())
+                .ifPresent(scopes -> options.put("scope", String.join(" ", scopes)));
+        entry.string("oauth_resource").filter(resource -> !resource.isBlank())
+                .ifPresent(resource -> options.put("resource", resource));
+        if (entry.string("auth").filter("ema_auth"::equals).isPresent()) {
+            entry.note("auth", "Codex's enterprise managed authorization (auth = \"ema_auth\") is not supported by"
+                    + " mcp-host; the server is authorized with the usual flow");
+        }
+        return asked ? Optional.of(new mcp.api.ServerConfig.AuthRef("oauth", entry.name(), options)) : Optional.empty();
     }
 
     /** {@code env_vars}: names, or tables {@code {name = "X", source = "local"}}; anything else is reported. */

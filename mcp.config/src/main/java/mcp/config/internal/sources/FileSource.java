@@ -101,6 +101,14 @@ abstract class FileSource implements CapabilitySource {
         CommonShape.read(entry, spec);
     }
 
+    /**
+     * Reads the fields of one entry for a source that needs the search too (a file of the tool's beside the
+     * config, such as the store of a secret the entry names); default {@link #readServer(ServerEntry, SpecBuilder)}.
+     */
+    void readServer(ServerEntry entry, SpecBuilder spec, SearchPath search) {
+        readServer(entry, spec);
+    }
+
     /** Reads every file: project files nearest first, then user files (see {@link SearchPath}). */
     void collect(Context context, SearchPath search, Findings findings) {
         List<Path> user = userFiles(search);
@@ -173,22 +181,22 @@ abstract class FileSource implements CapabilitySource {
         for (Map.Entry<String, JsonNode> e : servers.properties()) {
             String name = e.getKey();
             guarded(file, name, findings, () -> readServer(file, name, Pointers.child(pointer, name), e.getValue(),
-                    source, search, findings));
+                    source, search, findings, parent, parentPointer));
         }
         log.debug("{}: {} server(s) from {} at {}", id, findings.serverCount() - before, file.path(), pointer);
     }
 
     private void readServer(ConfigFile file, String name, String pointer, JsonNode value, SourceMetadata source,
-            SearchPath search, Findings findings) {
+            SearchPath search, Findings findings, ObjectNode holder, String holderPointer) {
         if (!value.isObject()) {
             findings.problem(file.path(), pointer, name, "the server entry must be " + file.format().anObject()
                     + ", got " + ServerEntry.describe(value, file.format()));
             return;
         }
         ServerEntry entry = new ServerEntry(file, name, pointer, (ObjectNode) value, variables(file, search),
-                search.environment());
+                search.environment(), holder, holderPointer);
         SpecBuilder spec = new SpecBuilder();
-        readServer(entry, spec);
+        readServer(entry, spec, search);
         entry.problems().forEach(findings::problem);
         if (entry.failed()) {
             return;

@@ -25,21 +25,24 @@ final class Findings {
     private final Function<ServerSpec, Optional<String>> unstartable;
     /** The owning tool's per-tool rules for an entry, kept in the entry after its own. */
     private final Function<ServerSpec, List<ToolRule>> toolRules;
+    /** What the owning tool changes in an entry where it stands (a helper it does not run in an untrusted folder). */
+    private final java.util.function.UnaryOperator<ServerSpec> adjust;
 
     Findings() {
         this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty(),
-                spec -> List.of());
+                spec -> List.of(), spec -> spec);
     }
 
     private Findings(List<ServerSpec> servers, List<Inactive> inactive, List<Problem> problems,
             Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable,
-            Function<ServerSpec, List<ToolRule>> toolRules) {
+            Function<ServerSpec, List<ToolRule>> toolRules, java.util.function.UnaryOperator<ServerSpec> adjust) {
         this.servers = servers;
         this.inactive = inactive;
         this.problems = problems;
         this.consent = consent;
         this.unstartable = unstartable;
         this.toolRules = toolRules;
+        this.adjust = adjust;
     }
 
     /**
@@ -48,7 +51,7 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code consent} first
      */
     Findings withConsent(Function<ServerSpec, Optional<OwnerState>> consent) {
-        return new Findings(servers, inactive, problems, consent, unstartable, toolRules);
+        return new Findings(servers, inactive, problems, consent, unstartable, toolRules, adjust);
     }
 
     /**
@@ -57,7 +60,18 @@ final class Findings {
      * @return a view that adds to these findings, each server with those rules
      */
     Findings withToolRules(Function<ServerSpec, List<ToolRule>> rules) {
-        return new Findings(servers, inactive, problems, consent, unstartable, rules);
+        return new Findings(servers, inactive, problems, consent, unstartable, rules, adjust);
+    }
+
+    /**
+     * @param adjustment what the owning tool changes in each entry added through the view, given where the entry
+     *     stands (applied before the other views' functions, after those of this view's parent)
+     * @return a view that adds to these findings, each server adjusted first
+     */
+    Findings withAdjustment(java.util.function.UnaryOperator<ServerSpec> adjustment) {
+        java.util.function.UnaryOperator<ServerSpec> before = adjust;
+        return new Findings(servers, inactive, problems, consent, unstartable, toolRules,
+                spec -> adjustment.apply(before.apply(spec)));
     }
 
     /** @return whether a problem of this file is reported already (a file two readers read is reported once) */
@@ -71,10 +85,11 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code unstartable} first
      */
     Findings withUnstartable(Function<ServerSpec, Optional<String>> unstartable) {
-        return new Findings(servers, inactive, problems, consent, unstartable, toolRules);
+        return new Findings(servers, inactive, problems, consent, unstartable, toolRules, adjust);
     }
 
-    void add(ServerSpec added) {
+    void add(ServerSpec written) {
+        ServerSpec added = adjust.apply(written);
         List<ToolRule> rules = toolRules.apply(added);
         ServerSpec server = rules.isEmpty() ? added : added.toBuilder().toolPolicy(new ToolPolicy(
                 java.util.stream.Stream.concat(added.toolPolicy().rules().stream(), rules.stream()).toList())).build();

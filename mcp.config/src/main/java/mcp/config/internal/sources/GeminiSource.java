@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import mcp.api.CallPolicy.Decision;
 import mcp.api.OwnerState;
+import mcp.api.ServerConfig.AuthRef;
 import mcp.api.SourceMetadata.Level;
 import mcp.api.ToolRule;
 import mcp.api.ToolRule.Match;
@@ -35,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * in {@code mcp.allowed} (see {@link GeminiConsent#rules}). Gemini expands
  * {@code $NAME} as well as {@code ${NAME}}, so the bare form is translated (see {@link Variables#gemini()}).
  * What the user decided (folder trust, {@code mcp.allowed}, {@code mcp.excluded}) makes servers inactive,
- * see {@link #collect}.
+ * see {@link #collect}. A remote entry's {@code oauth} block becomes its OAuth client ({@link #oauthClient}).
  */
 public final class GeminiSource extends FileSource {
 
@@ -177,6 +180,9 @@ public final class GeminiSource extends FileSource {
             spec.inheritedEnv = Optional.of(GeminiEnvironment.inherited(entry.environment()));
         }
         toolRules(entry, spec);
+        if (spec.url.isPresent()) {
+            entry.nested("oauth").ifPresent(oauth -> spec.auth = oauthClient(entry, oauth));
+        }
     }
 
     static final String OWNER = "Gemini CLI";
@@ -204,5 +210,55 @@ public final class GeminiSource extends FileSource {
         if (entry.bool("trust").orElse(false)) {
             spec.toolRules.add(new ToolRule(Decision.ALLOW, new Match.AnyTool(), OWNER, server + ".trust", file));
         }
+    }
+
+    /** Gemini CLI's redirect URI when the block names none, on the port it listens on. */
+    static final String REDIRECT_URI = "http://localhost/oauth/callback";
+
+    /** The port Gemini CLI listens on for every OAuth redirect, when set. */
+    static final String CALLBACK_PORT_VARIABLE = "OAUTH_CALLBACK_PORT";
+
+    /**
+     * {@code oauth}, as Gemini CLI 0.61.0's {@code MCPOAuthProvider} takes it: {@code clientId}, {@code clientSecret}
+     * (sent in the token request's body, {@code client_secret_post}), {@code authorizationUrl} and {@code tokenUrl}
+     * (then nothing is discovered), {@code issuer}, {@code scopes}, {@code redirectUri} (default
+     * {@code http://localhost:<port>/oauth/callback}, the port of {@code OAUTH_CALLBACK_PORT} or any). Gemini CLI
+     * expands {@code $VAR} and {@code ${VAR}} in every value of its settings, a secret kept in a variable
+     * ({@code "clientSecret": "$CORP_SECRET"}) included, and so does mcp-host, from the discovery's environment.
+     * {@code audiences} (an extra {@code audience} parameter), {@code tokenParamName} and {@code registrationUrl}
+     * are not read; {@code enabled} changes nothing, since mcp-host starts OAuth whenever the server asks.
+     */
+    private static Optional<AuthRef> oauthClient(ServerEntry entry, ServerEntry oauth) {
+        Map<String, String> options = new LinkedHashMap<>();
+        Map<String, String> names = new LinkedHashMap<>();
+        names.put("clientId", "clientId");
+        names.put("clientSecret", "clientSecret");
+        names.put("authorizationUrl", "authorizationEndpoint");
+        names.put("tokenUrl", "tokenEndpoint");
+        names.put("issuer", "issuer");
+        names.put("redirectUri", "redirectUri");
+        names.forEach((theirs, ours) -> oauth.string(theirs).map(value -> expanded(entry, "oauth." + theirs, value))
+                .filter(value -> !value.isEmpty()).ifPresent(value -> options.put(ours, value)));
+        oauth.stringList("scopes", false).filter(scopes -> !scopes.isEmpty()).ifPresent(scopes -> options.put("scope",
+                String.join(" ", scopes.stream().map(scope -> expanded(entry, "oauth.scopes", scope)).toList())));
+        if (oauth.has("audiences")) {
+            oauth.note("audiences", "\"oauth.audiences\" (an audience parameter Gemini CLI adds to the OAuth requests) is"
+                    + " not supported by mcp-host; the requests go without it");
+        }
+        if (options.containsKey("clientSecret")) {
+            options.put("tokenEndpointAuthMethod", "client_secret_post");
+        }
+        options.putIfAbsent("redirectUri", REDIRECT_URI);
+        Optional.ofNullable(entry.environment().get(CALLBACK_PORT_VARIABLE)).map(String::trim)
+                .filter(port -> port.matches("[0-9]{1,5}") && Integer.parseInt(port) > 0 && Integer.parseInt(port) <= 65535)
+                .ifPresent(port -> options.put("callbackPort", port));
+        return Optional.of(new AuthRef("oauth", entry.name(), options));
+    }
+
+    /** A value with its variables expanded as Gemini CLI expands them when it loads its settings. */
+    private static String expanded(ServerEntry entry, String field, String value) {
+        return mcp.config.internal.Expansion.expand(value, entry.environment(), variable -> entry.note(
+                field.contains(".") ? field.substring(0, field.indexOf('.')) : field, "environment variable \""
+                        + variable + "\" is not set (in \"" + field + "\")"));
     }
 }

@@ -13,6 +13,7 @@ import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResultBudget;
+import mcp.api.Sandbox;
 import mcp.api.SourceMetadata;
 import mcp.api.UserDirectories;
 import tools.jackson.databind.JsonNode;
@@ -24,7 +25,8 @@ import tools.jackson.databind.JsonNode;
  * servers sit under {@code mcpServers} in the common shape, so a Claude Desktop config can be
  * copied in as it is. Its env and header values may use mcp-host's own value syntax (a {@code !command},
  * the name of an environment variable; see {@link mcp.api.ServerConfig#valueReferences()}), and
- * {@code inheritEnv} says which of the host's variables a stdio server gets (default all).
+ * {@code inheritEnv} says which of the host's variables a stdio server gets (default all), and {@code sandbox}
+ * the sandbox a stdio server runs in (VS Code's shape; see {@code docs/sandbox.md}).
  */
 public final class NativeSource extends FileSource {
 
@@ -89,6 +91,30 @@ public final class NativeSource extends FileSource {
         spec.reconnect = reconnect(entry);
         spec.callLimits = callLimits(entry);
         spec.alwaysLoad = alwaysLoad(entry);
+        spec.sandbox = sandbox(entry);
+    }
+
+    /**
+     * {@code sandbox}: {@code true} (a sandbox with no rule of its own: nothing writable, no network),
+     * {@code false} (none, the default), or VS Code's {@code sandbox} object ({@link SandboxShape}), whose unknown
+     * keys are problems here: a misspelt rule must not pass for one.
+     *
+     * @return the sandbox the entry asks for; a wrong value is a problem of the entry
+     */
+    static Optional<Sandbox> sandbox(ServerEntry entry) {
+        JsonNode value = entry.value("sandbox");
+        if (value == null || value.isBoolean() && !value.booleanValue()) {
+            return Optional.empty();
+        }
+        if (value.isBoolean()) {
+            return Optional.of(Sandbox.DEFAULT);
+        }
+        if (!value.isObject()) {
+            entry.error(Pointers.child(entry.pointer(), "sandbox"), "\"sandbox\" must be true, false or an object of"
+                    + " filesystem and network rules, got " + ServerEntry.describe(value, Format.JSON));
+            return Optional.empty();
+        }
+        return entry.nested("sandbox").flatMap(rules -> SandboxShape.read(rules, true));
     }
 
     /**
@@ -224,10 +250,11 @@ public final class NativeSource extends FileSource {
     }
 
     /**
-     * {@code reconnect}: {@code "off"} or {@code false} (never), {@code "on"} or {@code true} (the default policy,
-     * {@link ReconnectPolicy#DEFAULT}), or an object of {@code attempts}, {@code initialDelay}, {@code maxDelay},
-     * {@code crashWindow} (milliseconds) and {@code jitter} (a fraction, 0 to 1), each defaulting to the default
-     * policy's.
+     * {@code reconnect}: {@code "off"} or {@code false} (never: neither after a drop nor after a failed first
+     * connect), {@code "on"} or {@code true} (the default policy, {@link ReconnectPolicy#DEFAULT}), or an object of
+     * {@code attempts}, {@code initialDelay}, {@code maxDelay}, {@code crashWindow} (milliseconds), {@code jitter} (a
+     * fraction, 0 to 1) and {@code startupRetries} (the retries of a first connect that failed for a passing reason),
+     * each defaulting to the default policy's.
      *
      * @return the policy, or empty when absent (the manager's default) or wrong (a problem of the entry)
      */
@@ -237,7 +264,7 @@ public final class NativeSource extends FileSource {
             return Optional.empty();
         }
         String expected = "\"reconnect\" must be \"on\", \"off\", true, false or an object of attempts, initialDelay, "
-                + "maxDelay, crashWindow (ms) and jitter (0 to 1), got ";
+                + "maxDelay, crashWindow (ms), jitter (0 to 1) and startupRetries, got ";
         if (value.isBoolean() || value.isString() && (value.stringValue().equals("on") || value.stringValue().equals("off"))) {
             boolean on = value.isBoolean() ? value.booleanValue() : value.stringValue().equals("on");
             return Optional.of(on ? ReconnectPolicy.DEFAULT : ReconnectPolicy.OFF);
@@ -252,22 +279,28 @@ public final class NativeSource extends FileSource {
         }
         ServerEntry fields = nested.get();
         for (Map.Entry<String, JsonNode> field : value.properties()) {
-            if (!List.of("attempts", "initialDelay", "maxDelay", "crashWindow", "jitter").contains(field.getKey())) {
+            if (!List.of("attempts", "initialDelay", "maxDelay", "crashWindow", "jitter", "startupRetries")
+                    .contains(field.getKey())) {
                 entry.error(Pointers.child(Pointers.child(entry.pointer(), "reconnect"), field.getKey()),
                         "\"reconnect\" has no field \"" + field.getKey() + "\" (attempts, initialDelay, maxDelay, "
-                                + "crashWindow, jitter)");
+                                + "crashWindow, jitter, startupRetries)");
                 return Optional.empty();
             }
         }
         ReconnectPolicy d = ReconnectPolicy.DEFAULT;
-        JsonNode attemptsNode = value.get("attempts");
-        if (attemptsNode != null && !(attemptsNode.isIntegralNumber() && attemptsNode.canConvertToInt())) {
-            entry.error(Pointers.child(Pointers.child(entry.pointer(), "reconnect"), "attempts"),
-                    "\"reconnect\".\"attempts\" must be a whole number, got " + ServerEntry.describe(attemptsNode,
-                            Format.JSON));
-            return Optional.empty();
+        for (String whole : List.of("attempts", "startupRetries")) {
+            JsonNode node = value.get(whole);
+            if (node != null && !(node.isIntegralNumber() && node.canConvertToInt())) {
+                entry.error(Pointers.child(Pointers.child(entry.pointer(), "reconnect"), whole),
+                        "\"reconnect\".\"" + whole + "\" must be a whole number, got " + ServerEntry.describe(node,
+                                Format.JSON));
+                return Optional.empty();
+            }
         }
+        JsonNode attemptsNode = value.get("attempts");
         long attempts = attemptsNode == null ? d.attempts() : attemptsNode.intValue();
+        JsonNode retriesNode = value.get("startupRetries");
+        long retries = retriesNode == null ? d.startupRetries() : retriesNode.intValue();
         long initial = fields.millis("initialDelay").orElse(d.initialDelay().toMillis());
         long max = fields.millis("maxDelay").orElse(Math.max(initial, d.maxDelay().toMillis()));
         long window = fields.millis("crashWindow").orElse(d.crashWindow().toMillis());
@@ -286,8 +319,12 @@ public final class NativeSource extends FileSource {
             if (attempts > 1_000) {
                 throw new IllegalArgumentException("reconnect attempts must be at most 1000, got " + attempts);
             }
+            if (retries > 100) {
+                // Each retry may take the server's connect timeout: a start held for hours helps nobody.
+                throw new IllegalArgumentException("startup retries must be at most 100, got " + retries);
+            }
             return Optional.of(new ReconnectPolicy((int) attempts, Duration.ofMillis(initial), Duration.ofMillis(max),
-                    jitter, Duration.ofMillis(window)));
+                    jitter, Duration.ofMillis(window), (int) retries));
         } catch (IllegalArgumentException e) {
             entry.error(Pointers.child(entry.pointer(), "reconnect"), "\"reconnect\": " + e.getMessage());
             return Optional.empty();

@@ -31,10 +31,24 @@ final class ServerEntry {
     private final List<Problem> problems;
     /** The entry a {@link #nested} one belongs to, which fails with it; {@code null} for a server entry. */
     private final ServerEntry parent;
+    /** The object that holds the servers' key (the file's top level for most formats), or {@code null}. */
+    private final ObjectNode holder;
+    /** Its JSON pointer ({@code ""} for the top level). */
+    private final String holderPointer;
     private boolean failed;
 
     ServerEntry(ConfigFile file, String name, String pointer, ObjectNode node, Variables variables,
             Map<String, String> environment) {
+        this(file, name, pointer, node, variables, environment, null, "");
+    }
+
+    /**
+     * @param holder the object that holds the servers' key, for settings a format keeps beside its servers (VS
+     *     Code's {@code sandbox}); {@code null} when there is none
+     * @param holderPointer its JSON pointer
+     */
+    ServerEntry(ConfigFile file, String name, String pointer, ObjectNode node, Variables variables,
+            Map<String, String> environment, ObjectNode holder, String holderPointer) {
         this.file = file;
         this.name = name;
         this.pointer = pointer;
@@ -43,17 +57,21 @@ final class ServerEntry {
         this.environment = environment;
         this.problems = new ArrayList<>();
         this.parent = null;
+        this.holder = holder;
+        this.holderPointer = holderPointer;
     }
 
-    private ServerEntry(ServerEntry parent, String key, ObjectNode node) {
+    private ServerEntry(ServerEntry parent, String pointer, ObjectNode node) {
         this.file = parent.file;
         this.name = parent.name;
-        this.pointer = Pointers.child(parent.pointer, key);
+        this.pointer = pointer;
         this.node = node;
         this.variables = parent.variables;
         this.environment = parent.environment;
         this.problems = parent.problems;
         this.parent = parent;
+        this.holder = null;
+        this.holderPointer = "";
     }
 
     /** @return the environment of the discovery, for a tool that resolves variables itself (Codex) */
@@ -92,13 +110,6 @@ final class ServerEntry {
     }
 
     /** @return whether the field is present and not {@code null} */
-    /** @return the names of the entry's fields, in file order (a table of tools, keyed by their names) */
-    List<String> keys() {
-        List<String> keys = new ArrayList<>();
-        node.properties().forEach(property -> keys.add(property.getKey()));
-        return keys;
-    }
-
     boolean has(String key) {
         JsonNode value = node.get(key);
         return value != null && !value.isNull();
@@ -162,7 +173,32 @@ final class ServerEntry {
         if (!value.isObject()) {
             return wrong(key, file.format().anObject(), value);
         }
-        return Optional.of(new ServerEntry(this, key, (ObjectNode) value));
+        return Optional.of(new ServerEntry(this, Pointers.child(pointer, key), (ObjectNode) value));
+    }
+
+    /**
+     * @return the entry of an object that the file keeps beside its servers, under {@code key} of the object that
+     *     holds them (VS Code's file-wide {@code sandbox}): read like {@link #nested}, at its own pointers, and a
+     *     wrong type in it skips this server; empty when absent, or when not an object (a problem)
+     */
+    Optional<ServerEntry> besideServers(String key) {
+        JsonNode value = holder == null ? null : holder.get(key);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        String at = Pointers.child(holderPointer, key);
+        if (!value.isObject()) {
+            error(at, quote(key) + " must be " + file.format().anObject() + ", got " + describe(value));
+            return Optional.empty();
+        }
+        return Optional.of(new ServerEntry(this, at, (ObjectNode) value));
+    }
+
+    /** @return the keys the entry has, in file order (a table of tools, keyed by their names) */
+    List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        node.propertyNames().forEach(keys::add);
+        return keys;
     }
 
     Optional<String> string(String key) {

@@ -37,6 +37,10 @@ final class SpecBuilder {
     mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
     /** The tools an entry keeps in the agent's tool set under deferred loading (mcp-host's own format only). */
     mcp.api.AlwaysLoad alwaysLoad = mcp.api.AlwaysLoad.NONE;
+    /** The sandbox an entry asks for (mcp-host's {@code sandbox}, VS Code's {@code sandboxEnabled}). */
+    Optional<mcp.api.Sandbox> sandbox = Optional.empty();
+    /** The command whose JSON output gives the headers (Claude Code's {@code headersHelper}). */
+    Optional<mcp.api.HeaderCommands.Helper> headersHelper = Optional.empty();
     /** The per-tool decisions of the tool that owns the file, in its precedence (first match wins). */
     final List<mcp.api.ToolRule> toolRules = new java.util.ArrayList<>();
 
@@ -44,6 +48,6 @@ final class SpecBuilder {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
                 expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad,
-                new mcp.api.ToolPolicy(toolRules));
+                sandbox, headersHelper, new mcp.api.ToolPolicy(toolRules));
     }
 }

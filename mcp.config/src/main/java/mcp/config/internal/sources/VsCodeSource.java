@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.Sandbox;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -30,6 +31,10 @@ import tools.jackson.databind.node.ObjectNode;
  * server. {@code oauth.clientId} becomes the client of an {@code oauth} auth reference.
  * The {@code mcp} key of the user {@code settings.json}, which VS Code moved into {@code mcp.json}
  * (1.102) and no longer documents, is not read.
+ *
+ * <p>{@code "sandboxEnabled": true} on a stdio entry runs it in a sandbox, with the rules of the file's
+ * {@code sandbox} object (see {@link #sandbox}); where no sandbox can be had, the server is not started (VS Code
+ * would run it unsandboxed on Windows; mcp-host does not).
  *
  * <p>Priority 20, below the agent CLIs and the other editors: a VS Code entry often needs an input
  * mcp-host cannot prompt for, and the same server is usually configured for the agent at hand too.
@@ -88,5 +93,41 @@ public final class VsCodeSource extends FileSource {
         if (spec.auth.isEmpty()) {
             spec.auth = OAuthClient.read(entry, "oauth", Map.of("clientId", "clientId"));
         }
+        spec.sandbox = sandbox(entry, spec);
+    }
+
+    /** What VS Code's sandbox runtime is told to let every sandboxed server write, beside the rules. */
+    static final String NPM_CACHE = "~/.npm";
+
+    /**
+     * The sandbox of a stdio entry with {@code "sandboxEnabled": true}, as VS Code's {@code McpSandboxService}
+     * builds it: the file's {@code sandbox} object (VS Code keeps one per {@code mcp.json}, beside
+     * {@code servers}), then the entry's own {@code sandbox} (where VS Code's documentation shows it; its code
+     * reads the file's), then VS Code's defaults: the entry's {@code cwd} and {@code ~/.npm} writable. VS Code also
+     * lets every sandboxed server reach the npm registry's host, for {@code npx}; bubblewrap cannot grant one
+     * domain, so mcp-host grants none: the server gets no network unless the rules grant all of it. VS Code ignores
+     * the setting for a remote server, and so does mcp-host.
+     */
+    private static Optional<Sandbox> sandbox(ServerEntry entry, SpecBuilder spec) {
+        Optional<Boolean> enabled = entry.bool("sandboxEnabled");
+        boolean stdio = spec.type.map(type -> type.equals("stdio")).orElse(spec.url.isEmpty());
+        if (!enabled.orElse(false) || !stdio) {
+            return Optional.empty();
+        }
+        Sandbox rules = Sandbox.DEFAULT;
+        Optional<Sandbox> file = entry.besideServers("sandbox").flatMap(object -> SandboxShape.read(object, false));
+        Optional<Sandbox> own = entry.nested("sandbox").flatMap(object -> SandboxShape.read(object, false));
+        rules = rules.with(file.orElse(Sandbox.DEFAULT)).with(own.orElse(Sandbox.DEFAULT));
+        List<String> writable = new ArrayList<>();
+        spec.cwd.ifPresent(writable::add);
+        writable.add(NPM_CACHE);
+        rules = rules.with(new Sandbox(new Sandbox.Filesystem(writable, List.of(), List.of()), Sandbox.Network.NONE));
+        if (rules.network().any()) {
+            // VS Code's sandbox runtime refuses "*" and fails the server; it must not run wider here.
+            entry.error(entry.pointer(), "server \"" + entry.name() + "\": \"sandbox\".\"network\".\"allowedDomains\""
+                    + " holds \"*\", which VS Code's sandbox runtime refuses (it does not start the server)");
+            return Optional.empty();
+        }
+        return entry.failed() ? Optional.empty() : Optional.of(rules);
     }
 }

@@ -170,4 +170,109 @@ class ClaudeSourceTest {
     private static String escaped(Path dir) {
         return dir.toString().replace("~", "~0").replace("/", "~1");
     }
+
+    // ---- the owner's auth settings: oauth and headersHelper ----
+
+    /** As `claude mcp add --transport http --client-id cid-123 --client-secret --callback-port 8765 corp URL` wrote them. */
+    private static final String CLAUDE_JSON_WITH_OAUTH = """
+            {"mcpServers": {"corp": {"type": "http", "url": "http://127.0.0.1:9/mcp",
+              "oauth": {"clientId": "cid-123", "callbackPort": 8765}}}}
+            """;
+
+    @Test
+    void anOAuthBlockIsTheServersClientWithClaudeCodesRedirectAndItsStoredSecret(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.home.resolve(".claude.json"), CLAUDE_JSON_WITH_OAUTH);
+        // The key Claude Code 2.1.328 wrote for this entry: "corp|" and the hash of {type, url, headers}.
+        f.write(f.home.resolve(".claude/.credentials.json"),
+                "{\"mcpOAuthClientConfig\": {\"corp|e49b00bf48cb4d25\": {\"clientSecret\": \"s3cr3t-value\"}}}");
+
+        Result result = source.discover(f.context());
+        assertEquals(List.of(), result.problems());
+        mcp.api.ServerConfig.AuthRef auth = server(result, "corp").auth().orElseThrow();
+        assertEquals("oauth", auth.type());
+        assertEquals("corp", auth.credentialId());
+        assertEquals(Map.of("clientId", "cid-123", "callbackPort", "8765", "redirectUri", "http://localhost/callback",
+                "clientSecret", "s3cr3t-value"), auth.options());
+        assertTrue(!auth.toString().contains("s3cr3t"), "never shown");
+    }
+
+    @Test
+    void theCallbackPortVariableWinsAndAChangedEntryFindsNoSecret(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        // Another URL than the one the secret was stored for: Claude Code's key no longer matches.
+        f.write(f.home.resolve(".claude.json"), CLAUDE_JSON_WITH_OAUTH.replace("127.0.0.1:9", "127.0.0.1:10")
+                .replace("\"callbackPort\": 8765}", "\"callbackPort\": 8765, \"scopes\": \"read write\", "
+                        + "\"authServerMetadataUrl\": \"https://as.example/.well-known/oauth-authorization-server\"}"));
+        f.write(f.home.resolve(".claude/.credentials.json"),
+                "{\"mcpOAuthClientConfig\": {\"corp|e49b00bf48cb4d25\": {\"clientSecret\": \"s3cr3t-value\"}}}");
+
+        Result result = source.discover(f.context(Map.of("MCP_OAUTH_CALLBACK_PORT", "9999")));
+        assertEquals(List.of(), result.problems());
+        assertEquals(Map.of("clientId", "cid-123", "callbackPort", "9999", "redirectUri", "http://localhost/callback",
+                "scope", "read write", "authServerMetadataUrl",
+                "https://as.example/.well-known/oauth-authorization-server"), server(result, "corp").auth().orElseThrow()
+                .options());
+    }
+
+    @Test
+    void anOAuthBlockClaudeCodeRefusesSkipsTheServer(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.home.resolve(".claude.json"), """
+                {"mcpServers": {
+                  "plain-http": {"type": "http", "url": "https://a.example/mcp",
+                                 "oauth": {"authServerMetadataUrl": "http://as.example/metadata"}},
+                  "zero-port": {"type": "http", "url": "https://b.example/mcp", "oauth": {"callbackPort": 0}},
+                  "own-header": {"type": "http", "url": "https://c.example/mcp", "headers": {"Authorization": "Bearer x"},
+                                 "oauth": {"clientId": "unused"}},
+                  "stdio": {"command": "srv", "headersHelper": "never-run", "oauth": {"clientId": "unused"}}}}
+                """);
+        Result result = source.discover(f.context());
+        assertEquals(List.of("own-header", "stdio"), names(result));
+        assertEquals(List.of(new Problem(file, "/mcpServers/plain-http/oauth/authServerMetadataUrl", "plain-http",
+                        "\"oauth.authServerMetadataUrl\" must be an https:// URL; Claude Code refuses this entry"),
+                new Problem(file, "/mcpServers/zero-port/oauth/callbackPort", "zero-port",
+                        "\"oauth.callbackPort\" must be a port number; Claude Code refuses this entry")),
+                result.problems());
+        assertEquals(Optional.empty(), server(result, "own-header").auth(), "its own Authorization turns OAuth off");
+        assertEquals(Optional.empty(), server(result, "stdio").auth());
+        assertEquals(Optional.empty(), server(result, "stdio").headersHelper(), "Claude Code reads neither for stdio");
+    }
+
+    @Test
+    void aUsersHeadersHelperRunsInClaudeCodesFolder(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.home.resolve(".claude.json"), """
+                {"mcpServers": {"corp": {"type": "http", "url": "https://mcp.corp.example/mcp",
+                  "headers": {"X-Static": "s"}, "headersHelper": "corp-token --json"}}}
+                """);
+        Result result = source.discover(f.context());
+        assertEquals(List.of(), result.problems());
+        ServerSpec corp = server(result, "corp");
+        assertEquals(Optional.of(new mcp.api.HeaderCommands.Helper("corp-token --json",
+                Optional.of(f.home.resolve(".claude").toString()))), corp.headersHelper());
+        assertEquals(Map.of("X-Static", "s"), corp.headers());
+    }
+
+    @Test
+    void aProjectsHeadersHelperRunsOnlyInAFolderTrustedInClaudeCode(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.approveInClaude();
+        Path mcpJson = f.write(f.project.resolve(".mcp.json"), """
+                {"mcpServers": {"team": {"type": "http", "url": "https://team.example/mcp", "headersHelper": "./token.sh"}}}
+                """);
+        Result untrusted = source.discover(f.context());
+        assertEquals(List.of("team"), names(untrusted), "the server still starts, without the helper's headers");
+        assertEquals(Optional.empty(), server(untrusted, "team").headersHelper());
+        assertEquals(List.of(new Problem(mcpJson, "/mcpServers/team/headersHelper", "team", "headersHelper not run: the"
+                + " folder " + f.project + " is not trusted in Claude Code (as Claude Code does, the server connects"
+                + " without its headers); trust it when `claude` asks")), untrusted.problems());
+
+        f.write(f.home.resolve(".claude.json"), "{\"projects\": {\"" + f.project
+                + "\": {\"hasTrustDialogAccepted\": true}}}");
+        Result trusted = source.discover(f.context());
+        assertEquals(List.of(), trusted.problems());
+        assertEquals(Optional.of(new mcp.api.HeaderCommands.Helper("./token.sh", Optional.empty())),
+                server(trusted, "team").headersHelper(), "in the working directory, as Claude Code runs it");
+    }
 }

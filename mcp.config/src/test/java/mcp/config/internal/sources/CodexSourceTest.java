@@ -271,4 +271,101 @@ class CodexSourceTest {
                         + " Codex does not load such a config")), result.problems());
         assertEquals(List.of("good"), names(result));
     }
+
+    // ---- the owner's auth settings ----
+
+    /**
+     * As `codex mcp add corp --url http://127.0.0.1:9/mcp --oauth-client-id cid-123 --oauth-client-secret s3cr3t
+     * --oauth-resource https://res.example/mcp` of Codex 0.169.0 wrote it, callback_url included.
+     */
+    private static final String CODEX_ADD_WITH_OAUTH = """
+            [mcp_servers.corp]
+            url = "http://127.0.0.1:9/mcp"
+            oauth_resource = "https://res.example/mcp"
+
+            [mcp_servers.corp.oauth]
+            client_id = "cid-123"
+            client_secret = "s3cr3t"
+            callback_url = "http://127.0.0.1/callback/9biCUt7SMRWF"
+            """;
+
+    @Test
+    void anOAuthTableIsTheServersClientWithCodexsCallback(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.home.resolve(".codex/config.toml"), CODEX_ADD_WITH_OAUTH);
+        Result result = source.discover(f.context());
+        assertEquals(List.of(), result.problems());
+        mcp.api.ServerConfig.AuthRef auth = server(result, "corp").auth().orElseThrow();
+        assertEquals("corp", auth.credentialId());
+        assertEquals(Map.of("clientId", "cid-123", "clientSecret", "s3cr3t", "resource", "https://res.example/mcp",
+                "redirectUri", "http://127.0.0.1/callback/9biCUt7SMRWF"), auth.options());
+    }
+
+    @Test
+    void theCallbackIdEndsCodexsDefaultCallbackOnTheConfiguredPort(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        // The ids are those `codex mcp login --no-browser` of Codex 0.169.0 sent for these URLs.
+        Path file = f.write(f.home.resolve(".codex/config.toml"), """
+                mcp_oauth_callback_port = 8999
+
+                [mcp_servers.global-port]
+                url = "http://127.0.0.1:18765/mcp"
+                scopes = ["x:1", "y:2"]
+                [mcp_servers.global-port.oauth]
+                client_id = "cid"
+
+                [mcp_servers.own-port]
+                url = "http://127.0.0.1:9/mcp"
+                [mcp_servers.own-port.oauth]
+                client_id = "cid"
+                callback_port = 8777
+                callback_url = "http://localhost:8123/cb"
+
+                [mcp_servers.no-oauth]
+                url = "http://127.0.0.1:9/other"
+
+                [mcp_servers.secret-alone]
+                url = "http://127.0.0.1:9/alone"
+                [mcp_servers.secret-alone.oauth]
+                client_secret = "s"
+                """);
+        Result result = source.discover(f.context());
+        assertEquals(List.of("global-port", "own-port", "no-oauth"), names(result));
+        assertEquals(Map.of("clientId", "cid", "scope", "x:1 y:2", "callbackPort", "8999",
+                "redirectUri", "http://127.0.0.1/callback/6vFxV-jIo30S"), server(result, "global-port").auth()
+                .orElseThrow().options());
+        assertEquals(Map.of("clientId", "cid", "callbackPort", "8777",
+                "redirectUri", "http://127.0.0.1/callback/9biCUt7SMRWF"), server(result, "own-port").auth()
+                .orElseThrow().options(), "a callback_url without the id is not Codex's either");
+        assertEquals(Optional.empty(), server(result, "no-oauth").auth(), "OAuth only when the server asks");
+        assertEquals(List.of(new Problem(file, "/mcp_servers/own-port/oauth/callback_url", "own-port",
+                        "\"oauth.callback_url\" does not end with this server's callback id \"9biCUt7SMRWF\", so Codex"
+                                + " appends the id to its default callback instead, and so does mcp-host"),
+                new Problem(file, "/mcp_servers/secret-alone/oauth/client_secret", "secret-alone",
+                        "\"oauth.client_secret\" needs \"oauth.client_id\" and must not be empty; Codex refuses it")),
+                result.problems());
+    }
+
+    @Test
+    void theGlobalCallbackUrlGetsTheIdAndABearerTokenKeepsOAuthOut(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.write(f.home.resolve(".codex/config.toml"), """
+                mcp_oauth_callback_url = "http://localhost:8124/base"
+
+                [mcp_servers.corp]
+                url = "http://127.0.0.1:18765/mcp"
+                [mcp_servers.corp.oauth]
+                client_id = "cid"
+
+                [mcp_servers.bearer]
+                url = "http://127.0.0.1:9/mcp"
+                bearer_token_env_var = "TOKEN"
+                [mcp_servers.bearer.oauth]
+                client_id = "unused"
+                """);
+        Result result = source.discover(f.context(Map.of("TOKEN", "t")));
+        assertEquals("http://localhost:8124/base/6vFxV-jIo30S",
+                server(result, "corp").auth().orElseThrow().options().get("redirectUri"));
+        assertEquals(Optional.empty(), server(result, "bearer").auth(), "Codex sends the bearer token, not OAuth");
+    }
 }

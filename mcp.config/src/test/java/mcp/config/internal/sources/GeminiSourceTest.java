@@ -17,6 +17,7 @@ import mcp.api.SourceMetadata.Level;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolRule;
 import mcp.api.ToolRule.Match;
+import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,5 +139,37 @@ class GeminiSourceTest {
             decisions.put(tool, policy.decidedByOwner() ? policy.decision().id() : "default");
         }
         return decisions;
+    }
+
+    // ---- the owner's auth settings ----
+
+    @Test
+    void anOAuthBlockIsTheServersClientWithItsSecretFromTheEnvironment(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        f.trustInGemini();
+        // As Gemini CLI's documentation writes the block: the endpoints named, the secret kept in a variable.
+        Path file = f.write(f.home.resolve(".gemini/settings.json"), """
+                {"mcpServers": {
+                  "corp": {"httpUrl": "https://mcp.corp.example/mcp",
+                           "oauth": {"enabled": true, "clientId": "gemini-cid", "clientSecret": "$CORP_SECRET",
+                                     "authorizationUrl": "https://login.corp.example/authorize",
+                                     "tokenUrl": "https://login.corp.example/token",
+                                     "scopes": ["mcp:read", "mcp:write"], "audiences": ["corp-api"]}},
+                  "own-redirect": {"url": "https://other.example/mcp",
+                           "oauth": {"clientId": "c2", "redirectUri": "http://127.0.0.1:7777/done"}},
+                  "stdio": {"command": "srv", "oauth": {"clientId": "unused"}}}}
+                """);
+        Result result = source.discover(f.context(Map.of("CORP_SECRET", "s3cr3t", "OAUTH_CALLBACK_PORT", "7788")));
+        assertEquals(Map.of("clientId", "gemini-cid", "clientSecret", "s3cr3t", "tokenEndpointAuthMethod",
+                "client_secret_post", "authorizationEndpoint", "https://login.corp.example/authorize", "tokenEndpoint",
+                "https://login.corp.example/token", "scope", "mcp:read mcp:write", "redirectUri",
+                "http://localhost/oauth/callback", "callbackPort", "7788"), server(result, "corp").auth().orElseThrow()
+                .options());
+        assertEquals(Map.of("clientId", "c2", "redirectUri", "http://127.0.0.1:7777/done", "callbackPort", "7788"),
+                server(result, "own-redirect").auth().orElseThrow().options(), "its redirect URI's own port wins");
+        assertEquals(Optional.empty(), server(result, "stdio").auth());
+        assertEquals(List.of(new Problem(file, "/mcpServers/corp/oauth/audiences", "corp", "\"oauth.audiences\" (an"
+                + " audience parameter Gemini CLI adds to the OAuth requests) is not supported by mcp-host; the requests"
+                + " go without it")), result.problems());
     }
 }

@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.Sandbox;
 import mcp.api.ServerConfig.AuthRef;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
+import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,5 +102,37 @@ class NativeSourceTest {
         assertEquals("GITHUB_TOKEN", named.get(named.size() - 1));
         assertEquals(List.of(new mcp.api.spi.CapabilitySource.Problem(file, "/mcpServers/wrong/inheritEnv", "wrong",
                 "\"inheritEnv\" must be \"all\", \"minimal\" or an array of variable names, got a string")), result.problems());
+    }
+
+    @Test
+    void sandboxIsTrueFalseOrVsCodesObjectAndAMisspeltRuleSkipsTheServer(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.home.resolve(".config/mcp-host/mcp.json"), """
+                {"mcpServers": {
+                  "rules": {"command": "node", "sandbox": {
+                    "filesystem": {"allowWrite": [".", "~/.cache/rules"], "denyRead": ["~/.ssh"], "denyWrite": [".git"]},
+                    "network": {"allowedDomains": ["*"]}}},
+                  "plain": {"command": "node", "sandbox": true},
+                  "none": {"command": "node", "sandbox": false},
+                  "absent": {"command": "node"},
+                  "typo": {"command": "node", "sandbox": {"filesystem": {"allowWrites": ["."]}}},
+                  "wrong": {"command": "node", "sandbox": "yes"},
+                  "list": {"command": "node", "sandbox": {"network": {"allowedDomains": "*"}}}}}""");
+
+        Result result = source.discover(f.context());
+
+        assertEquals(List.of("rules", "plain", "none", "absent"), names(result));
+        assertEquals(Optional.of(new Sandbox(new Sandbox.Filesystem(List.of(".", "~/.cache/rules"), List.of("~/.ssh"),
+                List.of(".git")), Sandbox.Network.ANY)), server(result, "rules").sandbox());
+        assertEquals(Optional.of(Sandbox.DEFAULT), server(result, "plain").sandbox());
+        assertEquals(Optional.empty(), server(result, "none").sandbox());
+        assertEquals(Optional.empty(), server(result, "absent").sandbox());
+        assertEquals(List.of(
+                new Problem(file, "/mcpServers/typo/sandbox/filesystem/allowWrites", "typo", "\"sandbox\".\"filesystem\""
+                        + " has no field \"allowWrites\" (allowWrite, denyRead, denyWrite)"),
+                new Problem(file, "/mcpServers/wrong/sandbox", "wrong", "\"sandbox\" must be true, false or an object of"
+                        + " filesystem and network rules, got a string"),
+                new Problem(file, "/mcpServers/list/sandbox/network/allowedDomains", "list", "\"allowedDomains\" must be"
+                        + " an array of strings, got a string")), result.problems());
     }
 }

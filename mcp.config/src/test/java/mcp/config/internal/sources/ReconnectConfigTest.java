@@ -31,6 +31,11 @@ class ReconnectConfigTest {
                   "tuned": {"command": "c", "reconnect": {"attempts": 8, "initialDelay": 250, "maxDelay": 60000,
                             "jitter": 0.5, "crashWindow": 5000}},
                   "some": {"command": "c", "reconnect": {"attempts": 2}},
+                  "retries": {"command": "c", "reconnect": {"startupRetries": 6}},
+                  "noRetries": {"command": "c", "reconnect": {"startupRetries": 0}},
+                  "restartsOnly": {"command": "c", "reconnect": {"attempts": 0}},
+                  "manyRetries": {"command": "d", "reconnect": {"startupRetries": 101}},
+                  "halfRetry": {"command": "d", "reconnect": {"startupRetries": "3"}},
                   "word": {"command": "d", "reconnect": "sometimes"},
                   "typo": {"command": "d", "reconnect": {"attempt": 3}},
                   "backwards": {"command": "d", "reconnect": {"initialDelay": 5000, "maxDelay": 1000}},
@@ -49,10 +54,20 @@ class ReconnectConfigTest {
                 Duration.ofSeconds(5))), result.configs().get("tuned").reconnect());
         assertEquals(Optional.of(new ReconnectPolicy(2, Duration.ofMillis(500), Duration.ofSeconds(30), 0.2,
                 Duration.ofSeconds(10))), result.configs().get("some").reconnect());
+        assertEquals(Optional.of(ReconnectPolicy.DEFAULT.withStartupRetries(6)),
+                result.configs().get("retries").reconnect());
+        assertEquals(Optional.of(ReconnectPolicy.DEFAULT.withStartupRetries(0)),
+                result.configs().get("noRetries").reconnect());
+        assertEquals(3, result.configs().get("restartsOnly").reconnect().orElseThrow().startupRetries(),
+                "attempts 0 turns reconnects off, not the retries of a first connect (\"off\" turns both off)");
+        assertEquals(0, ReconnectPolicy.OFF.startupRetries());
+        assertEquals("\"reconnect\": startup retries must be at most 100, got 101", skipped(result, "manyRetries"));
+        assertEquals("\"reconnect\".\"startupRetries\" must be a whole number, got a string",
+                skipped(result, "halfRetry"));
         assertEquals("\"reconnect\" must be \"on\", \"off\", true, false or an object of attempts, initialDelay, maxDelay,"
-                + " crashWindow (ms) and jitter (0 to 1), got a string", skipped(result, "word"));
-        assertEquals("\"reconnect\" has no field \"attempt\" (attempts, initialDelay, maxDelay, crashWindow, jitter)",
-                skipped(result, "typo"));
+                + " crashWindow (ms), jitter (0 to 1) and startupRetries, got a string", skipped(result, "word"));
+        assertEquals("\"reconnect\" has no field \"attempt\" (attempts, initialDelay, maxDelay, crashWindow, jitter,"
+                + " startupRetries)", skipped(result, "typo"));
         assertEquals("\"reconnect\": reconnect maxDelay (1000 ms) must not be less than initialDelay (5000 ms)",
                 skipped(result, "backwards"));
         assertEquals("\"reconnect\": reconnect jitter must be between 0 and 1, got 2.0", skipped(result, "wild"));

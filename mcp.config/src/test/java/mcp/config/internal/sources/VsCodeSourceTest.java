@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.Sandbox;
 import mcp.api.ServerConfig.AuthRef;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
@@ -180,5 +181,84 @@ class VsCodeSourceTest {
         assertEquals(List.of("b"), names(result));
         assertEquals(List.of(new Problem(file, "/servers/a/envFile", "a", "\"envFile\" " + f.project.resolve("missing.env")
                 + " is not a file")), result.problems());
+    }
+
+    /**
+     * VS Code keeps one {@code sandbox} per {@code mcp.json}, beside {@code servers} (its {@code McpResourceScannerService}
+     * and {@code InstalledMcpServersDiscovery}), applies it to the stdio servers with {@code "sandboxEnabled": true}
+     * and adds the server's {@code cwd} and {@code ~/.npm} to {@code allowWrite} ({@code McpSandboxService}).
+     */
+    @Test
+    void sandboxEnabledServersGetTheFilesSandboxAndVsCodesDefaults(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.project.resolve(".vscode/mcp.json"), """
+                {
+                  "sandbox": {
+                    "filesystem": {"allowWrite": ["${workspaceFolder}/out"], "denyRead": ["${userHome}/.ssh"]},
+                    "network": {"allowedDomains": ["api.example.com"]}
+                  },
+                  "servers": {
+                    "boxed": {"type": "stdio", "command": "node", "cwd": "${workspaceFolder}", "sandboxEnabled": true},
+                    "inferred": {"command": "node", "sandboxEnabled": true},
+                    "free": {"type": "stdio", "command": "node"},
+                    "off": {"type": "stdio", "command": "node", "sandboxEnabled": false},
+                    "remote": {"type": "http", "url": "https://example.com/mcp", "sandboxEnabled": true}
+                  }
+                }""");
+
+        Result result = source.discover(f.context());
+
+        assertEquals(List.of(), result.problems());
+        Sandbox boxed = server(result, "boxed").sandbox().orElseThrow();
+        assertEquals(List.of(f.project + "/out", f.project.toString(), "~/.npm"), boxed.filesystem().allowWrite());
+        assertEquals(List.of(f.home + "/.ssh"), boxed.filesystem().denyRead());
+        assertEquals(List.of("api.example.com"), boxed.network().allowedDomains());
+        assertEquals(List.of(f.project + "/out", "~/.npm"),
+                server(result, "inferred").sandbox().orElseThrow().filesystem().allowWrite(),
+                "without a cwd VS Code adds only ~/.npm");
+        assertEquals(Optional.empty(), server(result, "free").sandbox());
+        assertEquals(Optional.empty(), server(result, "off").sandbox());
+        assertEquals(Optional.empty(), server(result, "remote").sandbox(), "VS Code sandboxes stdio servers only");
+        assertEquals(file, server(result, "boxed").source().path().orElseThrow());
+    }
+
+    @Test
+    void aServersOwnSandboxAddsToTheFilesAndUnknownKeysAreNotedNotObeyed(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.project.resolve(".vscode/mcp.json"), """
+                {"sandbox": {"filesystem": {"denyWrite": ["/etc"]}, "enableWeakerNestedSandbox": true},
+                 "servers": {"boxed": {"command": "node", "sandboxEnabled": true,
+                   "sandbox": {"filesystem": {"allowWrite": ["/data"], "allowRead": ["/x"]}}}}}""");
+
+        Result result = source.discover(f.context());
+
+        Sandbox boxed = server(result, "boxed").sandbox().orElseThrow();
+        assertEquals(List.of("/data", "~/.npm"), boxed.filesystem().allowWrite());
+        assertEquals(List.of("/etc"), boxed.filesystem().denyWrite());
+        assertEquals(List.of(
+                new Problem(file, "/sandbox/enableWeakerNestedSandbox", "boxed", "\"sandbox\" has no field "
+                        + "\"enableWeakerNestedSandbox\" (filesystem, network); it is ignored"),
+                new Problem(file, "/servers/boxed/sandbox/filesystem/allowRead", "boxed", "\"sandbox\".\"filesystem\""
+                        + " has no field \"allowRead\" (allowWrite, denyRead, denyWrite); it is ignored")),
+                result.problems());
+    }
+
+    @Test
+    void aStarDomainWhichVsCodesRuntimeRefusesAndAWrongTypeSkipTheServer(@TempDir Path dir) {
+        Fixture f = Fixture.empty(dir);
+        Path file = f.write(f.project.resolve(".vscode/mcp.json"), """
+                {"servers": {
+                  "star": {"command": "node", "sandboxEnabled": true, "sandbox": {"network": {"allowedDomains": ["*"]}}},
+                  "typo": {"command": "node", "sandboxEnabled": "yes"},
+                  "fine": {"command": "node", "sandboxEnabled": true}}}""");
+
+        Result result = source.discover(f.context());
+
+        assertEquals(List.of("fine"), names(result));
+        assertEquals(List.of(
+                new Problem(file, "/servers/star", "star", "server \"star\": \"sandbox\".\"network\".\"allowedDomains\""
+                        + " holds \"*\", which VS Code's sandbox runtime refuses (it does not start the server)"),
+                new Problem(file, "/servers/typo/sandboxEnabled", "typo", "\"sandboxEnabled\" must be true or false,"
+                        + " got a string")), result.problems());
     }
 }

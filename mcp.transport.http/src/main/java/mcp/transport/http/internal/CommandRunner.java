@@ -13,13 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the shell commands of {@code !command} values: {@code /bin/sh -c <command>}, stdin empty,
- * stderr discarded (it may echo secrets), stdout trimmed (at most {@value #MAX_OUTPUT_BYTES} bytes).
+ * Runs the shell commands of {@code !command} values and headers helpers: {@code /bin/sh -c <command>},
+ * stdin empty, stderr discarded (it may echo secrets), stdout trimmed (at most {@value #MAX_OUTPUT_BYTES}
+ * bytes).
  *
  * <p>A command's result is kept for the life of the runner (the shared one lives as long as the JVM):
  * every later use of the same command gets it without running it again, and concurrent uses of one
  * command share one run. A failure (exit code not 0, timeout, no output) is not kept, so the next
- * resolve tries again. A command that runs longer than the timeout is killed with its descendants.
+ * resolve tries again. {@link #rerun} runs a command again when the server refused what it gave (a token
+ * that expired): its result replaces the kept one, so later connects take the new value too; concurrent
+ * reruns of one command share one run. {@link #once} runs without keeping anything (a headers helper, which
+ * runs at every connect, as in Claude Code). A command that runs longer than the timeout is killed with its
+ * descendants.
  *
  * <p>Threads: each run has a {@code mcp-auth-command} daemon that waits for the process, and a
  * {@code mcp-auth-command-stdout} daemon that reads its output.
@@ -47,6 +52,8 @@ final class CommandRunner {
 
     private final Duration timeout;
     private final ConcurrentHashMap<String, CompletableFuture<Result>> results = new ConcurrentHashMap<>();
+    /** The reruns in progress, by command: one at a time per command. */
+    private final ConcurrentHashMap<String, CompletableFuture<Result>> reruns = new ConcurrentHashMap<>();
 
     CommandRunner(Duration timeout) {
         this.timeout = timeout;
@@ -73,10 +80,52 @@ final class CommandRunner {
                 results.remove(command, created);
             }
         });
-        Thread runner = new Thread(() -> created.complete(execute(command, environment)), "mcp-auth-command");
+        start(created, command, environment, null);
+        return created;
+    }
+
+    /**
+     * Runs a command again, whatever result is kept; a success replaces the kept result.
+     *
+     * @param command the shell command (without the {@code !})
+     * @param environment the environment it runs with
+     * @return its new result, shared with a rerun of it in progress
+     */
+    CompletableFuture<Result> rerun(String command, Map<String, String> environment) {
+        CompletableFuture<Result> created = new CompletableFuture<>();
+        CompletableFuture<Result> existing = reruns.putIfAbsent(command, created);
+        if (existing != null) {
+            return existing;
+        }
+        created.whenComplete((result, error) -> {
+            if (error == null && result.value().isPresent()) {
+                results.put(command, CompletableFuture.completedFuture(result));
+            }
+            reruns.remove(command, created);
+        });
+        start(created, command, environment, null);
+        return created;
+    }
+
+    /**
+     * Runs a command once, keeping nothing.
+     *
+     * @param command the shell command
+     * @param environment the environment it runs with
+     * @param directory where it runs, or {@code null} for the JVM's working directory
+     * @return its result
+     */
+    CompletableFuture<Result> once(String command, Map<String, String> environment, File directory) {
+        CompletableFuture<Result> created = new CompletableFuture<>();
+        start(created, command, environment, directory);
+        return created;
+    }
+
+    private void start(CompletableFuture<Result> future, String command, Map<String, String> environment,
+            File directory) {
+        Thread runner = new Thread(() -> future.complete(execute(command, environment, directory)), "mcp-auth-command");
         runner.setDaemon(true);
         runner.start();
-        return created;
     }
 
     /** @return how many commands have a result kept or a run in progress (for tests) */
@@ -84,10 +133,11 @@ final class CommandRunner {
         return results.size();
     }
 
-    private Result execute(String command, Map<String, String> environment) {
+    private Result execute(String command, Map<String, String> environment, File directory) {
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .directory(directory);
         Map<String, String> env = builder.environment();
         env.clear();
         env.putAll(environment);

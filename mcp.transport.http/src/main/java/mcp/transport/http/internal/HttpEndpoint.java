@@ -19,6 +19,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import mcp.api.HeaderCommands;
 import mcp.api.McpException;
 import mcp.api.spi.TransportRequest;
 import mcp.auth.internal.BoundedBody;
@@ -29,8 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What both HTTP transports share for one server: the URL, the config headers (checked once), the
- * limits, the {@link HttpClient} with its named daemon threads, and the wording of errors.
+ * What both HTTP transports share for one server: the URL, the config headers (checked once) with those
+ * of its header commands ({@link CommandHeaders}), the limits, the {@link HttpClient} with its named daemon
+ * threads, and the wording of errors.
  *
  * <p>URLs in messages and logs are {@linkplain #redact(URI) redacted} (no user info, no query: some
  * servers take API keys there); header values never appear anywhere.
@@ -53,7 +55,8 @@ final class HttpEndpoint {
 
     final String serverName;
     final URI uri;
-    final Map<String, String> headers;
+    /** The headers of every request, replaced when a refusal made its header commands run again. */
+    final CommandHeaders headers;
     final Duration timeout;
     final long maxMessageBytes;
     final Duration closeStep;
@@ -70,7 +73,7 @@ final class HttpEndpoint {
      */
     volatile OAuthClient oauth;
 
-    private HttpEndpoint(String serverName, URI uri, Map<String, String> headers, Duration timeout, long maxMessageBytes,
+    private HttpEndpoint(String serverName, URI uri, CommandHeaders headers, Duration timeout, long maxMessageBytes,
             Duration closeStep) {
         this.serverName = serverName;
         this.uri = uri;
@@ -90,7 +93,7 @@ final class HttpEndpoint {
     }
 
     /**
-     * Checks the URL and the headers of a config.
+     * Checks the URL and the headers of a config that has no header commands.
      *
      * @param request the transport request
      * @param url the config's URL
@@ -100,6 +103,22 @@ final class HttpEndpoint {
      * @throws McpException if the URL is not an absolute http(s) URL
      */
     static HttpEndpoint of(TransportRequest request, String url, Map<String, String> configHeaders, Duration timeout) {
+        return of(request, url, configHeaders, HeaderCommands.NONE, timeout);
+    }
+
+    /**
+     * Checks the URL and the headers of a config, and runs its headers helper.
+     *
+     * @param request the transport request
+     * @param url the config's URL
+     * @param configHeaders the config's headers (resolved)
+     * @param commands the config's header commands
+     * @param timeout the config's timeout
+     * @return the endpoint
+     * @throws McpException if the URL is not an absolute http(s) URL
+     */
+    static HttpEndpoint of(TransportRequest request, String url, Map<String, String> configHeaders,
+            HeaderCommands commands, Duration timeout) {
         String name = request.serverName();
         URI uri;
         try {
@@ -116,8 +135,16 @@ final class HttpEndpoint {
         if (uri.getPath() == null || uri.getPath().isEmpty()) {
             uri = uri.resolve("/");
         }
+        CommandHeaders headers = CommandHeaders.open(name, url, configHeaders, commands, CommandRunner.SHARED,
+                System.getenv(), request.workingDirectory(), all -> usable(name, all));
+        Duration bounded = timeout.isZero() || timeout.isNegative() ? Duration.ofSeconds(30) : timeout;
+        return new HttpEndpoint(name, uri, headers, bounded, request.maxMessageBytes(), request.closeStepTimeout());
+    }
+
+    /** The headers that can be sent: neither one the transport sets itself nor one the JDK refuses. */
+    private static Map<String, String> usable(String name, Map<String, String> headers) {
         Map<String, String> usable = new LinkedHashMap<>();
-        configHeaders.forEach((key, value) -> {
+        headers.forEach((key, value) -> {
             if (OWN_HEADERS.contains(key.toLowerCase(Locale.ROOT))) {
                 LOG.warn("MCP server \"{}\": header \"{}\" is set by the transport itself; the configured value is ignored",
                         name, key);
@@ -132,9 +159,7 @@ final class HttpEndpoint {
                         + "invalid character); it is left out", name, key);
             }
         });
-        Duration bounded = timeout.isZero() || timeout.isNegative() ? Duration.ofSeconds(30) : timeout;
-        return new HttpEndpoint(name, uri, Map.copyOf(usable), bounded, request.maxMessageBytes(),
-                request.closeStepTimeout());
+        return Map.copyOf(usable);
     }
 
     /**
@@ -142,8 +167,9 @@ final class HttpEndpoint {
      *
      * @param builder the request, without its method
      * @param presented the {@code Authorization} (and {@code DPoP}) headers it carries from the OAuth client
+     * @param headerGeneration the {@link CommandHeaders.Snapshot#generation()} of the config headers it carries
      */
-    record Prepared(HttpRequest.Builder builder, OAuthClient.Presentation presented) {
+    record Prepared(HttpRequest.Builder builder, OAuthClient.Presentation presented, int headerGeneration) {
     }
 
     /**
@@ -159,15 +185,16 @@ final class HttpEndpoint {
     Prepared prepare(String method, URI target, Duration responseTimeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(responseTimeout)
                 .setHeader("User-Agent", "mcp-host/" + HttpTransports.VERSION);
-        headers.forEach(builder::setHeader);
+        CommandHeaders.Snapshot snapshot = headers.current();
+        snapshot.headers().forEach(builder::setHeader);
         OAuthClient client = oauth;
         if (client == null) {
-            return new Prepared(builder, OAuthClient.Presentation.NONE);
+            return new Prepared(builder, OAuthClient.Presentation.NONE, snapshot.generation());
         }
         OAuthClient.Presentation presented = client.present(method, target);
         presented.authorization().ifPresent(value -> builder.setHeader("Authorization", value));
         presented.proof().ifPresent(value -> builder.setHeader("DPoP", value));
-        return new Prepared(builder, presented);
+        return new Prepared(builder, presented, snapshot.generation());
     }
 
     /** Keeps the DPoP nonce a response of the MCP server carries, for the next proofs (RFC 9449 §9). */
@@ -244,13 +271,34 @@ final class HttpEndpoint {
     }
 
     /**
-     * Gives the endpoint its OAuth client when the request carries auth services and the config does
-     * not manage its credentials itself (an {@code Authorization} header and no {@code auth}).
+     * A refused request (401 or 403) whose headers come from commands that have not run again for it yet:
+     * whether to send it again, once the commands ran.
+     *
+     * @param status the response's status
+     * @param sentGeneration the generation of the headers the request carried
+     * @param retried whether this request was sent again for new headers before (set by this call)
+     * @return a future of whether to send the request again, or empty when the commands are not the answer
      */
-    void attachOAuth(TransportRequest request, java.util.Optional<mcp.api.ServerConfig.AuthRef> auth,
-            Map<String, String> configHeaders) {
-        if (request.auth().isPresent() && (auth.isPresent()
-                || configHeaders.keySet().stream().noneMatch("Authorization"::equalsIgnoreCase))) {
+    java.util.Optional<java.util.concurrent.CompletableFuture<Boolean>> refreshHeaders(int status, int sentGeneration,
+            java.util.concurrent.atomic.AtomicBoolean retried) {
+        if ((status != 401 && status != 403) || !headers.refreshable() || !retried.compareAndSet(false, true)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(headers.refresh(sentGeneration));
+    }
+
+    /**
+     * Gives the endpoint its OAuth client when the request carries auth services and the config does
+     * not manage its credentials itself (an {@code Authorization} header, its own or its headers helper's,
+     * and no {@code auth}).
+     */
+    void attachOAuth(TransportRequest request, java.util.Optional<mcp.api.ServerConfig.AuthRef> auth) {
+        boolean ownAuthorization = headers.current().headers().keySet().stream()
+                .anyMatch("Authorization"::equalsIgnoreCase);
+        // A headers helper that mints the Authorization header owns the credential, as in Claude Code: a refusal
+        // runs it again, and no OAuth flow starts behind its back.
+        if (request.auth().isPresent() && (auth.isPresent() && !(ownAuthorization && headers.hasHelper())
+                || !ownAuthorization)) {
             oauth = OAuthClient.create(serverName, uri, auth, request.auth().get(), client, timeout, executor,
                     "mcp-host/" + HttpTransports.VERSION);
         }

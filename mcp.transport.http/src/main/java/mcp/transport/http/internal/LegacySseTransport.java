@@ -10,7 +10,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpHttpException;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
@@ -75,13 +78,17 @@ final class LegacySseTransport implements Transport {
             started = true;
             armEndpointDeadline();
         }
-        openStream(1);
+        openStream(1, new AtomicBoolean());
     }
 
-    /** GETs the SSE stream; {@code attempt} counts the authorizations it took (OAuth), from 1. */
-    private void openStream(int attempt) {
+    /**
+     * GETs the SSE stream; {@code attempt} counts the authorizations it took (OAuth), from 1; {@code refreshed}
+     * says whether the header commands ran again for it.
+     */
+    private void openStream(int attempt, AtomicBoolean refreshed) {
         HttpEndpoint.Prepared prepared = http.prepare("GET", http.uri, http.timeout);
         OAuthClient.Presentation sentAuthorization = prepared.presented();
+        int sentHeaders = prepared.headerGeneration();
         HttpRequest request = prepared.builder().GET().setHeader("Accept", "text/event-stream").build();
         LOG.debug("MCP server \"{}\": GET {} (legacy SSE)", http.serverName, HttpEndpoint.redact(http.uri));
         try {
@@ -90,15 +97,15 @@ final class LegacySseTransport implements Transport {
             synchronized (lock) {
                 streamResponse = response;
             }
-            response.whenCompleteAsync((reply, error) -> onStreamResponse(reply, error, sentAuthorization, attempt),
-                    http.executor);
+            response.whenCompleteAsync((reply, error) -> onStreamResponse(reply, error, sentAuthorization, attempt,
+                    sentHeaders, refreshed), http.executor);
         } catch (RuntimeException e) {
             closeFromPeer("GET " + HttpEndpoint.redact(http.uri) + " failed: " + e.getMessage(), e);
         }
     }
 
     private void onStreamResponse(HttpResponse<Reply> response, Throwable error,
-            OAuthClient.Presentation sentAuthorization, int attempt) {
+            OAuthClient.Presentation sentAuthorization, int attempt, int sentHeaders, AtomicBoolean refreshed) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             closeFromPeer(cause instanceof BoundedBody.TooLargeException ? cause.getMessage()
@@ -124,6 +131,23 @@ final class LegacySseTransport implements Transport {
             return;
         }
         String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+        Optional<CompletableFuture<Boolean>> newHeaders = http.refreshHeaders(status, sentHeaders, refreshed);
+        if (newHeaders.isPresent()) {
+            // As for a POST: the header commands run again, and the stream is asked for once more.
+            newHeaders.get().whenCompleteAsync((changed, e) -> {
+                if (Boolean.TRUE.equals(changed)) {
+                    synchronized (lock) {
+                        if (!open) {
+                            return;
+                        }
+                    }
+                    openStream(attempt, refreshed);
+                } else {
+                    onStreamResponse(response, null, sentAuthorization, attempt, sentHeaders, refreshed);
+                }
+            }, http.executor);
+            return;
+        }
         List<String> challenges = response.headers().allValues("WWW-Authenticate");
         if (http.oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
             // The endpoint deadline waits while the user authorizes; it starts again with the new GET.
@@ -135,7 +159,10 @@ final class LegacySseTransport implements Transport {
             http.oauth.challenged(status, challenges, response.headers().firstValue("DPoP-Nonce"), sentAuthorization,
                     attempt, http.statusMessage("GET", http.uri, response, excerpt, false)).whenCompleteAsync((v, e) -> {
                         if (e != null) {
-                            closeFromPeer("authorization failed: " + HttpEndpoint.unwrap(e).getMessage(), null);
+                            // The cause says it was the authorization: nothing another connect could fix alone.
+                            String failed = "authorization failed: " + HttpEndpoint.unwrap(e).getMessage();
+                            closeFromPeer(failed, new McpAuthorizationException(prefix() + failed,
+                                    HttpEndpoint.unwrap(e)));
                             return;
                         }
                         synchronized (lock) {
@@ -144,17 +171,16 @@ final class LegacySseTransport implements Transport {
                             }
                             armEndpointDeadline();
                         }
-                        openStream(attempt + 1);
+                        openStream(attempt + 1, refreshed);
                     }, http.executor);
             return;
         }
-        if (status >= 200 && status <= 299) {
-            closeFromPeer("GET " + HttpEndpoint.redact(http.uri) + " answered HTTP " + status + " with content type \""
-                    + ReplyHandler.contentType(response.headers()) + "\", not an SSE stream"
-                    + (excerpt.isEmpty() ? "" : "; body: " + excerpt), null);
-        } else {
-            closeFromPeer(http.statusMessage("GET", http.uri, response, excerpt), null);
-        }
+        // The status goes with the close, so that whoever connects can tell a server that is busy for now from a
+        // URL that is no MCP server.
+        String what = status >= 200 && status <= 299 ? "GET " + HttpEndpoint.redact(http.uri) + " answered HTTP "
+                + status + " with content type \"" + ReplyHandler.contentType(response.headers()) + "\", not an SSE stream"
+                + (excerpt.isEmpty() ? "" : "; body: " + excerpt) : http.statusMessage("GET", http.uri, response, excerpt);
+        closeFromPeer(what, new McpHttpException(status, prefix() + what));
     }
 
     /** Holding {@code lock}: the bound of the wait for the {@code endpoint} event. */
@@ -253,14 +279,17 @@ final class LegacySseTransport implements Transport {
             if (error != null) {
                 sent.completeExceptionally(HttpEndpoint.unwrap(error));
             } else {
-                post(target, bytes, sent, 1);
+                post(target, bytes, sent, 1, new AtomicBoolean());
             }
         });
         return sent;
     }
 
-    /** POSTs one message; {@code attempt} counts the authorizations it took (OAuth), from 1. */
-    private void post(URI target, byte[] bytes, CompletableFuture<Void> sent, int attempt) {
+    /**
+     * POSTs one message; {@code attempt} counts the authorizations it took (OAuth), from 1; {@code refreshed}
+     * says whether the header commands ran again for it.
+     */
+    private void post(URI target, byte[] bytes, CompletableFuture<Void> sent, int attempt, AtomicBoolean refreshed) {
         String version;
         synchronized (lock) {
             if (!open) {
@@ -277,10 +306,11 @@ final class LegacySseTransport implements Transport {
             builder.setHeader("MCP-Protocol-Version", version);
         }
         OAuthClient.Presentation sentAuthorization = prepared.presented();
+        int sentHeaders = prepared.headerGeneration();
         try {
             http.client.sendAsync(builder.build(), new ReplyHandler(false, http.maxMessageBytes, null))
                     .whenCompleteAsync((response, error) -> onPostResponse(target, bytes, response, error, sent,
-                            sentAuthorization, attempt), http.executor);
+                            sentAuthorization, attempt, sentHeaders, refreshed), http.executor);
         } catch (RuntimeException e) {
             sent.completeExceptionally(new McpException(prefix() + "cannot send POST " + HttpEndpoint.redact(target)
                     + ": " + e.getMessage(), e));
@@ -288,7 +318,8 @@ final class LegacySseTransport implements Transport {
     }
 
     private void onPostResponse(URI target, byte[] bytes, HttpResponse<Reply> response, Throwable error,
-            CompletableFuture<Void> sent, OAuthClient.Presentation sentAuthorization, int attempt) {
+            CompletableFuture<Void> sent, OAuthClient.Presentation sentAuthorization, int attempt, int sentHeaders,
+            AtomicBoolean refreshed) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(target) + " failed";
@@ -304,21 +335,33 @@ final class LegacySseTransport implements Transport {
             return;
         }
         String excerpt = response.body() instanceof Reply.Failure failure ? failure.excerpt() : "";
+        Optional<CompletableFuture<Boolean>> newHeaders = http.refreshHeaders(status, sentHeaders, refreshed);
+        if (newHeaders.isPresent()) {
+            newHeaders.get().whenCompleteAsync((changed, e) -> {
+                if (Boolean.TRUE.equals(changed)) {
+                    post(target, bytes, sent, attempt, refreshed);
+                } else {
+                    onPostResponse(target, bytes, response, null, sent, sentAuthorization, attempt, sentHeaders,
+                            refreshed);
+                }
+            }, http.executor);
+            return;
+        }
         List<String> challenges = response.headers().allValues("WWW-Authenticate");
         if (http.oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
             http.oauth.challenged(status, challenges, response.headers().firstValue("DPoP-Nonce"), sentAuthorization,
                     attempt, http.statusMessage("POST", target, response, excerpt, false)).whenCompleteAsync((v, e) -> {
                         if (e == null) {
-                            post(target, bytes, sent, attempt + 1);
+                            post(target, bytes, sent, attempt + 1, refreshed);
                         } else {
-                            sent.completeExceptionally(new McpException(prefix() + "authorization failed: "
+                            sent.completeExceptionally(new McpAuthorizationException(prefix() + "authorization failed: "
                                     + HttpEndpoint.unwrap(e).getMessage(), HttpEndpoint.unwrap(e)));
                         }
                     }, http.executor);
             return;
         }
         String what = http.statusMessage("POST", target, response, excerpt);
-        sent.completeExceptionally(new McpException(prefix() + what));
+        sent.completeExceptionally(new McpHttpException(status, prefix() + what));
         if (status == 404) {
             closeFromPeer("the server no longer knows this SSE session (" + what + ")", null);
         }

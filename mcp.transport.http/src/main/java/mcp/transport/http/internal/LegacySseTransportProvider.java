@@ -33,8 +33,9 @@ public final class LegacySseTransportProvider implements TransportProvider {
                     + request.config().getClass().getSimpleName() + "), and only SseServerConfig is supported; use "
                     + "the transport provider for that type");
         }
-        HttpEndpoint endpoint = HttpEndpoint.of(request, config.url(), config.headers(), config.timeout());
-        endpoint.attachOAuth(request, config.auth(), config.headers());
+        HttpEndpoint endpoint = HttpEndpoint.of(request, config.url(), config.headers(), config.headerCommands(),
+                config.timeout());
+        endpoint.attachOAuth(request, config.auth());
         return new LegacySseTransport(endpoint, null);
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpAuthorizationException;
 import mcp.api.McpException;
+import mcp.api.McpHttpException;
 import mcp.api.McpNotDeliveredException;
 import mcp.api.McpStreamLostException;
 import mcp.api.McpJson;
@@ -152,9 +153,9 @@ final class StreamableHttpTransport implements Transport {
      *     {@code null}
      */
     private record Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future,
-            AtomicInteger authorizations, String statelessVersion) {
+            AtomicInteger authorizations, AtomicBoolean headersRefreshed, String statelessVersion) {
         Outgoing(JsonRpcMessage message, byte[] bytes, CompletableFuture<Void> future, String statelessVersion) {
-            this(message, bytes, future, new AtomicInteger(), statelessVersion);
+            this(message, bytes, future, new AtomicInteger(), new AtomicBoolean(), statelessVersion);
         }
 
         boolean stateless() {
@@ -367,12 +368,14 @@ final class StreamableHttpTransport implements Transport {
         if (ex != null) {
             ex.pending = response;
         }
+        int sentHeaders = prepared.headerGeneration();
         response.whenCompleteAsync((reply, error) -> onPostResponse(out, ex, session, responseTimeout, sentAuthorization,
-                reply, error), http.executor);
+                sentHeaders, reply, error), http.executor);
     }
 
     private void onPostResponse(Outgoing out, Exchange ex, String sentSession, Duration responseTimeout,
-            OAuthClient.Presentation sentAuthorization, HttpResponse<Reply> response, Throwable error) {
+            OAuthClient.Presentation sentAuthorization, int sentHeaders, HttpResponse<Reply> response,
+            Throwable error) {
         if (error != null) {
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") failed";
@@ -405,6 +408,25 @@ final class StreamableHttpTransport implements Transport {
             return;
         }
         String excerpt = reply instanceof Reply.Failure failure ? failure.excerpt() : "";
+        Optional<CompletableFuture<Boolean>> refreshed = http.refreshHeaders(status, sentHeaders, out.headersRefreshed());
+        if (refreshed.isPresent()) {
+            // A token a command printed expired: the command runs again, and the message goes out once more with
+            // what it prints now, before the OAuth client (if any) is asked; a second refusal goes on from here.
+            if (ex != null) {
+                exchanges.remove(ex.id, ex);
+            }
+            refreshed.get().whenCompleteAsync((changed, e) -> {
+                if (Boolean.TRUE.equals(changed) && isOpen()) {
+                    post(out);
+                } else {
+                    if (ex != null) {
+                        exchanges.put(ex.id, ex);
+                    }
+                    onPostResponse(out, ex, sentSession, responseTimeout, sentAuthorization, sentHeaders, response, null);
+                }
+            }, http.executor);
+            return;
+        }
         OAuthClient oauth = http.oauth;
         List<String> challenges = response.headers().allValues("WWW-Authenticate");
         if (oauth != null && HttpEndpoint.isAuthorizationChallenge(status, challenges)) {
@@ -458,7 +480,8 @@ final class StreamableHttpTransport implements Transport {
             fallBack(out, ex, http.statusMessage("POST", http.uri, response, excerpt));
             return;
         }
-        failOutgoing(out, ex, new McpException(prefix() + http.statusMessage("POST", http.uri, response, excerpt)));
+        failOutgoing(out, ex, new McpHttpException(status, prefix() + http.statusMessage("POST", http.uri, response,
+                excerpt)));
     }
 
     /**

@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
  *       is no error: the HTTP transport's OAuth client may obtain or refresh one. A store that cannot
  *       be read (a corrupt file, one others may read) fails the resolve with the store's message.</li>
  * </ul>
+ * The commands of header values are recorded in the resolved config's {@link mcp.api.HeaderCommands#values()}: the
+ * transport runs them again when the server refuses a request (401, 403), and the new value replaces the kept one.
  * Resolved values are never logged. Public with a public no-argument constructor for
  * {@link java.util.ServiceLoader}; thread-safe.
  */
@@ -99,6 +101,10 @@ public final class ValuesAuthResolver implements AuthResolver {
         if (config instanceof HttpServerConfig http) {
             HttpServerConfig result = http;
             Map<String, String> headers = resolveAll(serverName, "header", config, http.headers(), environment);
+            Map<String, String> commands = headerCommands(config, http.headers());
+            if (!commands.isEmpty()) {
+                result = result.withHeaderCommands(http.headerCommands().withValues(commands));
+            }
             Map<String, String> withToken = withStoredToken(serverName, http, http.headers(),
                     headers == null ? http.headers() : headers, storage, AUTHORIZATION, "Bearer ");
             if (withToken != null) {
@@ -117,13 +123,21 @@ public final class ValuesAuthResolver implements AuthResolver {
             return result == http ? config : result;
         }
         if (config instanceof SseServerConfig sse) {
+            SseServerConfig result = sse;
             Map<String, String> headers = resolveAll(serverName, "header", config, sse.headers(), environment);
+            Map<String, String> commands = headerCommands(config, sse.headers());
+            if (!commands.isEmpty()) {
+                result = result.withHeaderCommands(sse.headerCommands().withValues(commands));
+            }
             Map<String, String> withToken = withStoredToken(serverName, sse, sse.headers(),
                     headers == null ? sse.headers() : headers, storage, AUTHORIZATION, "Bearer ");
             if (withToken != null) {
                 headers = withToken;
             }
-            return headers == null ? config : sse.withHeaders(headers);
+            if (headers != null) {
+                result = result.withHeaders(headers);
+            }
+            return result == sse ? config : result;
         }
         return config;
     }
@@ -200,6 +214,23 @@ public final class ValuesAuthResolver implements AuthResolver {
         result.put(key, prefix + credential.accessToken());
         LOG.debug("MCP server \"{}\": {} set from the stored credential \"{}\"", serverName, key, credentialId);
         return result;
+    }
+
+    /**
+     * The {@code !command} header values, recorded in the resolved config so that the transport can run them
+     * again when the server refuses what they printed (an expired token): header name to command.
+     */
+    private static Map<String, String> headerCommands(ServerConfig config, Map<String, String> headers) {
+        Map<String, String> commands = new LinkedHashMap<>();
+        if (config.valueReferences()) {
+            headers.forEach((key, value) -> {
+                String command = value.startsWith("!") ? value.substring(1).trim() : "";
+                if (!command.isEmpty()) {
+                    commands.put(key, command);
+                }
+            });
+        }
+        return commands;
     }
 
     /** @return the resolved map, or {@code null} when nothing changed */

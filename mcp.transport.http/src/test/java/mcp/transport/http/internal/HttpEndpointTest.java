@@ -40,7 +40,7 @@ class HttpEndpointTest {
             System.setErr(original);
         }
         String log = captured.toString(StandardCharsets.UTF_8);
-        assertEquals(Map.of("X-Ok", "fine"), endpoint.headers);
+        assertEquals(Map.of("X-Ok", "fine"), endpoint.headers.current().headers());
         assertTrue(log.contains("header \"Host\" cannot be sent"), log);
         assertTrue(log.contains("header \"Mcp-Session-Id\" is set by the transport itself"), log);
         assertFalse(log.contains("secret-host-value") || log.contains("forged"), log);

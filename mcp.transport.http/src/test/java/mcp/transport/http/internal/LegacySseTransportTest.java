@@ -1,6 +1,7 @@
 package mcp.transport.http.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import mcp.api.McpException;
+import mcp.api.McpHttpException;
 import mcp.api.SseServerConfig;
 import mcp.api.ToolDefinition;
 import mcp.api.spi.Transport;
@@ -126,5 +128,29 @@ class LegacySseTransportTest {
                 () -> connect(open(server, Map.of(), Duration.ofSeconds(5))));
         assertTrue(error.getMessage().matches(".*GET http://127\\.0\\.0\\.1:\\d+/sse answered HTTP 404 Not Found; body: "
                 + "Cannot GET /sse"), error.getMessage());
+        McpHttpException status = httpCause(error);
+        assertEquals(404, status.status(), "the status travels with the close, for whoever decides on a retry");
+        assertFalse(status.isTransient());
+    }
+
+    @Test
+    void aStreamRefusedWith503SaysTheStatusIsTransient() throws Exception {
+        LegacyStub stub = new LegacyStub();
+        stub.ssePath = "/elsewhere";
+        stub.otherwise = call -> call.status(503, "restarting", Map.of());
+        McpException error = assertThrows(McpException.class,
+                () -> connect(open(server(stub), Map.of(), Duration.ofSeconds(5))));
+        McpHttpException status = httpCause(error);
+        assertEquals(503, status.status());
+        assertTrue(status.isTransient());
+    }
+
+    private static McpHttpException httpCause(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof McpHttpException http) {
+                return http;
+            }
+        }
+        throw new AssertionError("no McpHttpException in the causes of " + error, error);
     }
 }

@@ -409,6 +409,32 @@ class OAuthFlowTest {
         assertEquals(0, server.requests(Endpoint.TOKEN));
     }
 
+    /** An owner that names its authorization server's metadata (Claude Code's authServerMetadataUrl) gets it from there. */
+    @Test
+    void theMetadataUrlOfTheConfigIsUsedInsteadOfDiscovery() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        McpException e = failure(() -> connect(server, true, Map.of("authServerMetadataUrl",
+                server.issuer() + "/no-such-metadata")).close());
+        assertTrue(e.getMessage().contains("authServerMetadataUrl"), e.getMessage());
+        assertEquals(0, server.requests(Endpoint.AUTHORIZATION_SERVER_METADATA), "nothing else was tried");
+
+        try (McpClient client = connect(server, true, Map.of("authServerMetadataUrl",
+                server.authorizationServerMetadataUrl()))) {
+            assertTrue(echo(client, "hello").contains("hello"));
+        }
+        assertEquals(1, server.requests(Endpoint.AUTHORIZATION_SERVER_METADATA));
+    }
+
+    /** Codex's oauth_resource: the resource indicator asked for is the configured one, not the metadata's. */
+    @Test
+    void theResourceOfTheConfigIsTheOneAskedFor() throws Exception {
+        AuthTestServer server = server(AuthTestServer.builder());
+        McpException e = failure(() -> connect(server, true, Map.of("resource", "https://resource.example/api"))
+                .close());
+        assertEquals("https://resource.example/api", server.lastAuthorizationRequest().orElseThrow().get("resource"));
+        assertTrue(e.getMessage().contains("invalid_target"), e.getMessage());
+    }
+
     /** Writes to two streams. */
     private static final class TeeStream extends java.io.OutputStream {
         private final java.io.OutputStream first;

@@ -3,6 +3,7 @@ package mcp.transport.http.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
+import mcp.api.McpHttpException;
 import mcp.api.McpJson;
 import mcp.api.McpTimeoutException;
 import mcp.api.ToolDefinition;
@@ -457,7 +459,25 @@ class StreamableHttpTransportTest {
         McpException error = assertThrows(McpException.class, () -> client.callToolBlocking("echo", null));
         assertTrue(error.getMessage().matches("MCP server \"t\": POST http://127\\.0\\.0\\.1:\\d+/mcp answered HTTP 500 "
                 + "Internal Server Error; body: boom: database down"), error.getMessage());
+        assertEquals(500, assertInstanceOf(McpHttpException.class, error).status());
         assertEquals(1, client.listToolsBlocking().size());
+    }
+
+    @Test
+    void anInitializeAnswered503Or401FailsTheConnectWithTheStatusInItsCauses() throws Exception {
+        for (int code : new int[] {503, 429, 401}) {
+            McpStub stub = new McpStub();
+            stub.overrides.put("initialize", (call, request) -> call.status(code, "not now", Map.of()));
+            McpException error = assertThrows(McpException.class, () -> connect(open(server(stub)),
+                    Duration.ofSeconds(5)));
+            McpHttpException status = null;
+            for (Throwable cause = error; cause != null && status == null; cause = cause.getCause()) {
+                status = cause instanceof McpHttpException http ? http : null;
+            }
+            assertNotNull(status, "the status is among the causes of " + error);
+            assertEquals(code, status.status());
+            assertEquals(code != 401, status.isTransient(), "busy or failing for now, but not a refusal: " + code);
+        }
     }
 
     @Test

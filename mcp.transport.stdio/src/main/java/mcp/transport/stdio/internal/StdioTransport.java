@@ -158,6 +158,8 @@ public final class StdioTransport implements Transport {
     private volatile TransportClosedException closedBy;
     private final AtomicBoolean closeDelivered = new AtomicBoolean();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    /** Run once the process tree has ended, before {@code terminated} completes. */
+    private final Runnable afterEnd;
     /** The thread running the close, so that a nested {@link #close()} from it does not wait for itself. */
     private volatile Thread closer;
 
@@ -172,6 +174,15 @@ public final class StdioTransport implements Transport {
      *     group if this JVM dies
      */
     StdioTransport(TransportRequest request, Process process, boolean ownSession) {
+        this(request, process, ownSession, () -> { });
+    }
+
+    /**
+     * As {@link #StdioTransport(TransportRequest, Process, boolean)}, with what to do once the process tree has
+     * ended (a sandbox's files on the host to remove).
+     */
+    StdioTransport(TransportRequest request, Process process, boolean ownSession, Runnable afterEnd) {
+        this.afterEnd = afterEnd;
         this.serverName = request.serverName();
         this.process = process;
         this.ownSession = ownSession;
@@ -632,6 +643,11 @@ public final class StdioTransport implements Transport {
                 Watchdog.unregister(process.pid());
             }
             LiveTransports.remove(this);
+            try {
+                afterEnd.run();
+            } catch (RuntimeException e) {
+                LOG.debug("MCP server \"{}\": cleaning up after it failed", serverName, e);
+            }
             TransportClosedException closed = new TransportClosedException(reason);
             synchronized (lock) {
                 closedBy = closed;

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -57,6 +59,19 @@ public final class StdioTransportProvider implements TransportProvider {
         List<String> command = new ArrayList<>(1 + config.args().size());
         command.add(executable(config));
         command.addAll(config.args());
+        // environment() starts as a copy of the host's environment (or the part the config lets through);
+        // the config's entries win.
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        config.inheritedEnv().ifPresent(names -> environment.keySet().retainAll(names));
+        environment.putAll(config.env());
+        // In a sandbox, bubblewrap runs the command: never the command without it (Bubblewrap refuses instead).
+        Bubblewrap.Launch sandboxed = null;
+        if (config.sandbox().isPresent()) {
+            sandboxed = Bubblewrap.prepare(name, config.sandbox().get(), command.get(0), config.args(), directory,
+                    environment, config.env());
+            command = sandboxed.command();
+        }
+        List<String> programArgs = command.subList(1, command.size());
 
         // Never a shell: the arguments reach the program exactly as configured. In a session of its own
         // when possible (Sessions), through setsid, which execs the program in place (same pid).
@@ -66,28 +81,32 @@ public final class StdioTransportProvider implements TransportProvider {
             launched = new ArrayList<>(command.size() + 1);
             launched.add(Sessions.setsid().get());
             launched.add(program.get().toString());
-            launched.addAll(config.args());
+            launched.addAll(programArgs);
         }
         ProcessBuilder builder = new ProcessBuilder(launched).directory(directory.toFile());
-        // environment() starts as a copy of the host's environment (or the part the config lets through);
-        // the config's entries win.
-        config.inheritedEnv().ifPresent(names -> builder.environment().keySet().retainAll(names));
-        builder.environment().putAll(config.env());
+        builder.environment().clear();
+        builder.environment().putAll(environment);
         Process process;
         try {
             process = builder.start();
         } catch (IOException | RuntimeException e) {
-            throw new McpException(failure(name, config.command(), startFailureReason(e, config.command())), e);
+            if (sandboxed != null) {
+                sandboxed.cleanUp();
+            }
+            String started = sandboxed != null ? command.get(0) : config.command();
+            throw new McpException(failure(name, config.command(), startFailureReason(e, started)), e);
         }
         // Env values may be secrets: names only; secret-looking arguments are masked (the process got them as is).
-        LOG.debug("Started MCP server \"{}\" (pid {}{}): {} in {}, env {}", name, process.pid(),
-                program.isPresent() ? ", own session" : "", Secrets.commandLine(command.get(0), config.args()),
-                directory, config.env().keySet());
+        LOG.debug("Started MCP server \"{}\" (pid {}{}{}): {} in {}, env {}", name, process.pid(),
+                program.isPresent() ? ", own session" : "", sandboxed != null ? ", sandboxed" : "",
+                Secrets.commandLine(command.get(0), programArgs), directory, config.env().keySet());
+        Runnable afterEnd = sandboxed == null ? () -> { } : sandboxed::cleanUp;
         try {
-            return new StdioTransport(request, process, program.isPresent());
+            return new StdioTransport(request, process, program.isPresent(), afterEnd);
         } catch (RuntimeException | Error e) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
+            afterEnd.run();
             throw e;
         }
     }
