@@ -19,6 +19,8 @@
 module mcp.transport.http {
     // Transitive: HttpTransports' factories return mcp.api types.
     requires transitive mcp.api;
+    // The protocol rules shared with the server side: header names and values, the envelope, the SSE format.
+    requires mcp.protocol;
     // The OAuth client that authorizes the requests (a qualified export of mcp.auth.internal).
     requires mcp.auth;
     requires java.net.http;

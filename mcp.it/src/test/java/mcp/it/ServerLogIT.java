@@ -18,7 +18,7 @@ import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.it.Cli.Run;
 import mcp.manager.ClientOptions;
-import mcp.manager.LogLevel;
+import mcp.api.LogLevel;
 import mcp.manager.McpClient;
 import mcp.manager.ServerLogEntry;
 import org.junit.jupiter.api.AfterEach;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import mcp.api.CallLimits;
+import mcp.api.LogLevel;
 
 /**
  * Settings of one client session. Build with {@link #builder(String)}.

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import mcp.api.CompletionReference;
 import mcp.api.CompletionResult;
 import mcp.api.LoadedSkill;
+import mcp.api.LogLevel;
 import mcp.api.McpException;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
@@ -24,6 +25,7 @@ import mcp.api.ToolResult;
 import mcp.api.TransportClosedException;
 import mcp.api.spi.Transport;
 import mcp.manager.internal.ClientSession;
+import mcp.protocol.ProtocolVersions;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -52,20 +54,19 @@ import tools.jackson.databind.JsonNode;
 public interface McpClient extends AutoCloseable {
 
     /** The protocol version mcp-host offers in the {@code initialize} handshake (the 2025 era). */
-    String LATEST_PROTOCOL_VERSION = "2025-11-25";
+    String LATEST_PROTOCOL_VERSION = ProtocolVersions.LATEST_HANDSHAKE;
 
     /** Every protocol version of the handshake era mcp-host accepts from a server, newest first. */
-    List<String> SUPPORTED_PROTOCOL_VERSIONS = ServerConfig.PROTOCOL_VERSIONS.subList(1,
-            ServerConfig.PROTOCOL_VERSIONS.size());
+    List<String> SUPPORTED_PROTOCOL_VERSIONS = ProtocolVersions.HANDSHAKE_VERSIONS;
 
     /**
      * The stateless revision: no {@code initialize}, no session; every request carries the protocol version,
      * the client's capabilities and identity in {@code _meta}.
      */
-    String MODERN_PROTOCOL_VERSION = ServerConfig.PROTOCOL_VERSIONS.get(0);
+    String MODERN_PROTOCOL_VERSION = ProtocolVersions.STATELESS;
 
     /** Every protocol version mcp-host speaks, newest first: the modern one, then those of the handshake. */
-    List<String> ALL_PROTOCOL_VERSIONS = ServerConfig.PROTOCOL_VERSIONS;
+    List<String> ALL_PROTOCOL_VERSIONS = ProtocolVersions.ALL;
 
     /** {@link ClientOptions#protocolVersion()} that lets mcp-host find the server's era itself. */
     String AUTO = ServerConfig.AUTO_PROTOCOL_VERSION;

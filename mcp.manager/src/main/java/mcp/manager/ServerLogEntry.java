@@ -3,6 +3,7 @@ package mcp.manager;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.LogLevel;
 import mcp.manager.internal.LogMessages;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import mcp.api.LogLevel;
 import mcp.api.McpJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

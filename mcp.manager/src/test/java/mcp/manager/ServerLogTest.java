@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import mcp.api.Content;
+import mcp.api.LogLevel;
 import mcp.api.McpJson;
 import mcp.api.ToolResult;
 import org.junit.jupiter.api.AfterEach;

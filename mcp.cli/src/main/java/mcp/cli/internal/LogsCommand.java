@@ -13,7 +13,7 @@ import mcp.api.internal.Secrets;
 import mcp.config.DiscoveryResult;
 import mcp.host.McpHost;
 import mcp.manager.ConnectResult;
-import mcp.manager.LogLevel;
+import mcp.api.LogLevel;
 import mcp.manager.ServerLog;
 import mcp.manager.ServerLogEntry;
 import mcp.manager.ServerLogFiles;

@@ -55,13 +55,19 @@ import mcp.manager.CallOptions;
 import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandler;
 import mcp.manager.InitializeResult;
-import mcp.manager.LogLevel;
+import mcp.api.LogLevel;
 import mcp.manager.McpClient;
 import mcp.manager.ProgressUpdate;
 import mcp.manager.Root;
 import mcp.manager.ServerLog;
 import mcp.manager.ServerRequestHandler;
 import mcp.manager.ToolListing;
+import mcp.protocol.CacheHints;
+import mcp.protocol.ErrorCodes;
+import mcp.protocol.McpMethods;
+import mcp.protocol.Meta;
+import mcp.protocol.ProtocolVersions;
+import mcp.protocol.ResultType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -198,15 +204,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     // ---------------------------------------------------------------- era
 
-    /** The methods whose result may ask for input ({@code input_required}) in the stateless era. */
-    private static final Set<String> MULTI_ROUND_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
     /** The most rounds of one multi round-trip request; the spec sets none, the TypeScript SDK 10. */
     static final int MAX_INPUT_ROUNDS = 10;
-    private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
     /** The requests whose envelope declares the tasks extension, when the server offers it. */
     private static final Set<String> TASK_METHODS = Set.of("tools/call", "tasks/get", "tasks/update", "tasks/cancel");
-    /** The code of {@code UnsupportedProtocolVersionError} in 2026-07-28. */
-    static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
     /**
      * The server closed the connection while its era was being probed: some servers of the handshake era
@@ -259,7 +260,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return request("server/discover", McpJson.object(), probeOptions).handle((result, error) -> {
             String legacyBecause;
             if (error == null) {
-                Optional<String> mutual = mutualModernVersion(result.path("supportedVersions"));
+                Optional<String> mutual = ProtocolVersions.mutualStateless(result.path("supportedVersions"));
                 if (mutual.isPresent() && result.isObject()) {
                     return acceptDiscover(result, version);
                 }
@@ -274,9 +275,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
                     // Credentials, not the era: the transport already tried to obtain them (the spec's 401/403).
                     throw new CompletionException(cause);
                 }
-                if (cause instanceof McpProtocolException protocol && protocol.code() == UNSUPPORTED_PROTOCOL_VERSION) {
-                    JsonNode supported = protocol.data().map(data -> data.path("supported")).orElse(McpJson.object());
-                    Optional<String> mutual = mutualModernVersion(supported);
+                Optional<JsonNode> supportedVersions = cause instanceof McpProtocolException protocol
+                        ? ErrorCodes.supportedVersions(protocol) : Optional.empty();
+                if (supportedVersions.isPresent()) {
+                    JsonNode supported = supportedVersions.get();
+                    Optional<String> mutual = ProtocolVersions.mutualStateless(supported);
                     if (mutual.isPresent() && !retried) {
                         return discover(mutual.get(), fallBack, true);
                     }
@@ -300,17 +303,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }).thenCompose(next -> next);
     }
 
-    private static Optional<String> mutualModernVersion(JsonNode versions) {
-        if (versions != null && versions.isArray()) {
-            for (JsonNode v : versions) {
-                if (v.isString() && v.asString().equals(McpClient.MODERN_PROTOCOL_VERSION)) {
-                    return Optional.of(v.asString());
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
     /**
      * Takes a {@code DiscoverResult}: the session is modern, and listens for the list changes it offers. The session
      * is ready once the server acknowledged that stream, so that a change right after the first listing is not lost,
@@ -318,7 +310,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * the stream stays open); a refused stream does not fail the session.
      */
     private CompletableFuture<Void> acceptDiscover(JsonNode result, String version) {
-        JsonNode metaInfo = result.path("_meta").path(META_SERVER_INFO);
+        JsonNode metaInfo = result.path(Meta.KEY).path(Meta.SERVER_INFO);
         // Some servers (and the conformance suite's) also put serverInfo at the top level.
         JsonNode info = metaInfo.isObject() ? metaInfo : result.path("serverInfo");
         JsonNode capabilities = result.path("capabilities").isObject() ? result.get("capabilities") : McpJson.object();
@@ -342,11 +334,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
         CallOptions initOptions = CallOptions.DEFAULT.withTimeout(options.initializeTimeout());
         return request("initialize", initializeParams(version), initOptions).exceptionally(error -> {
             Throwable cause = unwrap(error);
-            if (cause instanceof McpProtocolException protocol && protocol.code() == UNSUPPORTED_PROTOCOL_VERSION) {
-                JsonNode supported = protocol.data().map(data -> data.path("supported")).orElse(McpJson.object());
+            Optional<JsonNode> supportedVersions = cause instanceof McpProtocolException protocol
+                    ? ErrorCodes.supportedVersions(protocol) : Optional.empty();
+            if (supportedVersions.isPresent()) {
+                JsonNode supported = supportedVersions.get();
                 String refused = "MCP server \"" + options.serverName() + "\" refused protocol version " + version
                         + " and supports " + supported;
-                if (mutualModernVersion(supported).isEmpty()) {
+                if (ProtocolVersions.mutualStateless(supported).isEmpty()) {
                     throw new CompletionException(new McpException(refused, cause));
                 }
                 throw new CompletionException(new HandshakeRefusedException(options.protocolVersion()
@@ -384,19 +378,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     private CompletableFuture<JsonNode> nextRound(String method, ObjectNode params, CallOptions callOptions,
             boolean direct, JsonNode result, int round, AtomicReference<CompletableFuture<JsonNode>> inFlight) {
-        JsonNode type = result.get("resultType");
-        if (type == null || type.isNull() || type.asString("").equals("complete")) {
+        Optional<ResultType> type = ResultType.of(result);
+        if (type.equals(Optional.of(ResultType.COMPLETE))) {
             return CompletableFuture.completedFuture(result);
         }
         if (tasksOffered && method.equals("tools/call") && TaskPoller.isTask(result)) {
             return CompletableFuture.completedFuture(result); // callTool follows it
         }
         String server = "MCP server \"" + options.serverName() + "\"";
-        if (!type.asString("").equals("input_required")) {
+        if (type.isEmpty()) {
             return CompletableFuture.failedFuture(new McpException(server + " answered " + method
-                    + " with a resultType mcp-host does not know: " + type));
+                    + " with a resultType mcp-host does not know: " + result.get(ResultType.KEY)));
         }
-        if (!MULTI_ROUND_METHODS.contains(method)) {
+        if (!McpMethods.MULTI_ROUND.contains(method)) {
             return CompletableFuture.failedFuture(new McpException(server + " asked for input in its answer to "
                     + method + ", which may not"));
         }
@@ -473,7 +467,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
      */
     private CompletableFuture<Void> accept(JsonNode result) {
         String version = result.path("protocolVersion").asString("");
-        if (!SUPPORTED_PROTOCOL_VERSIONS.contains(version)) {
+        if (!ProtocolVersions.acceptableHandshake(version)) {
             throw new McpException("the server answered protocol version \"" + version + "\" to mcp-host's \""
                     + LATEST_PROTOCOL_VERSION + "\"; mcp-host accepts " + String.join(", ", SUPPORTED_PROTOCOL_VERSIONS));
         }
@@ -679,22 +673,17 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return badHeader.isEmpty();
     }
 
-    /** The caching hints of the pages of one tool listing. */
+    /** The caching hints of the pages of one tool listing ({@link CacheHints}: the shortest, shared only if all are). */
     private static final class Hints {
-        long ttlMs = Long.MAX_VALUE;
-        boolean shared = true;
+        CacheHints hints = new CacheHints(Long.MAX_VALUE, true);
 
-        /** 2026-07-28 caching hints: an absent or malformed ttlMs is 0, a negative one floors to 0. */
         void add(JsonNode page) {
-            JsonNode ttl = page.get("ttlMs");
-            long ms = ttl != null && ttl.isIntegralNumber() && ttl.canConvertToLong() ? Math.max(0, ttl.longValue()) : 0;
-            ttlMs = Math.min(ttlMs, ms);
-            JsonNode scope = page.get("cacheScope");
-            shared &= scope != null && scope.isString() && scope.asString().equals("public");
+            hints = hints.and(CacheHints.read(page));
         }
 
         ToolListing listing(List<ToolDefinition> tools, boolean hinted) {
-            return hinted ? new ToolListing(tools, Duration.ofMillis(ttlMs), shared) : ToolListing.unhinted(tools);
+            return hinted ? new ToolListing(tools, Duration.ofMillis(hints.ttlMs()), hints.shared())
+                    : ToolListing.unhinted(tools);
         }
     }
 
@@ -1363,7 +1352,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         logLevel = level;
         Envelope modern = envelope;
         if (modern != null) {
-            modern.logLevel(level.wire());
+            modern.logLevel(level);
             return CompletableFuture.completedFuture(null);
         }
         InitializeResult result = initializeResult;

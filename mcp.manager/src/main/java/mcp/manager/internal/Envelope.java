@@ -1,36 +1,32 @@
 package mcp.manager.internal;
 
 import java.util.Optional;
+import mcp.api.LogLevel;
 import mcp.api.McpJson;
 import mcp.api.spi.ElicitationUi;
 import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandler;
 import mcp.manager.ServerRequestHandler;
+import mcp.protocol.RequestEnvelope;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code _meta} envelope of the stateless era (2026-07-28) for one session: the protocol version, the
- * client's capabilities and its identity, put on every request. The capabilities and the identity are built
- * once, from the session's options, and the same (never modified) nodes go into every request; a request's
- * params are copied one level deep (their {@code _meta} too), so the caller's params stay as they were and its
- * arguments are not copied at all, as in the handshake era.
+ * The {@code _meta} envelope of the stateless era (2026-07-28) for one session ({@link RequestEnvelope}, whose rules
+ * the server side reads it by): the protocol version, the client's capabilities and its identity, put on every
+ * request. The capabilities and the identity are built once, from the session's options, and the same (never
+ * modified) nodes go into every request; a request's params are copied one level deep (their {@code _meta} too), so
+ * the caller's params stay as they were and its arguments are not copied at all, as in the handshake era.
  */
 final class Envelope {
-
-    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-    static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-    static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-    /** The least severe log message wanted for a request (2026-07-28: there is no {@code logging/setLevel}). */
-    static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 
     private final String version;
     private final ObjectNode capabilities;
     /** The capabilities with the tasks extension declared, for the requests of a server that offers it. */
     private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode clientInfo;
-    /** The log level every request asks for ({@code _meta} {@value #META_LOG_LEVEL}). */
-    private volatile String logLevel;
+    /** The log level every request asks for ({@code _meta} {@code io.modelcontextprotocol/logLevel}). */
+    private volatile LogLevel logLevel;
 
     /**
      * @param version the protocol version of every request
@@ -51,7 +47,7 @@ final class Envelope {
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
         // Always, not only to servers that declare logging: the Python SDK logs without declaring it, and a
         // server that does not log ignores the key.
-        logLevel = options.logLevel().wire();
+        logLevel = options.logLevel();
     }
 
     /**
@@ -87,8 +83,8 @@ final class Envelope {
         return Optional.of(capability);
     }
 
-    /** @param level the log level every later request asks for ({@code debug}, ...) */
-    void logLevel(String level) {
+    /** @param level the log level every later request asks for */
+    void logLevel(LogLevel level) {
         this.logLevel = level;
     }
 
@@ -111,22 +107,7 @@ final class Envelope {
      * @return a copy of them with the envelope in {@code _meta} (other {@code _meta} keys kept)
      */
     ObjectNode apply(JsonNode params, boolean tasks) {
-        ObjectNode copy = McpJson.object();
-        if (params != null && params.isObject()) {
-            copy.setAll((ObjectNode) params);
-        }
-        ObjectNode meta = McpJson.object();
-        JsonNode given = copy.get("_meta");
-        if (given != null && given.isObject()) {
-            meta.setAll((ObjectNode) given);
-        }
-        meta.put(META_PROTOCOL_VERSION, version);
-        meta.set(META_CLIENT_CAPABILITIES, tasks ? capabilitiesWithTasks : capabilities);
-        meta.set(META_CLIENT_INFO, clientInfo);
-        if (!meta.has(META_LOG_LEVEL)) {
-            meta.put(META_LOG_LEVEL, logLevel);
-        }
-        copy.set("_meta", meta);
-        return copy;
+        return new RequestEnvelope(version, tasks ? capabilitiesWithTasks : capabilities, Optional.of(clientInfo),
+                Optional.of(logLevel)).applyTo(params);
     }
 }

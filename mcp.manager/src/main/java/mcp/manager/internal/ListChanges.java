@@ -17,6 +17,8 @@ import mcp.api.McpTimeoutException;
 import mcp.api.jsonrpc.RequestId;
 import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
+import mcp.protocol.Meta;
+import mcp.protocol.SubscriptionFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -104,9 +106,9 @@ final class ListChanges {
 
     /** The lists a server may say changed, with their capability and their field in a listen filter. */
     enum ListKind {
-        TOOLS("tools", "toolsListChanged"),
-        PROMPTS("prompts", "promptsListChanged"),
-        RESOURCES("resources", "resourcesListChanged");
+        TOOLS("tools", SubscriptionFilter.TOOLS),
+        PROMPTS("prompts", SubscriptionFilter.PROMPTS),
+        RESOURCES("resources", SubscriptionFilter.RESOURCES);
 
         final String capability;
         final String filterField;
@@ -174,7 +176,7 @@ final class ListChanges {
     /** Opens a {@code subscriptions/listen} stream with this filter (the stateless era's untimed request). */
     Listen openListen(ObjectNode notifications) {
         ObjectNode params = McpJson.object();
-        params.set("notifications", notifications);
+        params.set(SubscriptionFilter.KEY, notifications);
         CompletableFuture<JsonNode> acknowledged = new CompletableFuture<>();
         Listen[] listen = new Listen[1];
         String[] firstId = new String[1];
@@ -209,15 +211,8 @@ final class ListChanges {
 
     /** The subscription id a server tagged a notification with, as text; {@code null} when it has none. */
     static String subscriptionId(JsonNode params) {
-        JsonNode id = params == null ? null : params.path("_meta").get(META_SUBSCRIPTION_ID);
-        if (id == null) {
-            return null;
-        }
-        return id.isIntegralNumber() && id.canConvertToLong() ? Long.toString(id.longValue())
-                : id.isString() ? id.asString() : id.toString();
+        return Meta.subscriptionId(params).orElse(null);
     }
-
-    private static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
     /**
      * Opens the {@code subscriptions/listen} stream for the list changes the server offers (its capabilities'
@@ -241,7 +236,7 @@ final class ListChanges {
         // What the acknowledgement honoured; what was asked until it comes (or when it says nothing readable).
         AtomicReference<Set<ListKind>> honoured = new AtomicReference<>(kinds);
         listen.acknowledged().thenAccept(ack -> {
-            JsonNode granted = ack.path("notifications");
+            JsonNode granted = ack.path(SubscriptionFilter.KEY);
             if (granted.isObject()) {
                 Set<ListKind> set = EnumSet.noneOf(ListKind.class);
                 kinds.stream().filter(kind -> granted.path(kind.filterField).asBoolean(false)).forEach(set::add);

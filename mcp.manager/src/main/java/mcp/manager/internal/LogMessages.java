@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import mcp.api.McpJson;
 import mcp.api.internal.Secrets;
-import mcp.manager.LogLevel;
+import mcp.api.LogLevel;
 import mcp.manager.ServerLog;
 import mcp.manager.ServerLogEntry;
 import tools.jackson.core.JacksonException;

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
+import mcp.protocol.SubscriptionFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -173,7 +174,7 @@ final class ResourceSubscriptions {
      */
     private CompletableFuture<ListChanges.Listen> open(Set<String> uris, long nextWaitMillis) {
         ObjectNode filter = McpJson.object();
-        ArrayNode array = filter.putArray("resourceSubscriptions");
+        ArrayNode array = filter.putArray(SubscriptionFilter.RESOURCE_SUBSCRIPTIONS);
         uris.forEach(array::add);
         ListChanges.Listen listen = session.listen(filter);
         long opened = System.nanoTime();
@@ -184,7 +185,7 @@ final class ResourceSubscriptions {
             }
         }).thenApply(ack -> {
             Set<String> honoured = new LinkedHashSet<>();
-            JsonNode granted = ack.path("notifications").path("resourceSubscriptions");
+            JsonNode granted = ack.path(SubscriptionFilter.KEY).path(SubscriptionFilter.RESOURCE_SUBSCRIPTIONS);
             granted.forEach(uri -> honoured.add(uri.asString("")));
             Set<String> refused = new LinkedHashSet<>(uris);
             refused.removeAll(honoured);

@@ -77,12 +77,12 @@ class EnvelopeTest {
 
     @Test
     void carriesTheLogLevelAskedForAndKeepsOneTheCallerSet() {
-        Envelope envelope = new Envelope("2026-07-28", options().logLevel(mcp.manager.LogLevel.WARNING).build());
-        assertEquals("warning", envelope.apply(null).path("_meta").path(Envelope.META_LOG_LEVEL).asString());
-        envelope.logLevel("debug");
-        assertEquals("debug", envelope.apply(null).path("_meta").path(Envelope.META_LOG_LEVEL).asString());
+        Envelope envelope = new Envelope("2026-07-28", options().logLevel(mcp.api.LogLevel.WARNING).build());
+        assertEquals("warning", envelope.apply(null).path("_meta").path(mcp.protocol.Meta.LOG_LEVEL).asString());
+        envelope.logLevel(mcp.api.LogLevel.DEBUG);
+        assertEquals("debug", envelope.apply(null).path("_meta").path(mcp.protocol.Meta.LOG_LEVEL).asString());
         ObjectNode own = (ObjectNode) McpJson.mapper().readTree("{\"_meta\":{\"io.modelcontextprotocol/logLevel\":\"error\"}}");
-        assertEquals("error", envelope.apply(own).path("_meta").path(Envelope.META_LOG_LEVEL).asString());
+        assertEquals("error", envelope.apply(own).path("_meta").path(mcp.protocol.Meta.LOG_LEVEL).asString());
     }
 
     @Test

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Instant;
 import java.util.Optional;
 import mcp.api.McpJson;
-import mcp.manager.LogLevel;
+import mcp.api.LogLevel;
 import mcp.manager.ServerLog;
 import mcp.manager.ServerLogEntry;
 import org.junit.jupiter.api.Test;

@@ -20,6 +20,9 @@ import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.spi.Transport;
 import mcp.auth.internal.BoundedBody;
 import mcp.auth.internal.OAuthClient;
+import mcp.protocol.McpHeaders;
+import mcp.protocol.SseEvent;
+import mcp.protocol.SseParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +92,7 @@ final class LegacySseTransport implements Transport {
         HttpEndpoint.Prepared prepared = http.prepare("GET", http.uri, http.timeout);
         OAuthClient.Presentation sentAuthorization = prepared.presented();
         int sentHeaders = prepared.headerGeneration();
-        HttpRequest request = prepared.builder().GET().setHeader("Accept", "text/event-stream").build();
+        HttpRequest request = prepared.builder().GET().setHeader("Accept", McpHeaders.EVENT_STREAM).build();
         LOG.debug("MCP server \"{}\": GET {} (legacy SSE)", http.serverName, HttpEndpoint.redact(http.uri));
         try {
             CompletableFuture<HttpResponse<Reply>> response = http.client.sendAsync(request,
@@ -301,9 +304,9 @@ final class LegacySseTransport implements Transport {
         HttpEndpoint.Prepared prepared = http.prepare("POST", target, http.timeout);
         HttpRequest.Builder builder = prepared.builder()
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                .setHeader("Content-Type", "application/json");
+                .setHeader("Content-Type", McpHeaders.JSON);
         if (version != null) {
-            builder.setHeader("MCP-Protocol-Version", version);
+            builder.setHeader(McpHeaders.PROTOCOL_VERSION, version);
         }
         OAuthClient.Presentation sentAuthorization = prepared.presented();
         int sentHeaders = prepared.headerGeneration();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import mcp.protocol.McpHeaders;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,8 +18,6 @@ import tools.jackson.databind.JsonNode;
  */
 final class ParamHeaders {
 
-    /** The header prefix. */
-    static final String PREFIX = "Mcp-Param-";
     private static final String ANNOTATION = "x-mcp-header";
     /** The largest integer a header may carry exactly (the JSON-safe range, as the spec says). */
     private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
@@ -83,7 +82,7 @@ final class ParamHeaders {
             }
             String text = text(value);
             if (text != null) {
-                builder.setHeader(PREFIX + header.name(), StreamableHttpTransport.headerValue(text));
+                builder.setHeader(McpHeaders.PARAM_PREFIX + header.name(), McpHeaders.encode(text));
             }
         }
     }

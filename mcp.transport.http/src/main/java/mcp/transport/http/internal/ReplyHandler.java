@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import mcp.auth.internal.BoundedBody;
+import mcp.protocol.McpHeaders;
 
 /**
  * Decides, when a response's headers arrive, how its body is read; every way is bounded in memory:
@@ -99,10 +100,10 @@ final class ReplyHandler implements HttpResponse.BodyHandler<Reply> {
         }
         String type = contentType(info.headers());
         long length = info.headers().firstValueAsLong("Content-Length").orElse(-1L);
-        if (type.equals("text/event-stream")) {
+        if (type.equals(McpHeaders.EVENT_STREAM)) {
             return new SseStream(maxBytes, streamListener);
         }
-        if (type.equals("application/json") || type.endsWith("+json")) {
+        if (type.equals(McpHeaders.JSON) || type.endsWith("+json")) {
             if (length > maxBytes) {
                 return new Refused(new BoundedBody.TooLargeException(maxBytes));
             }

@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
+import mcp.protocol.SseEvent;
+import mcp.protocol.SseParser;
 
 /**
  * One {@code text/event-stream} response body being read: parses the bytes as they arrive and hands

@@ -2,13 +2,10 @@ package mcp.transport.http.internal;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +31,11 @@ import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.auth.internal.BoundedBody;
 import mcp.auth.internal.OAuthClient;
+import mcp.protocol.ErrorCodes;
+import mcp.protocol.McpHeaders;
+import mcp.protocol.Meta;
+import mcp.protocol.SseEvent;
+import mcp.protocol.SseParser;
 import mcp.transport.http.HttpTransports;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,7 +123,6 @@ final class StreamableHttpTransport implements Transport {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
 
-    private static final String ACCEPT_BOTH = "application/json, text/event-stream";
     private static final CompletableFuture<Void> OPEN_GATE = CompletableFuture.completedFuture(null);
 
     private enum State { OPEN, CLOSED }
@@ -133,18 +134,6 @@ final class StreamableHttpTransport implements Transport {
      */
     private enum Era { UNDECIDED, STATELESS, HANDSHAKE }
 
-    /** {@code UnsupportedProtocolVersionError} of the 2026-07-28 revision. */
-    private static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-    /** The envelope key that marks a message of the stateless revision. */
-    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-
-    /**
-     * The methods whose {@code Mcp-Name} header mirrors a param, and that param; the requests of the tasks
-     * extension name their task, so that a load balancer routes them to the instance holding it.
-     */
-    private static final Map<String, String> NAMED_METHODS = Map.of("tools/call", "name", "prompts/get", "name",
-            "resources/read", "uri", "tasks/get", "taskId", "tasks/update", "taskId", "tasks/cancel", "taskId");
 
     /**
      * A message on its way, with the future its sender holds.
@@ -330,8 +319,8 @@ final class StreamableHttpTransport implements Transport {
         HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, responseTimeout);
         HttpRequest.Builder builder = prepared.builder()
                 .POST(HttpRequest.BodyPublishers.ofByteArray(out.bytes()))
-                .setHeader("Accept", ACCEPT_BOTH)
-                .setHeader("Content-Type", "application/json");
+                .setHeader("Accept", McpHeaders.ACCEPT_BOTH)
+                .setHeader("Content-Type", McpHeaders.JSON);
         sessionHeaders(builder, session, version);
         if (out.stateless()) {
             statelessHeaders(builder, out.message());
@@ -462,7 +451,7 @@ final class StreamableHttpTransport implements Transport {
             return;
         }
         Optional<JsonRpcError> refusal = ex != null && isInitialize(out.message()) && status >= 400 && status <= 499
-                ? jsonRpcError(reply, ex.id).filter(e -> e.code() == UNSUPPORTED_PROTOCOL_VERSION) : Optional.empty();
+                ? jsonRpcError(reply, ex.id).filter(e -> e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) : Optional.empty();
         if (refusal.isPresent()) {
             // A server of the stateless era only: UnsupportedProtocolVersionError is its answer to initialize
             // (with the versions it supports), not a sign of the legacy HTTP+SSE transport.
@@ -522,7 +511,7 @@ final class StreamableHttpTransport implements Transport {
         }
         synchronized (lock) {
             if (state == State.OPEN && fallback == null) {
-                sessionId = info.headers().firstValue("Mcp-Session-Id").filter(s -> !s.isBlank()).orElse(null);
+                sessionId = info.headers().firstValue(McpHeaders.SESSION_ID).filter(s -> !s.isBlank()).orElse(null);
                 initialized = true;
             }
         }
@@ -603,37 +592,17 @@ final class StreamableHttpTransport implements Transport {
     private static void statelessHeaders(HttpRequest.Builder builder, JsonRpcMessage message) {
         String method = message instanceof JsonRpcRequest request ? request.method()
                 : ((JsonRpcNotification) message).method();
-        builder.setHeader("Mcp-Method", headerValue(method));
-        String param = NAMED_METHODS.get(method);
+        builder.setHeader(McpHeaders.METHOD, McpHeaders.encode(method));
         JsonNode params = message instanceof JsonRpcRequest request ? request.params() : null;
-        JsonNode name = param == null || params == null ? null : params.get(param);
-        if (name != null && name.isString()) {
-            builder.setHeader("Mcp-Name", headerValue(name.asString()));
-        }
-    }
-
-    /**
-     * A value as a header of the stateless revision: as it is when it is printable ASCII (0x20 to 0x7E) without
-     * leading or trailing spaces and does not itself look like the sentinel; otherwise
-     * {@code =?base64?<Base64 of its UTF-8>?=}. A safe value is never encoded: servers compare it raw.
-     */
-    static String headerValue(String value) {
-        boolean safe = !value.isEmpty() && value.charAt(0) != ' ' && value.charAt(value.length() - 1) != ' '
-                && !(value.startsWith("=?base64?") && value.endsWith("?="));
-        for (int i = 0; safe && i < value.length(); i++) {
-            char c = value.charAt(i);
-            safe = c >= 0x20 && c <= 0x7E;
-        }
-        return safe ? value : "=?base64?" + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))
-                + "?=";
+        McpHeaders.nameOf(method, params).ifPresent(name -> builder.setHeader(McpHeaders.NAME,
+                McpHeaders.encode(name)));
     }
 
     /** @return the envelope's protocol version when the message belongs to the stateless revision */
     static String statelessVersion(JsonRpcMessage message) {
         JsonNode params = message instanceof JsonRpcRequest request ? request.params()
                 : message instanceof JsonRpcNotification notification ? notification.params() : null;
-        JsonNode version = params == null ? null : params.path("_meta").get(META_PROTOCOL_VERSION);
-        return version != null && version.isString() ? version.asString() : null;
+        return Meta.protocolVersion(params).orElse(null);
     }
 
     /**
@@ -662,10 +631,10 @@ final class StreamableHttpTransport implements Transport {
 
     private static void sessionHeaders(HttpRequest.Builder builder, String session, String version) {
         if (session != null) {
-            builder.setHeader("Mcp-Session-Id", session);
+            builder.setHeader(McpHeaders.SESSION_ID, session);
         }
         if (version != null) {
-            builder.setHeader("MCP-Protocol-Version", version);
+            builder.setHeader(McpHeaders.PROTOCOL_VERSION, version);
         }
     }
 
@@ -877,10 +846,10 @@ final class StreamableHttpTransport implements Transport {
                 return;
             }
             HttpRequest.Builder builder = http.request("GET", http.uri, http.timeout).GET()
-                    .setHeader("Accept", "text/event-stream");
+                    .setHeader("Accept", McpHeaders.EVENT_STREAM);
             sessionHeaders(builder, session, version);
             if (lastEventId != null) {
-                builder.setHeader("Last-Event-ID", lastEventId);
+                builder.setHeader(McpHeaders.LAST_EVENT_ID, lastEventId);
             }
             try {
                 http.client.sendAsync(builder.build(), new ReplyHandler(true, http.maxMessageBytes, this))
@@ -1182,8 +1151,8 @@ final class StreamableHttpTransport implements Transport {
             }
             HttpEndpoint endpoint = http;
             HttpRequest.Builder builder = endpoint.request("GET", endpoint.uri, endpoint.timeout).GET()
-                    .setHeader("Accept", "text/event-stream")
-                    .setHeader("Last-Event-ID", lastEventId);
+                    .setHeader("Accept", McpHeaders.EVENT_STREAM)
+                    .setHeader(McpHeaders.LAST_EVENT_ID, lastEventId);
             sessionHeaders(builder, session, version);
             CompletableFuture<HttpResponse<Reply>> response;
             try {

@@ -169,18 +169,6 @@ class StatelessHttpTransportTest {
     }
 
     @Test
-    void headerValuesAreEncodedOnlyWhenTheyMustBe() {
-        assertEquals("us-west1", StreamableHttpTransport.headerValue("us-west1"));
-        assertEquals("a b", StreamableHttpTransport.headerValue("a b"));
-        assertEquals("=?base64?SGVsbG8sIOS4lueVjA==?=", StreamableHttpTransport.headerValue("Hello, 世界"));
-        assertEquals("=?base64?IHBhZGRlZCA=?=", StreamableHttpTransport.headerValue(" padded "));
-        assertEquals("=?base64?bGluZTEKbGluZTI=?=", StreamableHttpTransport.headerValue("line1\nline2"));
-        assertEquals("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=", StreamableHttpTransport.headerValue("=?base64?literal?="));
-        assertEquals("=?base64?YQli?=", StreamableHttpTransport.headerValue("a\tb"));
-        assertEquals("=?base64??=", StreamableHttpTransport.headerValue(""));
-    }
-
-    @Test
     void aJsonRpcErrorIn400IsTheAnswerToTheRequestEvenWithIdNull() throws Exception {
         TestHttpServer server = server(call -> {
             JsonRpcRequest request = (JsonRpcRequest) call.message();

@@ -1,4 +1,4 @@
-package mcp.manager;
+package mcp.api;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package mcp.transport.http.internal;
+package mcp.protocol;
 
 import java.nio.charset.StandardCharsets;
 
@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
  * @param data the data, UTF-8, never empty
  * @param lastEventId the last event id at dispatch time, or {@code null} when the stream has sent none
  */
-record SseEvent(String type, byte[] data, String lastEventId) {
+public record SseEvent(String type, byte[] data, String lastEventId) {
 
     /** @return the data as text */
-    String text() {
+    public String text() {
         return new String(data, StandardCharsets.UTF_8);
     }
 }

@@ -1,4 +1,4 @@
-package mcp.transport.http.internal;
+package mcp.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package mcp.transport.http.internal;
+package mcp.protocol;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,18 +19,21 @@ import java.util.Objects;
  * <p>Memory is bounded: a line longer than the limit, or an event whose data exceeds the limit,
  * throws {@link TooLargeException} and the parser must not be fed again. Not thread-safe: one stream's
  * subscriber feeds it (reactive streams deliver one chunk at a time).
+ *
+ * <p>Both sides of MCP read with it: the client its server's streams, and the server's tests what the server
+ * wrote with {@link SseFrames}, so the two agree on one reading of the format.
  */
-final class SseParser {
+public final class SseParser {
 
     /** Receives dispatched events, on the feeding thread. */
     @FunctionalInterface
-    interface Sink {
+    public interface Sink {
         /** @param event one event with non-empty data */
         void onEvent(SseEvent event);
     }
 
     /** A line or an event's data outgrew the limit. */
-    static final class TooLargeException extends Exception {
+    public static final class TooLargeException extends Exception {
         private static final long serialVersionUID = 1L;
 
         TooLargeException(long limit) {
@@ -60,7 +63,7 @@ final class SseParser {
      * @param limit the largest event data, in bytes
      * @param sink receives the events
      */
-    SseParser(long limit, Sink sink) {
+    public SseParser(long limit, Sink sink) {
         if (limit <= 0) {
             throw new IllegalArgumentException("limit must be positive");
         }
@@ -69,12 +72,12 @@ final class SseParser {
     }
 
     /** @return the last event id seen (from an {@code id} field), or {@code null} */
-    String lastEventId() {
+    public String lastEventId() {
         return lastEventId;
     }
 
     /** @return the reconnection time the server asked for, in milliseconds, or -1 */
-    long retryMillis() {
+    public long retryMillis() {
         return retryMillis;
     }
 
@@ -84,7 +87,7 @@ final class SseParser {
      * @param buffer the next bytes of the stream; consumed
      * @throws TooLargeException if a line or an event is larger than the limit
      */
-    void feed(ByteBuffer buffer) throws TooLargeException {
+    public void feed(ByteBuffer buffer) throws TooLargeException {
         while (buffer.hasRemaining()) {
             byte b = buffer.get();
             if (lastWasCr) {
@@ -104,8 +107,13 @@ final class SseParser {
         }
     }
 
-    /** Feeds bytes (for tests). */
-    void feed(byte[] bytes) throws TooLargeException {
+    /**
+     * Feeds bytes.
+     *
+     * @param bytes the next bytes of the stream
+     * @throws TooLargeException if a line or an event is larger than the limit
+     */
+    public void feed(byte[] bytes) throws TooLargeException {
         feed(ByteBuffer.wrap(bytes));
     }
 
