@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The result of a {@code completion/complete}: values an argument may take, best first.
@@ -41,5 +43,21 @@ public record CompletionResult(List<String> values, OptionalLong total, boolean 
         return new CompletionResult(values, total != null && total.isIntegralNumber() && total.canConvertToLong()
                 ? OptionalLong.of(total.longValue()) : OptionalLong.empty(), completion.path("hasMore").asBoolean(false),
                 json);
+    }
+
+    /**
+     * @param values the suggested values, best first
+     * @param total how many there are in all, when known
+     * @param hasMore whether there are more than these
+     * @return a result built here (its {@link #raw()} is its JSON form): what a server answers
+     */
+    public static CompletionResult of(List<String> values, OptionalLong total, boolean hasMore) {
+        ObjectNode json = McpJson.object();
+        ObjectNode completion = json.putObject("completion");
+        ArrayNode array = completion.putArray("values");
+        values.forEach(array::add);
+        total.ifPresent(count -> completion.put("total", count));
+        completion.put("hasMore", hasMore);
+        return new CompletionResult(values, total, hasMore, json);
     }
 }

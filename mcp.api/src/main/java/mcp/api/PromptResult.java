@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The result of a {@code prompts/get}: the prompt's messages with the arguments filled in.
@@ -48,5 +50,19 @@ public record PromptResult(Optional<String> description, List<Message> messages,
             messages.add(new Message(message.path("role").asString(""), Content.fromJson(message.path("content"))));
         }
         return new PromptResult(McpValues.text(json, "description"), messages, json);
+    }
+
+    /**
+     * @param description the prompt's description, or empty
+     * @param messages the messages
+     * @return a result built here (its {@link #raw()} is its JSON form): what a server answers
+     */
+    public static PromptResult of(Optional<String> description, List<Message> messages) {
+        ObjectNode json = McpJson.object();
+        description.ifPresent(text -> json.put("description", text));
+        ArrayNode array = json.putArray("messages");
+        messages.forEach(message -> array.addObject().put("role", message.role()).set("content",
+                message.content().toJson()));
+        return new PromptResult(description, messages, json);
     }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The result of a {@code resources/read}: one or more contents (a directory-like resource may give several).
@@ -30,6 +32,17 @@ public record ResourceResult(List<ResourceContents> contents, JsonNode raw) {
         for (JsonNode item : json.path("contents")) {
             contents.add(ResourceContents.fromJson(item));
         }
+        return new ResourceResult(contents, json);
+    }
+
+    /**
+     * @param contents the contents
+     * @return a result built here (its {@link #raw()} is its JSON form): what a server answers
+     */
+    public static ResourceResult of(List<ResourceContents> contents) {
+        ObjectNode json = McpJson.object();
+        ArrayNode array = json.putArray("contents");
+        contents.forEach(item -> array.add(item.toJson()));
         return new ResourceResult(contents, json);
     }
 

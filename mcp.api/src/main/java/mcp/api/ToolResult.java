@@ -47,12 +47,39 @@ public record ToolResult(List<Content> content, Optional<JsonNode> structuredCon
      * @return a result built here (its {@link #raw()} is its JSON form)
      */
     public static ToolResult of(List<Content> content, boolean isError) {
+        return of(content, Optional.empty(), isError);
+    }
+
+    /**
+     * @param content the items
+     * @param structuredContent the structured result, or empty
+     * @param isError whether it is an error result
+     * @return a result built here (its {@link #raw()} is its JSON form)
+     */
+    public static ToolResult of(List<Content> content, Optional<JsonNode> structuredContent, boolean isError) {
         ObjectNode json = McpJson.object();
         ArrayNode array = json.putArray("content");
         content.forEach(c -> array.add(c.toJson()));
+        structuredContent.ifPresent(structured -> json.set("structuredContent", structured));
         if (isError) {
             json.put("isError", true);
         }
-        return new ToolResult(content, Optional.empty(), isError, json);
+        return new ToolResult(content, structuredContent, isError, json);
+    }
+
+    /**
+     * @param text the text of the only content item
+     * @return a successful result with one text item
+     */
+    public static ToolResult text(String text) {
+        return of(List.of(new Content.Text(text)), false);
+    }
+
+    /**
+     * @param text what went wrong, for the model to read
+     * @return a tool-level error result with one text item
+     */
+    public static ToolResult error(String text) {
+        return of(List.of(new Content.Text(text)), true);
     }
 }

@@ -1,0 +1,48 @@
+package mcp.server;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Answers a client's requests: the low-level interface of the server side, which a gateway implements to pass
+ * requests on, and which {@link McpServer.Builder}'s typed declarations (tools, resources, prompts, completions)
+ * implement for everyone else.
+ *
+ * <p>The server keeps the protocol: the handshake or {@code server/discover}, sessions, {@code ping},
+ * {@code logging/setLevel}, subscriptions and listen streams, cancellation, the envelope of the stateless revision,
+ * result types and caching hints. A handler sees the requests that are about its features ({@code tools/*},
+ * {@code resources/*} but subscriptions, {@code prompts/*}, {@code completion/complete}) and any method the server
+ * does not know (answer it with {@code -32601} by failing with an {@link mcp.api.McpProtocolException}), with a
+ * {@link RequestContext} that hides the era.
+ *
+ * <p>Threads: {@link #handle} is called on a server worker thread, and may block (a blocked handler holds that one
+ * thread); the future it returns may complete on any thread.
+ */
+public interface RequestHandler {
+
+    /** @return what it serves; called once, when the server is built */
+    Capabilities capabilities();
+
+    /**
+     * Answers one request.
+     *
+     * @param request the request
+     * @param context the request's context: the client, progress, logs, cancellation, and what to ask the client
+     * @return the result object ({@code resultType} and caching hints are added by the server where the era needs
+     *     them, unless the result states its own); fails with an {@link mcp.api.McpProtocolException} to answer with
+     *     that JSON-RPC error, and with anything else to answer {@code -32603}
+     */
+    CompletableFuture<JsonNode> handle(Request request, RequestContext context);
+
+    /**
+     * The resources some client is subscribed to changed ({@code resources/subscribe} and {@code unsubscribe} of the
+     * handshake era, the {@code resourceSubscriptions} of listen streams of the stateless one, sessions that ended):
+     * a gateway subscribes upstream to what it is told here. Called on the thread that changed them, with the whole
+     * set; the default does nothing.
+     *
+     * @param uris every URI at least one client is subscribed to now
+     */
+    default void subscriptionsChanged(Set<String> uris) {
+    }
+}

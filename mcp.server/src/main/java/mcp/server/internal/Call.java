@@ -1,0 +1,249 @@
+package mcp.server.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import mcp.api.LogLevel;
+import mcp.api.McpException;
+import mcp.api.McpJson;
+import mcp.api.jsonrpc.JsonRpcNotification;
+import mcp.api.jsonrpc.RequestId;
+import mcp.protocol.Era;
+import mcp.protocol.ErrorCodes;
+import mcp.protocol.McpHeaders;
+import mcp.protocol.McpMethods;
+import mcp.protocol.Meta;
+import mcp.server.InputRequest;
+import mcp.server.RequestContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One client request being served: the {@link RequestContext} its handler gets, and what the server keeps about it
+ * until it is answered. A multi round-trip request of the stateless revision is one call over all its rounds: the
+ * handler runs once, and each round's HTTP request (or stdio request) becomes the call's {@link #channel} in turn.
+ *
+ * <p>State: {@link #lock} guards the round fields ({@link #open}, {@link #asked}, {@link #round}, {@link #expiry},
+ * {@link #presets}); {@link #channel} and {@link #roundId} are written under it and read without it (volatile). A
+ * round with keys still missing is in {@link #open} until the client's answers complete it.
+ */
+final class Call implements RequestContext {
+
+    /** A round of input asked for and not fully answered yet. */
+    static final class Round {
+        final Map<String, InputRequest> missing;
+        final Map<String, JsonNode> answers;
+        final CompletableFuture<Map<String, JsonNode>> future = new CompletableFuture<>();
+
+        Round(Map<String, InputRequest> missing, Map<String, JsonNode> answers) {
+            this.missing = missing;
+            this.answers = answers;
+        }
+    }
+
+    final ServerCore core;
+    final Era era;
+    final String protocolVersion;
+    final JsonNode capabilities;
+    final Optional<JsonNode> clientInfo;
+    /** The handshake-era client, or {@code null} in the stateless revision. */
+    final HandshakeSession session;
+    final String method;
+    final ObjectNode params;
+    final JsonNode meta;
+    private final Optional<JsonNode> progressToken;
+    /** The stateless revision's log level of the request; the session's is read live in the handshake era. */
+    private final Optional<LogLevel> requestLogLevel;
+    private final CompletableFuture<Void> cancellation = new CompletableFuture<>();
+    private final AtomicInteger keys = new AtomicInteger();
+    volatile Channel channel;
+    volatile RequestId roundId;
+    /** The handler's answer; set once the handler was called. */
+    volatile CompletableFuture<JsonNode> result;
+
+    final Object lock = new Object();
+    /** Answers the client sent with the first round of a call (a retry without state): an ask takes them at once. */
+    Map<String, JsonNode> presets = Map.of();
+    final List<Round> open = new ArrayList<>();
+    /** Completes when a round with missing keys is asked; replaced when the round goes to the client. */
+    CompletableFuture<Void> asked = new CompletableFuture<>();
+    int round;
+    String waitingId;
+    ScheduledFuture<?> expiry;
+
+    Call(ServerCore core, Era era, String protocolVersion, JsonNode capabilities, Optional<JsonNode> clientInfo,
+            HandshakeSession session, String method, ObjectNode params, Optional<LogLevel> requestLogLevel,
+            RequestId id, Channel channel) {
+        this.core = core;
+        this.era = era;
+        this.protocolVersion = protocolVersion;
+        this.capabilities = capabilities;
+        this.clientInfo = clientInfo;
+        this.session = session;
+        this.method = method;
+        this.params = params;
+        this.meta = Meta.of(params).orElseGet(McpJson::object);
+        this.progressToken = Meta.progressToken(params);
+        this.requestLogLevel = requestLogLevel;
+        this.roundId = id;
+        this.channel = channel;
+    }
+
+    @Override
+    public Era era() {
+        return era;
+    }
+
+    @Override
+    public String protocolVersion() {
+        return protocolVersion;
+    }
+
+    @Override
+    public JsonNode clientCapabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public Optional<JsonNode> clientInfo() {
+        return clientInfo;
+    }
+
+    @Override
+    public Optional<String> sessionId() {
+        return session == null ? Optional.empty() : Optional.ofNullable(session.id);
+    }
+
+    @Override
+    public JsonNode meta() {
+        return meta;
+    }
+
+    @Override
+    public void progress(double progress, double total, String message) {
+        Channel current = channel;
+        if (progressToken.isEmpty() || current == null || cancelled()) {
+            return;
+        }
+        ObjectNode notification = McpJson.object();
+        notification.set(Meta.PROGRESS_TOKEN, progressToken.get());
+        notification.put("progress", progress);
+        if (total >= 0) {
+            notification.put("total", total);
+        }
+        if (message != null) {
+            notification.put("message", message);
+        }
+        current.send(new JsonRpcNotification("notifications/progress", notification));
+    }
+
+    @Override
+    public void log(LogLevel level, String logger, JsonNode data) {
+        Channel current = channel;
+        Optional<LogLevel> threshold = session != null ? Optional.of(session.logLevel) : requestLogLevel;
+        if (current == null || threshold.isEmpty() || !level.atLeast(threshold.get()) || cancelled()) {
+            return;
+        }
+        ObjectNode params = McpJson.object().put("level", level.wire());
+        if (logger != null) {
+            params.put("logger", logger);
+        }
+        params.set("data", data);
+        current.send(new JsonRpcNotification("notifications/message", params));
+    }
+
+    @Override
+    public boolean cancelled() {
+        return cancellation.isDone();
+    }
+
+    @Override
+    public CompletableFuture<Void> cancellation() {
+        return cancellation.thenApply(ignored -> null);
+    }
+
+    @Override
+    public String nextKey(String prefix) {
+        return prefix + "-" + keys.incrementAndGet();
+    }
+
+    @Override
+    public CompletableFuture<Map<String, JsonNode>> ask(Map<String, InputRequest> requests) {
+        if (requests.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        for (InputRequest request : requests.values()) {
+            Optional<String> capability = McpMethods.clientCapabilityOf(request.method());
+            if (capability.isEmpty()) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("not a request a server may ask of "
+                        + "a client: " + request.method()));
+            }
+            if (!declares(capability.get())) {
+                return CompletableFuture.failedFuture(ErrorCodes.missingClientCapability(capability.get(),
+                        request.method() + " during " + method));
+            }
+        }
+        if (cancelled()) {
+            return CompletableFuture.failedFuture(new CancellationException("the request was cancelled"));
+        }
+        if (era == Era.STATELESS && !McpMethods.MULTI_ROUND.contains(method)) {
+            return CompletableFuture.failedFuture(new McpException("the stateless revision lets a server ask the "
+                    + "client for input only while it serves " + String.join(", ", new java.util.TreeSet<>(
+                    McpMethods.MULTI_ROUND)) + ", not " + method));
+        }
+        return era == Era.HANDSHAKE ? askInSession(requests) : core.inputs.ask(this, new LinkedHashMap<>(requests));
+    }
+
+    private CompletableFuture<Map<String, JsonNode>> askInSession(Map<String, InputRequest> requests) {
+        Channel current = channel;
+        if (current == null || !current.carriesRequests()) {
+            return CompletableFuture.failedFuture(new McpException("the client accepts no event stream for "
+                    + method + ", so the server cannot ask it for input"));
+        }
+        Map<String, CompletableFuture<JsonNode>> answers = new LinkedHashMap<>();
+        requests.forEach((key, request) -> answers.put(key, session.request(request.method(), request.params(),
+                current)));
+        CompletableFuture<Map<String, JsonNode>> all = CompletableFuture.allOf(answers.values()
+                .toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+                    Map<String, JsonNode> results = new HashMap<>();
+                    answers.forEach((key, answer) -> results.put(key, answer.join()));
+                    return results;
+                });
+        cancellation.whenComplete((ignored, error) -> answers.values().forEach(answer -> answer.cancel(false)));
+        return all;
+    }
+
+    /**
+     * Cancels the call: its handler's future and its open rounds are cancelled, and the handler sees
+     * {@link #cancelled()}.
+     */
+    void cancel(String why) {
+        if (!cancellation.complete(null)) {
+            return;
+        }
+        ServerCore.LOG.debug("MCP request {} {} cancelled: {}", roundId, method, why);
+        CompletableFuture<JsonNode> running = result;
+        if (running != null) {
+            running.cancel(false);
+        }
+        List<Round> rounds;
+        synchronized (lock) {
+            rounds = new ArrayList<>(open);
+            open.clear();
+        }
+        rounds.forEach(round -> round.future.cancel(false));
+        core.inputs.forget(this);
+    }
+
+    /** @return the name or URI the call acts on ({@code ""} for none): what binds its request state */
+    String subject() {
+        return McpHeaders.nameOf(method, params).orElse("");
+    }
+}

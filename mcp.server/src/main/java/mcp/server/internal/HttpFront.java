@@ -1,0 +1,699 @@
+package mcp.server.internal;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import mcp.api.McpJson;
+import mcp.api.McpProtocolException;
+import mcp.api.jsonrpc.JsonRpcCodec;
+import mcp.api.jsonrpc.JsonRpcCodecException;
+import mcp.api.jsonrpc.JsonRpcError;
+import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.JsonRpcNotification;
+import mcp.api.jsonrpc.JsonRpcRequest;
+import mcp.api.jsonrpc.JsonRpcResponse;
+import mcp.api.jsonrpc.RequestId;
+import mcp.protocol.ErrorCodes;
+import mcp.protocol.McpHeaders;
+import mcp.protocol.Meta;
+import mcp.protocol.ProtocolVersions;
+import mcp.protocol.RequestEnvelope;
+import mcp.protocol.SseFrames;
+import mcp.server.HttpEndpoint;
+import mcp.server.HttpOptions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The server over Streamable HTTP, on one endpoint for both eras: what the HTTP side of MCP says about requests,
+ * sessions and streams, on an {@link HttpBackend}.
+ *
+ * <p>Every request is checked first: {@code Host} and {@code Origin} must name the server as the client reached it
+ * (DNS rebinding would change them: 403), then the bearer token when one is set (401 with {@code WWW-Authenticate}).
+ * Then by method:
+ * <ul>
+ *   <li><b>POST</b>: {@code Content-Type} must be JSON (415), the body at most {@code ServerLimits.maxBodyBytes} (413),
+ *       one JSON-RPC message (-32700, -32600). With {@code Mcp-Session-Id}: a message of that handshake-era session
+ *       (404 for a session this server does not have). Without: {@code initialize} starts a session; a request with
+ *       the stateless envelope is served statelessly, after its {@code MCP-Protocol-Version}, {@code Mcp-Method} and
+ *       {@code Mcp-Name} headers are checked against its body (-32020, 400). The answer is JSON, or an event stream
+ *       once anything else about the request comes first (progress, logs, the server's own requests).</li>
+ *   <li><b>GET</b>: a session's standalone event stream (one at a time: 409), or with {@code Last-Event-ID} the
+ *       resumption of one of its streams.</li>
+ *   <li><b>DELETE</b>: ends a session.</li>
+ * </ul>
+ *
+ * <p>Bounds: sessions ({@code maxSessions}, 503 beyond), open event streams ({@code maxStreams}), events queued for one
+ * stream ({@code maxQueuedEvents}: a client that does not read loses that stream, nobody else waits), idle sessions
+ * expire ({@code sessionIdleTimeout}). A request that has not been answered within a few seconds is answered as an
+ * event stream with keep-alive comments, so that a client that went away is noticed.
+ */
+public final class HttpFront implements HttpEndpoint {
+
+    /** How long an answer may take before the response becomes an event stream with keep-alives. */
+    static final long KEEP_ALIVE_MILLIS = 10_000;
+
+    private final ServerCore core;
+    private final HttpOptions options;
+    private final HttpBackend backend;
+    private final Set<String> hosts;
+    private final Set<String> origins;
+    private final Optional<byte[]> token;
+    private final URI uri;
+    private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+    private final AtomicInteger streams = new AtomicInteger();
+    private final SecureRandom random = new SecureRandom();
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private final ScheduledFuture<?> janitor;
+    private volatile boolean closed;
+
+    /** A handshake-era session over HTTP: the session, its streams kept for resumption, its GET stream. */
+    private static final class HttpSession {
+        final HandshakeSession session;
+        final Replay replay;
+        /** The open GET stream's channel, or {@code null}. */
+        StandaloneChannel standalone;
+
+        HttpSession(HandshakeSession session, Replay replay) {
+            this.session = session;
+            this.replay = replay;
+        }
+    }
+
+    private HttpFront(ServerCore core, HttpOptions options, HttpBackend backend) {
+        this.core = core;
+        this.options = options;
+        this.backend = backend;
+        int port = backend.port();
+        Set<String> allowedHosts = new LinkedHashSet<>();
+        for (String host : new String[] {"localhost", "127.0.0.1", "[::1]"}) {
+            allowedHosts.add(host + ":" + port);
+        }
+        String bind = options.bindAddress().contains(":") && !options.bindAddress().startsWith("[")
+                ? "[" + options.bindAddress() + "]" : options.bindAddress();
+        if (!bind.equals("0.0.0.0") && !bind.equals("[::]")) {
+            allowedHosts.add(bind + ":" + port);
+        }
+        options.allowedHosts().forEach(host -> allowedHosts.add(host.toLowerCase(Locale.ROOT)));
+        this.hosts = Set.copyOf(allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList());
+        Set<String> allowedOrigins = new LinkedHashSet<>();
+        hosts.forEach(host -> {
+            allowedOrigins.add("http://" + host);
+            allowedOrigins.add("https://" + host);
+        });
+        options.allowedOrigins().forEach(origin -> allowedOrigins.add(origin.toLowerCase(Locale.ROOT)));
+        this.origins = Set.copyOf(allowedOrigins);
+        this.token = options.bearerToken().map(value -> value.getBytes(StandardCharsets.UTF_8));
+        this.uri = URI.create("http://" + (bind.equals("0.0.0.0") || bind.equals("[::]") ? "127.0.0.1" : bind) + ":"
+                + port + options.path());
+        long sweep = Math.max(1000, Math.min(30_000, core.limits.sessionIdleTimeout().toMillis() / 4));
+        this.janitor = core.threads.timer.scheduleWithFixedDelay(this::expireIdleSessions, sweep, sweep,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Starts serving.
+     *
+     * @param core the server
+     * @param options where and how
+     * @return the endpoint
+     * @throws IOException if the address cannot be bound
+     */
+    public static HttpFront start(ServerCore core, HttpOptions options) throws IOException {
+        HttpFront[] front = new HttpFront[1];
+        CountDownLatch ready = new CountDownLatch(1);
+        HttpBackend backend = JdkHttpBackend.start(new InetSocketAddress(options.bindAddress(), options.port()),
+                exchange -> {
+                    try {
+                        ready.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    front[0].handle(exchange);
+                }, core.limits.maxStreams() + core.limits.maxConcurrentRequests() + 16, core.name);
+        front[0] = new HttpFront(core, options, backend);
+        ready.countDown();
+        ServerCore.LOG.debug("MCP server \"{}\" listens on {}", core.name, front[0].uri);
+        return front[0];
+    }
+
+    @Override
+    public URI uri() {
+        return uri;
+    }
+
+    // ------------------------------------------------------------------------------------------ dispatch
+
+    private void handle(HttpBackend.Exchange exchange) {
+        if (closed) {
+            plain(exchange, 503, "the server is closing");
+            return;
+        }
+        if (!exchange.path().equals(options.path())) {
+            plain(exchange, 404, "no MCP endpoint at " + exchange.path() + "; it is " + options.path());
+            return;
+        }
+        String host = exchange.header("Host").map(value -> value.trim().toLowerCase(Locale.ROOT)).orElse("");
+        if (!hosts.contains(host)) {
+            error(exchange, 403, null, JsonRpcError.INVALID_REQUEST, "Forbidden: Host \"" + host
+                    + "\" is not this server's (DNS rebinding protection)", Map.of());
+            return;
+        }
+        Optional<String> origin = exchange.header("Origin").map(value -> value.trim().toLowerCase(Locale.ROOT));
+        if (origin.isPresent() && !origins.contains(origin.get())) {
+            error(exchange, 403, null, JsonRpcError.INVALID_REQUEST, "Forbidden: Origin \"" + origin.get()
+                    + "\" is not allowed (DNS rebinding protection)", Map.of());
+            return;
+        }
+        if (token.isPresent()) {
+            Optional<String> authorization = exchange.header("Authorization");
+            boolean valid = authorization.filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
+                    .map(value -> MessageDigest.isEqual(value.substring(7).trim().getBytes(StandardCharsets.UTF_8),
+                            token.get())).orElse(false);
+            if (!valid) {
+                String challenge = authorization.isPresent() ? "Bearer realm=\"mcp\", error=\"invalid_token\""
+                        : "Bearer realm=\"mcp\"";
+                error(exchange, 401, null, JsonRpcError.INVALID_REQUEST, "Unauthorized: this server needs a bearer "
+                        + "token (Authorization: Bearer ...)", Map.of("WWW-Authenticate", challenge));
+                return;
+            }
+        }
+        switch (exchange.method()) {
+            case "POST" -> post(exchange);
+            case "GET" -> get(exchange);
+            case "DELETE" -> delete(exchange);
+            default -> error(exchange, 405, null, JsonRpcError.INVALID_REQUEST, "Method not allowed: "
+                    + exchange.method(), Map.of("Allow", "GET, POST, DELETE"));
+        }
+    }
+
+    private void post(HttpBackend.Exchange exchange) {
+        String contentType = exchange.header("Content-Type").orElse("");
+        if (!mediaType(contentType).equals(McpHeaders.JSON)) {
+            error(exchange, 415, null, JsonRpcError.INVALID_REQUEST, "Unsupported Media Type: a POST carries one "
+                    + "JSON-RPC message as " + McpHeaders.JSON + ", not \"" + contentType + "\"", Map.of());
+            return;
+        }
+        String accept = exchange.header("Accept").orElse("*/*").toLowerCase(Locale.ROOT);
+        boolean sse = accept.contains(McpHeaders.EVENT_STREAM) || accept.contains("*/*") || accept.contains("text/*");
+        if (!sse && !accept.contains(McpHeaders.JSON) && !accept.contains("application/*")) {
+            error(exchange, 406, null, JsonRpcError.INVALID_REQUEST, "Not Acceptable: the answer is "
+                    + McpHeaders.JSON + " or " + McpHeaders.EVENT_STREAM, Map.of());
+            return;
+        }
+        long limit = core.limits.maxBodyBytes();
+        byte[] body;
+        try {
+            body = exchange.contentLength() > limit ? null : exchange.body(limit);
+        } catch (IOException e) {
+            ServerCore.LOG.debug("MCP HTTP body could not be read: {}", e.toString());
+            plain(exchange, 400, "the body could not be read");
+            return;
+        }
+        if (body == null) {
+            error(exchange, 413, null, JsonRpcError.INVALID_REQUEST, "Payload Too Large: a message may have at most "
+                    + limit + " bytes", Map.of());
+            return;
+        }
+        JsonRpcMessage message;
+        try {
+            message = JsonRpcCodec.standard().decode(body);
+        } catch (JsonRpcCodecException e) {
+            boolean parse = e.getMessage().startsWith("Invalid JSON");
+            error(exchange, 400, null, parse ? JsonRpcError.PARSE_ERROR : JsonRpcError.INVALID_REQUEST,
+                    (parse ? "Parse error: " : "Invalid request: ") + e.getMessage(), Map.of());
+            return;
+        }
+        Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
+        if (sessionId.isPresent()) {
+            HttpSession session = sessions.get(sessionId.get());
+            if (session == null || session.session.closed()) {
+                error(exchange, 404, idOf(message), JsonRpcError.INVALID_REQUEST, "Session not found: "
+                        + "it ended or expired; initialize a new one", Map.of());
+                return;
+            }
+            Optional<String> version = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
+            if (version.isPresent() && !ProtocolVersions.acceptableHandshake(version.get())) {
+                error(exchange, 400, idOf(message), JsonRpcError.INVALID_REQUEST, "Bad Request: unsupported "
+                        + McpHeaders.PROTOCOL_VERSION + " \"" + version.get() + "\" for this session (it speaks "
+                        + session.session.protocolVersion + ")", Map.of());
+                return;
+            }
+            inSession(exchange, session, message, sse);
+            return;
+        }
+        if (message instanceof JsonRpcRequest request && ServerCore.isHandshake(request)) {
+            initialize(exchange, request, sse);
+            return;
+        }
+        Optional<String> header = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
+        JsonNode params = message instanceof JsonRpcRequest request ? request.params()
+                : message instanceof JsonRpcNotification notification ? notification.params() : null;
+        boolean handshakeClient = header.filter(ProtocolVersions.HANDSHAKE_VERSIONS::contains).isPresent()
+                && Meta.protocolVersion(params).isEmpty();
+        if (handshakeClient || !(message instanceof JsonRpcRequest)) {
+            if (!handshakeClient && message instanceof JsonRpcNotification notification) {
+                core.statelessNotification(notification, null);
+                exchange.respond(202, Map.of(), new byte[0]);
+                return;
+            }
+            error(exchange, 400, idOf(message), JsonRpcError.INVALID_REQUEST, "Bad Request: no "
+                    + McpHeaders.SESSION_ID + "; send initialize first (or a request with the stateless envelope in "
+                    + "params._meta)", Map.of());
+            return;
+        }
+        stateless(exchange, (JsonRpcRequest) message, sse);
+    }
+
+    private void initialize(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
+        if (sessions.size() >= core.limits.maxSessions()) {
+            error(exchange, 503, request.id(), JsonRpcError.INTERNAL_ERROR, "Service Unavailable: "
+                    + core.limits.maxSessions() + " sessions are open", Map.of("Retry-After", "5"));
+            return;
+        }
+        byte[] bytes = new byte[24];
+        random.nextBytes(bytes);
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false);
+        core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
+                new Replay(core.limits.replayEvents()))));
+    }
+
+    private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse) {
+        if (message instanceof JsonRpcRequest request) {
+            PostChannel channel = new PostChannel(exchange, Map.of(), sse, session.replay, false);
+            core.handshakeRequest(session.session, request, channel);
+        } else if (message instanceof JsonRpcNotification notification) {
+            core.handshakeNotification(session.session, notification);
+            exchange.respond(202, Map.of(), new byte[0]);
+        } else {
+            session.session.onResponse((JsonRpcResponse) message);
+            exchange.respond(202, Map.of(), new byte[0]);
+        }
+    }
+
+    private void stateless(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
+        RequestEnvelope envelope;
+        try {
+            envelope = RequestEnvelope.read(request.params());
+        } catch (McpProtocolException e) {
+            error(exchange, 400, request.id(), e.code(), e.serverMessage(), Map.of());
+            return;
+        }
+        Optional<String> mismatch = headerMismatch(exchange, request, envelope);
+        if (mismatch.isPresent()) {
+            error(exchange, 400, request.id(), ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get(),
+                    Map.of());
+            return;
+        }
+        core.statelessRequest(request, envelope, new PostChannel(exchange, Map.of(), sse, null, true), null);
+    }
+
+    /** The stateless revision's headers must say what the body says. */
+    private static Optional<String> headerMismatch(HttpBackend.Exchange exchange, JsonRpcRequest request,
+            RequestEnvelope envelope) {
+        Optional<String> version = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
+        if (!version.equals(Optional.of(envelope.protocolVersion()))) {
+            return Optional.of(McpHeaders.PROTOCOL_VERSION + " is " + version.map(v -> "\"" + v + "\"").orElse("missing")
+                    + " but params._meta says \"" + envelope.protocolVersion() + "\"");
+        }
+        Optional<String> method = exchange.header(McpHeaders.METHOD).map(String::trim).flatMap(McpHeaders::decode);
+        if (!method.equals(Optional.of(request.method()))) {
+            return Optional.of(McpHeaders.METHOD + " is " + method.map(m -> "\"" + m + "\"").orElse("missing")
+                    + " but the body's method is \"" + request.method() + "\"");
+        }
+        Optional<String> name = McpHeaders.nameOf(request.method(), request.params());
+        if (name.isPresent()) {
+            Optional<String> header = exchange.header(McpHeaders.NAME).map(String::trim).flatMap(McpHeaders::decode);
+            if (!header.equals(name)) {
+                return Optional.of(McpHeaders.NAME + " is " + header.map(n -> "\"" + n + "\"").orElse("missing")
+                        + " but the body names \"" + name.get() + "\"");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void get(HttpBackend.Exchange exchange) {
+        Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
+        if (sessionId.isEmpty()) {
+            error(exchange, 400, null, JsonRpcError.INVALID_REQUEST, "Bad Request: a GET stream belongs to a session ("
+                    + McpHeaders.SESSION_ID + "); the stateless revision has none", Map.of());
+            return;
+        }
+        HttpSession session = sessions.get(sessionId.get());
+        if (session == null || session.session.closed()) {
+            error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
+                    Map.of());
+            return;
+        }
+        if (!exchange.header("Accept").orElse("*/*").toLowerCase(Locale.ROOT).contains(McpHeaders.EVENT_STREAM)
+                && !exchange.header("Accept").orElse("*/*").contains("*/*")) {
+            error(exchange, 406, null, JsonRpcError.INVALID_REQUEST, "Not Acceptable: a GET stream is "
+                    + McpHeaders.EVENT_STREAM, Map.of());
+            return;
+        }
+        session.session.touch();
+        Optional<String> lastEventId = exchange.header(McpHeaders.LAST_EVENT_ID).map(String::trim);
+        if (!reserveStream()) {
+            error(exchange, 503, null, JsonRpcError.INTERNAL_ERROR, "Service Unavailable: " + core.limits.maxStreams()
+                    + " streams are open", Map.of("Retry-After", "5"));
+            return;
+        }
+        if (lastEventId.isPresent()) {
+            HttpBackend.Stream stream = openStream(exchange, Map.of());
+            if (!session.replay.resume(lastEventId.get(), stream)) {
+                stream.write(SseFrames.priming(session.replay.open().nextId(), core.limits.retryMillis()));
+                stream.close();
+            }
+            keepAlive(stream);
+            return;
+        }
+        synchronized (session) {
+            if (session.standalone != null && !session.standalone.stream.closed().isDone()) {
+                streams.decrementAndGet();
+                error(exchange, 409, null, JsonRpcError.INVALID_REQUEST, "Conflict: the session has a GET stream open "
+                        + "already", Map.of());
+                return;
+            }
+            HttpBackend.Stream stream = openStream(exchange, Map.of());
+            Replay.Record record = session.replay.open();
+            stream.write(SseFrames.priming(record.nextId(), core.limits.retryMillis()));
+            record.attach(stream);
+            StandaloneChannel channel = new StandaloneChannel(stream, record);
+            session.standalone = channel;
+            session.session.standalone = channel;
+            stream.closed().thenRun(() -> {
+                record.detach(stream);
+                synchronized (session) {
+                    if (session.standalone == channel) {
+                        session.standalone = null;
+                        session.session.standalone = null;
+                    }
+                }
+                session.session.touch();
+            });
+            keepAlive(stream);
+        }
+    }
+
+    private void delete(HttpBackend.Exchange exchange) {
+        Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
+        if (sessionId.isEmpty()) {
+            error(exchange, 400, null, JsonRpcError.INVALID_REQUEST, "Bad Request: DELETE ends a session ("
+                    + McpHeaders.SESSION_ID + ")", Map.of());
+            return;
+        }
+        HttpSession session = sessions.remove(sessionId.get());
+        if (session == null) {
+            error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
+                    Map.of());
+            return;
+        }
+        core.endSession(session.session);
+        exchange.respond(200, Map.of(), new byte[0]);
+    }
+
+    // ------------------------------------------------------------------------------------------ streams
+
+    private boolean reserveStream() {
+        while (true) {
+            int now = streams.get();
+            if (now >= core.limits.maxStreams()) {
+                return false;
+            }
+            if (streams.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Opens an event stream on a reserved slot; the slot is freed when it ends. */
+    private HttpBackend.Stream openStream(HttpBackend.Exchange exchange, Map<String, String> extra) {
+        Map<String, String> headers = new HashMap<>(extra);
+        headers.put("Content-Type", McpHeaders.EVENT_STREAM);
+        headers.put("Cache-Control", "no-cache, no-transform");
+        HttpBackend.Stream stream = exchange.stream(200, headers, core.limits.maxQueuedEvents());
+        stream.closed().thenRun(streams::decrementAndGet);
+        return stream;
+    }
+
+    /** Comments on an idle stream, so that a client that went away is noticed (the write fails). */
+    private void keepAlive(HttpBackend.Stream stream) {
+        ScheduledFuture<?> beat = core.threads.timer.scheduleWithFixedDelay(() -> stream.write(SseFrames.keepAlive()),
+                KEEP_ALIVE_MILLIS, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS);
+        stream.closed().thenRun(() -> beat.cancel(false));
+    }
+
+    /** The answer to one POSTed request: JSON until something else about it comes first, then an event stream. */
+    private final class PostChannel implements Channel {
+        private final HttpBackend.Exchange exchange;
+        private final Map<String, String> extra;
+        private final boolean sse;
+        /** The session's streams, for events a client can resume (handshake era); {@code null}: not resumable. */
+        private final Replay replay;
+        /** Whether a stream that breaks cancels the request (the stateless revision). */
+        private final boolean stateless;
+        private final CompletableFuture<Void> gone = new CompletableFuture<>();
+        private HttpBackend.Stream stream;
+        private Replay.Record record;
+        private boolean done;
+        private final ScheduledFuture<?> patience;
+
+        PostChannel(HttpBackend.Exchange exchange, Map<String, String> extra, boolean sse, Replay replay,
+                boolean stateless) {
+            this.exchange = exchange;
+            this.extra = extra;
+            this.sse = sse;
+            this.replay = replay;
+            this.stateless = stateless;
+            this.patience = sse ? core.threads.timer.schedule(this::becomeStream, KEEP_ALIVE_MILLIS,
+                    TimeUnit.MILLISECONDS) : null;
+        }
+
+        /** An answer that takes long comes as a stream, so that keep-alives can tell whether the client is there. */
+        private void becomeStream() {
+            synchronized (this) {
+                if (done || stream != null || !startStream()) {
+                    return;
+                }
+            }
+            keepAlive(stream);
+        }
+
+        /** Starts the event stream; under the lock. */
+        private boolean startStream() {
+            if (!reserveStream()) {
+                return false;
+            }
+            stream = openStream(exchange, extra);
+            if (replay != null) {
+                record = replay.open();
+                stream.write(SseFrames.priming(record.nextId(), core.limits.retryMillis()));
+                record.attach(stream);
+                HttpBackend.Stream mine = stream;
+                stream.closed().thenRun(() -> record.detach(mine));
+            } else {
+                stream.closed().thenRun(() -> {
+                    synchronized (this) {
+                        if (done) {
+                            return;
+                        }
+                    }
+                    gone.complete(null);
+                });
+            }
+            return true;
+        }
+
+        @Override
+        public synchronized boolean send(JsonRpcMessage message) {
+            if (done || !sse || stream == null && !startStream()) {
+                return false;
+            }
+            return emit(JsonRpcCodec.standard().encodeToString(message));
+        }
+
+        private boolean emit(String json) {
+            if (record != null) {
+                record.emit(json);
+                return true;
+            }
+            return stream.write(SseFrames.event(null, json));
+        }
+
+        @Override
+        public boolean carriesRequests() {
+            return sse;
+        }
+
+        @Override
+        public void finish(JsonRpcResponse response, int httpStatus) {
+            synchronized (this) {
+                if (done) {
+                    return;
+                }
+                done = true;
+                if (patience != null) {
+                    patience.cancel(false);
+                }
+                if (stream == null) {
+                    Map<String, String> headers = new HashMap<>(extra);
+                    headers.put("Content-Type", McpHeaders.JSON);
+                    exchange.respond(httpStatus, headers, JsonRpcCodec.standard().encode(response));
+                    return;
+                }
+                emit(JsonRpcCodec.standard().encodeToString(response));
+                if (record != null) {
+                    record.finish();
+                }
+                stream.close();
+            }
+        }
+
+        @Override
+        public void abandon() {
+            synchronized (this) {
+                if (done) {
+                    return;
+                }
+                done = true;
+                if (patience != null) {
+                    patience.cancel(false);
+                }
+                if (stream == null) {
+                    exchange.respond(202, extra, new byte[0]);
+                    return;
+                }
+                if (record != null) {
+                    record.finish();
+                }
+                stream.close();
+            }
+        }
+
+        @Override
+        public CompletableFuture<Void> gone() {
+            return stateless ? gone : new CompletableFuture<>();
+        }
+    }
+
+    /** A session's GET stream: what belongs to no request. */
+    private static final class StandaloneChannel implements Channel {
+        final HttpBackend.Stream stream;
+        private final Replay.Record record;
+
+        StandaloneChannel(HttpBackend.Stream stream, Replay.Record record) {
+            this.stream = stream;
+            this.record = record;
+        }
+
+        @Override
+        public boolean send(JsonRpcMessage message) {
+            if (stream.closed().isDone()) {
+                return false;
+            }
+            record.emit(JsonRpcCodec.standard().encodeToString(message));
+            return true;
+        }
+
+        @Override
+        public boolean carriesRequests() {
+            return true;
+        }
+
+        @Override
+        public void finish(JsonRpcResponse response, int httpStatus) {
+            send(response);
+        }
+
+        @Override
+        public void abandon() {
+            record.finish();
+            stream.close();
+        }
+
+        @Override
+        public CompletableFuture<Void> gone() {
+            return stream.closed();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private static String mediaType(String contentType) {
+        int semicolon = contentType.indexOf(';');
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static RequestId idOf(JsonRpcMessage message) {
+        return message instanceof JsonRpcRequest request ? request.id() : null;
+    }
+
+    private static void error(HttpBackend.Exchange exchange, int status, RequestId id, int code, String message,
+            Map<String, String> extra) {
+        Map<String, String> headers = new HashMap<>(extra);
+        headers.put("Content-Type", McpHeaders.JSON);
+        exchange.respond(status, headers, JsonRpcCodec.standard().encode(new JsonRpcError(id, code, message, null)));
+    }
+
+    private static void plain(HttpBackend.Exchange exchange, int status, String text) {
+        exchange.respond(status, Map.of("Content-Type", "text/plain; charset=utf-8"),
+                text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void expireIdleSessions() {
+        Duration idle = core.limits.sessionIdleTimeout();
+        sessions.forEach((id, session) -> {
+            boolean streamOpen;
+            synchronized (session) {
+                streamOpen = session.standalone != null;
+            }
+            if (session.session.closed() || !streamOpen && session.session.idleFor(idle)) {
+                if (sessions.remove(id, session)) {
+                    ServerCore.LOG.debug("MCP session {} expired after {} ms idle", id, idle.toMillis());
+                    core.endSession(session.session);
+                }
+            }
+        });
+    }
+
+    /** @return the sessions open now */
+    int sessions() {
+        return sessions.size();
+    }
+
+    @Override
+    public boolean awaitClosed(Duration timeout) throws InterruptedException {
+        return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        janitor.cancel(false);
+        sessions.values().forEach(session -> core.endSession(session.session));
+        sessions.clear();
+        backend.close();
+        ended.countDown();
+    }
+}

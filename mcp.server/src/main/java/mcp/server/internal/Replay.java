@@ -1,0 +1,155 @@
+package mcp.server.internal;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import mcp.protocol.SseFrames;
+
+/**
+ * The event streams of one handshake-era session over HTTP, kept so that a client whose stream broke can resume it
+ * ({@code GET} with {@code Last-Event-ID}): every event gets an id {@code <stream>.<sequence>} and stays in a ring of
+ * the session's last {@code ServerLimits.replayEvents} events. A stream whose client is gone goes on collecting
+ * events (its call goes on: in this era a broken stream is no cancellation) until the client resumes it.
+ *
+ * <p>State: everything is guarded by {@code this}, writes to a live stream included, so that a resumed stream gets
+ * the replayed events before any new one.
+ */
+final class Replay {
+
+    private record Event(Record stream, long sequence, byte[] bytes) {
+    }
+
+    /** One event stream of the session. */
+    final class Record {
+        final String id;
+        private long sequence;
+        private HttpBackend.Stream live;
+        private boolean finished;
+
+        Record(String id) {
+            this.id = id;
+        }
+
+        /** @return the id of the next event (for a priming event, which holds no data) */
+        String nextId() {
+            synchronized (Replay.this) {
+                return id + "." + (++sequence);
+            }
+        }
+
+        /** Adds an event and writes it to the live stream, if any. */
+        void emit(String json) {
+            synchronized (Replay.this) {
+                long seq = ++sequence;
+                byte[] bytes = SseFrames.event(id + "." + seq, json);
+                if (capacity > 0) {
+                    ring.addLast(new Event(this, seq, bytes));
+                    while (ring.size() > capacity) {
+                        ring.removeFirst();
+                    }
+                }
+                if (live != null && !live.write(bytes)) {
+                    live = null;
+                }
+            }
+        }
+
+        /** Attaches the stream the events go to now ({@code null}: none, the client is away). */
+        void attach(HttpBackend.Stream stream) {
+            synchronized (Replay.this) {
+                live = stream;
+            }
+        }
+
+        /** The stream got its last event (the request's answer): a resumed one ends after the replay. */
+        void finish() {
+            synchronized (Replay.this) {
+                finished = true;
+                if (live != null) {
+                    live.close();
+                    live = null;
+                }
+            }
+        }
+
+        /** The client's stream broke: the events wait for a resume. */
+        void detach(HttpBackend.Stream stream) {
+            synchronized (Replay.this) {
+                if (live == stream) {
+                    live = null;
+                }
+            }
+        }
+    }
+
+    private final int capacity;
+    private final Deque<Event> ring = new ArrayDeque<>();
+    private final Map<String, Record> records = new LinkedHashMap<>();
+    private final AtomicLong nextStream = new AtomicLong();
+    /** The most streams remembered; the oldest finished ones go first. */
+    private static final int MAX_RECORDS = 256;
+
+    Replay(int capacity) {
+        this.capacity = capacity;
+    }
+
+    /** @return a new stream of the session */
+    synchronized Record open() {
+        Record record = new Record(Long.toString(nextStream.incrementAndGet(), 36));
+        records.put(record.id, record);
+        if (records.size() > MAX_RECORDS) {
+            for (Iterator<Record> it = records.values().iterator(); it.hasNext() && records.size() > MAX_RECORDS;) {
+                Record old = it.next();
+                if (old.finished || old.live == null) {
+                    it.remove();
+                }
+            }
+        }
+        return record;
+    }
+
+    /**
+     * Resumes a stream: writes its events after the given one to the new stream, which becomes its live stream (or
+     * is closed at once when the stream is finished).
+     *
+     * @param lastEventId the {@code Last-Event-ID} the client sent
+     * @param stream the new stream
+     * @return whether the id names a stream of this session
+     */
+    synchronized boolean resume(String lastEventId, HttpBackend.Stream stream) {
+        int dot = lastEventId.lastIndexOf('.');
+        Record record = dot < 0 ? null : records.get(lastEventId.substring(0, dot));
+        long after;
+        try {
+            after = dot < 0 ? -1 : Long.parseLong(lastEventId.substring(dot + 1));
+        } catch (NumberFormatException e) {
+            after = -1;
+        }
+        if (record == null || after < 0) {
+            return false;
+        }
+        for (Event event : ring) {
+            if (event.stream() == record && event.sequence() > after) {
+                stream.write(event.bytes());
+            }
+        }
+        if (record.finished) {
+            stream.close();
+        } else {
+            if (record.live != null) {
+                record.live.close();
+            }
+            record.live = stream;
+        }
+        return true;
+    }
+
+    /** @return the record of a stream id */
+    synchronized Optional<Record> find(String streamId) {
+        return Optional.ofNullable(records.get(streamId));
+    }
+}

@@ -1,0 +1,652 @@
+package mcp.server.internal;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import mcp.api.LogLevel;
+import mcp.api.McpJson;
+import mcp.api.McpProtocolException;
+import mcp.api.jsonrpc.JsonRpcError;
+import mcp.api.jsonrpc.JsonRpcNotification;
+import mcp.api.jsonrpc.JsonRpcRequest;
+import mcp.api.jsonrpc.JsonRpcSuccess;
+import mcp.api.jsonrpc.RequestId;
+import mcp.protocol.CacheHints;
+import mcp.protocol.Era;
+import mcp.protocol.ErrorCodes;
+import mcp.protocol.McpHeaders;
+import mcp.protocol.McpMethods;
+import mcp.protocol.Meta;
+import mcp.protocol.ProtocolVersions;
+import mcp.protocol.RequestEnvelope;
+import mcp.protocol.ResultType;
+import mcp.protocol.SubscriptionFilter;
+import mcp.server.Capabilities;
+import mcp.server.Request;
+import mcp.server.RequestHandler;
+import mcp.server.ServerLimits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The server side of MCP, both eras, whatever the transport: what a request means and how it is answered. The
+ * transports ({@link StdioEndpoint}, {@link HttpFront}) read messages, find the era and the session, check what only
+ * they can (HTTP headers), and call in here with a {@link Channel} for the answer.
+ *
+ * <p>Handshake era: {@link #initialize} starts a {@link HandshakeSession}; its requests, notifications and answers go
+ * to {@link #handshakeRequest}, {@link #handshakeNotification} and {@link HandshakeSession#onResponse}. Stateless
+ * revision: every request comes with its checked {@link RequestEnvelope} to {@link #statelessRequest}; a multi
+ * round-trip request's rounds are {@link InputRounds}' business.
+ *
+ * <p>State: the registries are concurrent sets and maps; {@link #permits} bounds the requests being served.
+ */
+public final class ServerCore implements AutoCloseable {
+
+    static final Logger LOG = LoggerFactory.getLogger(ServerCore.class);
+
+    /** A {@code subscriptions/listen} stream of the stateless revision. */
+    private record Listen(RequestId id, Channel channel, SubscriptionFilter filter) {
+    }
+
+    final String name;
+    final String version;
+    private final Optional<String> title;
+    private final Optional<String> instructions;
+    final RequestHandler handler;
+    final Capabilities capabilities;
+    private final ObjectNode capabilitiesJson;
+    final ServerLimits limits;
+    private final CacheHints cacheHints;
+    final ServerThreads threads;
+    final InputRounds inputs;
+    private final Semaphore permits;
+    private final Set<HandshakeSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Set<Listen> listens = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Set<String>> subscribed = new AtomicReference<>(Set.of());
+    private volatile boolean closed;
+
+    /**
+     * @param name the server's name ({@code serverInfo.name})
+     * @param version its version
+     * @param title its display title, or empty
+     * @param instructions what it tells clients about itself, or empty
+     * @param handler what answers the requests about its features
+     * @param limits its bounds
+     * @param cacheHints the caching hints of cacheable results that state none (stateless revision)
+     * @param stateKey the HMAC key of request states (at least 32 bytes)
+     */
+    public ServerCore(String name, String version, Optional<String> title, Optional<String> instructions,
+            RequestHandler handler, ServerLimits limits, CacheHints cacheHints, byte[] stateKey) {
+        this.name = name;
+        this.version = version;
+        this.title = title;
+        this.instructions = instructions;
+        this.handler = handler;
+        this.capabilities = handler.capabilities();
+        this.capabilitiesJson = capabilities.toJson();
+        capabilitiesJson.putObject("logging");
+        this.limits = limits;
+        this.cacheHints = cacheHints;
+        this.threads = new ServerThreads(name, limits.maxConcurrentRequests());
+        this.inputs = new InputRounds(this, stateKey);
+        this.permits = new Semaphore(limits.maxConcurrentRequests());
+    }
+
+    /** @return the capabilities declared to clients */
+    public ObjectNode capabilitiesJson() {
+        return capabilitiesJson.deepCopy();
+    }
+
+    private ObjectNode serverInfo() {
+        ObjectNode info = McpJson.object().put("name", name).put("version", version);
+        title.ifPresent(text -> info.put("title", text));
+        return info;
+    }
+
+    static JsonNode idNode(RequestId id) {
+        return id instanceof RequestId.NumberId number ? McpJson.mapper().getNodeFactory().numberNode(number.value())
+                : McpJson.mapper().getNodeFactory().stringNode(((RequestId.StringId) id).value());
+    }
+
+    private static ObjectNode paramsOf(JsonNode params) {
+        return params != null && params.isObject() ? (ObjectNode) params : McpJson.object();
+    }
+
+    // ------------------------------------------------------------------------------------------ handshake era
+
+    /**
+     * Answers {@code initialize} and starts the session it agrees on.
+     *
+     * @param sessionId the session's id (HTTP), or {@code null} (stdio)
+     * @param onStart gets the session before the answer goes out, so that the client's next message finds it
+     * @return the session, registered; empty when the request was refused (the refusal is answered)
+     */
+    Optional<HandshakeSession> initialize(String sessionId, JsonRpcRequest request, Channel channel,
+            java.util.function.Consumer<HandshakeSession> onStart) {
+        ObjectNode params = paramsOf(request.params());
+        JsonNode requested = params.get("protocolVersion");
+        if (requested == null || !requested.isString()) {
+            channel.finish(new JsonRpcError(request.id(), JsonRpcError.INVALID_PARAMS,
+                    "Invalid params: initialize needs a protocolVersion (a string)", null), 400);
+            return Optional.empty();
+        }
+        String agreed = ProtocolVersions.negotiateHandshake(requested.asString());
+        JsonNode clientCapabilities = params.path("capabilities").isObject() ? params.get("capabilities")
+                : McpJson.object();
+        JsonNode info = params.get("clientInfo");
+        HandshakeSession session = new HandshakeSession(this, sessionId, agreed, clientCapabilities,
+                info != null && info.isObject() ? Optional.of(info) : Optional.empty());
+        sessions.add(session);
+        ObjectNode result = McpJson.object().put("protocolVersion", agreed);
+        result.set("capabilities", capabilitiesJson);
+        result.set("serverInfo", serverInfo());
+        instructions.ifPresent(text -> result.put("instructions", text));
+        LOG.debug("MCP client {} initialized a session{} with protocol version {}", info,
+                sessionId == null ? "" : " " + sessionId, agreed);
+        onStart.accept(session);
+        channel.finish(new JsonRpcSuccess(request.id(), result), 200);
+        return Optional.of(session);
+    }
+
+    /**
+     * @param request a request of a client without a session
+     * @return whether it starts the handshake era: an {@code initialize} that is not a stateless request (one with the
+     *     stateless envelope and no {@code protocolVersion} of its own, which that revision answers -32601)
+     */
+    static boolean isHandshake(JsonRpcRequest request) {
+        return request.method().equals("initialize") && (paramsOf(request.params()).has("protocolVersion")
+                || Meta.protocolVersion(request.params()).isEmpty());
+    }
+
+    /** A request of a handshake-era client. */
+    void handshakeRequest(HandshakeSession session, JsonRpcRequest request, Channel channel) {
+        session.touch();
+        String method = request.method();
+        ObjectNode params = paramsOf(request.params());
+        switch (method) {
+            case "ping" -> channel.finish(new JsonRpcSuccess(request.id(), McpJson.object()), 200);
+            case "initialize" -> channel.finish(new JsonRpcError(request.id(), JsonRpcError.INVALID_REQUEST,
+                    "Invalid request: the session is initialized already", null), 400);
+            case "logging/setLevel" -> {
+                Optional<LogLevel> level = LogLevel.parse(params.path("level").asString(null));
+                if (level.isEmpty()) {
+                    channel.finish(new JsonRpcError(request.id(), JsonRpcError.INVALID_PARAMS,
+                            "Invalid params: not a log level: " + params.get("level"), null), 200);
+                } else {
+                    session.logLevel = level.get();
+                    channel.finish(new JsonRpcSuccess(request.id(), McpJson.object()), 200);
+                }
+            }
+            case "resources/subscribe", "resources/unsubscribe" -> {
+                JsonNode uri = params.get("uri");
+                if (!capabilities.resourcesSubscribe()) {
+                    channel.finish(methodNotFound(request.id(), method), 200);
+                } else if (uri == null || !uri.isString()) {
+                    channel.finish(new JsonRpcError(request.id(), JsonRpcError.INVALID_PARAMS,
+                            "Invalid params: " + method + " needs a uri (a string)", null), 200);
+                } else {
+                    if (method.equals("resources/subscribe")) {
+                        session.subscriptions.add(uri.asString());
+                    } else {
+                        session.subscriptions.remove(uri.asString());
+                    }
+                    subscriptionsChanged();
+                    channel.finish(new JsonRpcSuccess(request.id(), McpJson.object()), 200);
+                }
+            }
+            default -> {
+                if (McpMethods.STATELESS_ONLY.contains(method)) {
+                    channel.finish(methodNotFound(request.id(), method), 200);
+                    return;
+                }
+                Call call = new Call(this, Era.HANDSHAKE, session.protocolVersion, session.clientCapabilities,
+                        session.clientInfo, session, method, params, Optional.empty(), request.id(), channel);
+                if (session.calls.putIfAbsent(request.id(), call) != null) {
+                    channel.finish(new JsonRpcError(request.id(), JsonRpcError.INVALID_REQUEST,
+                            "Invalid request: a request with id " + request.id() + " is in flight already", null), 200);
+                    return;
+                }
+                start(call, request.id());
+            }
+        }
+    }
+
+    /** A notification of a handshake-era client. */
+    void handshakeNotification(HandshakeSession session, JsonRpcNotification notification) {
+        session.touch();
+        switch (notification.method()) {
+            case "notifications/initialized" -> session.initialized = true;
+            case "notifications/cancelled" -> {
+                Optional<RequestId> id = requestIdOf(notification.params());
+                Call call = id.map(session.calls::get).orElse(null);
+                if (call != null) {
+                    call.cancel(notification.params().path("reason").asString("cancelled by the client"));
+                }
+            }
+            default -> LOG.debug("MCP client notification {} ignored", notification.method());
+        }
+    }
+
+    /** Ends a session: its calls are cancelled, its subscriptions dropped. */
+    void endSession(HandshakeSession session) {
+        if (sessions.remove(session)) {
+            session.close();
+            if (!session.subscriptions.isEmpty()) {
+                subscriptionsChanged();
+            }
+        }
+    }
+
+    /** @return the sessions of the handshake era open now, over every transport */
+    int sessionCount() {
+        return sessions.size();
+    }
+
+    // ------------------------------------------------------------------------------------------ stateless revision
+
+    /**
+     * A request of the stateless revision whose envelope was read and checked against the transport's headers.
+     *
+     * @param cancellers where a transport that cancels by request id (stdio) keeps how to cancel it, or {@code null}
+     */
+    void statelessRequest(JsonRpcRequest request, RequestEnvelope envelope, Channel channel,
+            Map<RequestId, Runnable> cancellers) {
+        String method = request.method();
+        if (!ProtocolVersions.STATELESS_VERSIONS.contains(envelope.protocolVersion())) {
+            McpProtocolException error = ErrorCodes.unsupportedProtocolVersion(envelope.protocolVersion(),
+                    ProtocolVersions.STATELESS_VERSIONS);
+            channel.finish(new JsonRpcError(request.id(), error.code(), error.serverMessage(),
+                    error.data().orElse(null)), 400);
+            return;
+        }
+        if (McpMethods.HANDSHAKE_ONLY.contains(method)) {
+            channel.finish(methodNotFound(request.id(), method), 404);
+            return;
+        }
+        ObjectNode params = paramsOf(request.params()).deepCopy();
+        switch (method) {
+            case "server/discover" -> {
+                ObjectNode result = McpJson.object();
+                ProtocolVersions.STATELESS_VERSIONS.forEach(result.putArray("supportedVersions")::add);
+                result.set("capabilities", capabilitiesJson);
+                instructions.ifPresent(text -> result.put("instructions", text));
+                result.putObject(Meta.KEY).set(Meta.SERVER_INFO, serverInfo());
+                channel.finish(new JsonRpcSuccess(request.id(), decorate(result, Era.STATELESS, method)), 200);
+            }
+            case "subscriptions/listen" -> listen(request.id(), params, channel, cancellers);
+            default -> {
+                JsonNode responses = params.remove("inputResponses");
+                JsonNode state = params.remove("requestState");
+                Map<String, JsonNode> answers = Map.of();
+                if (McpMethods.MULTI_ROUND.contains(method)) {
+                    Optional<String> problem = inputProblem(responses, state);
+                    if (problem.isPresent()) {
+                        channel.finish(new JsonRpcError(request.id(), JsonRpcError.INVALID_PARAMS,
+                                "Invalid params: " + problem.get(), null), 400);
+                        return;
+                    }
+                    answers = responses == null ? Map.of() : toMap(responses);
+                    if (state != null) {
+                        retry(request.id(), method, params, state.asString(), answers, channel, cancellers);
+                        return;
+                    }
+                }
+                Call call = new Call(this, Era.STATELESS, envelope.protocolVersion(), envelope.clientCapabilities(),
+                        envelope.clientInfo(), null, method, params, envelope.logLevel(), request.id(), channel);
+                synchronized (call.lock) {
+                    call.presets = answers;
+                }
+                if (cancellers != null) {
+                    cancellers.put(request.id(), () -> call.cancel("cancelled by the client"));
+                }
+                watchChannel(call, channel);
+                start(call, request.id());
+            }
+        }
+    }
+
+    private void retry(RequestId id, String method, ObjectNode params, String state, Map<String, JsonNode> answers,
+            Channel channel, Map<RequestId, Runnable> cancellers) {
+        if (cancellers != null) {
+            // Registered first: the round may be answered before retry returns, and its channel forgets the id then.
+            AtomicReference<Call> retried = new AtomicReference<>();
+            cancellers.put(id, () -> {
+                Call call = retried.get();
+                if (call != null) {
+                    call.cancel("cancelled by the client");
+                }
+            });
+            try {
+                retried.set(inputs.retry(state, answers, method, McpHeaders.nameOf(method, params).orElse(""), id,
+                        channel));
+            } catch (McpProtocolException e) {
+                channel.finish(new JsonRpcError(id, e.code(), e.serverMessage(), e.data().orElse(null)), 400);
+            }
+            return;
+        }
+        try {
+            inputs.retry(state, answers, method, McpHeaders.nameOf(method, params).orElse(""), id, channel);
+        } catch (McpProtocolException e) {
+            channel.finish(new JsonRpcError(id, e.code(), e.serverMessage(), e.data().orElse(null)), 400);
+        }
+    }
+
+    /** What is wrong with the {@code inputResponses} and {@code requestState} of a request, if anything. */
+    private static Optional<String> inputProblem(JsonNode responses, JsonNode state) {
+        if (responses != null) {
+            if (!responses.isObject()) {
+                return Optional.of("inputResponses must be an object (keyed answers), not " + responses.getNodeType());
+            }
+            for (String key : responses.propertyNames()) {
+                if (!responses.get(key).isObject()) {
+                    return Optional.of("inputResponses." + key + " must be an object (the answer to the input "
+                            + "request of that key)");
+                }
+            }
+        }
+        if (state != null && !state.isString()) {
+            return Optional.of("requestState must be a string, as the server gave it");
+        }
+        return Optional.empty();
+    }
+
+    private static Map<String, JsonNode> toMap(JsonNode object) {
+        Map<String, JsonNode> map = new java.util.HashMap<>();
+        for (String key : object.propertyNames()) {
+            map.put(key, object.get(key));
+        }
+        return map;
+    }
+
+    /** A notification of the stateless revision (a stdio client's {@code notifications/cancelled}). */
+    void statelessNotification(JsonRpcNotification notification, Map<RequestId, Runnable> cancellers) {
+        if (notification.method().equals("notifications/cancelled") && cancellers != null) {
+            requestIdOf(notification.params()).map(cancellers::remove).ifPresent(Runnable::run);
+        } else {
+            LOG.debug("MCP client notification {} ignored", notification.method());
+        }
+    }
+
+    private void listen(RequestId id, ObjectNode params, Channel channel, Map<RequestId, Runnable> cancellers) {
+        if (listens.size() >= limits.maxStreams()) {
+            channel.finish(new JsonRpcError(id, JsonRpcError.INTERNAL_ERROR, "Server busy: "
+                    + limits.maxStreams() + " streams are open", null), 503);
+            return;
+        }
+        SubscriptionFilter filter = SubscriptionFilter.read(params.get(SubscriptionFilter.KEY)).narrowedTo(
+                capabilities.toolsListChanged(), capabilities.promptsListChanged(), capabilities.resourcesListChanged(),
+                capabilities.resourcesSubscribe());
+        Listen listen = new Listen(id, channel, filter);
+        listens.add(listen);
+        ObjectNode ack = McpJson.object();
+        ack.set(SubscriptionFilter.KEY, filter.toJson());
+        ack.putObject(Meta.KEY).set(Meta.SUBSCRIPTION_ID, idNode(id));
+        channel.send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack));
+        Runnable end = () -> {
+            if (listens.remove(listen)) {
+                subscriptionsChanged();
+            }
+        };
+        channel.gone().thenRun(end);
+        if (cancellers != null) {
+            cancellers.put(id, () -> {
+                end.run();
+                channel.abandon();
+            });
+        }
+        if (!filter.resourceSubscriptions().isEmpty()) {
+            subscriptionsChanged();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ calls
+
+    /** Runs a call's handler on a worker, within {@link ServerLimits#maxConcurrentRequests()}. */
+    private void start(Call call, RequestId id) {
+        if (closed || !permits.tryAcquire()) {
+            call.result = CompletableFuture.failedFuture(new McpProtocolException(JsonRpcError.INTERNAL_ERROR,
+                    closed ? "Server closing" : "Server busy: " + limits.maxConcurrentRequests()
+                            + " requests are being served", null));
+            finish(call);
+            return;
+        }
+        CompletableFuture<JsonNode> result = new CompletableFuture<>();
+        call.result = result;
+        result.whenComplete((value, error) -> permits.release());
+        if (!gated(call.method)) {
+            result.completeExceptionally(new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND,
+                    "Method not found: " + call.method, null));
+        } else {
+            try {
+                threads.workers.execute(() -> {
+                    if (result.isDone()) {
+                        return;
+                    }
+                    CompletableFuture<JsonNode> answer;
+                    try {
+                        answer = handler.handle(new Request(id, call.method, call.params), call);
+                    } catch (RuntimeException | Error e) {
+                        answer = CompletableFuture.failedFuture(e);
+                    }
+                    if (answer == null) {
+                        answer = CompletableFuture.failedFuture(new IllegalStateException("the handler returned no future"));
+                    }
+                    CompletableFuture<JsonNode> running = answer;
+                    result.whenComplete((value, error) -> {
+                        if (error instanceof CancellationException) {
+                            running.cancel(false);
+                        }
+                    });
+                    running.whenComplete((value, error) -> {
+                        if (error != null) {
+                            result.completeExceptionally(error);
+                        } else {
+                            result.complete(value);
+                        }
+                    });
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                result.completeExceptionally(new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Server closing",
+                        null));
+            }
+        }
+        if (call.era == Era.STATELESS && McpMethods.MULTI_ROUND.contains(call.method)) {
+            inputs.drive(call);
+        } else {
+            result.whenComplete((value, error) -> finish(call));
+        }
+    }
+
+    /** @return whether the method's feature is one the handler declared (any method it does not know is its own) */
+    private boolean gated(String method) {
+        if (method.startsWith("tools/")) {
+            return capabilities.tools();
+        }
+        if (method.equals("resources/list") || method.equals("resources/templates/list")
+                || method.equals("resources/read")) {
+            return capabilities.resources();
+        }
+        if (method.startsWith("prompts/")) {
+            return capabilities.prompts();
+        }
+        if (method.equals("completion/complete")) {
+            return capabilities.completions();
+        }
+        return true;
+    }
+
+    /** A stateless call ends when the client closes the stream of its current round (HTTP's cancellation). */
+    void watchChannel(Call call, Channel channel) {
+        if (call.era == Era.STATELESS) {
+            channel.gone().thenRun(() -> {
+                if (call.channel == channel) {
+                    call.cancel("the client closed the request's stream");
+                }
+            });
+        }
+    }
+
+    /** Answers a call whose handler is done (or which was cancelled), on its current channel. */
+    void finish(Call call) {
+        Channel channel;
+        RequestId id;
+        synchronized (call.lock) {
+            channel = call.channel;
+            id = call.roundId;
+            call.channel = null;
+        }
+        inputs.forget(call);
+        if (call.session != null) {
+            call.session.calls.remove(id, call);
+            call.session.touch();
+        }
+        if (channel == null) {
+            return;
+        }
+        CompletableFuture<JsonNode> result = call.result;
+        if (call.cancelled() || result.isCancelled()) {
+            channel.abandon();
+            return;
+        }
+        JsonNode value;
+        try {
+            value = result.join();
+        } catch (CompletionException | CancellationException e) {
+            answerError(channel, id, call, e);
+            return;
+        }
+        if (value == null || !value.isObject()) {
+            answerError(channel, id, call, new IllegalStateException("the handler's result is not a JSON object"));
+            return;
+        }
+        channel.finish(new JsonRpcSuccess(id, decorate((ObjectNode) value, call.era, call.method)), 200);
+    }
+
+    /** Answers an error about a call. */
+    void answerError(Channel channel, RequestId id, Call call, Throwable error) {
+        JsonRpcError response = toError(id, error);
+        channel.finish(response, call.era == Era.STATELESS ? ErrorCodes.httpStatus(response.code()) : 200);
+    }
+
+    static JsonRpcError toError(RequestId id, Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof McpProtocolException protocol) {
+            return new JsonRpcError(id, protocol.code(), protocol.serverMessage(), protocol.data().orElse(null));
+        }
+        LOG.debug("MCP request {} failed", id, cause);
+        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        return new JsonRpcError(id, JsonRpcError.INTERNAL_ERROR, "Internal error: " + message, null);
+    }
+
+    /** The result as the era writes it: the stateless revision states its type and, where cacheable, its hints. */
+    private ObjectNode decorate(ObjectNode value, Era era, String method) {
+        ObjectNode result = McpJson.object();
+        result.setAll(value);
+        if (era == Era.STATELESS) {
+            ResultType.COMPLETE.stateIn(result);
+            if (CacheHints.CACHEABLE_METHODS.contains(method)) {
+                cacheHints.stateIn(result);
+            }
+        } else {
+            result.remove(ResultType.KEY);
+            result.remove(CacheHints.TTL_MS);
+            result.remove(CacheHints.CACHE_SCOPE);
+        }
+        return result;
+    }
+
+    private static JsonRpcError methodNotFound(RequestId id, String method) {
+        return new JsonRpcError(id, JsonRpcError.METHOD_NOT_FOUND, "Method not found: " + method, null);
+    }
+
+    private static Optional<RequestId> requestIdOf(JsonNode params) {
+        JsonNode id = params == null ? null : params.get("requestId");
+        if (id == null) {
+            return Optional.empty();
+        }
+        if (id.isString()) {
+            return Optional.of(RequestId.of(id.asString()));
+        }
+        return id.isIntegralNumber() && id.canConvertToLong() ? Optional.of(RequestId.of(id.longValue()))
+                : Optional.empty();
+    }
+
+    // ------------------------------------------------------------------------------------------ events to clients
+
+    /** Tells every client that listens that a list changed. */
+    public void listChanged(String notificationMethod) {
+        broadcast(notificationMethod, null, session -> true);
+    }
+
+    /** Tells every client subscribed to a resource that it changed. */
+    public void resourceUpdated(String uri) {
+        JsonNode params = McpJson.object().put("uri", uri);
+        broadcast("notifications/resources/updated", params, session -> session.subscriptions.contains(uri));
+    }
+
+    private void broadcast(String method, JsonNode params, Predicate<HandshakeSession> wants) {
+        for (HandshakeSession session : sessions) {
+            Channel standalone = session.standalone;
+            if (standalone != null && wants.test(session)) {
+                standalone.send(new JsonRpcNotification(method, params));
+            }
+        }
+        for (Listen listen : listens) {
+            if (listen.filter().carries(method, params)) {
+                ObjectNode tagged = params == null ? McpJson.object() : ((ObjectNode) params).deepCopy();
+                tagged.putObject(Meta.KEY).set(Meta.SUBSCRIPTION_ID, idNode(listen.id()));
+                listen.channel().send(new JsonRpcNotification(method, tagged));
+            }
+        }
+    }
+
+    private void subscriptionsChanged() {
+        Set<String> uris = new HashSet<>();
+        sessions.forEach(session -> uris.addAll(session.subscriptions));
+        listens.forEach(listen -> uris.addAll(listen.filter().resourceSubscriptions()));
+        Set<String> now = Set.copyOf(uris);
+        if (!now.equals(subscribed.getAndSet(now))) {
+            try {
+                handler.subscriptionsChanged(now);
+            } catch (RuntimeException e) {
+                LOG.warn("MCP server \"{}\": its handler failed on a subscription change: {}", name, e.toString());
+            }
+        }
+    }
+
+    /** @return whether {@link #close()} was called */
+    boolean closed() {
+        return closed;
+    }
+
+    /** Ends everything: sessions and their calls, listen streams, the threads. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        sessions.forEach(this::endSession);
+        for (Listen listen : listens) {
+            ObjectNode end = McpJson.object().put(ResultType.KEY, ResultType.COMPLETE.wire());
+            end.putObject(Meta.KEY).set(Meta.SUBSCRIPTION_ID, idNode(listen.id()));
+            listen.channel().finish(new JsonRpcSuccess(listen.id(), end), 200);
+        }
+        listens.clear();
+        threads.close();
+    }
+}

@@ -1,0 +1,48 @@
+package mcp.server.internal;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads of one server, each named after it: workers that run handlers (which may block, so the pool grows with
+ * the requests in flight, which {@code ServerLimits.maxConcurrentRequests} bounds) and one timer (expiries, idle
+ * sessions, keep-alives). All are daemons, and {@link #close()} ends them.
+ */
+final class ServerThreads implements AutoCloseable {
+
+    final ExecutorService workers;
+    final ScheduledExecutorService timer;
+
+    ServerThreads(String serverName, int maxWorkers) {
+        String base = "mcp-server-" + serverName.replaceAll("[^A-Za-z0-9_.-]", "_");
+        // Core 0, grows to the bound, idle threads end after 30 s: a quiet server holds no thread but the timer.
+        workers = new ThreadPoolExecutor(0, maxWorkers + 16, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                named(base + "-worker-"));
+        ((ThreadPoolExecutor) workers).setCorePoolSize(Math.min(maxWorkers + 16, 64));
+        ((ThreadPoolExecutor) workers).allowCoreThreadTimeOut(true);
+        ScheduledThreadPoolExecutor scheduled = new ScheduledThreadPoolExecutor(1, named(base + "-timer-"));
+        scheduled.setRemoveOnCancelPolicy(true);
+        timer = scheduled;
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        timer.shutdownNow();
+    }
+}
