@@ -13,8 +13,8 @@ module mcp.server {
     // Transitive: the API takes and returns mcp.api values (ToolResult, ...) and mcp.protocol's (Era, CacheHints).
     requires transitive mcp.protocol;
     requires org.slf4j;
-    // The embedded HTTP server (behind mcp.server.internal.HttpBackend, so it can be swapped).
-    requires jdk.httpserver;
+    // The embedded HTTP server, Jetty 12.1 core (behind mcp.server.internal.HttpBackend, so it can be swapped).
+    requires org.eclipse.jetty.server;
 
     exports mcp.server;
 }

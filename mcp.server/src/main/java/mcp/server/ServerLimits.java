@@ -24,23 +24,26 @@ import java.util.Objects;
  * @param inputWait how long a call waits for the client's input (default 10 min): the retry of an
  *     {@code input_required} round, or the answer to a server request; then it is cancelled
  * @param retryMillis the reconnection time a resumable stream tells the client (default 1,000 ms)
+ * @param ioTimeout how long an HTTP read or write may stall (default 30 s): a client that stops sending its body, or
+ *     stops reading while the server writes to it, loses its connection then
  */
 public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionIdleTimeout, int maxConcurrentRequests,
         int maxStreams, int maxQueuedEvents, int replayEvents, int maxPendingInputs, Duration inputWait,
-        long retryMillis) {
+        long retryMillis, Duration ioTimeout) {
 
     /** The defaults. */
     public static final ServerLimits DEFAULT = new ServerLimits(4L << 20, 1_000, Duration.ofMinutes(30), 512, 1_000,
-            1_000, 1_000, 1_000, Duration.ofMinutes(10), 1_000);
+            1_000, 1_000, 1_000, Duration.ofMinutes(10), 1_000, Duration.ofSeconds(30));
 
     /** Validates. */
     public ServerLimits {
         Objects.requireNonNull(sessionIdleTimeout, "sessionIdleTimeout");
         Objects.requireNonNull(inputWait, "inputWait");
+        Objects.requireNonNull(ioTimeout, "ioTimeout");
         if (maxBodyBytes < 1024 || maxSessions < 1 || maxConcurrentRequests < 1 || maxStreams < 1
                 || maxQueuedEvents < 1 || replayEvents < 0 || maxPendingInputs < 0 || retryMillis < 0
                 || sessionIdleTimeout.isNegative() || sessionIdleTimeout.isZero() || inputWait.isNegative()
-                || inputWait.isZero()) {
+                || inputWait.isZero() || ioTimeout.toMillis() < 100) {
             throw new IllegalArgumentException("server limits out of range: " + this);
         }
     }
@@ -51,7 +54,7 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withMaxBodyBytes(long bytes) {
         return new ServerLimits(bytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
-                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis);
+                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
     }
 
     /**
@@ -61,7 +64,7 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withSessions(int sessions, Duration idle) {
         return new ServerLimits(maxBodyBytes, sessions, idle, maxConcurrentRequests, maxStreams, maxQueuedEvents,
-                replayEvents, maxPendingInputs, inputWait, retryMillis);
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
     }
 
     /**
@@ -71,7 +74,7 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withStreams(int streams, int queued) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, streams, queued,
-                replayEvents, maxPendingInputs, inputWait, retryMillis);
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
     }
 
     /**
@@ -81,7 +84,16 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withInputs(int pending, Duration wait) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
-                maxQueuedEvents, replayEvents, pending, wait, retryMillis);
+                maxQueuedEvents, replayEvents, pending, wait, retryMillis, ioTimeout);
+    }
+
+    /**
+     * @param timeout how long an HTTP read or write may stall
+     * @return a copy with that limit
+     */
+    public ServerLimits withIoTimeout(Duration timeout) {
+        return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
+                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, timeout);
     }
 
     /**
@@ -90,6 +102,6 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withMaxConcurrentRequests(int requests) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, requests, maxStreams, maxQueuedEvents,
-                replayEvents, maxPendingInputs, inputWait, retryMillis);
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
     }
 }

@@ -1,6 +1,5 @@
 package mcp.server.internal;
 
-import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -44,13 +43,13 @@ interface HttpBackend extends AutoCloseable {
         long contentLength();
 
         /**
-         * Reads the whole body, at most {@code limit} bytes.
+         * Reads the whole body, at most {@code limit} bytes, without holding a thread while the client sends it.
          *
          * @param limit the most bytes
-         * @return the body; {@code null} when it is longer than the limit (then nothing more is read)
-         * @throws IOException if reading fails
+         * @return the body; {@code null} when it is longer than the limit (then nothing more is read); fails when
+         *     reading fails (the client stalled past the I/O timeout, or went away)
          */
-        byte[] body(long limit) throws IOException;
+        CompletableFuture<byte[]> body(long limit);
 
         /**
          * Answers with a complete response; the exchange ends.

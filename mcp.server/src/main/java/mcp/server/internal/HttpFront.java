@@ -139,7 +139,7 @@ public final class HttpFront implements HttpEndpoint {
     public static HttpFront start(ServerCore core, HttpOptions options) throws IOException {
         HttpFront[] front = new HttpFront[1];
         CountDownLatch ready = new CountDownLatch(1);
-        HttpBackend backend = JdkHttpBackend.start(new InetSocketAddress(options.bindAddress(), options.port()),
+        HttpBackend backend = JettyHttpBackend.start(new InetSocketAddress(options.bindAddress(), options.port()),
                 exchange -> {
                     try {
                         ready.await();
@@ -147,7 +147,7 @@ public final class HttpFront implements HttpEndpoint {
                         Thread.currentThread().interrupt();
                     }
                     front[0].handle(exchange);
-                }, core.limits.maxStreams() + core.limits.maxConcurrentRequests() + 16, core.name);
+                }, 64, core.limits.ioTimeout().toMillis(), core.name);
         front[0] = new HttpFront(core, options, backend);
         ready.countDown();
         ServerCore.LOG.debug("MCP server \"{}\" listens on {}", core.name, front[0].uri);
@@ -219,14 +219,23 @@ public final class HttpFront implements HttpEndpoint {
             return;
         }
         long limit = core.limits.maxBodyBytes();
-        byte[] body;
-        try {
-            body = exchange.contentLength() > limit ? null : exchange.body(limit);
-        } catch (IOException e) {
-            ServerCore.LOG.debug("MCP HTTP body could not be read: {}", e.toString());
-            plain(exchange, 400, "the body could not be read");
+        if (exchange.contentLength() > limit) {
+            error(exchange, 413, null, JsonRpcError.INVALID_REQUEST, "Payload Too Large: a message may have at most "
+                    + limit + " bytes", Map.of());
             return;
         }
+        exchange.body(limit).whenComplete((body, failure) -> {
+            if (failure != null) {
+                ServerCore.LOG.debug("MCP HTTP body could not be read: {}", failure.toString());
+                plain(exchange, 400, "the body could not be read");
+            } else {
+                post(exchange, body, sse);
+            }
+        });
+    }
+
+    private void post(HttpBackend.Exchange exchange, byte[] body, boolean sse) {
+        long limit = core.limits.maxBodyBytes();
         if (body == null) {
             error(exchange, 413, null, JsonRpcError.INVALID_REQUEST, "Payload Too Large: a message may have at most "
                     + limit + " bytes", Map.of());
