@@ -434,10 +434,16 @@ public final class ServerCore implements AutoCloseable {
                         return;
                     }
                     CompletableFuture<JsonNode> answer;
+                    // A handler that blocks in handle() is interrupted when its call is cancelled meanwhile.
+                    Thread worker = Thread.currentThread();
+                    CompletableFuture<Void> interrupt = call.cancellation().thenRun(worker::interrupt);
                     try {
                         answer = handler.handle(new Request(id, call.method, call.params), call);
                     } catch (RuntimeException | Error e) {
                         answer = CompletableFuture.failedFuture(e);
+                    } finally {
+                        interrupt.cancel(false);
+                        Thread.interrupted();
                     }
                     if (answer == null) {
                         answer = CompletableFuture.failedFuture(new IllegalStateException("the handler returned no future"));

@@ -100,8 +100,12 @@ public final class StdioEndpoint implements ServerEndpoint {
                         continue;
                     }
                     if (!skipping) {
-                        line.write(buffer, start, i - start);
-                        dispatch(line.toByteArray());
+                        if (line.size() + i - start > core.limits.maxBodyBytes()) {
+                            tooLong();
+                        } else {
+                            line.write(buffer, start, i - start);
+                            dispatch(line.toByteArray());
+                        }
                     }
                     line.reset();
                     skipping = false;
@@ -112,8 +116,7 @@ public final class StdioEndpoint implements ServerEndpoint {
                     if (line.size() > core.limits.maxBodyBytes()) {
                         skipping = true;
                         line.reset();
-                        write(new JsonRpcError(null, JsonRpcError.INVALID_REQUEST, "Invalid request: a message is "
-                                + "longer than " + core.limits.maxBodyBytes() + " bytes", null));
+                        tooLong();
                     }
                 }
             }
@@ -122,6 +125,11 @@ public final class StdioEndpoint implements ServerEndpoint {
         } finally {
             close();
         }
+    }
+
+    private void tooLong() {
+        write(new JsonRpcError(null, JsonRpcError.INVALID_REQUEST, "Invalid request: a message is longer than "
+                + core.limits.maxBodyBytes() + " bytes", null));
     }
 
     private void dispatch(byte[] bytes) {

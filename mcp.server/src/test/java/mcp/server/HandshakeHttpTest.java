@@ -1,0 +1,132 @@
+package mcp.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.util.Optional;
+import mcp.api.McpJson;
+import mcp.api.ToolDefinition;
+import mcp.api.ToolResult;
+import mcp.protocol.SseEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The handshake era over HTTP: the server's own requests during a call, the GET stream, and resuming a stream. */
+class HandshakeHttpTest {
+
+    private McpServer server;
+
+    @AfterEach
+    void close() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private URI start() throws Exception {
+        server = Fixtures.server(ServerLimits.DEFAULT);
+        return server.serveHttp(HttpOptions.LOOPBACK).uri();
+    }
+
+    private static String answer(JsonNode request) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + request.path("id") + ",\"result\":{\"action\":\"accept\",\"content\":"
+                + "{\"name\":\"Ada\"}}}";
+    }
+
+    @Test
+    void aCallsRequestIsSentOnItsStreamAndItsAnswerRoutedBack() throws Exception {
+        URI uri = start();
+        String session = Wire.initialize(uri, "{\"elicitation\":{}}");
+        try (EventStream call = EventStream.post(uri, Wire.request(5, "tools/call", Wire.json(
+                "{\"name\":\"ask\",\"arguments\":{}}")), Wire.session(session))) {
+            assertEquals(200, call.status);
+            JsonNode request = call.nextWithMethod("elicitation/create");
+            assertEquals("Name?", request.path("params").path("message").asString());
+            Wire.Reply accepted = Wire.post(uri, answer(request), Wire.session(session));
+            assertEquals(202, accepted.status());
+            JsonNode result = call.nextMessage();
+            assertEquals(5, result.path("id").asInt());
+            assertEquals("Hello, Ada", result.path("result").path("content").path(0).path("text").asString());
+            assertTrue(call.endsWithin(10_000), "the stream ends with the answer");
+        }
+    }
+
+    @Test
+    void aClientWithoutTheCapabilityIsNotAsked() throws Exception {
+        URI uri = start();
+        String session = Wire.initialize(uri, "{}");
+        Wire.Reply reply = Wire.post(uri, Wire.request(6, "tools/call", Wire.json("{\"name\":\"ask\"}")),
+                Wire.session(session));
+        assertEquals(-32021, reply.last().path("error").path("code").asInt(), reply.body());
+    }
+
+    @Test
+    void aBrokenStreamIsResumedWithLastEventId() throws Exception {
+        URI uri = start();
+        String session = Wire.initialize(uri, "{\"elicitation\":{}}");
+        String lastId;
+        JsonNode request;
+        try (EventStream call = EventStream.post(uri, Wire.request(8, "tools/call", Wire.json(
+                "{\"name\":\"ask\",\"arguments\":{}}")), Wire.session(session))) {
+            SseEvent event = call.next();
+            request = Wire.json(event.text());
+            lastId = event.lastEventId();
+            assertNotNull(lastId, "resumable events carry ids");
+        }
+        // The stream is gone; in this era that is no cancellation: the call waits, and its answer is kept.
+        assertEquals(202, Wire.post(uri, answer(request), Wire.session(session)).status());
+        java.util.Map<String, String> headers = new java.util.HashMap<>(Wire.session(session));
+        headers.put("Last-Event-ID", lastId);
+        try (EventStream resumed = EventStream.get(uri, headers)) {
+            assertEquals(200, resumed.status);
+            JsonNode result = resumed.nextMessage();
+            assertEquals(8, result.path("id").asInt(), result.toString());
+            assertEquals("Hello, Ada", result.path("result").path("content").path(0).path("text").asString());
+        }
+    }
+
+    @Test
+    void theGetStreamCarriesListChangesAndSubscribedUpdates() throws Exception {
+        URI uri = start();
+        String session = Wire.initialize(uri, "{}");
+        try (EventStream stream = EventStream.get(uri, Wire.session(session))) {
+            assertEquals(200, stream.status);
+            Wire.Reply second = Wire.send(java.net.http.HttpRequest.newBuilder(uri).header("Accept",
+                    "text/event-stream").header("Mcp-Session-Id", session).GET().build());
+            assertEquals(409, second.status(), "one GET stream per session");
+            server.features().orElseThrow().tool(ToolDefinition.of("late", "Added later", McpJson.object()),
+                    (arguments, context) -> ToolResult.text("late"));
+            assertEquals("notifications/tools/list_changed", stream.nextMessage().path("method").asString());
+            server.resourceUpdated("test://not-subscribed");
+            server.toolsChanged();
+            assertEquals("notifications/tools/list_changed", stream.nextMessage().path("method").asString(),
+                    "no update of a resource the session did not subscribe to");
+        }
+    }
+
+    @Test
+    void aCancelledCallIsNotAnswered() throws Exception {
+        URI uri = start();
+        String session = Wire.initialize(uri, "{}");
+        java.util.concurrent.CompletableFuture<Wire.Reply> slow = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return Wire.post(uri, Wire.request(9, "tools/call", Wire.json(
+                                "{\"name\":\"slow\",\"arguments\":{\"ms\":30000}}")), Wire.session(session));
+                    } catch (Exception e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                });
+        Thread.sleep(500);
+        assertEquals(202, Wire.post(uri, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+                + "{\"requestId\":9,\"reason\":\"no longer needed\"}}", Wire.session(session)).status());
+        Wire.Reply reply = slow.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(reply.status() == 202 || reply.messages().stream().noneMatch(m -> m.has("result")),
+                "no result for a cancelled call: " + reply);
+        Optional<JsonNode> answered = reply.messages().stream().filter(m -> m.has("id")).findFirst();
+        assertTrue(answered.isEmpty(), reply.toString());
+    }
+}
