@@ -1124,7 +1124,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
         CallOptions bounded = callOptions.withDefaults(options.toolCallTimeout(), options.callLimits());
         long start = System.nanoTime();
-        CompletableFuture<JsonNode> request = multiRound("tools/call", params, bounded, direct);
+        CompletableFuture<JsonNode> request = UrlElicitations.retrying(options.serverName(), "tools/call " + name,
+                options.handlers().get(ClientOptions.ELICITATION_METHOD),
+                () -> multiRound("tools/call", params, bounded, direct));
         CompletableFuture<ToolResult> result = new CallFuture<>();
         // The task the server made of the call, once it has answered with one: a cancel then goes to it.
         AtomicReference<TaskPoller> task = new AtomicReference<>();
