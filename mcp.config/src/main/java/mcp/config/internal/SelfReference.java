@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import mcp.api.ServerSpec;
+import mcp.api.internal.ShellWords;
 
 /**
  * Recognises an entry that runs mcp-host's own gateway, {@code mcp-host serve}, directly or through a wrapper
@@ -87,38 +88,13 @@ public final class SelfReference {
                 || lower.matches("-[a-z]*c");
     }
 
-    /** Splits a shell string into words: whitespace outside quotes; quotes removed; no expansion. */
-    static List<String> split(String line) {
-        List<String> words = new ArrayList<>();
-        StringBuilder word = new StringBuilder();
-        boolean inWord = false;
-        char quote = 0;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else {
-                    word.append(c);
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-                inWord = true;
-            } else if (Character.isWhitespace(c) || c == ';' || c == '&' || c == '|') {
-                if (inWord) {
-                    words.add(word.toString());
-                    word.setLength(0);
-                    inWord = false;
-                }
-            } else {
-                word.append(c);
-                inWord = true;
-            }
+    /** A shell string's words; one that does not split (an unclosed quote) by its blanks alone. */
+    private static List<String> split(String line) {
+        try {
+            return ShellWords.split(line);
+        } catch (IllegalArgumentException e) {
+            return List.of(line.strip().split("\\s+"));
         }
-        if (inWord) {
-            words.add(word.toString());
-        }
-        return words;
     }
 
     private static boolean isLauncher(String word) {
