@@ -14,18 +14,23 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import mcp.api.CallPolicy;
 import mcp.api.CompletionReference;
+import mcp.api.LogLevel;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.ResourceDefinition;
 import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
+import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
+import mcp.manager.Caller;
 import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandler;
 import mcp.manager.ManagerListener;
 import mcp.manager.McpClient;
 import mcp.manager.McpManager;
@@ -76,6 +81,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     /** What an upstream of the stateless revision puts on its results about its own answer, not the gateway's. */
     private static final List<String> UPSTREAM_ONLY = List.of(ResultType.KEY, CacheHints.TTL_MS,
             CacheHints.CACHE_SCOPE);
+
+    /** The prefix of the protocol's own {@code _meta} keys. */
+    private static final String RESERVED_META = "io.modelcontextprotocol/";
 
     private final McpManager manager;
     private final Set<String> servers;
@@ -172,7 +180,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 return CompletableFuture.completedFuture(refusal(tool, context));
             }
             return connected(tool.serverName()).thenCompose(client -> {
-                CallOptions options = CallOptions.DEFAULT.withHandlers(askThe(context))
+                CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context))
                         .withProgress(update -> context.progress(update.progress(), update.total().orElse(-1.0),
                                 update.message().orElse(null)));
                 CompletableFuture<JsonNode> call = client.callTool(tool.toolName(), arguments, options)
@@ -209,20 +217,91 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     }
 
     /**
-     * The calling client's answers to what a server asks during its call: each a round of input to that client,
-     * waited for at most {@link Builder#askWait}. A client that did not declare the capability is not asked (the
-     * server hears an error).
+     * The calling client as the caller of its call upstream: its capabilities are declared for the call where the era
+     * declares them per request, and what the server asks during the call is asked of it, in its own era: a round of
+     * input requests as one round under the server's keys, a server request as a round of one. Each waits at most
+     * {@link Builder#askWait}; a client that did not declare the capability is not asked (the server hears -32021).
      */
-    private Map<String, ServerRequestHandler> askThe(RequestContext context) {
-        Map<String, ServerRequestHandler> handlers = new LinkedHashMap<>();
-        handlers.put(ClientOptions.ELICITATION_METHOD, params -> ask(context, "elicitation", InputRequest.elicitation(
-                params == null ? McpJson.object() : params)));
-        handlers.put(ClientOptions.SAMPLING_METHOD, params -> ask(context, "sampling", InputRequest.sampling(
-                params == null ? McpJson.object() : params)));
-        if (context.declares("roots")) {
-            handlers.put("roots/list", params -> ask(context, "roots", InputRequest.roots()));
+    private Caller callerOf(RequestContext context) {
+        return new Caller() {
+            @Override
+            public Optional<ObjectNode> capabilities() {
+                JsonNode declared = context.clientCapabilities();
+                return Optional.of(declared.isObject() ? ((ObjectNode) declared).deepCopy() : McpJson.object());
+            }
+
+            @Override
+            public ObjectNode answer(ObjectNode inputRequests) throws Exception {
+                Map<String, InputRequest> round = new LinkedHashMap<>();
+                inputRequests.properties().forEach(entry -> round.put(entry.getKey(), new InputRequest(
+                        entry.getValue().path("method").asString(""), params(entry.getValue().get("params")))));
+                ObjectNode answers = McpJson.object();
+                waitFor(context.ask(round), "input requests").forEach(answers::set);
+                return answers;
+            }
+
+            @Override
+            public JsonNode ask(String method, JsonNode params) throws Exception {
+                String kind = method.equals(ClientOptions.SAMPLING_METHOD) ? "sampling"
+                        : method.equals(ClientOptions.ELICITATION_METHOD) ? "elicitation" : "roots";
+                return waitFor(context.ask(context.nextKey(kind), new InputRequest(method, params(params))), method);
+            }
+
+            @Override
+            public void log(JsonNode params) {
+                if (params != null) {
+                    LogLevel level = LogLevel.parse(params.path("level").asString("")).orElse(LogLevel.INFO);
+                    String logger = params.path("logger").isString() ? params.get("logger").asString() : null;
+                    context.log(level, logger, params.has("data") ? params.get("data") : McpJson.object());
+                }
+            }
+        };
+    }
+
+    private static JsonNode params(JsonNode params) {
+        return params == null || params.isNull() ? McpJson.object() : params;
+    }
+
+    private <T> T waitFor(CompletableFuture<T> answer, String what) throws Exception {
+        try {
+            return answer.get(askWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "The gateway's client did not answer " + what
+                    + " within " + askWait.toSeconds() + " s", null);
         }
-        return Map.copyOf(handlers);
+    }
+
+    /**
+     * What the host's sessions with its servers declare and answer on their own, for a host that a gateway serves:
+     * the capabilities its clients may have ({@code sampling}, {@code elicitation} in both modes), so that a server
+     * asks during a call and the gateway puts the question to the calling client; a question that belongs to no
+     * client's call is refused (sampling) or declined (elicitation), and logged. Pass it to the host's
+     * {@code clientSettings} before the host connects.
+     *
+     * @return the settings
+     */
+    public static Consumer<ClientOptions.Builder> clientSettings() {
+        ServerRequestHandler sampling = params -> {
+            throw new McpProtocolException(JsonRpcError.INVALID_REQUEST, "Declined: no call of a client of the "
+                    + "mcp-host gateway is in flight to answer it", null);
+        };
+        ElicitationHandler elicitation = new ElicitationHandler() {
+            @Override
+            public Set<ElicitationUi.Mode> modes() {
+                return Set.of(ElicitationUi.Mode.FORM, ElicitationUi.Mode.URL);
+            }
+
+            @Override
+            public JsonNode handle(JsonNode params) {
+                LOG.info("Gateway: a server asked for user input outside any client's call; declined");
+                return McpJson.object().put("action", "decline");
+            }
+        };
+        return options -> options.handler(ClientOptions.SAMPLING_METHOD, sampling)
+                .handler(ClientOptions.ELICITATION_METHOD, elicitation);
     }
 
     private JsonNode ask(RequestContext context, String kind, InputRequest request) throws Exception {
@@ -250,6 +329,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
         ObjectNode copy = ((ObjectNode) raw).deepCopy();
         copy.remove(UPSTREAM_ONLY);
+        // The envelope's keys in _meta (the upstream's serverInfo, ...) are about the upstream; the rest passes.
+        if (copy.get("_meta") instanceof ObjectNode meta) {
+            meta.propertyNames().stream().filter(key -> key.startsWith(RESERVED_META)).toList().forEach(meta::remove);
+            if (meta.isEmpty()) {
+                copy.remove("_meta");
+            }
+        }
         return copy;
     }
 
@@ -284,10 +370,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     private CompletableFuture<JsonNode> readResource(ObjectNode params, RequestContext context) {
         String uri = params.path("uri").asString("");
-        String owner = ownerOf(uri).orElseThrow(() -> new McpProtocolException(ErrorCodes.RESOURCE_NOT_FOUND,
-                "Resource not found: no server lists " + uri + " or has a template that matches it", null));
+        String owner = ownerOf(uri).orElseThrow(() -> ErrorCodes.resourceNotFound(uri, context.era()));
         CompletableFuture<JsonNode> read = manager.readResource(owner, uri, CallOptions.DEFAULT
-                .withHandlers(askThe(context))).thenApply(result -> ours(result.raw()));
+                .withCaller(callerOf(context))).thenApply(result -> ours(result.raw()));
         context.cancellation().thenRun(() -> read.cancel(true));
         return read;
     }
@@ -328,7 +413,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         Map<String, String> arguments = new LinkedHashMap<>();
         params.path("arguments").properties().forEach(e -> arguments.put(e.getKey(), e.getValue().asString("")));
         CompletableFuture<JsonNode> got = manager.getPrompt(prompt.server(), prompt.definition().name(), arguments,
-                CallOptions.DEFAULT.withHandlers(askThe(context))).thenApply(result -> ours(result.raw()));
+                CallOptions.DEFAULT.withCaller(callerOf(context))).thenApply(result -> ours(result.raw()));
         context.cancellation().thenRun(() -> got.cancel(true));
         return got;
     }

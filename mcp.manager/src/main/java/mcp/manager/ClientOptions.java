@@ -68,6 +68,13 @@ public record ClientOptions(String serverName, String clientName, String clientV
     /** The handler method that declares the {@code elicitation} capability. */
     public static final String ELICITATION_METHOD = "elicitation/create";
 
+    /**
+     * The server's log messages: under this key in a call's {@link CallOptions#handlers()}, a handler hears the log
+     * messages of the server that belong to that call (its return value is ignored); the server's log keeps them
+     * all, as ever.
+     */
+    public static final String LOG_NOTIFICATION = "notifications/message";
+
     /** Validates and copies. */
     public ClientOptions {
         Objects.requireNonNull(serverName, "serverName");

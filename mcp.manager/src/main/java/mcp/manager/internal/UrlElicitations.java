@@ -14,6 +14,7 @@ import mcp.api.McpProtocolException;
 import mcp.api.spi.ElicitationUi;
 import mcp.manager.ElicitationHandler;
 import mcp.manager.ServerRequestHandler;
+import mcp.protocol.ErrorCodes;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -28,7 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class UrlElicitations {
 
     /** The MCP error code of a call that waits for the user on a page. */
-    static final int URL_ELICITATION_REQUIRED = -32042;
+    static final int URL_ELICITATION_REQUIRED = ErrorCodes.URL_ELICITATION_REQUIRED;
     /** The most pages one refusal may put to the user; a server that names more is not asked for them. */
     static final int MAX_PAGES = 4;
 
