@@ -1,11 +1,5 @@
 package mcp.cli.internal;
 
-import java.io.FileDescriptor;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -125,7 +119,8 @@ final class ServeCommand implements Callable<Integer> {
                             + (noToken ? "; WARNING: no token is required, so any local process may call it"
                                     : " (bearer token: mcp-host serve --token)"));
                 } else {
-                    endpoint = server.serveStdio(stdin(context), stdout());
+                    // The protocol's own streams: nothing else of the CLI writes to stdout while it serves.
+                    endpoint = server.serveStdio(context.io().in(), context.io().out());
                 }
                 // Until the client leaves (stdio) or the process is told to stop (SIGTERM, SIGINT).
                 while (!endpoint.awaitClosed(Duration.ofMillis(200)) && stop.getCount() > 0) {
@@ -139,16 +134,6 @@ final class ServeCommand implements Callable<Integer> {
     private static boolean isLoopback(String address) {
         return address.equals("127.0.0.1") || address.equals("::1") || address.equals("localhost")
                 || address.startsWith("127.");
-    }
-
-    /** The process's standard input: the shell's reader is not in the way here. */
-    private static InputStream stdin(CliContext context) {
-        return context.io().in() == System.in ? new FileInputStream(FileDescriptor.in) : context.io().in();
-    }
-
-    /** Standard output, unbuffered by anything of the CLI's: the protocol's alone. */
-    private static OutputStream stdout() {
-        return new FileOutputStream(FileDescriptor.out);
     }
 
     /** The command an agent runs: this launcher, when the image's launcher said where it is. */
