@@ -120,7 +120,8 @@ public final class JavaSdkProbe {
                 report.put("ok", false);
                 if (report.get("error") == null) {
                     report.put("error", Map.of("message", "timeout: the probe did not finish within "
-                            + options.timeoutSeconds() + " s"));
+                            + java.math.BigDecimal.valueOf(options.timeoutSeconds()).stripTrailingZeros().toPlainString()
+                            + " s"));
                 }
                 System.err.println(NAME + ": timeout");
                 emit(report, printed);
