@@ -21,6 +21,8 @@ module mcp.bench {
     // Bench only: Lucene as the other engine of the tool search bench (SearchBench).
     requires org.apache.lucene.core;
     requires tools.jackson.databind;
+    // The client of the HTTP choice (HttpChoice).
+    requires java.net.http;
     // Providers found by ServiceLoader, as the host finds them.
     requires mcp.transport.stdio;
     requires mcp.cache;
