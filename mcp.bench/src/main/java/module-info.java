@@ -25,6 +25,8 @@ module mcp.bench {
     requires java.net.http;
     // Providers found by ServiceLoader, as the host finds them.
     requires mcp.transport.stdio;
+    // The Streamable HTTP client of the gateway comparison (Gateways).
+    requires mcp.transport.http;
     requires mcp.cache;
 
     exports mcp.bench;
