@@ -466,8 +466,9 @@ public final class Gateways {
                 s.path("rounds").asInt(), s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
                 s.path("seconds").asString()));
         md.append("| path | connect → initialized (ms) | sequential p50 (µs) | ").append(s.path("inflight").asString())
-                .append(" in flight: p50 (µs) | p99 (µs) | calls/s | calls/s ÷ direct | gateway CPU per call (µs) | gateway peak RSS (MB) |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append(" in flight: p50 (µs) | p99 (µs) | calls/s | calls/s ÷ direct | gateway CPU per call, whole run (µs) | client CPU per call, in flight (µs) |"
+                + " gateway peak RSS (MB) |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         JsonNode calls = r.path("calls");
         double direct = Report.median(values(calls.path("direct"), "callsPerSec"));
         for (JsonNode g : s.path("gateways")) {
@@ -477,7 +478,8 @@ public final class Gateways {
                     .append(cell(runs, "seqP50Us", "%,.0f")).append(" | ").append(cell(runs, "tpP50Us", "%,.0f")).append(" | ")
                     .append(cell(runs, "tpP99Us", "%,.0f")).append(" | ").append(cell(runs, "callsPerSec", "%,.0f")).append(" | ")
                     .append(direct > 0 && perSec > 0 ? String.format(Locale.ROOT, "%.2f×", perSec / direct) : "").append(" | ")
-                    .append(cell(runs, "gatewayCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
+                    .append(cell(runs, "gatewayCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "clientCpuUsPerCall", "%,.0f"))
+                    .append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
                     .append(" |\n");
         }
         JsonNode memory = r.path("memory");
