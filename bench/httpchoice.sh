@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTTP choice of `mcp-host serve` (HTTP-CHOICE.md, BENCHMARKS.md "HTTP server library"): the same minimal
+# The HTTP choice of `mcp-host serve` (bench/HTTP-CHOICE.md, BENCHMARKS.md "HTTP server library"): the same minimal
 # Streamable HTTP endpoint on the JDK's com.sun.net.httpserver and on Jetty 12.1 core (modules mcp.bench.http.jdk and
 # mcp.bench.http.jetty, each a server process with its library alone), measured by mcp.bench.internal.HttpChoice with a
 # java.net.http client: latency, requests/s, RSS, start, jlink image size, and the checks a gateway cares about (body
