@@ -88,6 +88,8 @@ class RealClientsIT {
     private static TokenFront front;
     /** The front that the refused runs meet, apart so that their refusals are told from the others'. */
     private static TokenFront refusingFront;
+    /** mcp-host serve --http in front of the same server. */
+    private static LoopbackServer gatewayHttp;
     private static Instant started;
     private static ExecutorService runs;
     /** The targets of every row, fixed once their servers run. */
@@ -107,10 +109,25 @@ class RealClientsIT {
         pyHttp = new LoopbackServer(PY::httpCommand);
         front = new TokenFront(pyHttpUrl(), TOKEN);
         refusingFront = new TokenFront(pyHttpUrl(), TOKEN);
+        // The gateway in front of the same server, over stdio and over HTTP with its token: with one server in view
+        // it passes the server's own names through, so every client must see exactly what it sees directly.
+        Path gatewayHome = Files.createDirectories(work.resolve("gateway-home"));
+        Path gatewayConfig = work.resolve("gateway.json");
+        ObjectNode upstream = McpJson.object().put("command", PY.runtime().toString());
+        upstream.putArray("args").add(PY.script().toString());
+        Files.writeString(gatewayConfig, McpJson.object().set("mcpServers", McpJson.object().set("py", upstream))
+                .toString());
+        List<String> gateway = List.of("env", "HOME=" + gatewayHome, Cli.IMAGE.resolve("bin/mcp-host").toString(),
+                "--config", gatewayConfig.toString(), "serve");
+        gatewayHttp = new LoopbackServer(port -> concat(gateway, "--http", "--port", Integer.toString(port)));
+        String token = Cli.run(gatewayHome, work, Map.of(), "serve", "--token").out().strip();
         targets = List.of(
                 Target.stdio("py-stdio", pyStdioCommand()),
                 Target.http("py-http", pyHttpUrl()),
-                Target.http("py-http-behind-token", front.url(), front.header()));
+                Target.http("py-http-behind-token", front.url(), front.header()),
+                Target.stdio("gateway-stdio", concat(gateway, "--stdio")),
+                Target.http("gateway-http", URI.create("http://127.0.0.1:" + gatewayHttp.port() + "/mcp"),
+                        Map.of("Authorization", "Bearer " + token)));
         silent = Target.stdio("a silent stdio server", List.of(PY.runtime().toString(), "-c",
                 "import sys; sys.stdin.read()"));
         // Each run is mostly waiting for a process to start: a few at a time, not one per core.
@@ -135,8 +152,17 @@ class RealClientsIT {
         if (pyHttp != null) {
             pyHttp.close();
         }
+        if (gatewayHttp != null) {
+            gatewayHttp.close();
+        }
         EraPeer.assertNoChildLeft();
         assertNoStdioServerLeft();
+    }
+
+    private static List<String> concat(List<String> first, String... more) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(List.of(more));
+        return all;
     }
 
     private static List<String> pyStdioCommand() {
@@ -203,7 +229,8 @@ class RealClientsIT {
             for (RealClient client : RealClient.all()) {
                 for (String era : client.eras()) {
                     surfaceRuns.add(row(client, target, era, script, BOUND,
-                            seen -> sawTheSurface(seen, Surface.ERA_SERVER, expectedVersion(era))));
+                            seen -> sawTheSurface(seen, Surface.ERA_SERVER, expectedVersion(era),
+                                    target.name().startsWith("gateway") ? "mcp-host" : "era-server")));
                 }
             }
         }
@@ -220,7 +247,7 @@ class RealClientsIT {
                 DynamicContainer.dynamicContainer("a silent server ends at the probe's bound with a report", silentRuns));
     }
 
-    private static void sawTheSurface(RealClient.Seen seen, Surface surface, String version) {
+    private static void sawTheSurface(RealClient.Seen seen, Surface surface, String version, String serverName) {
         JsonNode report = seen.report();
         assertNotNull(report, seen::toString);
         assertEquals(0, seen.exitCode(), seen::toString);
@@ -247,10 +274,11 @@ class RealClientsIT {
         assertEquals("user", messages.path(0).path("role").asString(), seen::toString);
         assertEquals(surface.promptText(), messages.path(0).path("text").asString(), seen::toString);
 
-        // Where the client reports who answered (a 2026 server may leave itself unnamed), it is the era server.
+        // Where the client reports who answered (a 2026 server may leave itself unnamed): the era server, or the
+        // gateway in front of it.
         JsonNode server = report.path("serverInfo");
         if (server.isObject()) {
-            assertEquals("era-server", server.path("name").asString(), seen::toString);
+            assertEquals(serverName, server.path("name").asString(), seen::toString);
         }
     }
 
