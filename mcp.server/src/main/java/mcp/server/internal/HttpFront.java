@@ -21,25 +21,18 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpJson;
-import mcp.api.McpProtocolException;
 import mcp.api.jsonrpc.JsonRpcCodec;
-import mcp.api.jsonrpc.JsonRpcCodecException;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.jsonrpc.JsonRpcNotification;
 import mcp.api.jsonrpc.JsonRpcRequest;
 import mcp.api.jsonrpc.JsonRpcResponse;
 import mcp.api.jsonrpc.RequestId;
-import mcp.protocol.ErrorCodes;
 import mcp.protocol.McpHeaders;
-import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
-import mcp.protocol.RequestEnvelope;
 import mcp.protocol.SseFrames;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The server over Streamable HTTP, on one endpoint for both eras: what the HTTP side of MCP says about requests,
@@ -241,18 +234,21 @@ public final class HttpFront implements HttpEndpoint {
                     + limit + " bytes", Map.of());
             return;
         }
-        JsonRpcMessage message;
-        try {
-            message = JsonRpcCodec.standard().decode(body);
-        } catch (JsonRpcCodecException e) {
-            boolean parse = e.getMessage().startsWith("Invalid JSON");
-            error(exchange, 400, null, parse ? JsonRpcError.PARSE_ERROR : JsonRpcError.INVALID_REQUEST,
-                    (parse ? "Parse error: " : "Invalid request: ") + e.getMessage(), Map.of());
-            return;
-        }
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
-        if (sessionId.isPresent()) {
-            HttpSession session = sessions.get(sessionId.get());
+        RequestParser.Parsed parsed = RequestParser.parse(body, sessionId.isPresent(), exchange::header);
+        if (parsed instanceof RequestParser.Refused refused) {
+            error(exchange, refused.status(), refused.id(), refused.code(), refused.message(), Map.of());
+        } else if (parsed instanceof RequestParser.Initialize initialize) {
+            initialize(exchange, initialize.request(), sse);
+        } else if (parsed instanceof RequestParser.Stateless stateless) {
+            core.statelessRequest(stateless.request(), stateless.envelope(),
+                    new PostChannel(exchange, Map.of(), sse, null, true), null);
+        } else if (parsed instanceof RequestParser.StatelessNotification notification) {
+            core.statelessNotification(notification.notification(), null);
+            exchange.respond(202, Map.of(), new byte[0]);
+        } else {
+            JsonRpcMessage message = ((RequestParser.InSession) parsed).message();
+            HttpSession session = sessions.get(sessionId.orElseThrow());
             if (session == null || session.session.closed()) {
                 error(exchange, 404, idOf(message), JsonRpcError.INVALID_REQUEST, "Session not found: "
                         + "it ended or expired; initialize a new one", Map.of());
@@ -266,29 +262,7 @@ public final class HttpFront implements HttpEndpoint {
                 return;
             }
             inSession(exchange, session, message, sse);
-            return;
         }
-        if (message instanceof JsonRpcRequest request && ServerCore.isHandshake(request)) {
-            initialize(exchange, request, sse);
-            return;
-        }
-        Optional<String> header = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
-        JsonNode params = message instanceof JsonRpcRequest request ? request.params()
-                : message instanceof JsonRpcNotification notification ? notification.params() : null;
-        boolean handshakeClient = header.filter(ProtocolVersions.HANDSHAKE_VERSIONS::contains).isPresent()
-                && Meta.protocolVersion(params).isEmpty();
-        if (handshakeClient || !(message instanceof JsonRpcRequest)) {
-            if (!handshakeClient && message instanceof JsonRpcNotification notification) {
-                core.statelessNotification(notification, null);
-                exchange.respond(202, Map.of(), new byte[0]);
-                return;
-            }
-            error(exchange, 400, idOf(message), JsonRpcError.INVALID_REQUEST, "Bad Request: no "
-                    + McpHeaders.SESSION_ID + "; send initialize first (or a request with the stateless envelope in "
-                    + "params._meta)", Map.of());
-            return;
-        }
-        stateless(exchange, (JsonRpcRequest) message, sse);
     }
 
     private void initialize(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
@@ -316,47 +290,6 @@ public final class HttpFront implements HttpEndpoint {
             session.session.onResponse((JsonRpcResponse) message);
             exchange.respond(202, Map.of(), new byte[0]);
         }
-    }
-
-    private void stateless(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
-        RequestEnvelope envelope;
-        try {
-            envelope = RequestEnvelope.read(request.params());
-        } catch (McpProtocolException e) {
-            error(exchange, 400, request.id(), e.code(), e.serverMessage(), Map.of());
-            return;
-        }
-        Optional<String> mismatch = headerMismatch(exchange, request, envelope);
-        if (mismatch.isPresent()) {
-            error(exchange, 400, request.id(), ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get(),
-                    Map.of());
-            return;
-        }
-        core.statelessRequest(request, envelope, new PostChannel(exchange, Map.of(), sse, null, true), null);
-    }
-
-    /** The stateless revision's headers must say what the body says. */
-    private static Optional<String> headerMismatch(HttpBackend.Exchange exchange, JsonRpcRequest request,
-            RequestEnvelope envelope) {
-        Optional<String> version = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
-        if (!version.equals(Optional.of(envelope.protocolVersion()))) {
-            return Optional.of(McpHeaders.PROTOCOL_VERSION + " is " + version.map(v -> "\"" + v + "\"").orElse("missing")
-                    + " but params._meta says \"" + envelope.protocolVersion() + "\"");
-        }
-        Optional<String> method = exchange.header(McpHeaders.METHOD).map(String::trim).flatMap(McpHeaders::decode);
-        if (!method.equals(Optional.of(request.method()))) {
-            return Optional.of(McpHeaders.METHOD + " is " + method.map(m -> "\"" + m + "\"").orElse("missing")
-                    + " but the body's method is \"" + request.method() + "\"");
-        }
-        Optional<String> name = McpHeaders.nameOf(request.method(), request.params());
-        if (name.isPresent()) {
-            Optional<String> header = exchange.header(McpHeaders.NAME).map(String::trim).flatMap(McpHeaders::decode);
-            if (!header.equals(name)) {
-                return Optional.of(McpHeaders.NAME + " is " + header.map(n -> "\"" + n + "\"").orElse("missing")
-                        + " but the body names \"" + name.get() + "\"");
-            }
-        }
-        return Optional.empty();
     }
 
     private void get(HttpBackend.Exchange exchange) {
