@@ -2,15 +2,12 @@ package mcp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,11 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolResult;
@@ -144,34 +139,16 @@ class ConformanceServerIT {
         Path results = Files.createDirectories(temp.resolve(revision));
         List<String> command = List.of(NODE22.toString(), SUITE.toString(), "server", "--url", url, "--requirements",
                 revision, "-o", results.toString());
-        ProcessBuilder builder = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true);
-        builder.environment().put("NO_COLOR", "1");
-        Process process = builder.start();
-        process.getOutputStream().close();
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            fail("the conformance suite (" + revision + ") did not finish within " + TIMEOUT_SECONDS + " s");
-        }
+        SuiteProcess run = SuiteProcess.run(command, temp, TIMEOUT_SECONDS);
         Map<String, List<JsonNode>> checks = new TreeMap<>();
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(results)) {
-            files = walk.filter(p -> p.getFileName().toString().equals("checks.json")).sorted().toList();
-        }
+        List<Path> files = SuiteProcess.checkFiles(results);
         for (Path file : files) {
             Matcher m = RESULT_DIR.matcher(file.getParent().getFileName().toString());
             assertTrue(m.matches(), "a results directory of an unexpected name: " + file);
             List<JsonNode> list = checks.computeIfAbsent(m.group(1), name -> new ArrayList<>());
             McpJson.mapper().readTree(file.toFile()).forEach(list::add);
         }
-        return new Run(process.exitValue(), output.get(10, TimeUnit.SECONDS), checks);
+        return new Run(run.exitCode(), run.output(), checks);
     }
 
     private void judge(String revision, int expected) throws Exception {

@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpJson;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcError;
@@ -71,7 +71,8 @@ public final class HttpFront implements HttpEndpoint {
     private final Optional<byte[]> token;
     private final URI uri;
     private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
-    private final AtomicInteger streams = new AtomicInteger();
+    /** The event streams that may still be opened: {@code ServerLimits.maxStreams} in all. */
+    private final Semaphore streams;
     private final SecureRandom random = new SecureRandom();
     private final CountDownLatch ended = new CountDownLatch(1);
     private final ScheduledFuture<?> janitor;
@@ -94,6 +95,7 @@ public final class HttpFront implements HttpEndpoint {
         this.core = core;
         this.options = options;
         this.backend = backend;
+        this.streams = new Semaphore(core.limits.maxStreams());
         int port = backend.port();
         Set<String> allowedHosts = new LinkedHashSet<>();
         for (String host : new String[] {"localhost", "127.0.0.1", "[::1]"}) {
@@ -329,7 +331,7 @@ public final class HttpFront implements HttpEndpoint {
         }
         synchronized (session) {
             if (session.standalone != null && !session.standalone.stream.closed().isDone()) {
-                streams.decrementAndGet();
+                streams.release();
                 error(exchange, 409, null, JsonRpcError.INVALID_REQUEST, "Conflict: the session has a GET stream open "
                         + "already", Map.of());
                 return;
@@ -375,15 +377,7 @@ public final class HttpFront implements HttpEndpoint {
     // ------------------------------------------------------------------------------------------ streams
 
     private boolean reserveStream() {
-        while (true) {
-            int now = streams.get();
-            if (now >= core.limits.maxStreams()) {
-                return false;
-            }
-            if (streams.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
+        return streams.tryAcquire();
     }
 
     /** Opens an event stream on a reserved slot; the slot is freed when it ends. */
@@ -392,7 +386,7 @@ public final class HttpFront implements HttpEndpoint {
         headers.put("Content-Type", McpHeaders.EVENT_STREAM);
         headers.put("Cache-Control", "no-cache, no-transform");
         HttpBackend.Stream stream = exchange.stream(200, headers, core.limits.maxQueuedEvents());
-        stream.closed().thenRun(streams::decrementAndGet);
+        stream.closed().thenRun(streams::release);
         return stream;
     }
 
@@ -487,47 +481,40 @@ public final class HttpFront implements HttpEndpoint {
 
         @Override
         public void finish(JsonRpcResponse response, int httpStatus) {
-            synchronized (this) {
-                if (done) {
-                    return;
-                }
-                done = true;
-                if (patience != null) {
-                    patience.cancel(false);
-                }
-                if (stream == null) {
-                    Map<String, String> headers = new HashMap<>(extra);
-                    headers.put("Content-Type", McpHeaders.JSON);
-                    exchange.respond(httpStatus, headers, JsonRpcCodec.standard().encode(response));
-                    return;
-                }
-                emit(JsonRpcCodec.standard().encodeToString(response));
-                if (record != null) {
-                    record.finish();
-                }
-                stream.close();
-            }
+            end(response, httpStatus);
         }
 
         @Override
         public void abandon() {
-            synchronized (this) {
-                if (done) {
-                    return;
-                }
-                done = true;
-                if (patience != null) {
-                    patience.cancel(false);
-                }
-                if (stream == null) {
-                    exchange.respond(202, extra, new byte[0]);
-                    return;
-                }
-                if (record != null) {
-                    record.finish();
-                }
-                stream.close();
+            end(null, 202);
+        }
+
+        /** Answers (or, with no response, ends without an answer): JSON when no stream was started, else the last event. */
+        private synchronized void end(JsonRpcResponse response, int httpStatus) {
+            if (done) {
+                return;
             }
+            done = true;
+            if (patience != null) {
+                patience.cancel(false);
+            }
+            if (stream == null) {
+                Map<String, String> headers = new HashMap<>(extra);
+                if (response == null) {
+                    exchange.respond(httpStatus, headers, new byte[0]);
+                } else {
+                    headers.put("Content-Type", McpHeaders.JSON);
+                    exchange.respond(httpStatus, headers, JsonRpcCodec.standard().encode(response));
+                }
+                return;
+            }
+            if (response != null) {
+                emit(JsonRpcCodec.standard().encodeToString(response));
+            }
+            if (record != null) {
+                record.finish();
+            }
+            stream.close();
         }
 
         @Override
