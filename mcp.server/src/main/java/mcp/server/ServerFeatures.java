@@ -23,6 +23,7 @@ import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.protocol.ErrorCodes;
+import mcp.protocol.ToolHeaders;
 import mcp.server.internal.UriTemplates;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -64,10 +65,15 @@ public final class ServerFeatures implements RequestHandler {
      * @param definition what clients list
      * @param handler what runs it
      * @return this
+     * @throws IllegalArgumentException if its {@code x-mcp-header} annotations break the rules
+     *     ({@link ToolHeaders#problem}: a client would leave the tool out)
      */
     public ServerFeatures tool(ToolDefinition definition, ToolHandler handler) {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(handler, "handler");
+        ToolHeaders.problem(definition.inputSchema()).ifPresent(problem -> {
+            throw new IllegalArgumentException("tool " + definition.name() + ": " + problem);
+        });
         synchronized (this) {
             tools.put(definition.name(), new Tool(definition, handler));
         }
@@ -172,6 +178,12 @@ public final class ServerFeatures implements RequestHandler {
     /** @param listener told the notification method of every list change (the server's broadcast) */
     void onChange(Consumer<String> listener) {
         this.changes = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public synchronized Optional<JsonNode> toolInputSchema(String name) {
+        Tool tool = tools.get(name);
+        return tool == null ? Optional.empty() : Optional.of(tool.definition().inputSchema());
     }
 
     @Override

@@ -237,7 +237,8 @@ public final class HttpFront implements HttpEndpoint {
             return;
         }
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
-        RequestParser.Parsed parsed = RequestParser.parse(body, sessionId.isPresent(), exchange::header);
+        RequestParser.Parsed parsed = RequestParser.parse(body, sessionId.isPresent(), exchange::header,
+                core.handler::toolInputSchema);
         if (parsed instanceof RequestParser.Refused refused) {
             error(exchange, refused.status(), refused.id(), refused.code(), refused.message(), Map.of());
         } else if (parsed instanceof RequestParser.Initialize initialize) {

@@ -15,6 +15,7 @@ import mcp.protocol.McpHeaders;
 import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
 import mcp.protocol.RequestEnvelope;
+import mcp.protocol.ToolHeaders;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -65,9 +66,11 @@ final class RequestParser {
      * @param body the POST's body
      * @param inSession whether the request names a session ({@code Mcp-Session-Id})
      * @param header the request's headers, by name
+     * @param toolSchemas the input schemas of the tools, by name (for their {@code Mcp-Param-*} headers)
      * @return what the body is
      */
-    static Parsed parse(byte[] body, boolean inSession, Function<String, Optional<String>> header) {
+    static Parsed parse(byte[] body, boolean inSession, Function<String, Optional<String>> header,
+            Function<String, Optional<JsonNode>> toolSchemas) {
         JsonRpcMessage message;
         try {
             message = JsonRpcCodec.standard().decode(body);
@@ -103,6 +106,12 @@ final class RequestParser {
             return new Refused(400, request.id(), e.code(), e.serverMessage());
         }
         Optional<String> mismatch = headerMismatch(request, envelope, header);
+        if (mismatch.isEmpty() && request.method().equals("tools/call")) {
+            Optional<JsonNode> schema = McpHeaders.nameOf(request.method(), request.params()).flatMap(toolSchemas);
+            if (schema.isPresent()) {
+                mismatch = ToolHeaders.mismatch(schema.get(), request.params().path("arguments"), header);
+            }
+        }
         if (mismatch.isPresent()) {
             return new Refused(400, request.id(), ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get());
         }
