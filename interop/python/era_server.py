@@ -4,7 +4,8 @@ stdio by default; `era_server.py http PORT` serves stateless Streamable HTTP on 
 Tools: add (plain), greet (asks the user's name by elicitation: on 2026-07-28 through a multi
 round-trip request, on 2025 through a server request), visit (asks the user to open a page by URL-mode
 elicitation, the same two ways, and says which action came back; the URL carries a token that must never
-reach the model), grow (adds a tool and tells the client), bump
+reach the model), vault (answers every other call with the URL elicitation required error, -32042, whose URL
+carries a token too), grow (adds a tool and tells the client), bump
 (changes the resource memo://counter and tells its subscribers, in either era), chatter (logs through the
 SDK's context at a level).
 Resources, a template and a prompt (mcp-host's resources/prompts/completions tests): the text resource
@@ -16,6 +17,7 @@ from typing import Annotated
 
 from pydantic import BaseModel
 
+from mcp import UrlElicitationRequiredError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resolve import Elicit, Resolve
 import mcp_types
@@ -64,6 +66,23 @@ async def visit(ctx: Context) -> str | mcp_types.InputRequiredResult:
                                                     elicitation_id="visit-1"))})
     action = answer.action if hasattr(answer, "action") else answer.get("action")
     return f"visit {action}"
+
+
+VAULT_URL = "https://era.example/unlock?token=vault-secret-token"
+vault_waiting = False
+
+
+@app.tool()
+def vault() -> str:
+    """Refuses every other call until the user has finished on a page (URL elicitation required, -32042)."""
+    global vault_waiting
+    if not vault_waiting:
+        # As if the user finished on the page before the client sends the call again.
+        vault_waiting = True
+        raise UrlElicitationRequiredError([mcp_types.ElicitRequestURLParams(
+            message="Unlock the vault", url=VAULT_URL, elicitation_id="vault-1")])
+    vault_waiting = False
+    return "vault open"
 
 
 @app.tool()

@@ -2,6 +2,7 @@ package mcp.api;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -45,6 +46,46 @@ public record ResourceTemplate(String uriTemplate, String name, Optional<String>
         return new ResourceTemplate(template.asString(), McpValues.text(json, "name").orElse(template.asString()),
                 McpValues.text(json, "title"), McpValues.text(json, "description"), McpValues.text(json, "mimeType"),
                 McpValues.node(json, "annotations"));
+    }
+
+    /**
+     * Whether a URI is one this template stands for: RFC 6570 matching, enough of it for the templates servers list.
+     * A simple expression ({@code {id}}, level 1) matches one or more characters up to the next {@code /}, {@code ?}
+     * or {@code #}, as its expansion percent-encodes those; reserved and fragment expansion ({@code {+path}},
+     * {@code {#frag}}, level 2) and the expressions of levels 3 and 4 match any characters, possibly none. An
+     * unclosed brace is taken literally.
+     *
+     * @param uri a URI
+     * @return whether some values of the template's variables expand to exactly that URI
+     */
+    public boolean matches(String uri) {
+        return matches(uriTemplate, uri);
+    }
+
+    /**
+     * @param template a URI template, e.g. {@code test://items/{id}}
+     * @param uri a URI
+     * @return whether some values of the template's variables expand to exactly that URI ({@link #matches(String)})
+     */
+    public static boolean matches(String template, String uri) {
+        StringBuilder regex = new StringBuilder();
+        int i = 0;
+        while (i < template.length()) {
+            int open = template.indexOf('{', i);
+            int close = open < 0 ? -1 : template.indexOf('}', open);
+            if (close < 0) {
+                regex.append(Pattern.quote(template.substring(i)));
+                break;
+            }
+            if (open > i) {
+                regex.append(Pattern.quote(template.substring(i, open)));
+            }
+            String expression = template.substring(open + 1, close);
+            boolean simple = !expression.isEmpty() && "+#./;?&=,!@|".indexOf(expression.charAt(0)) < 0;
+            regex.append(simple ? "[^/?#]+" : ".*");
+            i = close + 1;
+        }
+        return Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(uri).matches();
     }
 
     /** @return this template as MCP writes it (for the tool cache; {@link #fromJson} reads it back) */

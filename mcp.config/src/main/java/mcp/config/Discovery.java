@@ -32,6 +32,7 @@ import mcp.config.internal.ExaFilter;
 import mcp.config.internal.Expansion;
 import mcp.config.internal.ProjectFilter;
 import mcp.config.internal.SandboxProbe;
+import mcp.config.internal.SelfReference;
 import mcp.config.internal.Validation;
 import mcp.config.internal.sources.ManagedPolicy;
 import mcp.consent.Approvals;
@@ -53,8 +54,9 @@ import org.slf4j.LoggerFactory;
  *       and the others go on; the problems a source reports become warnings.</li>
  *   <li><b>Per entry</b>, in source order and then the source's own order: {@code ${VAR}} expansion
  *       (see {@code mcp.config.internal.Expansion}), then every filter in id order (a filter that throws
- *       is a warning and the entry is kept), then validation. Warnings about unset variables are
- *       reported only for entries that no filter dropped.</li>
+ *       is a warning and the entry is kept), then the check that the entry is not mcp-host's own gateway
+ *       ({@code mcp-host serve}, directly or through a wrapper: {@link SkippedServer.Reason#SELF}), then
+ *       validation. Warnings about unset variables are reported only for entries that no filter dropped.</li>
  *   <li><b>Merging.</b> Only then are entries de-duplicated by name (case-sensitive): the first valid
  *       entry wins whole, without field merging; later valid entries of that name are
  *       {@link SkippedServer.Reason#SHADOWED}. An invalid or filtered entry therefore never hides a
@@ -255,6 +257,12 @@ public final class Discovery {
                         return;
                     }
                     spec = kept.get();
+                }
+                // Not a filter: a host without ServiceLoader discovery must not connect to itself either.
+                Optional<String> self = SelfReference.of(spec);
+                if (self.isPresent()) {
+                    skip(spec, SkippedServer.Reason.SELF, self.get());
+                    return;
                 }
                 Optional<OwnerState> blocked = policy.decide(spec);
                 if (blocked.isPresent()) {

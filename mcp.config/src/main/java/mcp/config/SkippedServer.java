@@ -54,7 +54,13 @@ public record SkippedServer(String name, SourceMetadata source, String location,
          * project servers) and none can be had here: not Linux, no bubblewrap, bubblewrap unable to create one,
          * or a rule bubblewrap cannot enforce; the detail says which. It is never started without its sandbox.
          */
-        NO_SANDBOX
+        NO_SANDBOX,
+        /**
+         * It runs mcp-host's own gateway ({@code mcp-host serve}), directly or through a wrapper, as an agent's config
+         * does once the agent is put behind the gateway: mcp-host never connects to itself, and reads that file's
+         * other servers itself. It hides no other entry of its name.
+         */
+        SELF
     }
 
     /** Validates. */

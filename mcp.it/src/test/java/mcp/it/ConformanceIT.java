@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -74,10 +75,14 @@ class ConformanceIT {
     }
 
     private Outcome suite(Path suite, String name, String... args) throws Exception {
+        return suite(suite, CLIENT, name, args);
+    }
+
+    private Outcome suite(Path suite, Path client, String name, String... args) throws Exception {
         Path results = Files.createDirectories(temp.resolve(name.replace('/', '_')));
         // The suite's scenario servers listen on every interface; the preload binds them to 127.0.0.1.
         List<String> command = new ArrayList<>(List.of(NODE22.toString(), "--require", LOOPBACK.toString(),
-                suite.toString(), "client", "--command", CLIENT.toString(), "-o", results.toString()));
+                suite.toString(), "client", "--command", client.toString(), "-o", results.toString()));
         command.addAll(List.of(args));
         SuiteProcess run = SuiteProcess.run(command, temp, TIMEOUT_SECONDS);
         List<JsonNode> checks = new ArrayList<>();
@@ -134,6 +139,70 @@ class ConformanceIT {
     @Test
     void elicitationAppliesTheSchemaDefaults() throws Exception {
         scenario("elicitation-sep1034-client-defaults", "client-elicitation-sep1034-string-default",
+                "client-elicitation-sep1034-integer-default", "client-elicitation-sep1034-number-default",
+                "client-elicitation-sep1034-enum-default", "client-elicitation-sep1034-boolean-default");
+    }
+
+    /**
+     * The same scenario answered by a person at {@code mcp-host shell}'s terminal (a tmux pane): the suite's client
+     * command only hands the scenario's URL over and waits, while the test types into the shell as a person would,
+     * keeping every default with Enter. The defaults reach the server because the person kept them, not because a
+     * handler made them up.
+     */
+    @Test
+    void elicitationAnsweredAtTheShellsTerminal() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Tmux.available(),
+                "tmux is missing: .ci/run installs it (apt-get install tmux)");
+        Path handOver = Files.createDirectories(temp.resolve("hand-over"));
+        Path url = handOver.resolve("url");
+        Path done = handOver.resolve("done");
+        Path client = handOver.resolve("client.sh");
+        // Bounded: never longer than the suite's own timeout below.
+        Files.writeString(client, """
+                #!/bin/sh
+                printf '%%s' "$1" > '%s.tmp' && mv '%s.tmp' '%s'
+                i=0
+                while [ ! -f '%s' ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+                """.formatted(url, url, url, done));
+        client.toFile().setExecutable(true);
+        String name = "elicitation-sep1034-client-defaults";
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return suite(SUITE, client, "shell-" + name, "--scenario", name, "--timeout", "150000");
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(url)) {
+            assertTrue(System.nanoTime() < deadline && !running.isDone(), "the suite never ran the client command: "
+                    + (running.isDone() ? running.join() : "no URL within 60 s"));
+            Thread.sleep(100);
+        }
+        Path home = Files.createDirectories(temp.resolve("shell-home"));
+        Path config = temp.resolve("shell.json");
+        Files.writeString(config, McpJson.mapper().writeValueAsString(McpJson.object().set("mcpServers",
+                McpJson.object().set("conf", McpJson.object().put("type", "http").put("url", Files.readString(url))))));
+        try (Tmux terminal = Tmux.start(temp, Map.of("HOME", home.toString()), IMAGE_JAVA.getParent().resolve("mcp-host")
+                + " shell --config " + config)) {
+            terminal.waitFor("mcp> ");
+            terminal.type("/call mcp_conf_test_client_elicitation_defaults {}");
+            terminal.waitFor("asks: Test client default value handling - please accept with defaults");
+            for (int field = 0; field < 5; field++) {
+                terminal.type("");
+            }
+            String form = terminal.waitFor("Send them to conf?");
+            assertTrue(form.contains("[John Doe]") && form.contains("[30]") && form.contains("[95.5]"), form);
+            terminal.type("y");
+            String screen = terminal.waitFor("Elicitation completed");
+            assertTrue(screen.contains("\"name\":\"John Doe\"") && screen.contains("\"verified\":true"), screen);
+            terminal.waitFor("mcp> ", 2, java.time.Duration.ofSeconds(30));
+            terminal.type("/quit");
+            terminal.waitForEnd(java.time.Duration.ofSeconds(30));
+        } finally {
+            Files.writeString(done, "");
+        }
+        judge(name, running.get(TIMEOUT_SECONDS, TimeUnit.SECONDS), "client-elicitation-sep1034-string-default",
                 "client-elicitation-sep1034-integer-default", "client-elicitation-sep1034-number-default",
                 "client-elicitation-sep1034-enum-default", "client-elicitation-sep1034-boolean-default");
     }

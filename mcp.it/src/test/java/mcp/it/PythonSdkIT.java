@@ -134,6 +134,35 @@ class PythonSdkIT {
         }
     }
 
+    @Test
+    void aCallRefusedUntilTheUserFinishesOnAPageIsSentAgainOnceTheUserHas() {
+        for (String version : List.of(McpClient.AUTO, "2025-11-25")) {
+            ScriptedUi ui = new ScriptedUi();
+            McpClient client = connect(ClientOptions.builder("py").protocolVersion(version)
+                    .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.forUi("py", ui)));
+            ui.urlAnswer = ElicitationUi.Response.accept();
+            assertEquals("vault open", EraPeer.text(client.callToolBlocking("vault", McpJson.object())), version);
+            ElicitationUi.UrlRequest page = (ElicitationUi.UrlRequest) ui.shown.get(0);
+            assertTrue(page.callWaits(), version + ": " + page);
+            assertEquals(URI.create("https://era.example/unlock?token=vault-secret-token"), page.url(), version);
+            assertEquals("Unlock the vault", page.message(), version);
+            assertEquals("vault-1", page.elicitationId(), version);
+
+            ui.urlAnswer = ElicitationUi.Response.decline();
+            String declined = outcome(client, "vault");
+            assertTrue(declined.contains("needs you to finish on a page (era.example) before it runs tools/call vault;"
+                    + " you declined"), version + ": " + declined);
+            assertFalse(declined.contains("vault-secret-token"), declined);
+            assertEquals(2, ui.shown.size(), version + ": asked once per refusal");
+        }
+        // Without a UI that shows pages, the call fails with what the user must do, and still not the URL.
+        McpClient client = connect(ClientOptions.builder("py")
+                .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.withoutUi("py")));
+        String refused = outcome(client, "vault");
+        assertTrue(refused.contains("cannot show pages: run it in mcp-host shell"), refused);
+        assertFalse(refused.contains("vault-secret-token"), refused);
+    }
+
     private static boolean await(CountDownLatch latch) {
         try {
             return latch.await(10, java.util.concurrent.TimeUnit.SECONDS);

@@ -76,15 +76,24 @@ public final class ElicitationHandlers {
 
             @Override
             public JsonNode handle(JsonNode params) {
+                return ask(params, false);
+            }
+
+            @Override
+            public JsonNode beforeRetry(JsonNode params) {
+                return ask(params, true);
+            }
+
+            private JsonNode ask(JsonNode params, boolean callWaits) {
                 JsonNode request = params == null ? McpJson.object() : params;
-                boolean url = "url".equals(request.path("mode").asString(""));
+                boolean url = callWaits || "url".equals(request.path("mode").asString(""));
                 ElicitationUi.Mode mode = url ? ElicitationUi.Mode.URL : ElicitationUi.Mode.FORM;
                 if (!modes.contains(mode)) {
                     return declined(serverName, mode, "the elicitation UI " + ui.id() + " does not present this mode");
                 }
                 String message = request.path("message").asString("");
                 try {
-                    return url ? url(request, message) : form(request, message);
+                    return url ? url(request, message, callWaits) : form(request, message);
                 } catch (RuntimeException e) {
                     LOG.warn("MCP server \"{}\": the elicitation UI {} failed ({}); the request was declined",
                             serverName, ui.id(), e.getClass().getSimpleName());
@@ -93,7 +102,7 @@ public final class ElicitationHandlers {
                 }
             }
 
-            private JsonNode url(JsonNode request, String message) {
+            private JsonNode url(JsonNode request, String message, boolean callWaits) {
                 URI target;
                 try {
                     target = new URI(request.path("url").asString(""));
@@ -105,7 +114,8 @@ public final class ElicitationHandlers {
                     return declined(serverName, ElicitationUi.Mode.URL, "its url is not an http or https URL");
                 }
                 String id = request.path("elicitationId").asString("");
-                ElicitationUi.Response response = ui.url(new ElicitationUi.UrlRequest(serverName, message, target, id));
+                ElicitationUi.Response response = ui.url(new ElicitationUi.UrlRequest(serverName, message, target, id,
+                        callWaits));
                 LOG.debug("MCP server \"{}\": URL elicitation {} to {}: {}", serverName, id, target.getHost(),
                         response.action().wire());
                 return action(response.action().wire());

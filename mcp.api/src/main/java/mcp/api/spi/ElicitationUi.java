@@ -117,8 +117,11 @@ public interface ElicitationUi {
      * @param url the page to open: {@code http} or {@code https} (the host declines any other scheme)
      * @param elicitationId the server's id for this request, named again when it is complete; empty when the
      *     server gave none (the 2026-07-28 era's stateless requests may leave it out)
+     * @param callWaits whether the server refused a call until the user has finished on the page (its answer was
+     *     the URL elicitation required error, -32042): then {@link Action#ACCEPT} means that the user has finished
+     *     there, and the host sends the call once more; a UI should open the page and wait for the user's word
      */
-    record UrlRequest(String serverName, String message, URI url, String elicitationId) {
+    record UrlRequest(String serverName, String message, URI url, String elicitationId, boolean callWaits) {
         /** Checks. */
         public UrlRequest {
             Objects.requireNonNull(serverName, "serverName");
@@ -127,11 +130,23 @@ public interface ElicitationUi {
             Objects.requireNonNull(elicitationId, "elicitationId");
         }
 
+        /**
+         * A request the server made itself ({@code elicitation/create}), which no call waits on.
+         *
+         * @param serverName the server that asks
+         * @param message why the server asks
+         * @param url the page to open
+         * @param elicitationId the server's id for this request, or empty
+         */
+        public UrlRequest(String serverName, String message, URI url, String elicitationId) {
+            this(serverName, message, url, elicitationId, false);
+        }
+
         /** Leaves the URL out: it may carry a token. */
         @Override
         public String toString() {
             return "UrlRequest[serverName=" + serverName + ", host=" + url.getHost() + ", elicitationId="
-                    + elicitationId + "]";
+                    + elicitationId + ", callWaits=" + callWaits + "]";
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionStage;
 import mcp.api.McpException;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.RequestId;
 
 /**
  * A bidirectional channel of JSON-RPC messages to one server. A transport moves messages and
@@ -107,6 +108,20 @@ public interface Transport extends AutoCloseable {
          * @param message the message
          */
         void onMessage(JsonRpcMessage message);
+
+        /**
+         * One inbound message that came in the course of one of the client's requests: on that request's own
+         * stream (Streamable HTTP answers a POST with an SSE stream, on which the server may ask the client
+         * something while it works on the request). Such a server request belongs to that request's caller. A
+         * transport that cannot tell (stdio, a GET stream) calls {@link #onMessage(JsonRpcMessage)}. The default
+         * does just that.
+         *
+         * @param message the message
+         * @param during the id of the client's request whose stream carried it
+         */
+        default void onMessage(JsonRpcMessage message, RequestId during) {
+            onMessage(message);
+        }
 
         /**
          * The transport has closed; called exactly once.

@@ -171,7 +171,7 @@ final class ShellElicitation implements ElicitationUi {
                         out.println("Opening " + request.url());
                         browser.apply(request.url()).ifPresent(why -> out.println("(" + why
                                 + ": open the URL above yourself.)"));
-                        return Response.accept();
+                        return request.callWaits() ? finished() : Response.accept();
                     }
                     case "n", "no", "d", "decline" -> {
                         return Response.decline();
@@ -184,6 +184,22 @@ final class ShellElicitation implements ElicitationUi {
             }
         } catch (Leave leave) {
             return leave.response;
+        }
+    }
+
+    /** The call waits for the user to finish on the page: the user says when, and the call is sent again. */
+    private Response finished() throws Leave {
+        while (true) {
+            String answer = line("When you have finished there, press Enter to run the call again, or [c]ancel: ");
+            switch (answer.toLowerCase(Locale.ROOT)) {
+                case "" -> {
+                    return Response.accept();
+                }
+                case "c", "cancel" -> {
+                    return Response.cancel();
+                }
+                default -> out.println("Please press Enter, or answer c.");
+            }
         }
     }
 

@@ -10,58 +10,16 @@ final class ShellWords {
     }
 
     /**
-     * Splits on blanks; {@code '...'} keeps everything literally, {@code "..."} keeps blanks and
-     * takes {@code \"} and {@code \\}, and a backslash outside quotes escapes the next character.
-     *
      * @param line the line
-     * @return the words
+     * @return its words ({@link mcp.api.internal.ShellWords#split})
      * @throws CliException (usage) on an unclosed quote
      */
     static List<String> split(String line) {
-        List<String> words = new ArrayList<>();
-        StringBuilder word = new StringBuilder();
-        boolean inWord = false;
-        char quote = 0;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote == '\'') {
-                if (c == '\'') {
-                    quote = 0;
-                } else {
-                    word.append(c);
-                }
-            } else if (quote == '"') {
-                if (c == '"') {
-                    quote = 0;
-                } else if (c == '\\' && i + 1 < line.length() && (line.charAt(i + 1) == '"' || line.charAt(i + 1) == '\\')) {
-                    word.append(line.charAt(++i));
-                } else {
-                    word.append(c);
-                }
-            } else if (Character.isWhitespace(c)) {
-                if (inWord) {
-                    words.add(word.toString());
-                    word.setLength(0);
-                    inWord = false;
-                }
-            } else {
-                inWord = true;
-                if (c == '\'' || c == '"') {
-                    quote = c;
-                } else if (c == '\\' && i + 1 < line.length()) {
-                    word.append(line.charAt(++i));
-                } else {
-                    word.append(c);
-                }
-            }
+        try {
+            return mcp.api.internal.ShellWords.split(line);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
         }
-        if (quote != 0) {
-            throw CliException.usage("Unclosed " + quote + " in: " + line);
-        }
-        if (inWord) {
-            words.add(word.toString());
-        }
-        return words;
     }
 
     /**

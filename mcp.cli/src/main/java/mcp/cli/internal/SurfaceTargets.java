@@ -139,7 +139,7 @@ final class SurfaceTargets {
         Predicate<ResourceListing> listsResource = listing -> listing.resources().stream()
                 .anyMatch(r -> r.uri().equals(uri));
         Predicate<ResourceListing> templateMatches = listing -> listing.templates().stream()
-                .anyMatch(t -> UriTemplates.matches(t.uriTemplate(), uri));
+                .anyMatch(t -> t.matches(uri));
         List<String> candidates = template ? serversWhere(listings, listsTemplate) : serversWhere(listings, listsResource);
         if (candidates.isEmpty()) {
             candidates = template ? serversWhere(listings, listsResource) : serversWhere(listings, templateMatches);

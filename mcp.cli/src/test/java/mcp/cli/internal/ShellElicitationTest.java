@@ -83,4 +83,19 @@ class ShellElicitationTest {
         assertTrue(screen().contains("Opening " + url), screen());
         assertEquals(ElicitationUi.Action.CANCEL, typing("c").url(request).action());
     }
+
+    @Test
+    void aCallThatWaitsOnAPageIsSentAgainOnlyWhenTheUserSaysSoAfterOpeningIt() {
+        URI url = URI.create("https://vault.example/unlock?token=t0k");
+        ElicitationUi.UrlRequest request = new ElicitationUi.UrlRequest("kit", "Unlock the vault", url, "v1", true);
+        assertEquals(ElicitationUi.Action.ACCEPT, typing("y", "later", "").url(request).action());
+        assertEquals(List.of(url), opened);
+        assertTrue(screen().contains("press Enter to run the call again"), screen());
+        assertTrue(screen().contains("Please press Enter, or answer c."), screen());
+
+        assertEquals(ElicitationUi.Action.CANCEL, typing("y", "c").url(request).action());
+        assertEquals(ElicitationUi.Action.CANCEL, typing("y").url(request).action(), "end of input cancels");
+        assertEquals(ElicitationUi.Action.DECLINE, typing("n").url(request).action());
+        assertEquals(List.of(url, url, url), opened, "opened after each yes, never after the no");
+    }
 }

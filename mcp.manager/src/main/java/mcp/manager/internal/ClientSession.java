@@ -3,7 +3,9 @@ package mcp.manager.internal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -400,7 +402,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
                     + MAX_INPUT_ROUNDS + " rounds of " + method));
         }
         // The handlers may ask a person, and so block: never on the thread that read the response.
-        return CompletableFuture.supplyAsync(() -> inputResponses(result.path("inputRequests")), ClientThreads.WORKERS)
+        return CompletableFuture.supplyAsync(() -> inputResponses(result.path("inputRequests"),
+                callOptions.handlers()), ClientThreads.WORKERS)
                 .thenCompose(responses -> {
                     ObjectNode retry = params.deepCopy();
                     retry.remove("inputResponses");
@@ -421,6 +424,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /** Answers each input request of a round as the 2025 era answers the same server request. */
     ObjectNode inputResponses(JsonNode inputRequests) {
+        return inputResponses(inputRequests, Map.of());
+    }
+
+    /**
+     * Answers each input request of a round as the 2025 era answers the same server request, by the caller's
+     * handlers where it has one for the method.
+     */
+    private ObjectNode inputResponses(JsonNode inputRequests, Map<String, ServerRequestHandler> caller) {
         ObjectNode responses = McpJson.object();
         if (inputRequests == null || !inputRequests.isObject()) {
             return responses;
@@ -429,7 +440,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             JsonNode input = inputRequests.get(key);
             String method = input.path("method").asString("");
             try {
-                responses.set(key, handle(new JsonRpcRequest(RequestId.of(key), method, input.get("params"))));
+                responses.set(key, handle(new JsonRpcRequest(RequestId.of(key), method, input.get("params")), caller));
             } catch (McpProtocolException e) {
                 throw new CompletionException(new McpException("MCP server \"" + options.serverName() + "\" asked for "
                         + method + ", which mcp-host cannot answer: " + e.getMessage(), e));
@@ -1114,7 +1125,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
         CallOptions bounded = callOptions.withDefaults(options.toolCallTimeout(), options.callLimits());
         long start = System.nanoTime();
-        CompletableFuture<JsonNode> request = multiRound("tools/call", params, bounded, direct);
+        CompletableFuture<JsonNode> request = UrlElicitations.retrying(options.serverName(), "tools/call " + name,
+                bounded.handlers().getOrDefault(ClientOptions.ELICITATION_METHOD,
+                        options.handlers().get(ClientOptions.ELICITATION_METHOD)),
+                () -> multiRound("tools/call", params, bounded, direct));
         CompletableFuture<ToolResult> result = new CallFuture<>();
         // The task the server made of the call, once it has answered with one: a cancel then goes to it.
         AtomicReference<TaskPoller> task = new AtomicReference<>();
@@ -1181,12 +1195,25 @@ public final class ClientSession implements McpClient, Transport.Listener {
     // ---------------------------------------------------------------- inbound
 
     @Override
+    public void onMessage(JsonRpcMessage message, RequestId during) {
+        if (message instanceof JsonRpcRequest request) {
+            try {
+                onRequest(request, during);
+            } catch (RuntimeException e) {
+                warnings.warn("sent a message mcp-host cannot take ({}); ignored", e.toString());
+            }
+        } else {
+            onMessage(message);
+        }
+    }
+
+    @Override
     public void onMessage(JsonRpcMessage message) {
         try {
             if (message instanceof JsonRpcResponse response) {
                 onResponse(response);
             } else if (message instanceof JsonRpcRequest request) {
-                onRequest(request);
+                onRequest(request, null);
             } else if (message instanceof JsonRpcNotification notification) {
                 onNotification(notification);
             }
@@ -1196,7 +1223,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
     }
 
-    private void onRequest(JsonRpcRequest request) {
+    /** @param during the client request on whose stream it came, or {@code null} when the transport cannot say */
+    private void onRequest(JsonRpcRequest request, RequestId during) {
         if (serverRequests.incrementAndGet() > MAX_SERVER_REQUESTS) {
             serverRequests.decrementAndGet();
             refusedRequests.incrementAndGet();
@@ -1208,7 +1236,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         ClientThreads.WORKERS.execute(() -> {
             try {
-                answer(request);
+                answer(request, during);
             } finally {
                 serverRequests.decrementAndGet();
             }
@@ -1454,10 +1482,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
     }
 
     /** Every server request gets an answer: unanswered requests hang real servers. */
-    private void answer(JsonRpcRequest request) {
+    private void answer(JsonRpcRequest request, RequestId during) {
         JsonRpcMessage response;
         try {
-            response = new JsonRpcSuccess(request.id(), handle(request));
+            response = new JsonRpcSuccess(request.id(), handle(request, caller(during, request.method())));
         } catch (McpProtocolException e) {
             response = new JsonRpcError(request.id(), e.code(), e.serverMessage(), e.data().orElse(null));
         } catch (Exception e) {
@@ -1473,8 +1501,35 @@ public final class ClientSession implements McpClient, Transport.Listener {
         });
     }
 
-    private JsonNode handle(JsonRpcRequest request) throws Exception {
-        ServerRequestHandler handler = options.handlers().get(request.method());
+    /**
+     * The handlers of the call a server request belongs to ({@link CallOptions#handlers()}): the call on whose
+     * stream it came; else, when the transport cannot say, the one call in flight with a handler of the method.
+     * Empty: the session's handlers answer.
+     *
+     * @throws McpProtocolException when several calls in flight have a handler of the method and the transport
+     *     cannot say which one the request belongs to: it reaches no caller
+     */
+    private Map<String, ServerRequestHandler> caller(RequestId during, String method) throws McpProtocolException {
+        if (during != null) {
+            Pending call = pending.get(during);
+            return call == null ? Map.of() : call.callOptions.handlers();
+        }
+        // Calls of one caller share its handlers (the same map): any of them may take the request.
+        Set<Map<String, ServerRequestHandler>> callers = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Pending call : pending.values()) {
+            if (call.callOptions.handlers().containsKey(method)) {
+                callers.add(call.callOptions.handlers());
+            }
+        }
+        if (callers.size() > 1) {
+            throw new McpProtocolException(JsonRpcError.INVALID_REQUEST, "Declined: calls of " + callers.size()
+                    + " callers are in flight and this transport does not say which one the request belongs to", null);
+        }
+        return callers.isEmpty() ? Map.of() : callers.iterator().next();
+    }
+
+    private JsonNode handle(JsonRpcRequest request, Map<String, ServerRequestHandler> caller) throws Exception {
+        ServerRequestHandler handler = caller.getOrDefault(request.method(), options.handlers().get(request.method()));
         if (handler != null) {
             JsonNode result = handler.handle(request.params());
             return result == null ? McpJson.object() : result;

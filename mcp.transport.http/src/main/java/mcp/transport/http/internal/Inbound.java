@@ -12,6 +12,7 @@ import mcp.api.McpJson;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +79,16 @@ final class Inbound {
      * @return the messages delivered
      */
     List<JsonRpcMessage> deliverJson(byte[] data) {
+        return deliverJson(data, null);
+    }
+
+    /**
+     * As {@link #deliverJson(byte[])}, for what came on the stream of one of the client's requests.
+     *
+     * @param during the id of that request, or {@code null} when the stream belongs to no request
+     * @return the messages delivered
+     */
+    List<JsonRpcMessage> deliverJson(byte[] data, RequestId during) {
         List<JsonRpcMessage> messages = new ArrayList<>(1);
         try {
             int first = 0;
@@ -101,7 +112,7 @@ final class Inbound {
         }
         List<JsonRpcMessage> delivered = new ArrayList<>(messages.size());
         for (JsonRpcMessage message : messages) {
-            if (deliver(message)) {
+            if (deliver(message, during)) {
                 delivered.add(message);
             }
         }
@@ -135,6 +146,10 @@ final class Inbound {
     }
 
     boolean deliver(JsonRpcMessage message) {
+        return deliver(message, null);
+    }
+
+    private boolean deliver(JsonRpcMessage message, RequestId during) {
         Transport.Listener target = listener;
         if (target == null || !open) {
             return false;
@@ -146,7 +161,11 @@ final class Inbound {
             }
             try {
                 observer.accept(message);
-                target.onMessage(message);
+                if (during == null) {
+                    target.onMessage(message);
+                } else {
+                    target.onMessage(message, during);
+                }
             } catch (RuntimeException e) {
                 LOG.warn("MCP server \"{}\": the transport listener failed on a message", serverName, e);
             }

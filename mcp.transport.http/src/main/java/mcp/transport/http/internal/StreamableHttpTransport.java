@@ -530,7 +530,7 @@ final class StreamableHttpTransport implements Transport {
         if (reply instanceof Reply.Stream stream) {
             ex.attach(stream.stream());
         } else if (reply instanceof Reply.Json json) {
-            afterDelivery(inbound.deliverJson(json.body()));
+            afterDelivery(inbound.deliverJson(json.body(), ex.id));
             if (!ex.finished.get()) {
                 ex.fail(new McpException(prefix() + "POST " + HttpEndpoint.redact(http.uri)
                         + " answered with JSON that holds no response to request " + ex.id));
@@ -1065,7 +1065,7 @@ final class StreamableHttpTransport implements Transport {
                 LOG.debug("MCP server \"{}\": ignoring an SSE event of type \"{}\"", serverName(), event.type());
                 return;
             }
-            afterDelivery(inbound.deliverJson(event.data()));
+            afterDelivery(inbound.deliverJson(event.data(), id));
         }
 
         @Override
@@ -1200,7 +1200,7 @@ final class StreamableHttpTransport implements Transport {
                 return;
             }
             if (reply instanceof Reply.Json json) {
-                afterDelivery(inbound.deliverJson(json.body()));
+                afterDelivery(inbound.deliverJson(json.body(), id));
                 if (!finished.get()) {
                     resumeLater("the resumed stream of request " + id + " ended before the answer", true);
                 }

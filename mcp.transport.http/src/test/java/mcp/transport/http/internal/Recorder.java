@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.TransportClosedException;
 import mcp.api.jsonrpc.JsonRpcMessage;
+import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 
 /** A listener that records what a transport delivers, for tests. */
@@ -19,6 +20,15 @@ class Recorder implements Transport.Listener {
     final AtomicInteger closeCalls = new AtomicInteger();
     final AtomicInteger messagesAfterClose = new AtomicInteger();
     final BlockingQueue<String> expiries = new LinkedBlockingQueue<>();
+
+    /** The request on whose stream each message came, for those that came on one. */
+    final java.util.Map<JsonRpcMessage, RequestId> during = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void onMessage(JsonRpcMessage message, RequestId request) {
+        during.put(message, request);
+        onMessage(message);
+    }
 
     @Override
     public void onMessage(JsonRpcMessage message) {

@@ -177,6 +177,8 @@ class StreamableHttpTransportTest {
         assertEquals("notifications/progress", ((JsonRpcNotification) recorder.next(WAIT)).method());
         JsonRpcRequest serverRequest = (JsonRpcRequest) recorder.next(WAIT);
         assertEquals("elicitation/create", serverRequest.method());
+        // It came on the stream of request 2: it is asked in the course of that call, for that call's caller.
+        assertEquals(RequestId.of(2), recorder.during.get(serverRequest));
         assertEquals(RequestId.of(2), ((JsonRpcSuccess) recorder.next(WAIT)).id());
         await(sent);
         assertEquals(0, transport.exchangesInFlight());
@@ -202,6 +204,7 @@ class StreamableHttpTransportTest {
         transport.protocolVersion("2025-06-18");
         JsonRpcNotification changed = (JsonRpcNotification) recorder.next(WAIT);
         assertEquals("notifications/tools/list_changed", changed.method());
+        assertEquals(null, recorder.during.get(changed), "the GET stream belongs to no request");
     }
 
     @Test

@@ -1,0 +1,111 @@
+package mcp.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import mcp.api.Content;
+import mcp.api.McpJson;
+import mcp.api.ToolResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A call's own answers to what the server asks while it works on the call ({@link CallOptions#handlers()}), as a
+ * gateway gives each of its clients' calls: the server's question reaches the caller whose call it is, never
+ * another, and the session's own handler only when no call claims it.
+ */
+class CallerHandlersTest {
+
+    private final List<McpClient> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (McpClient client : open) {
+            client.close();
+        }
+        TestServerProcesses.assertNoChildProcessLeft();
+    }
+
+    private McpClient connect(String era) {
+        // The session's own answer is "Ada" (the schema's default): a call that gets it was not routed to its caller.
+        McpClient client = TestServerProcesses.connect(era, ClientOptions.builder(era)
+                .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.acceptDefaults()), "--era", era);
+        open.add(client);
+        return client;
+    }
+
+    /** A caller who answers every elicitation with its own name, and counts the questions. */
+    private record Caller(String name, AtomicInteger asked, Map<String, ServerRequestHandler> handlers) {
+        static Caller named(String name) {
+            AtomicInteger asked = new AtomicInteger();
+            return new Caller(name, asked, Map.of(ClientOptions.ELICITATION_METHOD, params -> {
+                asked.incrementAndGet();
+                ObjectNode answer = McpJson.object().put("action", "accept");
+                answer.putObject("content").put("name", name);
+                return answer;
+            }));
+        }
+
+        CallOptions options() {
+            return CallOptions.DEFAULT.withHandlers(handlers);
+        }
+    }
+
+    private static String text(ToolResult result) {
+        return ((Content.Text) result.content().get(0)).text();
+    }
+
+    @Test
+    void inTheStatelessEraEachCallsInputRoundsGoToItsOwnCaller() {
+        McpClient client = connect("modern");
+        Caller ann = Caller.named("Ann");
+        Caller bob = Caller.named("Bob");
+        List<CompletableFuture<ToolResult>> anns = new ArrayList<>();
+        List<CompletableFuture<ToolResult>> bobs = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            anns.add(client.callTool("ask", McpJson.object(), ann.options()));
+            bobs.add(client.callTool("ask", McpJson.object(), bob.options()));
+        }
+        anns.forEach(call -> assertEquals("hello Ann", text(call.orTimeout(30, TimeUnit.SECONDS).join())));
+        bobs.forEach(call -> assertEquals("hello Bob", text(call.orTimeout(30, TimeUnit.SECONDS).join())));
+        assertEquals(50, ann.asked().get());
+        assertEquals(50, bob.asked().get());
+        // Without handlers of its own, a call is answered by the session's.
+        assertEquals("hello Ada", text(client.callToolBlocking("ask", McpJson.object())));
+    }
+
+    @Test
+    void inTheHandshakeEraOverStdioTheOneCallerInFlightIsAsked() {
+        McpClient client = connect("legacy");
+        Caller cat = Caller.named("Cat");
+        assertEquals("hello Cat", text(client.callTool("ask", McpJson.object(), cat.options())
+                .orTimeout(30, TimeUnit.SECONDS).join()));
+        assertEquals(1, cat.asked().get());
+        assertEquals("hello Ada", text(client.callToolBlocking("ask", McpJson.object())));
+    }
+
+    @Test
+    void whenTheTransportCannotTellTwoCallersApartNeitherIsAsked() throws Exception {
+        McpClient client = connect("legacy");
+        Caller dan = Caller.named("Dan");
+        Caller eve = Caller.named("Eve");
+        CompletableFuture<ToolResult> slow = client.callTool("slow", McpJson.object().put("ms", 3000), dan.options());
+        Thread.sleep(300); // the slow call is in flight when the other one's question comes
+        String asked = text(client.callTool("ask", McpJson.object(), eve.options()).orTimeout(30, TimeUnit.SECONDS)
+                .join());
+        assertTrue(asked.contains("Declined: calls of 2 callers are in flight"), asked);
+        assertEquals(0, dan.asked().get(), "a question that may be Eve's never reaches Dan");
+        assertEquals(0, eve.asked().get(), "nor Eve, since it may be Dan's");
+        slow.orTimeout(30, TimeUnit.SECONDS).join();
+        // Once Dan's call is done, Eve's question is Eve's alone again.
+        assertEquals("hello Eve", text(client.callTool("ask", McpJson.object(), eve.options())
+                .orTimeout(30, TimeUnit.SECONDS).join()));
+    }
+}
