@@ -24,7 +24,6 @@ import mcp.api.ToolResult;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.protocol.ErrorCodes;
 import mcp.protocol.ToolHeaders;
-import mcp.server.internal.UriTemplates;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -46,7 +45,7 @@ public final class ServerFeatures implements RequestHandler {
     private record Resource(ResourceDefinition definition, ResourceReader reader) {
     }
 
-    private record Template(ResourceTemplate definition, UriTemplates matcher, ResourceReader reader) {
+    private record Template(ResourceTemplate definition, ResourceReader reader) {
     }
 
     private record Prompt(PromptDefinition definition, PromptHandler handler) {
@@ -124,8 +123,7 @@ public final class ServerFeatures implements RequestHandler {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(reader, "reader");
         synchronized (this) {
-            templates.put(definition.uriTemplate(), new Template(definition, UriTemplates.of(definition.uriTemplate()),
-                    reader));
+            templates.put(definition.uriTemplate(), new Template(definition, reader));
         }
         changes.accept("notifications/resources/list_changed");
         return this;
@@ -297,7 +295,7 @@ public final class ServerFeatures implements RequestHandler {
             result = resource.reader().read(uri, Map.of(), context);
         } else {
             for (Template template : candidates) {
-                Optional<Map<String, String>> variables = template.matcher().match(uri);
+                Optional<Map<String, String>> variables = template.definition().variables(uri);
                 if (variables.isPresent()) {
                     result = template.reader().read(uri, variables.get(), context);
                     break;
