@@ -62,6 +62,11 @@ public final class HttpFront implements HttpEndpoint {
 
     /** How long an answer may take before the response becomes an event stream with keep-alives. */
     static final long KEEP_ALIVE_MILLIS = 10_000;
+    /**
+     * The most bytes of events waiting for one stream's client: with {@code ServerLimits.maxQueuedEvents}, what a
+     * client that does not read can make the server hold for it.
+     */
+    static final long MAX_QUEUED_BYTES = 16L << 20;
 
     private final ServerCore core;
     private final HttpOptions options;
@@ -279,7 +284,7 @@ public final class HttpFront implements HttpEndpoint {
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false);
         core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
-                new Replay(core.limits.replayEvents()))));
+                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))));
     }
 
     private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse) {
@@ -386,7 +391,7 @@ public final class HttpFront implements HttpEndpoint {
         Map<String, String> headers = new HashMap<>(extra);
         headers.put("Content-Type", McpHeaders.EVENT_STREAM);
         headers.put("Cache-Control", "no-cache, no-transform");
-        HttpBackend.Stream stream = exchange.stream(200, headers, core.limits.maxQueuedEvents());
+        HttpBackend.Stream stream = exchange.stream(200, headers, core.limits.maxQueuedEvents(), MAX_QUEUED_BYTES);
         stream.closed().thenRun(streams::release);
         return stream;
     }
@@ -425,13 +430,10 @@ public final class HttpFront implements HttpEndpoint {
         }
 
         /** An answer that takes long comes as a stream, so that keep-alives can tell whether the client is there. */
-        private void becomeStream() {
-            synchronized (this) {
-                if (done || stream != null || !startStream()) {
-                    return;
-                }
+        private synchronized void becomeStream() {
+            if (!done && stream == null) {
+                startStream();
             }
-            keepAlive(stream);
         }
 
         /** Starts the event stream; under the lock. */
@@ -440,6 +442,7 @@ public final class HttpFront implements HttpEndpoint {
                 return false;
             }
             stream = openStream(exchange, extra);
+            keepAlive(stream);
             if (replay != null) {
                 record = replay.open();
                 stream.write(SseFrames.priming(record.nextId(), core.limits.retryMillis()));
