@@ -13,8 +13,9 @@ image=$3
 rm -rf "$image"
 # --add-modules names the roots: the command, and what only ServiceLoader finds (the logging backend, which no
 # module requires) or only the demo starts (the test server). Everything else (the host, its providers, Jackson
-# with its TOML and YAML modules, snakeyaml-engine, slf4j, the JSON Schema validator) is resolved from the
-# descriptors, from the jars maven-dependency-plugin copied into the module path.
+# with its TOML and YAML modules, snakeyaml-engine, slf4j, the JSON Schema validator, and mcp.server with Jetty,
+# which the testkit's conformance fixture is written on) is resolved from the descriptors, from the jars
+# maven-dependency-plugin copied into the module path.
 "$java_home/bin/jlink" \
   --module-path "$module_path" \
   --add-modules mcp.cli,mcp.testkit,org.tinylog.api.slf4j,org.tinylog.impl \

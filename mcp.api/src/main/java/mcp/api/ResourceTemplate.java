@@ -1,7 +1,14 @@
 package mcp.api;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -68,7 +75,31 @@ public record ResourceTemplate(String uriTemplate, String name, Optional<String>
      * @return whether some values of the template's variables expand to exactly that URI ({@link #matches(String)})
      */
     public static boolean matches(String template, String uri) {
+        return variables(template, uri).isPresent();
+    }
+
+    /**
+     * The values of the template's variables that expand to a URI, for a server that reads the resources of its
+     * templates: matched as {@link #matches(String)} says, a simple expression's value percent-decoded (its expansion
+     * percent-encodes), any other expression's value as it stands in the URI, under the expression's text without its
+     * operator ({@code {+path}} gives {@code path}).
+     *
+     * @param uri a URI
+     * @return the values by variable, when the URI is one of this template's
+     */
+    public Optional<Map<String, String>> variables(String uri) {
+        return variables(uriTemplate, uri);
+    }
+
+    /**
+     * @param template a URI template
+     * @param uri a URI
+     * @return the values by variable, when the URI is one of the template's ({@link #variables(String)})
+     */
+    public static Optional<Map<String, String>> variables(String template, String uri) {
         StringBuilder regex = new StringBuilder();
+        List<String> names = new ArrayList<>();
+        List<Boolean> simples = new ArrayList<>();
         int i = 0;
         while (i < template.length()) {
             int open = template.indexOf('{', i);
@@ -82,10 +113,33 @@ public record ResourceTemplate(String uriTemplate, String name, Optional<String>
             }
             String expression = template.substring(open + 1, close);
             boolean simple = !expression.isEmpty() && "+#./;?&=,!@|".indexOf(expression.charAt(0)) < 0;
-            regex.append(simple ? "[^/?#]+" : ".*");
+            regex.append(simple ? "([^/?#]+)" : "(.*)");
+            names.add(simple || expression.isEmpty() ? expression : expression.substring(1));
+            simples.add(simple);
             i = close + 1;
         }
-        return Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(uri).matches();
+        Matcher matcher = Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(uri);
+        if (!matcher.matches()) {
+            return Optional.empty();
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int group = 0; group < names.size(); group++) {
+            String value = matcher.group(group + 1);
+            values.put(names.get(group), simples.get(group) ? percentDecoded(value) : value);
+        }
+        return Optional.of(values);
+    }
+
+    /** Percent-decoding as URIs have it (a {@code +} stays a {@code +}); a malformed escape is left as it stands. */
+    private static String percentDecoded(String value) {
+        if (value.indexOf('%') < 0) {
+            return value;
+        }
+        try {
+            return URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return value;
+        }
     }
 
     /** @return this template as MCP writes it (for the tool cache; {@link #fromJson} reads it back) */

@@ -1,8 +1,11 @@
 package mcp.api;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Which URIs a resource template stands for: the RFC 6570 matching that routes a read to the server whose template it is. */
@@ -32,5 +35,16 @@ class ResourceTemplateMatchTest {
         assertTrue(ResourceTemplate.matches("file:///{+path}", "file:///home/ada/notes.txt"));
         assertTrue(ResourceTemplate.matches("search://q{?query,page}", "search://q?query=x&page=2"));
         assertTrue(ResourceTemplate.matches("search://q{?query,page}", "search://q"));
+    }
+
+    @Test
+    void theValuesOfTheVariablesAreWhatTheUriSays() {
+        assertEquals(Optional.of(Map.of("id", "123")), ResourceTemplate.variables("test://template/{id}/data",
+                "test://template/123/data"));
+        assertEquals(Optional.of(Map.of("owner", "ada lovelace", "name", "a+b")), ResourceTemplate.variables(
+                "repo://{owner}/{name}", "repo://ada%20lovelace/a+b"), "simple values are percent-decoded, + stays");
+        assertEquals(Optional.of(Map.of("path", "home/ada%2Fx")), ResourceTemplate.variables("file:///{+path}",
+                "file:///home/ada%2Fx"), "a reserved expansion's value stays as it is");
+        assertEquals(Optional.empty(), ResourceTemplate.variables("test://items/{id}", "test://items/4/2"));
     }
 }

@@ -2,10 +2,7 @@ package mcp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,28 +84,10 @@ class ConformanceIT {
         List<String> command = new ArrayList<>(List.of(NODE22.toString(), "--require", LOOPBACK.toString(),
                 suite.toString(), "client", "--command", client.toString(), "-o", results.toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true);
-        builder.environment().put("NO_COLOR", "1");
-        Process process = builder.start();
-        process.getOutputStream().close();
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            fail("the conformance suite (" + String.join(" ", args) + ") did not finish within " + TIMEOUT_SECONDS + " s");
-        }
+        SuiteProcess run = SuiteProcess.run(command, temp, TIMEOUT_SECONDS);
         List<JsonNode> checks = new ArrayList<>();
         Map<String, String> statuses = new LinkedHashMap<>();
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(results)) {
-            files = walk.filter(p -> p.getFileName().toString().equals("checks.json")).sorted().toList();
-        }
+        List<Path> files = SuiteProcess.checkFiles(results);
         for (Path file : files) {
             for (JsonNode check : McpJson.mapper().readTree(file.toFile())) {
                 checks.add(check);
@@ -118,7 +97,7 @@ class ConformanceIT {
                 }
             }
         }
-        return new Outcome(process.exitValue(), output.get(10, TimeUnit.SECONDS), statuses, checks);
+        return new Outcome(run.exitCode(), run.output(), statuses, checks);
     }
 
     /** Runs one client scenario and requires its own checks to be SUCCESS and none to fail or warn. */

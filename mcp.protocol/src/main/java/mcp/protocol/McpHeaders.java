@@ -59,7 +59,7 @@ public final class McpHeaders {
      * Reads a header value of the stateless revision back ({@link #encode}'s inverse).
      *
      * @param header the header value as received
-     * @return the value, or empty when it claims the Base64 form and is not valid Base64 of UTF-8
+     * @return the value, or empty when it claims the Base64 form and is not valid, padded Base64 of UTF-8
      */
     public static Optional<String> decode(String header) {
         if (!(header.startsWith(BASE64_PREFIX) && header.endsWith(BASE64_SUFFIX)
@@ -67,6 +67,9 @@ public final class McpHeaders {
             return Optional.of(header);
         }
         String encoded = header.substring(BASE64_PREFIX.length(), header.length() - BASE64_SUFFIX.length());
+        if (encoded.length() % 4 != 0) {
+            return Optional.empty(); // the JDK's decoder forgives missing padding; the header's form does not
+        }
         try {
             byte[] bytes = Base64.getDecoder().decode(encoded);
             java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();

@@ -99,6 +99,29 @@ class ProtocolRulesTest {
     }
 
     @Test
+    void paramHeadersMustSayWhatTheArgumentsSay() {
+        JsonNode schema = json("{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\","
+                + "\"x-mcp-header\":\"Region\"},\"opts\":{\"type\":\"object\",\"properties\":{\"n\":"
+                + "{\"type\":\"integer\",\"x-mcp-header\":\"N\"}}}}}");
+        assertEquals(List.of(new ToolHeaders.Annotation("Region", List.of("region")),
+                new ToolHeaders.Annotation("N", List.of("opts", "n"))), ToolHeaders.annotations(schema));
+        JsonNode arguments = json("{\"region\":\"Hello\",\"opts\":{\"n\":42}}");
+        java.util.function.Function<java.util.Map<String, String>, Optional<String>> check = headers ->
+                ToolHeaders.mismatch(schema, arguments, name -> Optional.ofNullable(headers.get(name)));
+        assertEquals(Optional.empty(), check.apply(java.util.Map.of("Mcp-Param-Region", "Hello", "Mcp-Param-N", "42")));
+        assertEquals(Optional.empty(), check.apply(java.util.Map.of("Mcp-Param-Region", "=?base64?SGVsbG8=?=",
+                "Mcp-Param-N", " 42 ")));
+        assertTrue(check.apply(java.util.Map.of("Mcp-Param-Region", "=?base64?SGVsbG8?=", "Mcp-Param-N", "42"))
+                .orElseThrow().contains("not valid Base64"), "missing padding");
+        assertTrue(check.apply(java.util.Map.of("Mcp-Param-Region", "=?base64?SGVs!!!bG8=?=", "Mcp-Param-N", "42"))
+                .isPresent(), "characters outside the alphabet");
+        assertTrue(check.apply(java.util.Map.of("Mcp-Param-N", "42")).orElseThrow().contains("missing"));
+        assertTrue(check.apply(java.util.Map.of("Mcp-Param-Region", "Bye", "Mcp-Param-N", "42")).isPresent());
+        assertTrue(ToolHeaders.mismatch(schema, json("{}"), name -> Optional.of("x")).orElseThrow()
+                .contains("has no value"));
+    }
+
+    @Test
     void aFilterCarriesWhatItAsksFor() {
         SubscriptionFilter filter = SubscriptionFilter.read(json(
                 "{\"promptsListChanged\":true,\"resourceSubscriptions\":[\"test://a\",5]}"));

@@ -1,5 +1,6 @@
 package mcp.server;
 
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import tools.jackson.databind.JsonNode;
@@ -44,5 +45,17 @@ public interface RequestHandler {
      * @param uris every URI at least one client is subscribed to now
      */
     default void subscriptionsChanged(Set<String> uris) {
+    }
+
+    /**
+     * The input schema of a tool, when the handler knows it: over HTTP in the stateless revision the server checks
+     * a {@code tools/call}'s {@code Mcp-Param-*} headers against the arguments its {@code x-mcp-header}
+     * annotations name ({@code -32020} when they disagree). The default knows none, and nothing is checked.
+     *
+     * @param name a tool's name
+     * @return its input schema
+     */
+    default Optional<JsonNode> toolInputSchema(String name) {
+        return Optional.empty();
     }
 }

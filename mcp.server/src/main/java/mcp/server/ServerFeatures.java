@@ -23,7 +23,7 @@ import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.protocol.ErrorCodes;
-import mcp.server.internal.UriTemplates;
+import mcp.protocol.ToolHeaders;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,7 +45,7 @@ public final class ServerFeatures implements RequestHandler {
     private record Resource(ResourceDefinition definition, ResourceReader reader) {
     }
 
-    private record Template(ResourceTemplate definition, UriTemplates matcher, ResourceReader reader) {
+    private record Template(ResourceTemplate definition, ResourceReader reader) {
     }
 
     private record Prompt(PromptDefinition definition, PromptHandler handler) {
@@ -64,10 +64,15 @@ public final class ServerFeatures implements RequestHandler {
      * @param definition what clients list
      * @param handler what runs it
      * @return this
+     * @throws IllegalArgumentException if its {@code x-mcp-header} annotations break the rules
+     *     ({@link ToolHeaders#problem}: a client would leave the tool out)
      */
     public ServerFeatures tool(ToolDefinition definition, ToolHandler handler) {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(handler, "handler");
+        ToolHeaders.problem(definition.inputSchema()).ifPresent(problem -> {
+            throw new IllegalArgumentException("tool " + definition.name() + ": " + problem);
+        });
         synchronized (this) {
             tools.put(definition.name(), new Tool(definition, handler));
         }
@@ -118,8 +123,7 @@ public final class ServerFeatures implements RequestHandler {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(reader, "reader");
         synchronized (this) {
-            templates.put(definition.uriTemplate(), new Template(definition, UriTemplates.of(definition.uriTemplate()),
-                    reader));
+            templates.put(definition.uriTemplate(), new Template(definition, reader));
         }
         changes.accept("notifications/resources/list_changed");
         return this;
@@ -172,6 +176,12 @@ public final class ServerFeatures implements RequestHandler {
     /** @param listener told the notification method of every list change (the server's broadcast) */
     void onChange(Consumer<String> listener) {
         this.changes = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public synchronized Optional<JsonNode> toolInputSchema(String name) {
+        Tool tool = tools.get(name);
+        return tool == null ? Optional.empty() : Optional.of(tool.definition().inputSchema());
     }
 
     @Override
@@ -285,7 +295,7 @@ public final class ServerFeatures implements RequestHandler {
             result = resource.reader().read(uri, Map.of(), context);
         } else {
             for (Template template : candidates) {
-                Optional<Map<String, String>> variables = template.matcher().match(uri);
+                Optional<Map<String, String>> variables = template.definition().variables(uri);
                 if (variables.isPresent()) {
                     result = template.reader().read(uri, variables.get(), context);
                     break;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import mcp.api.McpJson;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +132,31 @@ class InputRoundsTest {
         assertEquals(-32602, late.last().path("error").path("code").asInt(), late.body());
         assertEquals("input_required", result(call(uri, "ask", "")).path("resultType").asString(),
                 "expired calls free their places");
+    }
+
+    @Test
+    void manyCallsWaitingForInputAtOnceAreAllServed() throws Exception {
+        URI uri = start(ServerLimits.DEFAULT);
+        int calls = 120;
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(32);
+        try {
+            List<java.util.concurrent.Future<String>> states = new java.util.ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                states.add(clients.submit(() -> result(call(uri, "ask", "")).path("requestState").asString()));
+            }
+            List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<String> state : states) {
+                String token = state.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                answers.add(clients.submit(() -> result(call(uri, "ask", answer(token))).path("content").path(0)
+                        .path("text").asString()));
+            }
+            for (java.util.concurrent.Future<String> answer : answers) {
+                assertEquals("Hello, Ada", answer.get(60, java.util.concurrent.TimeUnit.SECONDS),
+                        "every handler blocked in its ask was answered");
+            }
+        } finally {
+            clients.shutdownNow();
+        }
     }
 
     @Test

@@ -235,6 +235,22 @@ public final class ConformanceServer {
                     "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}"))).join();
             return text("Confirmed: " + answer.path("content"));
         });
+        b.tool(tool("test_header_param", "Echoes a region that a routing header mirrors (x-mcp-header)",
+                "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"description\":"
+                        + "\"Where to run\",\"x-mcp-header\":\"Region\"}},\"required\":[\"region\"]}"),
+                (a, c) -> text("region: " + a.path("region").asString("")));
+        b.tool(tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features",
+                "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\","
+                        + "\"$defs\":{\"address\":{\"$anchor\":\"addressDef\",\"type\":\"object\",\"properties\":"
+                        + "{\"street\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"}}}},"
+                        + "\"properties\":{\"name\":{\"type\":\"string\"},\"address\":{\"$ref\":\"#/$defs/address\"},"
+                        + "\"contactMethod\":{\"type\":\"string\",\"enum\":[\"phone\",\"email\"]},"
+                        + "\"phone\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},"
+                        + "\"allOf\":[{\"anyOf\":[{\"required\":[\"phone\"]},{\"required\":[\"email\"]}]}],"
+                        + "\"if\":{\"properties\":{\"contactMethod\":{\"const\":\"phone\"}},\"required\":"
+                        + "[\"contactMethod\"]},\"then\":{\"required\":[\"phone\"]},\"else\":{\"required\":"
+                        + "[\"email\"]},\"additionalProperties\":false}"),
+                (a, c) -> text("contact: " + a));
         inputRequired(b);
     }
 

@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Builds the command line that starts {@link TestServer} as a child process with the current JVM.
+ * Builds the command lines that start {@link TestServer} and {@link ConformanceServer} as child processes with the
+ * current JVM.
  *
  * <p>The class path is made of the code-source locations (jar or classes directory) of the test
  * server and of Jackson, so it works the same whether the calling tests run on the class path or
@@ -44,6 +45,42 @@ public final class TestServers {
         command.add(TestServer.class.getName());
         command.addAll(List.of(serverArgs));
         return command;
+    }
+
+    /**
+     * The command line that starts {@link ConformanceServer}, the conformance suite's fixture (over stdio unless the
+     * arguments say {@code --http PORT}).
+     *
+     * @param serverArgs options of {@link ConformanceServer}
+     * @return a new mutable list
+     */
+    public static List<String> conformance(String... serverArgs) {
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable());
+        command.addAll(JVM_OPTIONS);
+        command.add("-cp");
+        command.add(conformanceClassPath());
+        command.add(ConformanceServer.class.getName());
+        command.addAll(List.of(serverArgs));
+        return command;
+    }
+
+    /**
+     * The fixture is written on mcp.server, so it needs mcp-host's server modules, Jetty and SLF4J beside Jackson.
+     * The classes are found by name: this module does not read Jetty's.
+     */
+    private static String conformanceClassPath() {
+        Set<String> entries = new LinkedHashSet<>(List.of(classPath().split(File.pathSeparator)));
+        for (String name : List.of("mcp.server.McpServer", "mcp.protocol.ProtocolVersions", "mcp.api.McpJson",
+                "org.slf4j.Logger", "org.eclipse.jetty.server.Server", "org.eclipse.jetty.http.HttpField",
+                "org.eclipse.jetty.io.Content", "org.eclipse.jetty.util.Callback")) {
+            try {
+                entries.add(location(Class.forName(name, false, TestServers.class.getClassLoader())));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("the conformance fixture needs " + name + " on the path", e);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     /**

@@ -71,6 +71,7 @@ import mcp.protocol.McpMethods;
 import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
 import mcp.protocol.ResultType;
+import mcp.protocol.ToolHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;

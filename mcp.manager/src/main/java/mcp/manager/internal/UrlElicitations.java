@@ -20,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A server that refuses a call until the user has finished on one or more pages: the URL elicitation required
- * error ({@value #URL_ELICITATION_REQUIRED}, since 2025-11-25), whose {@code data.elicitations} are URL-mode
+ * error ({@link ErrorCodes#URL_ELICITATION_REQUIRED}, -32042, since 2025-11-25), whose {@code data.elicitations} are URL-mode
  * requests. Where the client has a UI that presents URLs, each page is put to the user as any URL request is
  * (consent first, then the page opened), and once the user has finished on all of them the call is sent once
  * more. Otherwise the call fails with what happened and the page's host, never the URL: it may carry a one-time
@@ -28,8 +28,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class UrlElicitations {
 
-    /** The MCP error code of a call that waits for the user on a page. */
-    static final int URL_ELICITATION_REQUIRED = ErrorCodes.URL_ELICITATION_REQUIRED;
     /** The most pages one refusal may put to the user; a server that names more is not asked for them. */
     static final int MAX_PAGES = 4;
 
@@ -49,7 +47,7 @@ final class UrlElicitations {
         AtomicReference<CompletableFuture<JsonNode>> inFlight = new AtomicReference<>(first);
         CompletableFuture<JsonNode> result = first.exceptionallyCompose(error -> {
             Throwable cause = ClientSession.unwrap(error);
-            if (!(cause instanceof McpProtocolException refusal) || refusal.code() != URL_ELICITATION_REQUIRED) {
+            if (!(cause instanceof McpProtocolException refusal) || refusal.code() != ErrorCodes.URL_ELICITATION_REQUIRED) {
                 return CompletableFuture.failedFuture(cause);
             }
             List<ObjectNode> pages;
@@ -72,7 +70,7 @@ final class UrlElicitations {
                         return again.exceptionallyCompose(second -> {
                             Throwable secondCause = ClientSession.unwrap(second);
                             if (secondCause instanceof McpProtocolException still
-                                    && still.code() == URL_ELICITATION_REQUIRED) {
+                                    && still.code() == ErrorCodes.URL_ELICITATION_REQUIRED) {
                                 return CompletableFuture.failedFuture(new McpException("MCP server \"" + serverName
                                         + "\" still refuses " + what + " after you finished on its page (" + hosts
                                         + "); try the call again once the page says you are done", still));

@@ -66,9 +66,11 @@ interface HttpBackend extends AutoCloseable {
          * @param status the status
          * @param headers the headers
          * @param maxQueued the most chunks waiting for the client; one more closes the stream
+         * @param maxQueuedBytes the most bytes waiting for the client (one chunk, whatever its size, always fits);
+         *     one more closes the stream
          * @return the stream
          */
-        Stream stream(int status, Map<String, String> headers, int maxQueued);
+        Stream stream(int status, Map<String, String> headers, int maxQueued, long maxQueuedBytes);
     }
 
     /** A streamed response. */

@@ -18,28 +18,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpJson;
-import mcp.api.McpProtocolException;
 import mcp.api.jsonrpc.JsonRpcCodec;
-import mcp.api.jsonrpc.JsonRpcCodecException;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.jsonrpc.JsonRpcNotification;
 import mcp.api.jsonrpc.JsonRpcRequest;
 import mcp.api.jsonrpc.JsonRpcResponse;
 import mcp.api.jsonrpc.RequestId;
-import mcp.protocol.ErrorCodes;
 import mcp.protocol.McpHeaders;
-import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
-import mcp.protocol.RequestEnvelope;
 import mcp.protocol.SseFrames;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The server over Streamable HTTP, on one endpoint for both eras: what the HTTP side of MCP says about requests,
@@ -69,6 +62,11 @@ public final class HttpFront implements HttpEndpoint {
 
     /** How long an answer may take before the response becomes an event stream with keep-alives. */
     static final long KEEP_ALIVE_MILLIS = 10_000;
+    /**
+     * The most bytes of events waiting for one stream's client: with {@code ServerLimits.maxQueuedEvents}, what a
+     * client that does not read can make the server hold for it.
+     */
+    static final long MAX_QUEUED_BYTES = 16L << 20;
 
     private final ServerCore core;
     private final HttpOptions options;
@@ -78,7 +76,8 @@ public final class HttpFront implements HttpEndpoint {
     private final Optional<byte[]> token;
     private final URI uri;
     private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
-    private final AtomicInteger streams = new AtomicInteger();
+    /** The event streams that may still be opened: {@code ServerLimits.maxStreams} in all. */
+    private final Semaphore streams;
     private final SecureRandom random = new SecureRandom();
     private final CountDownLatch ended = new CountDownLatch(1);
     private final ScheduledFuture<?> janitor;
@@ -101,6 +100,7 @@ public final class HttpFront implements HttpEndpoint {
         this.core = core;
         this.options = options;
         this.backend = backend;
+        this.streams = new Semaphore(core.limits.maxStreams());
         int port = backend.port();
         Set<String> allowedHosts = new LinkedHashSet<>();
         for (String host : new String[] {"localhost", "127.0.0.1", "[::1]"}) {
@@ -241,18 +241,22 @@ public final class HttpFront implements HttpEndpoint {
                     + limit + " bytes", Map.of());
             return;
         }
-        JsonRpcMessage message;
-        try {
-            message = JsonRpcCodec.standard().decode(body);
-        } catch (JsonRpcCodecException e) {
-            boolean parse = e.getMessage().startsWith("Invalid JSON");
-            error(exchange, 400, null, parse ? JsonRpcError.PARSE_ERROR : JsonRpcError.INVALID_REQUEST,
-                    (parse ? "Parse error: " : "Invalid request: ") + e.getMessage(), Map.of());
-            return;
-        }
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
-        if (sessionId.isPresent()) {
-            HttpSession session = sessions.get(sessionId.get());
+        RequestParser.Parsed parsed = RequestParser.parse(body, sessionId.isPresent(), exchange::header,
+                core.handler::toolInputSchema);
+        if (parsed instanceof RequestParser.Refused refused) {
+            error(exchange, refused.status(), refused.id(), refused.code(), refused.message(), Map.of());
+        } else if (parsed instanceof RequestParser.Initialize initialize) {
+            initialize(exchange, initialize.request(), sse);
+        } else if (parsed instanceof RequestParser.Stateless stateless) {
+            core.statelessRequest(stateless.request(), stateless.envelope(),
+                    new PostChannel(exchange, Map.of(), sse, null, true), null);
+        } else if (parsed instanceof RequestParser.StatelessNotification notification) {
+            core.statelessNotification(notification.notification(), null);
+            exchange.respond(202, Map.of(), new byte[0]);
+        } else {
+            JsonRpcMessage message = ((RequestParser.InSession) parsed).message();
+            HttpSession session = sessions.get(sessionId.orElseThrow());
             if (session == null || session.session.closed()) {
                 error(exchange, 404, idOf(message), JsonRpcError.INVALID_REQUEST, "Session not found: "
                         + "it ended or expired; initialize a new one", Map.of());
@@ -266,29 +270,7 @@ public final class HttpFront implements HttpEndpoint {
                 return;
             }
             inSession(exchange, session, message, sse);
-            return;
         }
-        if (message instanceof JsonRpcRequest request && ServerCore.isHandshake(request)) {
-            initialize(exchange, request, sse);
-            return;
-        }
-        Optional<String> header = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
-        JsonNode params = message instanceof JsonRpcRequest request ? request.params()
-                : message instanceof JsonRpcNotification notification ? notification.params() : null;
-        boolean handshakeClient = header.filter(ProtocolVersions.HANDSHAKE_VERSIONS::contains).isPresent()
-                && Meta.protocolVersion(params).isEmpty();
-        if (handshakeClient || !(message instanceof JsonRpcRequest)) {
-            if (!handshakeClient && message instanceof JsonRpcNotification notification) {
-                core.statelessNotification(notification, null);
-                exchange.respond(202, Map.of(), new byte[0]);
-                return;
-            }
-            error(exchange, 400, idOf(message), JsonRpcError.INVALID_REQUEST, "Bad Request: no "
-                    + McpHeaders.SESSION_ID + "; send initialize first (or a request with the stateless envelope in "
-                    + "params._meta)", Map.of());
-            return;
-        }
-        stateless(exchange, (JsonRpcRequest) message, sse);
     }
 
     private void initialize(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
@@ -302,7 +284,7 @@ public final class HttpFront implements HttpEndpoint {
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false);
         core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
-                new Replay(core.limits.replayEvents()))));
+                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))));
     }
 
     private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse) {
@@ -316,47 +298,6 @@ public final class HttpFront implements HttpEndpoint {
             session.session.onResponse((JsonRpcResponse) message);
             exchange.respond(202, Map.of(), new byte[0]);
         }
-    }
-
-    private void stateless(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
-        RequestEnvelope envelope;
-        try {
-            envelope = RequestEnvelope.read(request.params());
-        } catch (McpProtocolException e) {
-            error(exchange, 400, request.id(), e.code(), e.serverMessage(), Map.of());
-            return;
-        }
-        Optional<String> mismatch = headerMismatch(exchange, request, envelope);
-        if (mismatch.isPresent()) {
-            error(exchange, 400, request.id(), ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get(),
-                    Map.of());
-            return;
-        }
-        core.statelessRequest(request, envelope, new PostChannel(exchange, Map.of(), sse, null, true), null);
-    }
-
-    /** The stateless revision's headers must say what the body says. */
-    private static Optional<String> headerMismatch(HttpBackend.Exchange exchange, JsonRpcRequest request,
-            RequestEnvelope envelope) {
-        Optional<String> version = exchange.header(McpHeaders.PROTOCOL_VERSION).map(String::trim);
-        if (!version.equals(Optional.of(envelope.protocolVersion()))) {
-            return Optional.of(McpHeaders.PROTOCOL_VERSION + " is " + version.map(v -> "\"" + v + "\"").orElse("missing")
-                    + " but params._meta says \"" + envelope.protocolVersion() + "\"");
-        }
-        Optional<String> method = exchange.header(McpHeaders.METHOD).map(String::trim).flatMap(McpHeaders::decode);
-        if (!method.equals(Optional.of(request.method()))) {
-            return Optional.of(McpHeaders.METHOD + " is " + method.map(m -> "\"" + m + "\"").orElse("missing")
-                    + " but the body's method is \"" + request.method() + "\"");
-        }
-        Optional<String> name = McpHeaders.nameOf(request.method(), request.params());
-        if (name.isPresent()) {
-            Optional<String> header = exchange.header(McpHeaders.NAME).map(String::trim).flatMap(McpHeaders::decode);
-            if (!header.equals(name)) {
-                return Optional.of(McpHeaders.NAME + " is " + header.map(n -> "\"" + n + "\"").orElse("missing")
-                        + " but the body names \"" + name.get() + "\"");
-            }
-        }
-        return Optional.empty();
     }
 
     private void get(HttpBackend.Exchange exchange) {
@@ -396,7 +337,7 @@ public final class HttpFront implements HttpEndpoint {
         }
         synchronized (session) {
             if (session.standalone != null && !session.standalone.stream.closed().isDone()) {
-                streams.decrementAndGet();
+                streams.release();
                 error(exchange, 409, null, JsonRpcError.INVALID_REQUEST, "Conflict: the session has a GET stream open "
                         + "already", Map.of());
                 return;
@@ -442,15 +383,7 @@ public final class HttpFront implements HttpEndpoint {
     // ------------------------------------------------------------------------------------------ streams
 
     private boolean reserveStream() {
-        while (true) {
-            int now = streams.get();
-            if (now >= core.limits.maxStreams()) {
-                return false;
-            }
-            if (streams.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
+        return streams.tryAcquire();
     }
 
     /** Opens an event stream on a reserved slot; the slot is freed when it ends. */
@@ -458,8 +391,8 @@ public final class HttpFront implements HttpEndpoint {
         Map<String, String> headers = new HashMap<>(extra);
         headers.put("Content-Type", McpHeaders.EVENT_STREAM);
         headers.put("Cache-Control", "no-cache, no-transform");
-        HttpBackend.Stream stream = exchange.stream(200, headers, core.limits.maxQueuedEvents());
-        stream.closed().thenRun(streams::decrementAndGet);
+        HttpBackend.Stream stream = exchange.stream(200, headers, core.limits.maxQueuedEvents(), MAX_QUEUED_BYTES);
+        stream.closed().thenRun(streams::release);
         return stream;
     }
 
@@ -497,13 +430,10 @@ public final class HttpFront implements HttpEndpoint {
         }
 
         /** An answer that takes long comes as a stream, so that keep-alives can tell whether the client is there. */
-        private void becomeStream() {
-            synchronized (this) {
-                if (done || stream != null || !startStream()) {
-                    return;
-                }
+        private synchronized void becomeStream() {
+            if (!done && stream == null) {
+                startStream();
             }
-            keepAlive(stream);
         }
 
         /** Starts the event stream; under the lock. */
@@ -512,6 +442,7 @@ public final class HttpFront implements HttpEndpoint {
                 return false;
             }
             stream = openStream(exchange, extra);
+            keepAlive(stream);
             if (replay != null) {
                 record = replay.open();
                 stream.write(SseFrames.priming(record.nextId(), core.limits.retryMillis()));
@@ -554,47 +485,40 @@ public final class HttpFront implements HttpEndpoint {
 
         @Override
         public void finish(JsonRpcResponse response, int httpStatus) {
-            synchronized (this) {
-                if (done) {
-                    return;
-                }
-                done = true;
-                if (patience != null) {
-                    patience.cancel(false);
-                }
-                if (stream == null) {
-                    Map<String, String> headers = new HashMap<>(extra);
-                    headers.put("Content-Type", McpHeaders.JSON);
-                    exchange.respond(httpStatus, headers, JsonRpcCodec.standard().encode(response));
-                    return;
-                }
-                emit(JsonRpcCodec.standard().encodeToString(response));
-                if (record != null) {
-                    record.finish();
-                }
-                stream.close();
-            }
+            end(response, httpStatus);
         }
 
         @Override
         public void abandon() {
-            synchronized (this) {
-                if (done) {
-                    return;
-                }
-                done = true;
-                if (patience != null) {
-                    patience.cancel(false);
-                }
-                if (stream == null) {
-                    exchange.respond(202, extra, new byte[0]);
-                    return;
-                }
-                if (record != null) {
-                    record.finish();
-                }
-                stream.close();
+            end(null, 202);
+        }
+
+        /** Answers (or, with no response, ends without an answer): JSON when no stream was started, else the last event. */
+        private synchronized void end(JsonRpcResponse response, int httpStatus) {
+            if (done) {
+                return;
             }
+            done = true;
+            if (patience != null) {
+                patience.cancel(false);
+            }
+            if (stream == null) {
+                Map<String, String> headers = new HashMap<>(extra);
+                if (response == null) {
+                    exchange.respond(httpStatus, headers, new byte[0]);
+                } else {
+                    headers.put("Content-Type", McpHeaders.JSON);
+                    exchange.respond(httpStatus, headers, JsonRpcCodec.standard().encode(response));
+                }
+                return;
+            }
+            if (response != null) {
+                emit(JsonRpcCodec.standard().encodeToString(response));
+            }
+            if (record != null) {
+                record.finish();
+            }
+            stream.close();
         }
 
         @Override

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.jsonrpc.JsonRpcError;
@@ -39,29 +39,23 @@ final class InputRounds {
     private final ServerCore core;
     private final RequestStates states;
     private final Map<String, Call> waiting = new ConcurrentHashMap<>();
-    private final AtomicInteger reserved = new AtomicInteger();
+    /** The waits for a client's input that may still begin: {@code ServerLimits.maxPendingInputs} in all. */
+    private final Semaphore reserved;
     private final SecureRandom random = new SecureRandom();
 
     InputRounds(ServerCore core, byte[] key) {
         this.core = core;
         this.states = new RequestStates(key);
+        this.reserved = new Semaphore(core.limits.maxPendingInputs());
     }
 
     /** @return whether one more wait for a client's input fits the bound (then {@link #release()} it once) */
     boolean reserve() {
-        while (true) {
-            int now = reserved.get();
-            if (now >= core.limits.maxPendingInputs()) {
-                return false;
-            }
-            if (reserved.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
+        return reserved.tryAcquire();
     }
 
     void release() {
-        reserved.decrementAndGet();
+        reserved.release();
     }
 
     /** @return the calls waiting for a retry now */

@@ -155,8 +155,8 @@ final class JettyHttpBackend implements HttpBackend {
         }
 
         @Override
-        public Stream stream(int status, Map<String, String> headers, int maxQueued) {
-            JettyStream stream = new JettyStream(maxQueued);
+        public Stream stream(int status, Map<String, String> headers, int maxQueued, long maxQueuedBytes) {
+            JettyStream stream = new JettyStream(maxQueued, maxQueuedBytes);
             if (!answered.compareAndSet(false, true)) {
                 stream.closed.complete(null);
                 return stream;
@@ -169,13 +169,16 @@ final class JettyHttpBackend implements HttpBackend {
         /** A streamed response; {@code this} guards the queue and the flags. */
         private final class JettyStream implements Stream {
             private final int maxQueued;
+            private final long maxQueuedBytes;
+            private long queuedBytes;
             private final Deque<byte[]> queue = new ArrayDeque<>();
             private final CompletableFuture<Void> closed = new CompletableFuture<>();
             private boolean writing;
             private boolean ending;
 
-            JettyStream(int maxQueued) {
+            JettyStream(int maxQueued, long maxQueuedBytes) {
                 this.maxQueued = maxQueued;
+                this.maxQueuedBytes = maxQueuedBytes;
             }
 
             @Override
@@ -184,7 +187,7 @@ final class JettyHttpBackend implements HttpBackend {
                     if (ending || closed.isDone()) {
                         return false;
                     }
-                    if (queue.size() >= maxQueued) {
+                    if (queue.size() >= maxQueued || !queue.isEmpty() && queuedBytes + chunk.length > maxQueuedBytes) {
                         // The client reads no further: its stream ends, nobody else waits for it.
                         ServerCore.LOG.debug("MCP HTTP stream closed: its client left {} events unread", queue.size());
                         ending = true;
@@ -193,6 +196,7 @@ final class JettyHttpBackend implements HttpBackend {
                         return false;
                     }
                     queue.add(chunk);
+                    queuedBytes += chunk.length;
                     if (writing) {
                         return true;
                     }
@@ -219,6 +223,7 @@ final class JettyHttpBackend implements HttpBackend {
                         queue.forEach(buffer::put);
                         buffer.flip();
                         queue.clear();
+                        queuedBytes = 0;
                         last = false;
                     }
                 }

@@ -12,7 +12,7 @@ import mcp.protocol.SseFrames;
 /**
  * The event streams of one handshake-era session over HTTP, kept so that a client whose stream broke can resume it
  * ({@code GET} with {@code Last-Event-ID}): every event gets an id {@code <stream>.<sequence>} and stays in a ring of
- * the session's last {@code ServerLimits.replayEvents} events. A stream whose client is gone goes on collecting
+ * the session's last {@code ServerLimits.replayEvents} events, and of {@link #MAX_BYTES} at most. A stream whose client is gone goes on collecting
  * events (its call goes on: in this era a broken stream is no cancellation) until the client resumes it.
  *
  * <p>State: everything is guarded by {@code this}, writes to a live stream included, so that a resumed stream gets
@@ -48,8 +48,9 @@ final class Replay {
                 byte[] bytes = SseFrames.event(id + "." + seq, json);
                 if (capacity > 0) {
                     ring.addLast(new Event(this, seq, bytes));
-                    while (ring.size() > capacity) {
-                        ring.removeFirst();
+                    Replay.this.bytes += bytes.length;
+                    while (ring.size() > capacity || ring.size() > 1 && Replay.this.bytes > maxBytes) {
+                        Replay.this.bytes -= ring.removeFirst().bytes().length;
                     }
                 }
                 if (live != null && !live.write(bytes)) {
@@ -86,15 +87,25 @@ final class Replay {
         }
     }
 
+    /** The most bytes of events a session keeps for resumption (beside {@code ServerLimits.replayEvents}). */
+    static final long MAX_BYTES = 4L << 20;
+
     private final int capacity;
+    private final long maxBytes;
+    private long bytes;
     private final Deque<Event> ring = new ArrayDeque<>();
     private final Map<String, Record> records = new LinkedHashMap<>();
     private final AtomicLong nextStream = new AtomicLong();
     /** The most streams remembered; the oldest finished ones go first. */
     private static final int MAX_RECORDS = 256;
 
-    Replay(int capacity) {
+    /**
+     * @param capacity the most events kept
+     * @param maxBytes the most bytes of events kept (the last event is kept whatever its size)
+     */
+    Replay(int capacity, long maxBytes) {
         this.capacity = capacity;
+        this.maxBytes = maxBytes;
     }
 
     /** @return a new stream of the session */

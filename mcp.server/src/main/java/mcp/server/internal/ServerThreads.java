@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads of one server, each named after it: workers that run handlers (which may block, so the pool grows with
- * the requests in flight, which {@code ServerLimits.maxConcurrentRequests} bounds) and one timer (expiries, idle
- * sessions, keep-alives). All are daemons, and {@link #close()} ends them.
+ * the requests in flight, which {@code ServerLimits.maxConcurrentRequests} bounds, with some to spare for completing
+ * what the blocked ones wait for) and one timer (expiries, idle sessions, keep-alives). All are daemons, and {@link #close()} ends them.
  */
 final class ServerThreads implements AutoCloseable {
 
@@ -21,11 +21,13 @@ final class ServerThreads implements AutoCloseable {
 
     ServerThreads(String serverName, int maxWorkers) {
         String base = "mcp-server-" + serverName.replaceAll("[^A-Za-z0-9_.-]", "_");
-        // Core 0, grows to the bound, idle threads end after 30 s: a quiet server holds no thread but the timer.
-        workers = new ThreadPoolExecutor(0, maxWorkers + 16, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                named(base + "-worker-"));
-        ((ThreadPoolExecutor) workers).setCorePoolSize(Math.min(maxWorkers + 16, 64));
-        ((ThreadPoolExecutor) workers).allowCoreThreadTimeOut(true);
+        // As many threads as requests may be served at once, and some to spare: a handler may block (waiting for a
+        // client's input, for one), and what unblocks it (the client's answer) is completed on a worker too, so the
+        // pool must grow to the bound rather than queue. Idle threads end after 30 s: a quiet server holds none.
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(maxWorkers + 16, maxWorkers + 16, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), named(base + "-worker-"));
+        pool.allowCoreThreadTimeOut(true);
+        workers = pool;
         ScheduledThreadPoolExecutor scheduled = new ScheduledThreadPoolExecutor(1, named(base + "-timer-"));
         scheduled.setRemoveOnCancelPolicy(true);
         timer = scheduled;

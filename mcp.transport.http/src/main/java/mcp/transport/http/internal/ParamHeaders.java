@@ -1,11 +1,11 @@
 package mcp.transport.http.internal;
 
 import java.net.http.HttpRequest;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import mcp.protocol.McpHeaders;
+import mcp.protocol.ToolHeaders;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,15 +18,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class ParamHeaders {
 
-    private static final String ANNOTATION = "x-mcp-header";
-    /** The largest integer a header may carry exactly (the JSON-safe range, as the spec says). */
-    private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
-
-    /** A header and the path of property names to the argument it mirrors. */
-    private record Header(String name, List<String> path) {
-    }
-
-    private final Map<String, List<Header>> byTool = new ConcurrentHashMap<>();
+    private final Map<String, List<ToolHeaders.Annotation>> byTool = new ConcurrentHashMap<>();
 
     /** Learns the annotations of the tools of one {@code tools/list} page. */
     void learn(JsonNode listResult) {
@@ -37,32 +29,12 @@ final class ParamHeaders {
         for (JsonNode tool : tools) {
             JsonNode name = tool.get("name");
             if (name != null && name.isString()) {
-                List<Header> headers = new ArrayList<>();
-                collect(tool.get("inputSchema"), new ArrayList<>(), headers);
-                if (headers.isEmpty()) {
+                List<ToolHeaders.Annotation> annotations = ToolHeaders.annotations(tool.get("inputSchema"));
+                if (annotations.isEmpty()) {
                     byTool.remove(name.asString());
                 } else {
-                    byTool.put(name.asString(), List.copyOf(headers));
+                    byTool.put(name.asString(), List.copyOf(annotations));
                 }
-            }
-        }
-    }
-
-    /** The annotated properties, reached through {@code properties} alone (the only place they count). */
-    private static void collect(JsonNode schema, List<String> path, List<Header> headers) {
-        if (schema == null || !schema.isObject()) {
-            return;
-        }
-        JsonNode annotation = schema.get(ANNOTATION);
-        if (!path.isEmpty() && annotation != null && annotation.isString()) {
-            headers.add(new Header(annotation.asString(), List.copyOf(path)));
-        }
-        JsonNode properties = schema.get("properties");
-        if (properties != null && properties.isObject()) {
-            for (String property : properties.propertyNames()) {
-                path.add(property);
-                collect(properties.get(property), path, headers);
-                path.remove(path.size() - 1);
             }
         }
     }
@@ -70,36 +42,15 @@ final class ParamHeaders {
     /** Sets the headers of a {@code tools/call}'s arguments. */
     void apply(HttpRequest.Builder builder, JsonNode params) {
         JsonNode name = params == null ? null : params.get("name");
-        List<Header> headers = name != null && name.isString() ? byTool.get(name.asString()) : null;
-        if (headers == null) {
+        List<ToolHeaders.Annotation> annotations = name != null && name.isString() ? byTool.get(name.asString()) : null;
+        if (annotations == null) {
             return;
         }
         JsonNode arguments = params.get("arguments");
-        for (Header header : headers) {
-            JsonNode value = arguments;
-            for (String property : header.path()) {
-                value = value == null || !value.isObject() ? null : value.get(property);
-            }
-            String text = text(value);
-            if (text != null) {
-                builder.setHeader(McpHeaders.PARAM_PREFIX + header.name(), McpHeaders.encode(text));
-            }
+        for (ToolHeaders.Annotation annotation : annotations) {
+            // A value a header cannot carry gets none (the tool would have been refused for it).
+            ToolHeaders.headerText(ToolHeaders.valueAt(arguments, annotation.path()))
+                    .ifPresent(text -> builder.setHeader(annotation.header(), McpHeaders.encode(text)));
         }
-    }
-
-    private static String text(JsonNode value) {
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (value.isString()) {
-            return value.asString();
-        }
-        if (value.isBoolean()) {
-            return value.asBoolean() ? "true" : "false";
-        }
-        if (value.isIntegralNumber() && value.canConvertToLong() && Math.abs(value.asLong()) <= MAX_SAFE_INTEGER) {
-            return Long.toString(value.asLong());
-        }
-        return null; // not a value a header carries (the tool would have been refused for it)
     }
 }

@@ -1,4 +1,4 @@
-package mcp.manager.internal;
+package mcp.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

