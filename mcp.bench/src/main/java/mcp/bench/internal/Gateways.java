@@ -129,7 +129,39 @@ public final class Gateways {
                 (port, upstreams) -> List.of(node, "--require", repo.resolve("interop/loopback.cjs").toString(),
                         modules.resolve("supergateway/dist/index.js").toString(), "--stdio", shell(only(upstreams)),
                         "--outputTransport", "streamableHttp", "--stateful", "--port", String.valueOf(port), "--logLevel", "none"),
-                (port, upstream) -> "http://127.0.0.1:" + port + "/mcp", "bench/node_modules/supergateway/dist/index.js"));
+                (port, upstream) -> "http://127.0.0.1:" + port + "/mcp", "bench/node_modules/supergateway/dist/index.js"),
+            // mcp-host serve from the runtime image, with a scratch HOME: one process serves every upstream; with one
+            // upstream the tools keep their own names, so the client calls echo as it does directly.
+            new Gateway("mcp-host-http", "mcp-host serve --http (one process for every upstream)", false, false,
+                (port, upstreams) -> serve(upstreams, "--http", "--no-token", "--port", String.valueOf(port)),
+                (port, upstream) -> "http://127.0.0.1:" + port + "/mcp", IMAGE_LAUNCHER),
+            new Gateway("mcp-host-stdio", "mcp-host serve --stdio", true, true,
+                (port, upstreams) -> serve(upstreams, "--stdio"), null, IMAGE_LAUNCHER));
+    }
+
+    /** The launcher of the runtime image, relative to the repository. */
+    private static final String IMAGE_LAUNCHER = "mcp.cli/target/image/bin/mcp-host";
+
+    /** {@code mcp-host --config FILE serve ...} with these upstreams in FILE and a HOME of its own. */
+    private List<String> serve(Map<String, List<String>> upstreams, String... options) {
+        ObjectNode servers = Proc.JSON.createObjectNode();
+        upstreams.forEach((name, command) -> {
+            ObjectNode entry = servers.putObject(name).put("command", command.get(0));
+            command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        });
+        ObjectNode root = Proc.JSON.createObjectNode();
+        root.set("mcpServers", servers);
+        try {
+            Path config = Files.createDirectories(out).resolve("serve-" + String.join("-", upstreams.keySet()).hashCode()
+                    + ".json");
+            Files.writeString(config, root.toString());
+            List<String> command = new ArrayList<>(List.of("env", "HOME=" + Files.createDirectories(out.resolve("serve-home")),
+                    repo.resolve(IMAGE_LAUNCHER).toString(), "--config", config.toString(), "serve"));
+            command.addAll(List.of(options));
+            return command;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static List<String> only(Map<String, List<String>> upstreams) {
@@ -169,7 +201,7 @@ public final class Gateways {
         results.put("nproc", Runtime.getRuntime().availableProcessors());
         results.putArray("problems");
         results.put("loadBefore", Runner.loadAverage());
-        List<String> wanted = Arrays.asList(option("--gateways", "direct,mcp-proxy,supergateway", "direct").split(","));
+        List<String> wanted = Arrays.asList(option("--gateways", "direct,mcp-proxy,supergateway,mcp-host-http,mcp-host-stdio", "direct").split(","));
         List<Gateway> gateways = new ArrayList<>();
         for (Gateway g : catalog()) {
             if (!wanted.contains(g.name())) {
