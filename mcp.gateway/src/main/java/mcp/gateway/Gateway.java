@@ -82,6 +82,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private static final List<String> UPSTREAM_ONLY = List.of(ResultType.KEY, CacheHints.TTL_MS,
             CacheHints.CACHE_SCOPE);
 
+    /** The most questions of one server answered at once through the gateway (its clients' calls bound them first). */
+    static final int MAX_QUESTIONS = 4_096;
+
     /** The prefix of the protocol's own {@code _meta} keys. */
     private static final String RESERVED_META = "io.modelcontextprotocol/";
 
@@ -300,8 +303,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 return McpJson.object().put("action", "decline");
             }
         };
+        // Each client's call may bring a question of its server: the gateway's own server bounds the calls.
         return options -> options.handler(ClientOptions.SAMPLING_METHOD, sampling)
-                .handler(ClientOptions.ELICITATION_METHOD, elicitation);
+                .handler(ClientOptions.ELICITATION_METHOD, elicitation).maxServerRequests(MAX_QUESTIONS);
     }
 
     private JsonNode ask(RequestContext context, String kind, InputRequest request) throws Exception {

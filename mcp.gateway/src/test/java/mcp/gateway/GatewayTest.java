@@ -31,11 +31,15 @@ import mcp.host.McpHost;
 import mcp.manager.CallOptions;
 import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
+import mcp.manager.ElicitationHandlers;
+import mcp.manager.SamplingHandlers;
 import mcp.manager.McpClient;
 import mcp.manager.ServerRequestHandler;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.McpServer;
+import mcp.server.ServerLimits;
+import mcp.testkit.ConformanceServer;
 import mcp.testkit.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,21 +79,31 @@ class GatewayTest {
 
     /** A host of testkit servers (name to server arguments), a gateway of it, served over HTTP. */
     private HttpEndpoint gateway(Map<String, List<String>> servers) throws Exception {
+        ObjectNode entries = McpJson.object();
+        new TreeMap<>(servers).forEach((name, args) -> entries.set(name, stdio(TestServers.command(
+                args.toArray(String[]::new)))));
+        return gateway(entries, ServerLimits.DEFAULT);
+    }
+
+    private static ObjectNode stdio(List<String> command) {
+        ObjectNode entry = McpJson.object().put("command", command.get(0));
+        command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        return entry;
+    }
+
+    /** A host of these config entries, a gateway of it with these limits, served over HTTP. */
+    private HttpEndpoint gateway(ObjectNode entries, ServerLimits limits) throws Exception {
         ObjectNode root = McpJson.object();
-        ObjectNode entries = root.putObject("mcpServers");
-        new TreeMap<>(servers).forEach((name, args) -> {
-            List<String> command = TestServers.command(args.toArray(String[]::new));
-            ObjectNode entry = entries.putObject(name).put("command", command.get(0));
-            command.subList(1, command.size()).forEach(entry.putArray("args")::add);
-        });
+        root.set("mcpServers", entries);
         Path config = temp.resolve("mcp.json");
         Files.writeString(config, root.toString());
         McpHost host = track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
-                .cacheDirectory(temp.resolve("cache")).startupGate(Duration.ofSeconds(60)).build());
+                .cacheDirectory(temp.resolve("cache")).startupGate(Duration.ofSeconds(60))
+                .clientSettings(Gateway.clientSettings()).build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
         Gateway gateway = track(Gateway.builder(host.manager()).build());
-        McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).build());
+        McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).limits(limits).build());
         gateway.attach(server);
         return server.serveHttp(HttpOptions.LOOPBACK);
     }
@@ -207,6 +221,66 @@ class GatewayTest {
         while (!names(clients.get(1).listToolsBlocking()).contains("kit_extra_0")) {
             assertTrue(System.nanoTime() < deadline, "the new tool never appeared");
             Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Two clients, each with its own model and its own user, make 1,000 calls at once of tools that sample or elicit:
+     * each gets only its own questions, and every result is its own. The upstream is the conformance fixture in the
+     * two ways a server's question can be told apart: over stdio in the 2026-07-28 era (a round of the call's result)
+     * and over HTTP pinned to 2025-11-25 (a request on the call's own stream).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"stdio-2026", "http-2025"})
+    void aThousandCallsOfTwoClientsThatSampleAndElicitNeverCrossTalk(String upstream) throws Exception {
+        // Room for the thousand at once, in the fixture and in the gateway: the default bounds refuse the 513th.
+        ServerLimits roomy = ServerLimits.DEFAULT.withMaxConcurrentRequests(2_048).withStreams(4_096, 1_000);
+        ObjectNode entry;
+        if (upstream.equals("stdio-2026")) {
+            entry = stdio(TestServers.conformance("--max-requests", "2048"));
+        } else {
+            McpServer fixture = track(ConformanceServer.create(roomy));
+            entry = McpJson.object().put("type", "http").put("url", fixture.serveHttp(HttpOptions.LOOPBACK).uri()
+                    .toString()).put("protocolVersion", "2025-11-25");
+        }
+        HttpEndpoint endpoint = gateway(McpJson.object().set("fixture", entry), roomy);
+        Map<String, McpClient> clients = new TreeMap<>();
+        List<String> eras = List.of("auto", "2025-11-25");
+        int i = 0;
+        for (String person : List.of("Ann", "Bob")) {
+            String era = eras.get(i++);
+            clients.put(person, client(endpoint, ClientOptions.builder("gateway").protocolVersion(era)
+                    .handler(ClientOptions.SAMPLING_METHOD, SamplingHandlers.text(person + "-model",
+                            params -> person + " says " + params.path("messages").get(0).path("content").path("text")
+                                    .asString("?")))
+                    .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.accepting(params -> McpJson.object()
+                            .put("username", person.toLowerCase(java.util.Locale.ROOT))
+                            .put("email", person.toLowerCase(java.util.Locale.ROOT) + "@example.test")))));
+        }
+        // A thousand calls at once on two cores: each far slower than alone, so a bound of its own.
+        CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofMinutes(3));
+        Map<String, List<CompletableFuture<ToolResult>>> sampled = new TreeMap<>();
+        Map<String, List<CompletableFuture<ToolResult>>> elicited = new TreeMap<>();
+        for (int n = 0; n < 250; n++) {
+            for (Map.Entry<String, McpClient> client : clients.entrySet()) {
+                sampled.computeIfAbsent(client.getKey(), k -> new ArrayList<>()).add(client.getValue().callTool(
+                        "test_sampling", McpJson.object().put("prompt", "question " + n), patient));
+                elicited.computeIfAbsent(client.getKey(), k -> new ArrayList<>()).add(client.getValue().callTool(
+                        "test_elicitation", McpJson.object().put("message", "who?"), patient));
+            }
+        }
+        for (String person : clients.keySet()) {
+            String other = person.equals("Ann") ? "bob" : "ann";
+            List<CompletableFuture<ToolResult>> samples = sampled.get(person);
+            for (int n = 0; n < samples.size(); n++) {
+                assertEquals("LLM response: " + person + " says question " + n,
+                        text(samples.get(n).get(200, TimeUnit.SECONDS)), upstream);
+            }
+            for (CompletableFuture<ToolResult> call : elicited.get(person)) {
+                String answer = text(call.get(200, TimeUnit.SECONDS));
+                assertTrue(answer.contains("\"username\":\"" + person.toLowerCase(java.util.Locale.ROOT) + "\"")
+                        && !answer.contains(other), upstream + ": " + answer);
+            }
         }
     }
 

@@ -154,11 +154,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         this.logLevel = options.logLevel();
     }
 
-    /**
-     * The server's requests that may be answered at once; one more is answered with an error at once, without
-     * running its handler: a handler may block (it may ask a person), and each runs on a thread of its own.
-     */
-    public static final int MAX_SERVER_REQUESTS = 64;
+    /** The default of {@link ClientOptions#maxServerRequests()}. */
+    public static final int MAX_SERVER_REQUESTS = ClientOptions.DEFAULT_MAX_SERVER_REQUESTS;
 
     /**
      * What the bounds on what a server can fill did so far, for diagnostics and tests.
@@ -1275,13 +1272,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /** @param during the client request on whose stream it came, or {@code null} when the transport cannot say */
     private void onRequest(JsonRpcRequest request, RequestId during) {
-        if (serverRequests.incrementAndGet() > MAX_SERVER_REQUESTS) {
+        if (serverRequests.incrementAndGet() > options.maxServerRequests()) {
             serverRequests.decrementAndGet();
             refusedRequests.incrementAndGet();
             warnings.warn("has more than {} requests to mcp-host in progress; {} answered with an error",
-                    MAX_SERVER_REQUESTS, request.method());
+                    options.maxServerRequests(), request.method());
             transport.send(new JsonRpcError(request.id(), JsonRpcError.INTERNAL_ERROR, "Client busy: more than "
-                    + MAX_SERVER_REQUESTS + " requests of this server are in progress", null)).exceptionally(e -> null);
+                    + options.maxServerRequests() + " requests of this server are in progress", null))
+                    .exceptionally(e -> null);
             return;
         }
         ClientThreads.WORKERS.execute(() -> {
