@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * The whole life of an agent's MCP servers in one object: {@link #load()} discovers configs and
  * connects every server within the startup gate; {@link #reloadChanged()} discovers again after configs
  * changed and restarts only the servers whose config did ({@link #reload()} restarts them all);
- * {@link #close()} ends every server and its process tree.
+ * {@link #watchConfigs} does that by itself whenever a config file changes; {@link #close()} ends every server
+ * and its process tree.
  *
  * <pre>{@code
  * try (McpHost host = McpHost.builder().workingDirectory(project).build()) {
@@ -101,6 +102,8 @@ public final class McpHost implements AutoCloseable {
     /** What the last load or reload applied; null before the first. Written under {@link #loading}. */
     private volatile Applied applied;
     private volatile boolean closed;
+    /** The running watcher, if any; guarded by this host's monitor. */
+    private ConfigWatcher watcher;
 
     /**
      * What a load or reload gave the manager, and from what.
@@ -466,6 +469,41 @@ public final class McpHost implements AutoCloseable {
         return applied;
     }
 
+    /**
+     * Watches the config files of this host's latest load ({@link DiscoveryResult#consultedFiles()}) and runs
+     * {@link #reloadChanged()} when they change, debounced by {@link ConfigWatcher#DEFAULT_DEBOUNCE}. See
+     * {@link ConfigWatcher}.
+     *
+     * @param listener told of each reload the watcher ran, on the watcher's thread
+     * @return the running watcher; closing the host closes it
+     * @throws McpException if this host already has a watcher running, is closed, or files cannot be watched here
+     */
+    public ConfigWatcher watchConfigs(ConfigWatcher.Listener listener) {
+        return watchConfigs(ConfigWatcher.DEFAULT_DEBOUNCE, listener);
+    }
+
+    /**
+     * Watches the config files as {@link #watchConfigs(ConfigWatcher.Listener)} does.
+     *
+     * @param debounce how long the files must stay quiet before a reload: a burst of writes (an editor's save, an
+     *     agent's {@code mcp add}) is one reload. A burst that never stops is reloaded after ten times as long
+     * @param listener told of each reload the watcher ran, on the watcher's thread
+     * @return the running watcher; closing the host closes it
+     * @throws McpException if this host already has a watcher running, is closed, or files cannot be watched here
+     */
+    public synchronized ConfigWatcher watchConfigs(Duration debounce, ConfigWatcher.Listener listener) {
+        Objects.requireNonNull(debounce, "debounce");
+        Objects.requireNonNull(listener, "listener");
+        if (closed) {
+            throw new McpException("The MCP host is closed");
+        }
+        if (watcher != null && watcher.isRunning()) {
+            throw new McpException("This MCP host already watches its configs; close that watcher first");
+        }
+        watcher = ConfigWatcher.start(this, debounce, listener);
+        return watcher;
+    }
+
     /** Runs a load or reload alone: never two discoveries applied at once, nor one while the host closes. */
     private <T> T whileLoading(Supplier<T> load) {
         boolean locked;
@@ -506,12 +544,19 @@ public final class McpHost implements AutoCloseable {
     }
 
     /**
-     * Ends every server (each close bounded) and its process tree, after a load or reload in flight on another
-     * thread (bounded), so that nothing is started once it returns.
+     * Ends every server (each close bounded) and its process tree, after the config watcher, if any, and after a
+     * load or reload in flight on another thread (bounded), so that nothing is started once it returns.
      */
     @Override
     public void close() {
         closed = true;
+        ConfigWatcher running;
+        synchronized (this) {
+            running = watcher;
+        }
+        if (running != null) {
+            running.close();
+        }
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
