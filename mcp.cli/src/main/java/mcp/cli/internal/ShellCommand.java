@@ -145,7 +145,7 @@ final class ShellCommand implements Callable<Integer> {
         Main.execute(new McpHostCommand(context.io(), state).withOptionsOf(root), argv.toArray(String[]::new));
     }
 
-    /** What a reload did to the servers, one line each for what it touched; nothing when it touched nothing. */
+    /** What a reload did to the servers: a line for each kind of change, or one that says there was none. */
     private static void changes(PrintStream out, ReloadResult reload) {
         ReconcileResult changes = reload.changes();
         line(out, "started", changes.added());
