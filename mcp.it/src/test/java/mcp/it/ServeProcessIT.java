@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code mcp-host serve --http} as a process of its own, as a user runs it for every agent: five clients and three
- * stdio servers run exactly three server processes, shared by all; SIGTERM ends the gateway and leaves none of them.
+ * stdio servers run exactly three server processes, shared by all; SIGTERM ends the gateway and leaves none of them;
+ * a changed config file reaches the clients as a list change, and restarts only what it changed.
  */
 class ServeProcessIT {
 
@@ -45,6 +46,44 @@ class ServeProcessIT {
             gateway.close();
         }
         EraPeer.assertNoChildLeft();
+    }
+
+    @Test
+    void aChangedConfigFileReachesTheClientsAsAListChange() throws Exception {
+        Path home = Files.createDirectories(temp.resolve("home"));
+        Path config = temp.resolve("servers.json");
+        ObjectNode servers = McpJson.object();
+        servers.set("alpha", entry());
+        servers.set("beta", entry());
+        Files.writeString(config, McpJson.object().set("mcpServers", servers).toString());
+        gateway = new LoopbackServer(port -> List.of("env", "HOME=" + home, Cli.IMAGE.resolve("bin/mcp-host").toString(),
+                "--config", config.toString(), "serve", "--http", "--no-token", "--port", Integer.toString(port)));
+        java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(1);
+        McpClient client = EraPeer.connect("gateway", HttpServerConfig.of("http://127.0.0.1:" + gateway.port() + "/mcp"),
+                ClientOptions.builder("gateway").listener(new mcp.manager.ClientListener() {
+                    @Override
+                    public void onToolsListChanged() {
+                        changed.countDown();
+                    }
+                }), temp, clients);
+        String alphaPid = ((Content.Text) client.callToolBlocking("alpha_pid", McpJson.object()).content().get(0)).text();
+        servers.set("gamma", entry());
+        Files.writeString(config, McpJson.object().set("mcpServers", servers).toString());
+        assertTrue(changed.await(60, TimeUnit.SECONDS), "no list_changed after the config file changed");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (client.listToolsBlocking().stream().noneMatch(tool -> tool.name().equals("gamma_echo"))) {
+            assertTrue(System.nanoTime() < deadline, "gamma's tools never came");
+            Thread.sleep(200);
+        }
+        assertEquals(alphaPid, ((Content.Text) client.callToolBlocking("alpha_pid", McpJson.object()).content().get(0))
+                .text(), "an unchanged server keeps its process");
+    }
+
+    private static ObjectNode entry() {
+        List<String> command = TestServers.command();
+        ObjectNode entry = McpJson.object().put("command", command.get(0));
+        command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        return entry;
     }
 
     @Test

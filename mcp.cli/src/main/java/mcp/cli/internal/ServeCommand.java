@@ -13,6 +13,7 @@ import mcp.gateway.Gateway;
 import mcp.gateway.GatewayToken;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
+import mcp.manager.ReconcileResult;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.McpServer;
@@ -104,6 +105,15 @@ final class ServeCommand implements Callable<Integer> {
                     .tools(new LinkedHashSet<>(tools)).build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
+                // A changed config file restarts the servers it changes only; the gateway's clients hear list_changed.
+                host.watchConfigs((files, result) -> {
+                    if (result.changedAnything()) {
+                        ReconcileResult changes = result.changes();
+                        context.err().println("mcp-host serve: configs changed: started " + changes.added()
+                                + ", restarted " + changes.changed() + ", stopped " + changes.removed()
+                                + (result.held().isEmpty() ? "" : ", held (unreadable file) " + result.held().keySet()));
+                    }
+                });
                 CountDownLatch stop = new CountDownLatch(1);
                 Thread hook = new Thread(stop::countDown, "mcp-host-serve-stop");
                 Runtime.getRuntime().addShutdownHook(hook);
