@@ -296,8 +296,13 @@ public final class GatewayClient {
             try {
                 McpClient client = futures.get(i).get(120, TimeUnit.SECONDS);
                 open.add(client);
-                client.listToolsBlocking();
-                String text = echo(client, "h" + i).get(30, TimeUnit.SECONDS);
+                // One gateway process for several upstreams names each one's echo <upstream>_echo: spread the
+                // sessions' calls over them.
+                List<String> echoes = client.listToolsBlocking().stream().map(tool -> tool.name())
+                        .filter(name -> name.equals("echo") || name.endsWith("_echo")).sorted().toList();
+                String tool = echoes.isEmpty() ? "echo" : echoes.get(i % echoes.size());
+                String text = client.callTool(tool, McpJson.object().put("message", "h" + i))
+                        .thenApply(GatewayClient::text).get(30, TimeUnit.SECONDS);
                 if (!(prefix + "h" + i).equals(text)) {
                     mismatches++;
                     firstProblem = firstProblem != null ? firstProblem : "echo h" + i + " -> " + text;
