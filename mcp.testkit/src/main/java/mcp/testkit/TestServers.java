@@ -37,14 +37,7 @@ public final class TestServers {
      * @return a new mutable list
      */
     public static List<String> command(String... serverArgs) {
-        List<String> command = new ArrayList<>();
-        command.add(javaExecutable());
-        command.addAll(JVM_OPTIONS);
-        command.add("-cp");
-        command.add(classPath());
-        command.add(TestServer.class.getName());
-        command.addAll(List.of(serverArgs));
-        return command;
+        return java(classPath(), TestServer.class, serverArgs);
     }
 
     /**
@@ -55,13 +48,17 @@ public final class TestServers {
      * @return a new mutable list
      */
     public static List<String> conformance(String... serverArgs) {
+        return java(conformanceClassPath(), ConformanceServer.class, serverArgs);
+    }
+
+    private static List<String> java(String classPath, Class<?> main, String... args) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.addAll(JVM_OPTIONS);
         command.add("-cp");
-        command.add(conformanceClassPath());
-        command.add(ConformanceServer.class.getName());
-        command.addAll(List.of(serverArgs));
+        command.add(classPath);
+        command.add(main.getName());
+        command.addAll(List.of(args));
         return command;
     }
 
