@@ -66,7 +66,7 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>Routing without cross-talk.</b> What a server asks while it works on a call (sampling, elicitation,
  *       roots) goes to the client whose call it is, through {@link RequestContext#ask}: a server request of the
  *       handshake era, or an input round of the stateless one, whichever that client speaks
- *       ({@link CallOptions#handlers()}). A client's cancellation cancels its own call only.</li>
+ *       ({@link CallOptions#caller()}). A client's cancellation cancels its own call only.</li>
  *   <li><b>The owners' decisions.</b> A tool whose owning tool asks before each call ({@link CallPolicy.Decision#ASK})
  *       is confirmed with the calling client's user by elicitation first; a client that cannot be asked gets an error
  *       result that says so, and the tool does not run.</li>
