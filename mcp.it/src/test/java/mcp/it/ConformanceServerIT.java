@@ -253,8 +253,20 @@ class ConformanceServerIT {
                 assertTrue(EraPeer.text(rounds).startsWith("Ada likes"), era + ": " + EraPeer.text(rounds));
                 assertTrue(client.listTools().get(30, TimeUnit.SECONDS).size() >= 20, era);
             } finally {
-                EraPeer.closeAndAssertNoChildLeft(clients);
+                clients.forEach(McpClient::close);
+                assertNoStdioServerLeft();
             }
+        }
+    }
+
+    /** Waits (5 s at most) until no child process but the HTTP fixture is left: the client ended its stdio server. */
+    private static void assertNoStdioServerLeft() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ProcessHandle.current().children().anyMatch(p -> p.isAlive() && p.pid() != fixture.pid())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the stdio fixture outlived its client");
+            }
+            Thread.sleep(50);
         }
     }
 }
