@@ -26,6 +26,9 @@ cat > "$image/bin/mcp-host" <<'LAUNCHER'
 #!/bin/sh
 # mcp-host launcher: the image's own Java, with the application class-data archive when present.
 dir=$(cd "$(dirname "$0")/.." && pwd)
+# Where this launcher is, for the agents' configs that "mcp-host serve --print-config" writes.
+MCP_HOST_LAUNCHER="$dir/bin/mcp-host"
+export MCP_HOST_LAUNCHER
 cds=""
 if [ -f "$dir/lib/mcp-host.jsa" ]; then
   cds="-XX:SharedArchiveFile=$dir/lib/mcp-host.jsa -Xshare:auto"

@@ -24,7 +24,7 @@ module mcp.api {
     // Owner-only, atomic file writes (for the stores) and the masking of secret-looking arguments and URLs
     // (for every module that shows a command line or a URL), shared by mcp-host's own modules and no one else's.
     exports mcp.api.internal to mcp.auth, mcp.cache, mcp.consent, mcp.config, mcp.manager, mcp.transport.stdio,
-            mcp.transport.http, mcp.cli;
+            mcp.transport.http, mcp.gateway, mcp.cli;
 
     // The one lookup point, mcp.api.spi.Providers, loads every service of mcp-host.
     uses mcp.api.spi.CapabilitySource;

@@ -9,7 +9,10 @@
  *
  * <p>The official Java SDK client and the JMH benchmarks are not in this module: the SDK has no module
  * descriptor, so they are compiled from {@code src/classpath/java} into their own class-path
- * directory and always run in processes of their own, on the class path.
+ * directory and always run in processes of their own, on the class path. Likewise the two servers of the
+ * HTTP choice ({@code mcp.bench.internal.HttpChoice}): modules of their own ({@code mcp.bench.http.jdk},
+ * {@code mcp.bench.http.jetty}, from {@code src/http-jdk} and {@code src/http-jetty}), each run as a process with
+ * its HTTP library alone on the module path; Jetty is nowhere on this module's path.
  *
  * @uses mcp.api.spi.TransportProvider
  * @uses mcp.api.spi.ToolCacheProvider
@@ -21,8 +24,12 @@ module mcp.bench {
     // Bench only: Lucene as the other engine of the tool search bench (SearchBench).
     requires org.apache.lucene.core;
     requires tools.jackson.databind;
+    // The client of the HTTP choice (HttpChoice).
+    requires java.net.http;
     // Providers found by ServiceLoader, as the host finds them.
     requires mcp.transport.stdio;
+    // The Streamable HTTP client of the gateway comparison (Gateways).
+    requires mcp.transport.http;
     requires mcp.cache;
 
     exports mcp.bench;

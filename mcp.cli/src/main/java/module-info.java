@@ -7,6 +7,7 @@
  */
 module mcp.cli {
     requires mcp.host.defaults;
+    requires mcp.gateway;
     requires org.slf4j;
     requires info.picocli;
 

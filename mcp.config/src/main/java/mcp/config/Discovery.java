@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import mcp.api.ApprovalState;
+import mcp.api.ConsultedFile;
 import mcp.api.OwnerState;
 import mcp.api.PendingServer;
 import mcp.api.ProviderException;
@@ -158,6 +159,8 @@ public final class Discovery {
         private final Set<String> exaApiKeys = new LinkedHashSet<>();
         private final List<DiscoveryProblem> problems = new ArrayList<>();
         private final List<SkippedServer> skipped = new ArrayList<>();
+        /** What every source, the policy and the approvals consulted, by path, in the order first consulted. */
+        private final Map<Path, ConsultedFile> consulted = new LinkedHashMap<>();
 
         /** The administrator's policy: it binds every source, and no builder setting turns it off. */
         private ManagedPolicy policy;
@@ -169,6 +172,7 @@ public final class Discovery {
         DiscoveryResult execute() {
             ManagedPolicy.Read read = ManagedPolicy.read(managedPolicy, environment);
             policy = read.policy();
+            read.consultedFiles().forEach(this::consulted);
             for (CapabilitySource.Problem p : read.problems()) {
                 problems.add(new DiscoveryProblem(policy.broken() ? DiscoveryProblem.Severity.ERROR
                         : DiscoveryProblem.Severity.WARNING, Optional.of(p.file()), p.location(), p.server(), p.message()));
@@ -189,7 +193,11 @@ public final class Discovery {
             LOG.debug("MCP discovery done: {} servers {}, {} skipped, {} problems", configs.size(), configs.keySet(),
                     skipped.size(), problems.size());
             return new DiscoveryResult(configs, sources, new ArrayList<>(exaApiKeys), problems, skipped, owners,
-                    approvalStates, definitions);
+                    approvalStates, definitions, new ArrayList<>(consulted.values()));
+        }
+
+        private void consulted(ConsultedFile file) {
+            consulted.merge(file.path(), file, ConsultedFile::merge);
         }
 
         /** Explicit first, then ServiceLoader's; by priority, highest first; a stable sort keeps that order on ties. */
@@ -234,6 +242,7 @@ public final class Discovery {
             }
             LOG.debug("Capability source {} ({}) found {} servers and {} problems", source.id(),
                     source.displayName(), result.servers().size(), result.problems().size());
+            result.consultedFiles().forEach(this::consulted);
             for (CapabilitySource.Problem p : result.problems()) {
                 problems.add(new DiscoveryProblem(DiscoveryProblem.Severity.WARNING, Optional.of(p.file()),
                         p.location(), p.server(), p.message()));
@@ -431,6 +440,10 @@ public final class Discovery {
             }
             if (approved == null) {
                 approved = approvals.snapshot();
+                // An approval given meanwhile (`mcp-host approve`) starts the server at the next reload.
+                consulted(new ConsultedFile(approvals.file(), approved.problem().isPresent()
+                        ? ConsultedFile.State.UNREADABLE : Files.exists(approvals.file())
+                        ? ConsultedFile.State.READ : ConsultedFile.State.MISSING));
                 approved.problem().ifPresent(problem -> problems.add(new DiscoveryProblem(
                         DiscoveryProblem.Severity.ERROR, Optional.of(approvals.file()), "", "",
                         "mcp-host's approvals could not be read, so no project server is approved: " + problem)));

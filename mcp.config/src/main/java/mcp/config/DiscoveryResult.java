@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import mcp.api.ApprovalState;
+import mcp.api.ConsultedFile;
 import mcp.api.OwnerState;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
@@ -32,10 +33,16 @@ import mcp.api.SourceMetadata;
  *     trusted checkout), by name; the others need none and are not in it
  * @param definitions the {@linkplain mcp.consent.ServerDefinition#hash() definition hash} of every winner,
  *     by name: the key of its pinned tool definitions
+ * @param consultedFiles every file this discovery read or looked for, found or not, once each, in the order first
+ *     consulted, with what was found there: the config files of every source that names its files (every built-in
+ *     one does; a plugin says so in its {@link mcp.api.spi.CapabilitySource.Result}), the owning tools' settings
+ *     and policies, mcp-host's managed policy, and its approvals when a project server was met. What a host
+ *     watches to reload when configs change; none for a {@link #hardFailure}
  */
 public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
         List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped,
-        Map<String, OwnerState> owners, Map<String, ApprovalState> approvals, Map<String, String> definitions) {
+        Map<String, OwnerState> owners, Map<String, ApprovalState> approvals, Map<String, String> definitions,
+        List<ConsultedFile> consultedFiles) {
 
     /** The file a hard failure names, as the described system does (SPEC §3, failure classes). */
     private static final Path HARD_FAILURE_FILE = Path.of(".mcp.json");
@@ -50,6 +57,14 @@ public record DiscoveryResult(Map<String, ServerConfig> configs, Map<String, Sou
         owners = Collections.unmodifiableMap(new LinkedHashMap<>(owners));
         approvals = Collections.unmodifiableMap(new LinkedHashMap<>(approvals));
         definitions = Collections.unmodifiableMap(new LinkedHashMap<>(definitions));
+        consultedFiles = List.copyOf(consultedFiles);
+    }
+
+    /** A result that names no consulted file. */
+    public DiscoveryResult(Map<String, ServerConfig> configs, Map<String, SourceMetadata> sources,
+            List<String> exaApiKeys, List<DiscoveryProblem> problems, List<SkippedServer> skipped,
+            Map<String, OwnerState> owners, Map<String, ApprovalState> approvals, Map<String, String> definitions) {
+        this(configs, sources, exaApiKeys, problems, skipped, owners, approvals, definitions, List.of());
     }
 
     /** A result without approvals and definition hashes. */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import mcp.api.ConsultedFile;
 import mcp.api.HttpServerConfig;
 import mcp.api.ServerConfig;
 import mcp.api.SourceMetadata;
@@ -28,6 +29,7 @@ import mcp.config.DiscoveryProblem.Severity;
 import mcp.config.Fixtures.FixedSource;
 import mcp.config.Fixtures.LambdaFilter;
 import mcp.config.SkippedServer.Reason;
+import mcp.config.internal.sources.ManagedPolicy;
 import org.junit.jupiter.api.Test;
 
 /** Ordering, de-duplication after filtering and validation, failures of sources and filters. */
@@ -288,7 +290,11 @@ class DiscoveryMergeTest {
 
         DiscoveryResult empty = discovery().build().discover();
         assertFalse(empty.hardFailed());
-        assertEquals(new DiscoveryResult(Map.of(), Map.of(), List.of(), List.of(), List.of()), empty);
+        // Nothing but the managed policy, looked for: no source here reads a file.
+        assertEquals(List.of(ManagedPolicy.defaultFile()), empty.consultedFiles().stream().map(ConsultedFile::path)
+                .toList());
+        assertEquals(new DiscoveryResult(Map.of(), Map.of(), List.of(), List.of(), List.of(), Map.of(), Map.of(),
+                Map.of(), empty.consultedFiles()), empty);
     }
 
     @Test

@@ -3,14 +3,22 @@ package mcp.host;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import mcp.api.ConsultedFile;
 import mcp.api.McpException;
 import mcp.api.ProviderException;
+import mcp.api.ServerConfig;
+import mcp.api.SourceMetadata;
 import mcp.api.UserDirectories;
 import mcp.api.spi.AuthResolver;
 import mcp.api.spi.AuthServices;
@@ -35,13 +43,16 @@ import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandlers;
 import mcp.manager.ConnectResult;
 import mcp.manager.McpManager;
+import mcp.manager.ReconcileResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The whole life of an agent's MCP servers in one object: {@link #load()} discovers configs and
- * connects every server within the startup gate; {@link #reload()} does it again after configs
- * changed; {@link #close()} ends every server and its process tree.
+ * connects every server within the startup gate; {@link #reloadChanged()} discovers again after configs
+ * changed and restarts only the servers whose config did ({@link #reload()} restarts them all);
+ * {@link #watchConfigs} does that by itself whenever a config file changes; {@link #close()} ends every server
+ * and its process tree.
  *
  * <pre>{@code
  * try (McpHost host = McpHost.builder().workingDirectory(project).build()) {
@@ -79,6 +90,34 @@ public final class McpHost implements AutoCloseable {
     private final McpManager manager;
     /** Closes the host at JVM shutdown if it is still open; removed by {@link #close()}. */
     private final Thread shutdownHook;
+
+    /**
+     * How long a load, a reload or {@link #close()} waits for another one in flight, whose own work is bounded
+     * (discovery, the closes, the startup gate and the wait for uncached servers) but for a consent handler that
+     * asks a person.
+     */
+    private static final Duration LOAD_WAIT = Duration.ofMinutes(2);
+    /** Held by a load or reload from its discovery to its last connect: one discovery is applied at a time. */
+    private final ReentrantLock loading = new ReentrantLock();
+    /** What the last load or reload applied; null before the first. Written under {@link #loading}. */
+    private volatile Applied applied;
+    private volatile boolean closed;
+    /** The running watcher, if any; guarded by this host's monitor. */
+    private ConfigWatcher watcher;
+
+    /**
+     * What a load or reload gave the manager, and from what.
+     *
+     * @param discovery the discovery it applied (its consulted files are what a watcher watches)
+     * @param servers what the manager was given to run, by name: the discovery's winners, and the servers held
+     * @param seen how each consulted file looked right after the discovery read it
+     */
+    record Applied(DiscoveryResult discovery, Map<String, Given> servers, Map<Path, FileStamp> seen) {
+    }
+
+    /** One server as the manager was given it. */
+    record Given(ServerConfig config, Optional<SourceMetadata> source, Optional<String> pinKey) {
+    }
 
     private McpHost(Builder builder) {
         this.settings = builder;
@@ -257,41 +296,232 @@ public final class McpHost implements AutoCloseable {
      * @return the tools, the per-server errors, the manager and the Exa keys
      */
     public LoadResult load() {
+        return whileLoading(this::loadLocked);
+    }
+
+    private LoadResult loadLocked() {
         if (!settings.mcpEnabled) {
-            return new LoadResult(List.of(), Map.of(), manager, List.of(), new DiscoveryResult(Map.of(), Map.of(),
-                    List.of(), List.of(), List.of()));
+            return disabledLoad();
         }
         DiscoveryResult discovery = discover();
         if (discovery.hardFailed()) {
             String message = discovery.problems().get(0).message();
             return new LoadResult(List.of(), Map.of(".mcp.json", message), manager, List.of(), discovery);
         }
-        Map<String, String> errors = new LinkedHashMap<>();
-        for (DiscoveryProblem problem : discovery.problems()) {
-            if (problem.severity() == DiscoveryProblem.Severity.ERROR && !problem.server().isEmpty()) {
-                errors.putIfAbsent(problem.server(), problem.message());
-            }
-        }
+        Map<Path, FileStamp> seen = FileStamp.of(discovery.consultedFiles());
+        Map<String, String> errors = discoveryErrors(discovery);
         ConnectResult connected;
         try {
             connected = manager.connectServers(discovery.configs(), discovery.sources(), discovery.definitions());
         } catch (McpException e) {
             return new LoadResult(manager.getTools(), Map.of(".mcp.json", e.getMessage()), manager,
                     discovery.exaApiKeys(), discovery);
+        } finally {
+            applied = new Applied(discovery, given(discovery, Map.of(), null), seen);
         }
         errors.putAll(connected.errors());
         return new LoadResult(connected.tools(), errors, manager, discovery.exaApiKeys(), discovery);
     }
 
+    private LoadResult disabledLoad() {
+        return new LoadResult(List.of(), Map.of(), manager, List.of(), new DiscoveryResult(Map.of(), Map.of(),
+                List.of(), List.of(), List.of()));
+    }
+
+    /** The servers discovery found invalid, by name: the first error of each. */
+    private static Map<String, String> discoveryErrors(DiscoveryResult discovery) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (DiscoveryProblem problem : discovery.problems()) {
+            if (problem.severity() == DiscoveryProblem.Severity.ERROR && !problem.server().isEmpty()) {
+                errors.putIfAbsent(problem.server(), problem.message());
+            }
+        }
+        return errors;
+    }
+
     /**
      * Reloads: disconnects every server, discovers again (with the same options, so a project config
-     * switched off stays off) and connects.
+     * switched off stays off) and connects. {@link #reloadChanged()} restarts only what changed.
      *
      * @return the new load
      */
     public LoadResult reload() {
-        manager.disconnectAll();
-        return load();
+        return whileLoading(() -> {
+            manager.disconnectAll();
+            return loadLocked();
+        });
+    }
+
+    /**
+     * Reloads what changed: discovers again with this host's options (consent handler, approvals, policies, project
+     * config, filters), as {@link #load()} does, then makes the running servers exactly the ones found
+     * ({@link McpManager#reconcileServers}): a server no longer configured (or no longer approved, or now blocked) is
+     * stopped, one whose config or approved definition changed is restarted with the new one, a new one is started,
+     * one whose connect had failed is tried again, and every other server runs on untouched, the same process and
+     * the same tools. Sessions and {@link mcp.manager.ManagerListener}s hear of the tools that leave and come as they
+     * do for any connect and disconnect.
+     *
+     * <p>A file caught half written does not cost its servers: a server whose file cannot be read or parsed now
+     * ({@link ConsultedFile.State#UNREADABLE}, a problem in the discovery names the file and where) keeps running as
+     * it was, and is reported in {@link ReloadResult#held()}, until a reload finds the file readable again. What
+     * only decides about servers is taken as it reads: a managed policy that cannot be read blocks every server, and
+     * an owning tool's settings that cannot be read approve nothing, as in a load. A discovery that fails as a whole
+     * (a broken provider) changes nothing: the error is in the result, and every server runs on.
+     *
+     * @return the load as {@link #load()} returns it, what changed, and the servers held
+     * @throws McpException if the host is closed, or another load is still running after two minutes
+     */
+    public ReloadResult reloadChanged() {
+        return whileLoading(this::reloadChangedLocked);
+    }
+
+    private ReloadResult reloadChangedLocked() {
+        if (closed) {
+            throw new McpException("The MCP host is closed");
+        }
+        if (!settings.mcpEnabled) {
+            return new ReloadResult(disabledLoad(), unchanged(List.of()), Map.of());
+        }
+        Applied before = applied;
+        DiscoveryResult discovery = discover();
+        if (discovery.hardFailed()) {
+            List<String> running = before == null ? List.of() : List.copyOf(before.servers().keySet());
+            return new ReloadResult(new LoadResult(manager.getTools(), Map.of(".mcp.json",
+                    discovery.problems().get(0).message()), manager, List.of(), discovery), unchanged(running), Map.of());
+        }
+        Map<Path, FileStamp> seen = FileStamp.of(discovery.consultedFiles());
+        Map<String, DiscoveryProblem> held = held(before, discovery);
+        Map<String, Given> servers = given(discovery, held, before);
+        Map<String, ServerConfig> configs = new LinkedHashMap<>();
+        Map<String, SourceMetadata> sources = new LinkedHashMap<>();
+        Map<String, String> pinKeys = new LinkedHashMap<>();
+        servers.forEach((name, server) -> {
+            configs.put(name, server.config());
+            server.source().ifPresent(source -> sources.put(name, source));
+            server.pinKey().ifPresent(key -> pinKeys.put(name, key));
+        });
+        Map<String, String> errors = discoveryErrors(discovery);
+        ReconcileResult changes;
+        try {
+            changes = manager.reconcileServers(configs, sources, pinKeys);
+        } catch (McpException e) {
+            return new ReloadResult(new LoadResult(manager.getTools(), Map.of(".mcp.json", e.getMessage()), manager,
+                    discovery.exaApiKeys(), discovery), unchanged(List.copyOf(configs.keySet())), held);
+        } finally {
+            applied = new Applied(discovery, servers, seen);
+        }
+        errors.putAll(changes.connect().errors());
+        held.forEach((name, problem) -> LOG.warn("MCP server \"{}\" keeps running as it was: {}; it follows its file"
+                + " again once the file reads", name, problem.describe()));
+        if (changes.changedAnything()) {
+            LOG.info("MCP servers reloaded: started {}, stopped {}, restarted {}, tried again {}; {} unchanged",
+                    changes.added(), changes.removed(), changes.changed(), changes.retried(), changes.kept().size());
+        }
+        return new ReloadResult(new LoadResult(changes.connect().tools(), errors, manager, discovery.exaApiKeys(),
+                discovery), changes, held);
+    }
+
+    /** What a reload that changed nothing says: these servers kept. */
+    private ReconcileResult unchanged(List<String> kept) {
+        return new ReconcileResult(List.of(), List.of(), List.of(), kept, List.of(),
+                new ConnectResult(manager.getTools(), Map.of()));
+    }
+
+    /**
+     * The servers to keep as they run although discovery did not find them again: those whose file it could not
+     * read or parse this time, by name, with the problem that says why.
+     */
+    private static Map<String, DiscoveryProblem> held(Applied before, DiscoveryResult discovery) {
+        Map<String, DiscoveryProblem> held = new LinkedHashMap<>();
+        if (before == null) {
+            return held;
+        }
+        Set<Path> unreadable = new HashSet<>();
+        discovery.consultedFiles().stream().filter(file -> file.state() == ConsultedFile.State.UNREADABLE)
+                .forEach(file -> unreadable.add(file.path()));
+        before.servers().forEach((name, server) -> {
+            Optional<Path> file = server.source().flatMap(SourceMetadata::path)
+                    .map(path -> path.toAbsolutePath().normalize());
+            if (file.isEmpty() || !unreadable.contains(file.get())) {
+                return;
+            }
+            DiscoveryProblem problem = discovery.problems().stream()
+                    .filter(p -> p.file().equals(file) && p.server().isEmpty()).findFirst()
+                    .orElse(new DiscoveryProblem(DiscoveryProblem.Severity.WARNING, file, "", "", "cannot be read"));
+            held.put(name, problem);
+        });
+        return held;
+    }
+
+    /** The discovery's winners, then the servers held as {@code before} gave them (winning over a new namesake). */
+    private static Map<String, Given> given(DiscoveryResult discovery, Map<String, DiscoveryProblem> held,
+            Applied before) {
+        Map<String, Given> servers = new LinkedHashMap<>();
+        discovery.configs().forEach((name, config) -> servers.put(name, new Given(config,
+                Optional.ofNullable(discovery.sources().get(name)), Optional.ofNullable(discovery.definitions()
+                        .get(name)))));
+        held.keySet().forEach(name -> servers.put(name, before.servers().get(name)));
+        return servers;
+    }
+
+    /** @return what the last load or reload applied, or null before the first */
+    Applied applied() {
+        return applied;
+    }
+
+    /**
+     * Watches the config files of this host's latest load ({@link DiscoveryResult#consultedFiles()}) and runs
+     * {@link #reloadChanged()} when they change, debounced by {@link ConfigWatcher#DEFAULT_DEBOUNCE}. See
+     * {@link ConfigWatcher}.
+     *
+     * @param listener told of each reload the watcher ran, on the watcher's thread
+     * @return the running watcher; closing the host closes it
+     * @throws McpException if this host already has a watcher running, is closed, or files cannot be watched here
+     */
+    public ConfigWatcher watchConfigs(ConfigWatcher.Listener listener) {
+        return watchConfigs(ConfigWatcher.DEFAULT_DEBOUNCE, listener);
+    }
+
+    /**
+     * Watches the config files as {@link #watchConfigs(ConfigWatcher.Listener)} does.
+     *
+     * @param debounce how long the files must stay quiet before a reload: a burst of writes (an editor's save, an
+     *     agent's {@code mcp add}) is one reload. A burst that never stops is reloaded after ten times as long
+     * @param listener told of each reload the watcher ran, on the watcher's thread
+     * @return the running watcher; closing the host closes it
+     * @throws McpException if this host already has a watcher running, is closed, or files cannot be watched here
+     */
+    public synchronized ConfigWatcher watchConfigs(Duration debounce, ConfigWatcher.Listener listener) {
+        Objects.requireNonNull(debounce, "debounce");
+        Objects.requireNonNull(listener, "listener");
+        if (closed) {
+            throw new McpException("The MCP host is closed");
+        }
+        if (watcher != null && watcher.isRunning()) {
+            throw new McpException("This MCP host already watches its configs; close that watcher first");
+        }
+        watcher = ConfigWatcher.start(this, debounce, listener);
+        return watcher;
+    }
+
+    /** Runs a load or reload alone: never two discoveries applied at once, nor one while the host closes. */
+    private <T> T whileLoading(Supplier<T> load) {
+        boolean locked;
+        try {
+            locked = loading.tryLock(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpException("Interrupted while waiting for another MCP load to finish", e);
+        }
+        if (!locked) {
+            throw new McpException("Another MCP load or reload is still running after " + LOAD_WAIT.toSeconds()
+                    + " s");
+        }
+        try {
+            return load.get();
+        } finally {
+            loading.unlock();
+        }
     }
 
     /** @return the manager that runs the servers */
@@ -313,9 +543,20 @@ public final class McpHost implements AutoCloseable {
         return ToolSession.open(this);
     }
 
-    /** Ends every server (each close bounded) and its process tree. */
+    /**
+     * Ends every server (each close bounded) and its process tree, after the config watcher, if any, and after a
+     * load or reload in flight on another thread (bounded), so that nothing is started once it returns.
+     */
     @Override
     public void close() {
+        closed = true;
+        ConfigWatcher running;
+        synchronized (this) {
+            running = watcher;
+        }
+        if (running != null) {
+            running.close();
+        }
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -323,7 +564,19 @@ public final class McpHost implements AutoCloseable {
                 // The JVM is shutting down: the hook runs (or ran) the same close.
             }
         }
-        manager.close();
+        boolean locked = false;
+        try {
+            locked = loading.tryLock(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            manager.close();
+        } finally {
+            if (locked) {
+                loading.unlock();
+            }
+        }
     }
 
     /** Builds a {@link McpHost}. Every setting has a default; see each method. */

@@ -34,7 +34,8 @@ import tools.jackson.databind.JsonNode;
  * when a server connects after the startup gate (served from the cache meanwhile, or past the wait for uncached
  * servers, or up on a retry of its first connect) or changes its tools, and tells its listeners
  * ({@link #onToolsChanged}) as a {@code tools/list_changed} would: the agent's next request takes the new set.
- * {@link #reload()} runs the whole reload flow. {@link #subagent()} gives a session whose proxy tools call through this
+ * {@link #reload()} runs the whole reload flow, {@link #reloadChanged()} restarts only the servers whose config changed.
+ * {@link #subagent()} gives a session whose proxy tools call through this
  * session's connections and which starts nothing of its own.
  *
  * <p>Everything here is the model's: a server's tools meant for an app's view only (the MCP Apps extension,
@@ -315,6 +316,22 @@ public final class ToolSession implements AutoCloseable {
         lastLoad = host.reload();
         rebind();
         return lastLoad;
+    }
+
+    /**
+     * Reloads what changed ({@link McpHost#reloadChanged()}): only the servers whose config changed are restarted,
+     * the others keep their connections, and this session's MCP tools follow. Not available to a subagent.
+     *
+     * @return what the reload found and did; its load becomes {@link #lastLoad()}
+     */
+    public ReloadResult reloadChanged() {
+        if (subagent) {
+            throw new McpException("A subagent session shares its parent's servers and cannot reload them");
+        }
+        ReloadResult result = host.reloadChanged();
+        lastLoad = result.load();
+        rebind();
+        return result;
     }
 
     /**

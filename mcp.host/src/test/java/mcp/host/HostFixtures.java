@@ -24,6 +24,16 @@ final class HostFixtures {
      * @return the file
      */
     static Path config(Path dir, Map<String, List<String>> servers) throws IOException {
+        Path file = dir.resolve("mcp.json");
+        Files.writeString(file, mcpServers(servers));
+        return file;
+    }
+
+    /**
+     * @return {@code {"mcpServers": ...}} with one testkit server per entry (name to the server's arguments), in
+     *     name order: the native format, and Claude Code's and Cursor's
+     */
+    static String mcpServers(Map<String, List<String>> servers) {
         ObjectNode root = McpJson.object();
         ObjectNode mcpServers = root.putObject("mcpServers");
         new TreeMap<>(servers).forEach((name, args) -> {
@@ -32,9 +42,7 @@ final class HostFixtures {
             server.put("command", command.get(0));
             command.subList(1, command.size()).forEach(server.putArray("args")::add);
         });
-        Path file = dir.resolve("mcp.json");
-        Files.writeString(file, root.toString());
-        return file;
+        return root.toString();
     }
 
     /** Waits until the condition holds, at most {@code seconds}; fails naming what did not happen. */

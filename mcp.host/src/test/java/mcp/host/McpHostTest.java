@@ -111,6 +111,36 @@ class McpHostTest {
         }
     }
 
+    @Test
+    void reloadChangedRestartsOnlyTheServerWhoseEntryChanged() throws Exception {
+        Path config = config(Map.of("same", List.of(), "edited", List.of()));
+        try (ToolSession session = host(config).build().openSession()) {
+            long same = pid(session, "same");
+            long edited = pid(session, "edited");
+            config(Map.of("same", List.of(), "edited", List.of("--tools", "1")));
+
+            ReloadResult reloaded = session.reloadChanged();
+
+            assertEquals(List.of("edited"), reloaded.changes().changed());
+            assertEquals(List.of("same"), reloaded.changes().kept());
+            assertEquals(reloaded.load(), session.lastLoad());
+            assertEquals(same, pid(session, "same"), "the same process");
+            assertTrue(session.tool("mcp_edited_tool_0").isPresent());
+            assertFalse(edited == pid(session, "edited"));
+
+            Files.writeString(config, "{\"mcpServers\": {\"same\": ");
+            ReloadResult broken = session.reloadChanged();
+            assertEquals(Set.of("same", "edited"), broken.held().keySet(), "a file that does not parse stops nothing");
+            assertFalse(broken.changedAnything());
+            assertEquals(same, pid(session, "same"));
+        }
+    }
+
+    private static long pid(ToolSession session, String server) {
+        return Long.parseLong(McpClient.await(session.tool("mcp_" + server + "_pid").orElseThrow()
+                .call(json("{}"))).text().trim());
+    }
+
     private static Set<String> mcpServers(ToolSession session) {
         return session.tools().stream().filter(AgentTool::isMcp).map(t -> t.label().split("/")[0])
                 .collect(Collectors.toSet());

@@ -117,7 +117,7 @@ class ConformanceServerIT {
      * A few requests of both eras before the suite: some scenarios read a stream for 500 ms only, which a JVM that
      * has not run the code yet can miss on a busy machine.
      */
-    private static void warmUp(URI uri) throws Exception {
+    static void warmUp(URI uri) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
         String stateless = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
                 + "\"test_simple_text\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
@@ -144,7 +144,7 @@ class ConformanceServerIT {
     }
 
     /** The server scenarios a revision requires: the {@code server:} list of its requirements file. */
-    private static List<String> required(String revision) throws IOException {
+    static List<String> required(String revision) throws IOException {
         List<String> scenarios = new ArrayList<>();
         boolean inServer = false;
         for (String line : Files.readAllLines(REQUIREMENTS.resolve(revision + ".yaml"))) {
@@ -163,11 +163,11 @@ class ConformanceServerIT {
     private record Run(int exitCode, String output, Map<String, List<JsonNode>> checks) {
     }
 
-    private Run suite(String revision) throws Exception {
-        Path results = Files.createDirectories(temp.resolve(revision));
-        List<String> command = List.of(NODE22.toString(), SUITE.toString(), "server", "--url", url, "--requirements",
-                revision, "-o", results.toString());
-        SuiteProcess run = SuiteProcess.run(command, temp, TIMEOUT_SECONDS);
+    private static Run suite(Path directory, String endpoint, String revision) throws Exception {
+        Path results = Files.createTempDirectory(Files.createDirectories(directory), revision + "-");
+        List<String> command = List.of(NODE22.toString(), SUITE.toString(), "server", "--url", endpoint,
+                "--requirements", revision, "-o", results.toString());
+        SuiteProcess run = SuiteProcess.run(command, directory, TIMEOUT_SECONDS);
         Map<String, List<JsonNode>> checks = new TreeMap<>();
         List<Path> files = SuiteProcess.checkFiles(results);
         for (Path file : files) {
@@ -180,9 +180,22 @@ class ConformanceServerIT {
     }
 
     private void judge(String revision, int expected) throws Exception {
+        judge(temp, "the fixture", url, revision, expected);
+    }
+
+    /**
+     * Runs one revision's server scenarios against an endpoint and requires every required one to pass whole.
+     *
+     * @param directory where the results go
+     * @param label what the endpoint is, for the messages
+     * @param endpoint the endpoint's URL, as {@code localhost}
+     * @param revision the revision
+     * @param expected how many scenarios it requires
+     */
+    static void judge(Path directory, String label, String endpoint, String revision, int expected) throws Exception {
         List<String> required = required(revision);
         assertEquals(expected, required.size(), "the required server scenarios of " + revision + ": " + required);
-        Run run = suite(revision);
+        Run run = suite(directory, endpoint, revision);
         String tail = run.output().substring(Math.max(0, run.output().length() - 4000));
         List<String> bad = new ArrayList<>();
         int passed = 0;
@@ -211,11 +224,11 @@ class ConformanceServerIT {
                 notScored.put(scenario, failing == 0 ? "pass" : failing + " failing of " + checks.size());
             }
         });
-        System.err.println("conformance server " + revision + ": " + passed + "/" + required.size()
+        System.err.println("conformance server " + revision + ", " + label + ": " + passed + "/" + required.size()
                 + " required scenarios pass; not scored: " + notScored);
-        assertEquals(List.of(), bad, revision + "\n--- suite output (end):\n" + tail);
+        assertEquals(List.of(), bad, label + ", " + revision + "\n--- suite output (end):\n" + tail);
         assertEquals(expected, passed);
-        assertEquals(0, run.exitCode(), revision + "\n--- suite output (end):\n" + tail);
+        assertEquals(0, run.exitCode(), label + ", " + revision + "\n--- suite output (end):\n" + tail);
     }
 
     @Test

@@ -60,6 +60,11 @@ final class LoopbackServer implements AutoCloseable {
         }
     }
 
+    /** @return the server's process */
+    Process process() {
+        return process;
+    }
+
     int port() {
         return port;
     }

@@ -35,7 +35,7 @@ class ModuleDescriptorsIT {
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
     private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.protocol", "mcp.server", "mcp.transport.stdio",
             "mcp.transport.http", "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host",
-            "mcp.host.defaults", "mcp.cli", "mcp.testkit", "mcp.search");
+            "mcp.host.defaults", "mcp.gateway", "mcp.cli", "mcp.testkit", "mcp.search");
     /** Aggregators: modules with no package of their own, which only name other modules (as the JDK's java.se). */
     private static final Set<String> AGGREGATORS = Set.of("mcp.host.defaults");
 

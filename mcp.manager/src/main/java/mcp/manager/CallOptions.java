@@ -1,7 +1,6 @@
 package mcp.manager;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -28,17 +27,12 @@ import mcp.api.CallLimits;
  * @param idleTimeout a call that gets no response and no progress for this long fails; absent: the server's
  *     setting, else none. A request with an idle timeout or {@code resetTimeoutOnProgress} carries a
  *     {@code progressToken} even without {@code onProgress}, so that the server's progress counts
- * @param handlers the answers of this call's caller to what the server asks while it works on the call
- *     ({@link ClientOptions#SAMPLING_METHOD}, {@link ClientOptions#ELICITATION_METHOD}, {@code roots/list}), over
- *     the session's own ({@link ClientOptions#handlers()}): a gateway passes those of the client whose call it
- *     is. A server request is the call's when it comes as an input request of the call's own result (the
- *     2026-07-28 era) or on the call's own stream (Streamable HTTP), or when this is the only call with handlers
- *     in flight; when several are and the transport cannot tell which it belongs to (stdio in the 2025 era),
- *     it is refused with an error that says so, and reaches no caller. Default: none, the session's
+ * @param caller who the call is made for, when it is not the session's own user: what the server asks while it works
+ *     on the call reaches that caller ({@link Caller}). Default: none, the session's handlers answer
  */
 public record CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProgress,
         Optional<Duration> maxTotalTimeout, Optional<Consumer<ProgressUpdate>> onProgress,
-        Optional<Duration> idleTimeout, Map<String, ServerRequestHandler> handlers) {
+        Optional<Duration> idleTimeout, Optional<Caller> caller) {
 
     /** No options: the session's timeout, no progress. */
     public static final CallOptions DEFAULT = new CallOptions(Optional.empty(), false, Optional.empty(),
@@ -50,13 +44,13 @@ public record CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProg
         Objects.requireNonNull(maxTotalTimeout, "maxTotalTimeout");
         Objects.requireNonNull(onProgress, "onProgress");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
-        handlers = Map.copyOf(handlers);
+        Objects.requireNonNull(caller, "caller");
     }
 
-    /** Options whose server requests the session's handlers answer. */
+    /** Options of a call made for the session's own user. */
     public CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProgress, Optional<Duration> maxTotalTimeout,
             Optional<Consumer<ProgressUpdate>> onProgress, Optional<Duration> idleTimeout) {
-        this(timeout, resetTimeoutOnProgress, maxTotalTimeout, onProgress, idleTimeout, Map.of());
+        this(timeout, resetTimeoutOnProgress, maxTotalTimeout, onProgress, idleTimeout, Optional.empty());
     }
 
     /** Options without an idle timeout of their own. */
@@ -68,37 +62,38 @@ public record CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProg
     /** @return a copy with this timeout */
     public CallOptions withTimeout(Duration value) {
         return new CallOptions(Optional.of(value), resetTimeoutOnProgress, maxTotalTimeout, onProgress, idleTimeout,
-                handlers);
+                caller);
     }
 
     /** @return a copy that delivers progress to this consumer */
     public CallOptions withProgress(Consumer<ProgressUpdate> consumer) {
         return new CallOptions(timeout, resetTimeoutOnProgress, maxTotalTimeout, Optional.of(consumer), idleTimeout,
-                handlers);
+                caller);
     }
 
     /** @return a copy whose timeout restarts on progress, up to {@code maxTotal} */
     public CallOptions withResetTimeoutOnProgress(Duration maxTotal) {
-        return new CallOptions(timeout, true, Optional.of(maxTotal), onProgress, idleTimeout, handlers);
+        return new CallOptions(timeout, true, Optional.of(maxTotal), onProgress, idleTimeout, caller);
     }
 
     /** @return a copy with this absolute cap */
     public CallOptions withMaxTotalTimeout(Duration value) {
-        return new CallOptions(timeout, resetTimeoutOnProgress, Optional.of(value), onProgress, idleTimeout, handlers);
+        return new CallOptions(timeout, resetTimeoutOnProgress, Optional.of(value), onProgress, idleTimeout, caller);
     }
 
     /** @return a copy that fails when neither a response nor progress comes for this long */
     public CallOptions withIdleTimeout(Duration value) {
         return new CallOptions(timeout, resetTimeoutOnProgress, maxTotalTimeout, onProgress, Optional.of(value),
-                handlers);
+                caller);
     }
 
     /**
-     * @param value the caller's answers to the server's requests during this call, by method
-     * @return a copy whose server requests these answer
+     * @param value who the call is made for
+     * @return a copy whose server questions go to that caller
      */
-    public CallOptions withHandlers(Map<String, ServerRequestHandler> value) {
-        return new CallOptions(timeout, resetTimeoutOnProgress, maxTotalTimeout, onProgress, idleTimeout, value);
+    public CallOptions withCaller(Caller value) {
+        return new CallOptions(timeout, resetTimeoutOnProgress, maxTotalTimeout, onProgress, idleTimeout,
+                Optional.of(value));
     }
 
     /**
@@ -113,6 +108,6 @@ public record CallOptions(Optional<Duration> timeout, boolean resetTimeoutOnProg
         boolean reset = resetTimeoutOnProgress || limits.resetTimeoutOnProgress().orElse(false);
         Duration cap = maxTotalTimeout.or(limits::maxTotalTimeout).orElse(reset ? bound.multipliedBy(10) : bound);
         return new CallOptions(Optional.of(bound), reset, Optional.of(cap), onProgress,
-                idleTimeout.or(limits::idleTimeout), handlers);
+                idleTimeout.or(limits::idleTimeout), caller);
     }
 }

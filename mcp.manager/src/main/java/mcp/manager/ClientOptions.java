@@ -53,12 +53,19 @@ import mcp.api.LogLevel;
  *     in the {@code _meta} of every request ({@code io.modelcontextprotocol/logLevel}) in the 2026-07-28 era
  * @param serverLog where the server's log messages are kept; empty: a log of the session's own, in memory
  *     ({@link ServerLog#DEFAULT_CAPACITY} entries)
+ * @param maxServerRequests the most requests of the server answered at once (default
+ *     {@link #DEFAULT_MAX_SERVER_REQUESTS}): one more is answered with an error at once, without running its handler,
+ *     since a handler may block (it may ask a person) and each runs on a thread of its own. A gateway, whose clients'
+ *     calls each may bring one, raises it, its own server bounding those calls
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
         ClientListener listener, int maxListPages, boolean directCompletion, String protocolVersion,
         Optional<String> knownProtocolVersion, CallLimits callLimits, long maxResourceBytes, LogLevel logLevel,
-        Optional<ServerLog> serverLog) {
+        Optional<ServerLog> serverLog, int maxServerRequests) {
+
+    /** The default {@link #maxServerRequests()}. */
+    public static final int DEFAULT_MAX_SERVER_REQUESTS = 64;
 
     /** The default {@link #maxResourceBytes()}: 16 MiB. */
     public static final long DEFAULT_MAX_RESOURCE_BYTES = 16L << 20;
@@ -67,6 +74,12 @@ public record ClientOptions(String serverName, String clientName, String clientV
     public static final String SAMPLING_METHOD = "sampling/createMessage";
     /** The handler method that declares the {@code elicitation} capability. */
     public static final String ELICITATION_METHOD = "elicitation/create";
+
+    /**
+     * The server's log messages: those that belong to a call reach that call's {@link Caller#log}; the server's log
+     * keeps them all, as ever.
+     */
+    public static final String LOG_NOTIFICATION = "notifications/message";
 
     /** Validates and copies. */
     public ClientOptions {
@@ -79,6 +92,9 @@ public record ClientOptions(String serverName, String clientName, String clientV
         roots = roots.map(List::copyOf);
         handlers = Map.copyOf(handlers);
         Objects.requireNonNull(listener, "listener");
+        if (maxServerRequests < 1) {
+            throw new IllegalArgumentException("maxServerRequests must be at least 1");
+        }
         if (maxListPages < 1) {
             throw new IllegalArgumentException("maxListPages must be at least 1");
         }
@@ -123,6 +139,7 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private long maxResourceBytes = DEFAULT_MAX_RESOURCE_BYTES;
         private LogLevel logLevel = LogLevel.INFO;
         private ServerLog serverLog;
+        private int maxServerRequests = DEFAULT_MAX_SERVER_REQUESTS;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -224,12 +241,21 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /**
+         * @param value the most requests of the server answered at once ({@link ClientOptions#maxServerRequests()})
+         * @return this
+         */
+        public Builder maxServerRequests(int value) {
+            this.maxServerRequests = value;
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
                     toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion,
                     protocolVersion, Optional.ofNullable(knownProtocolVersion), callLimits,
-                    maxResourceBytes, logLevel, Optional.ofNullable(serverLog));
+                    maxResourceBytes, logLevel, Optional.ofNullable(serverLog), maxServerRequests);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -174,6 +175,12 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, Listing> listings = new LinkedHashMap<>();
     private final Map<String, Reconnect> reconnects = new LinkedHashMap<>();
     private volatile List<BridgedTool> view = List.of();
+    /**
+     * Held by {@link #reconcileServers} from its look at the registries to its last start, so that two reconciles
+     * never interleave their stops and starts. Taken before `lock`, never under it; whoever holds it is bounded by
+     * the closes it waits for and the startup gate.
+     */
+    private final Object reconciling = new Object();
     /** The client surface (resources, templates, prompts, skills; subscriptions): its own class, under `lock`. */
     private final Surfaces surfaces;
 
@@ -1826,6 +1833,107 @@ public final class McpManager implements AutoCloseable {
         listeners.remove(listener);
     }
 
+    // ------------------------------------------------------------------ reconcile
+
+    /**
+     * Makes the running servers exactly these, touching only what differs: a server no longer given (or given
+     * disabled) is disconnected ({@link #disconnectServer}); one given with another config or another pin key than
+     * the one it runs with is disconnected and started with the given one; a new one is started, and so is one the
+     * manager knew but does not run (its connect failed, its connection closed for good); every other running
+     * server (connected, connecting or reconnecting) is left alone: the same connection, no restart, and its tools
+     * stay in the view throughout. The stops come first, all at once, each bounded; then the starts, as
+     * {@link #connectServers(Map, Map, Map)} does them, up to its startup gate. Listeners hear each stop and start
+     * as they do for those calls. Two reconciles run one after the other.
+     *
+     * @param configs the servers that should run, by name, as configured (unresolved)
+     * @param sourceMetadata where each came from; may lack entries. A server kept whose source changed gets the new
+     *     one (its tools are named after it)
+     * @param pinKeys the key of each server's pinned tool definitions, as {@link #connectServers(Map, Map, Map)}
+     *     takes them; a changed key is a changed server
+     * @return what was added, removed, changed, kept and retried, and the connect of those started
+     */
+    public ReconcileResult reconcileServers(Map<String, ServerConfig> configs,
+            Map<String, SourceMetadata> sourceMetadata, Map<String, String> pinKeys) {
+        Objects.requireNonNull(configs, "configs");
+        Objects.requireNonNull(sourceMetadata, "sourceMetadata");
+        Objects.requireNonNull(pinKeys, "pinKeys");
+        synchronized (reconciling) {
+            List<String> added = new ArrayList<>();
+            List<String> removed = new ArrayList<>();
+            List<String> changed = new ArrayList<>();
+            List<String> kept = new ArrayList<>();
+            List<String> retried = new ArrayList<>();
+            List<String> relabelled = new ArrayList<>();
+            Map<String, ServerConfig> starting = new LinkedHashMap<>();
+            synchronized (lock) {
+                Set<String> known = new LinkedHashSet<>(sources.keySet());
+                known.addAll(pendingConnections.keySet());
+                known.addAll(connections.keySet());
+                known.addAll(reconnects.keySet());
+                known.addAll(inactive.keySet());
+                for (String name : known) {
+                    ServerConfig given = configs.get(name);
+                    if (given == null || !given.enabled()) {
+                        removed.add(name);
+                    }
+                }
+                for (Map.Entry<String, ServerConfig> entry : configs.entrySet()) {
+                    String name = entry.getKey();
+                    ServerConfig config = entry.getValue();
+                    if (!config.enabled()) {
+                        continue;
+                    }
+                    Running running = runningLocked(name);
+                    String pinKey = pinKeys.get(name) != null ? pinKeys.get(name) : ConfigHash.of(config);
+                    if (running != null && running.config().equals(config) && running.pinKey().equals(pinKey)) {
+                        kept.add(name);
+                        SourceMetadata source = sourceMetadata.get(name);
+                        if (source != null && !source.equals(sources.get(name))) {
+                            relabelled.add(name);
+                        }
+                        continue;
+                    }
+                    (running != null ? changed : known.contains(name) ? retried : added).add(name);
+                    starting.put(name, config);
+                }
+            }
+            List<String> stopping = new ArrayList<>(removed);
+            stopping.addAll(changed);
+            if (!stopping.isEmpty()) {
+                LOG.debug("Reconcile: stopping {}", stopping);
+                awaitClosed(stopping.stream().map(name -> CompletableFuture.runAsync(() -> disconnectServer(name),
+                        ClientThreads.WORKERS)).toArray(CompletableFuture[]::new));
+            }
+            if (!relabelled.isEmpty()) {
+                synchronized (lock) {
+                    for (String name : relabelled) {
+                        if (runningLocked(name) != null) {
+                            sources.put(name, sourceMetadata.get(name));
+                        }
+                    }
+                    rebuildView(relabelled.size() == 1 ? relabelled.get(0) : "*");
+                }
+            }
+            ConnectResult connect = connectServers(starting, sourceMetadata, pinKeys);
+            LOG.debug("Reconcile: added {}, removed {}, changed {}, retried {}, kept {}", added, removed, changed,
+                    retried, kept);
+            return new ReconcileResult(added, removed, changed, kept, retried, connect);
+        }
+    }
+
+    /** The config and pin key a server runs with: connected, connecting, or between reconnect attempts. */
+    private record Running(ServerConfig config, String pinKey) {
+    }
+
+    private Running runningLocked(String name) {
+        Server server = connections.containsKey(name) ? connections.get(name) : pendingConnections.get(name);
+        if (server != null) {
+            return new Running(server.config, server.pinKey);
+        }
+        Reconnect run = reconnects.get(name);
+        return run == null ? null : new Running(run.config, run.pinKey);
+    }
+
     // ------------------------------------------------------------------ teardown
 
     /**
@@ -1918,9 +2026,12 @@ public final class McpManager implements AutoCloseable {
             names.forEach(name -> fireStatus(name, ServerStatus.of(ServerStatus.State.DISCONNECTED)));
         }
         runs.forEach(McpManager::cancel);
-        CompletableFuture<?>[] closes = all.stream()
-                .map(server -> CompletableFuture.runAsync(() -> cancel(server), ClientThreads.WORKERS))
-                .toArray(CompletableFuture[]::new);
+        awaitClosed(all.stream().map(server -> CompletableFuture.runAsync(() -> cancel(server), ClientThreads.WORKERS))
+                .toArray(CompletableFuture[]::new));
+    }
+
+    /** Waits for closes that run at once, each bounded by the transport's own close sequence, and all by 30 s. */
+    private static void awaitClosed(CompletableFuture<?>[] closes) {
         try {
             CompletableFuture.allOf(closes).get(30, TimeUnit.SECONDS);
         } catch (TimeoutException e) {

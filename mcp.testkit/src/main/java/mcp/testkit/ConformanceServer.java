@@ -30,6 +30,7 @@ import mcp.server.HttpOptions;
 import mcp.server.InputRequest;
 import mcp.server.McpServer;
 import mcp.server.ServerEndpoint;
+import mcp.server.ServerLimits;
 import mcp.server.ServerFeatures;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -69,7 +70,15 @@ public final class ConformanceServer {
      * @return the fixture, not yet serving
      */
     public static McpServer create() {
-        McpServer.Builder builder = McpServer.builder("mcp-host-conformance", "1.0.0")
+        return create(ServerLimits.DEFAULT);
+    }
+
+    /**
+     * @param limits the server's bounds (a load test raises the number of requests served at once)
+     * @return the fixture, as {@link #create()} makes it, with these bounds
+     */
+    public static McpServer create(ServerLimits limits) {
+        McpServer.Builder builder = McpServer.builder("mcp-host-conformance", "1.0.0").limits(limits)
                 .title("mcp-host conformance fixture")
                 .instructions("The fixture of the MCP conformance suite's server scenarios, on mcp-host's mcp.server.");
         tools(builder);
@@ -390,19 +399,22 @@ public final class ConformanceServer {
      */
     public static void main(String[] args) throws IOException, InterruptedException {
         HttpOptions http = null;
+        ServerLimits limits = ServerLimits.DEFAULT;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--max-requests" -> limits = limits.withMaxConcurrentRequests(Integer.parseInt(args[++i]));
                 case "--stdio" -> http = null;
                 case "--http" -> http = HttpOptions.LOOPBACK.withPort(Integer.parseInt(args[++i]));
                 case "--bind" -> http = (http == null ? HttpOptions.LOOPBACK : http).withBindAddress(args[++i]);
                 case "--token" -> http = (http == null ? HttpOptions.LOOPBACK : http).withBearerToken(args[++i]);
                 default -> {
-                    System.err.println("usage: ConformanceServer [--stdio | --http PORT [--bind ADDRESS] [--token T]]");
+                    System.err.println("usage: ConformanceServer [--stdio | --http PORT [--bind ADDRESS] [--token T]]"
+                            + " [--max-requests N]");
                     System.exit(2);
                 }
             }
         }
-        McpServer server = create();
+        McpServer server = create(limits);
         ServerEndpoint endpoint;
         if (http != null) {
             HttpEndpoint listening = server.serveHttp(http);

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import mcp.api.ConsultedFile;
 import mcp.api.ServerSpec;
 
 /**
@@ -54,16 +55,28 @@ public interface CapabilitySource {
      * @param inactive entries that the tool owning the file would not start for this user in this
      *     folder (pending approval, declined, disabled for the project, an untrusted folder, a policy):
      *     listed with that reason, never started
+     * @param consultedFiles every file this call read or looked for, found or not, with what it found: a host
+     *     that watches its configs discovers again when one of them changes, and keeps the servers of one that is
+     *     {@link ConsultedFile.State#UNREADABLE unreadable} running as they were (a file caught half written). A
+     *     source that reads nothing from files, or does not say, leaves it empty: its servers then change only
+     *     when something else makes the host discover again
      */
-    record Result(List<ServerSpec> servers, List<Problem> problems, List<Inactive> inactive) {
+    record Result(List<ServerSpec> servers, List<Problem> problems, List<Inactive> inactive,
+            List<ConsultedFile> consultedFiles) {
         /** Copies. */
         public Result {
             servers = List.copyOf(servers);
             problems = List.copyOf(problems);
             inactive = List.copyOf(inactive);
+            consultedFiles = List.copyOf(consultedFiles);
         }
 
-        /** A result without inactive entries. */
+        /** A result that names no file it consulted. */
+        public Result(List<ServerSpec> servers, List<Problem> problems, List<Inactive> inactive) {
+            this(servers, problems, inactive, List.of());
+        }
+
+        /** A result without inactive entries, naming no file it consulted. */
         public Result(List<ServerSpec> servers, List<Problem> problems) {
             this(servers, problems, List.of());
         }

@@ -55,6 +55,7 @@ import picocli.CommandLine.Spec;
             ApprovalsCommand.class,
             AuthCommand.class,
             ShellCommand.class,
+            ServeCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class})
 final class McpHostCommand implements Callable<Integer> {

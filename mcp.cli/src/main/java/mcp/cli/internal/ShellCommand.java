@@ -12,7 +12,9 @@ import java.util.concurrent.Callable;
 import mcp.api.internal.SystemBrowser;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
+import mcp.host.ReloadResult;
 import mcp.host.ToolSession;
+import mcp.manager.ReconcileResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
@@ -28,7 +30,7 @@ final class ShellCommand implements Callable<Integer> {
     private static final String HELP = String.join(System.lineSeparator(),
             "/mcp list                 servers by source, with live states",
             "/mcp status               each server's state and tool count",
-            "/mcp reload               disconnect all, discover again, reconnect",
+            "/mcp reload               discover again; restart only the servers whose config changed",
             "/mcp test NAME            connect NAME on its own and report",
             "/mcp enable NAME          enable NAME in its config file and start it",
             "/mcp disable NAME         disable NAME in its config file and stop it",
@@ -126,8 +128,9 @@ final class ShellCommand implements Callable<Integer> {
         switch (command) {
             case "list", "status", "test", "enable", "disable", "add", "remove" -> run(context, state, command, args);
             case "reload" -> {
-                LoadResult load = Progress.around(context, state.host().manager(), state.session()::reload);
-                summary(context.out(), load);
+                ReloadResult reload = Progress.around(context, state.host().manager(), state.session()::reloadChanged);
+                changes(context.out(), reload);
+                summary(context.out(), reload.load());
             }
             default -> context.err().println("Usage: /mcp list|status|reload|test NAME|enable NAME|disable NAME"
                     + "|add NAME ...|remove NAME. Type /help for more.");
@@ -140,6 +143,26 @@ final class ShellCommand implements Callable<Integer> {
         argv.add(command);
         argv.addAll(args);
         Main.execute(new McpHostCommand(context.io(), state).withOptionsOf(root), argv.toArray(String[]::new));
+    }
+
+    /** What a reload did to the servers: a line for each kind of change, or one that says there was none. */
+    private static void changes(PrintStream out, ReloadResult reload) {
+        ReconcileResult changes = reload.changes();
+        line(out, "started", changes.added());
+        line(out, "restarted (config changed)", changes.changed());
+        line(out, "stopped", changes.removed());
+        line(out, "tried again", changes.retried());
+        reload.held().forEach((server, problem) -> out.println("kept as it was: " + server + " (its file cannot be"
+                + " read now: " + problem.describe() + ")"));
+        if (!changes.changedAnything() && reload.held().isEmpty()) {
+            out.println("no server changed");
+        }
+    }
+
+    private static void line(PrintStream out, String what, List<String> servers) {
+        if (!servers.isEmpty()) {
+            out.println(what + ": " + String.join(", ", servers));
+        }
     }
 
     private static void summary(PrintStream out, LoadResult load) {

@@ -431,6 +431,22 @@ class ServerCommandsTest {
     }
 
     @Test
+    void theShellsReloadRestartsOnlyWhatChangedOrFailed() {
+        String input = String.join("\n",
+                "/call mcp_kit_pid",
+                "/mcp reload",
+                "/call mcp_kit_pid") + "\n";
+        CliRunner.Result result = cli.runWithInput(input, "shell", "--config", config.toString(), "--no-cache");
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> pids = result.out().lines().filter(line -> line.matches("\\d+")).toList();
+        assertEquals(2, pids.size(), result::toString);
+        assertEquals(pids.get(0), pids.get(1), "the same process before and after the reload: " + result);
+        assertTrue(result.out().lines().anyMatch(line -> line.equals("tried again: broken")),
+                "only the server that had failed is started again: " + result);
+        assertFalse(result.out().contains("restarted"), result::toString);
+    }
+
+    @Test
     void shellAppliesConfigEditsLive() throws IOException {
         String input = String.join("\n",
                 "/mcp disable kit",

@@ -55,6 +55,7 @@ import mcp.api.jsonrpc.JsonRpcSuccess;
 import mcp.api.jsonrpc.RequestId;
 import mcp.api.spi.Transport;
 import mcp.manager.CallOptions;
+import mcp.manager.Caller;
 import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandler;
 import mcp.manager.InitializeResult;
@@ -153,11 +154,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         this.logLevel = options.logLevel();
     }
 
-    /**
-     * The server's requests that may be answered at once; one more is answered with an error at once, without
-     * running its handler: a handler may block (it may ask a person), and each runs on a thread of its own.
-     */
-    public static final int MAX_SERVER_REQUESTS = 64;
+    /** The default of {@link ClientOptions#maxServerRequests()}. */
+    public static final int MAX_SERVER_REQUESTS = ClientOptions.DEFAULT_MAX_SERVER_REQUESTS;
 
     /**
      * What the bounds on what a server can fill did so far, for diagnostics and tests.
@@ -403,7 +401,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         // The handlers may ask a person, and so block: never on the thread that read the response.
         return CompletableFuture.supplyAsync(() -> inputResponses(result.path("inputRequests"),
-                callOptions.handlers()), ClientThreads.WORKERS)
+                callOptions.caller()), ClientThreads.WORKERS)
                 .thenCompose(responses -> {
                     ObjectNode retry = params.deepCopy();
                     retry.remove("inputResponses");
@@ -424,23 +422,35 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /** Answers each input request of a round as the 2025 era answers the same server request. */
     ObjectNode inputResponses(JsonNode inputRequests) {
-        return inputResponses(inputRequests, Map.of());
+        return inputResponses(inputRequests, Optional.empty());
     }
 
     /**
-     * Answers each input request of a round as the 2025 era answers the same server request, by the caller's
-     * handlers where it has one for the method.
+     * Answers a round: the call's caller as a whole, under the server's keys; else each input request as the 2025
+     * era answers the same server request.
      */
-    private ObjectNode inputResponses(JsonNode inputRequests, Map<String, ServerRequestHandler> caller) {
+    private ObjectNode inputResponses(JsonNode inputRequests, Optional<Caller> caller) {
         ObjectNode responses = McpJson.object();
         if (inputRequests == null || !inputRequests.isObject()) {
             return responses;
+        }
+        if (caller.isPresent()) {
+            try {
+                ObjectNode answered = caller.get().answer((ObjectNode) inputRequests);
+                return answered == null ? responses : answered;
+            } catch (McpProtocolException e) {
+                throw new CompletionException(e);
+            } catch (Exception e) {
+                throw new CompletionException(new McpException("MCP server \"" + options.serverName() + "\": the"
+                        + " caller's answer to its input requests failed: " + e.getMessage(), e));
+            }
         }
         for (String key : inputRequests.propertyNames()) {
             JsonNode input = inputRequests.get(key);
             String method = input.path("method").asString("");
             try {
-                responses.set(key, handle(new JsonRpcRequest(RequestId.of(key), method, input.get("params")), caller));
+                responses.set(key, handle(new JsonRpcRequest(RequestId.of(key), method, input.get("params")),
+                        Optional.empty()));
             } catch (McpProtocolException e) {
                 throw new CompletionException(new McpException("MCP server \"" + options.serverName() + "\" asked for "
                         + method + ", which mcp-host cannot answer: " + e.getMessage(), e));
@@ -586,7 +596,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         Envelope current = envelope;
         if (current != null) {
-            params = current.apply(params, tasksOffered && TASK_METHODS.contains(method));
+            params = current.apply(params, tasksOffered && TASK_METHODS.contains(method),
+                    callOptions.caller().flatMap(Caller::capabilities));
         }
         String tool = method.equals("tools/call") && params != null && params.path("name").isString()
                 ? params.get("name").asString() : null;
@@ -1125,10 +1136,12 @@ public final class ClientSession implements McpClient, Transport.Listener {
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
         CallOptions bounded = callOptions.withDefaults(options.toolCallTimeout(), options.callLimits());
         long start = System.nanoTime();
-        CompletableFuture<JsonNode> request = UrlElicitations.retrying(options.serverName(), "tools/call " + name,
-                bounded.handlers().getOrDefault(ClientOptions.ELICITATION_METHOD,
-                        options.handlers().get(ClientOptions.ELICITATION_METHOD)),
-                () -> multiRound("tools/call", params, bounded, direct));
+        // A caller of its own answers a refusal until its user finishes on a page itself: it reaches it unchanged.
+        CompletableFuture<JsonNode> request = bounded.caller().isPresent()
+                ? multiRound("tools/call", params, bounded, direct)
+                : UrlElicitations.retrying(options.serverName(), "tools/call " + name,
+                        options.handlers().get(ClientOptions.ELICITATION_METHOD),
+                        () -> multiRound("tools/call", params, bounded, direct));
         CompletableFuture<ToolResult> result = new CallFuture<>();
         // The task the server made of the call, once it has answered with one: a cancel then goes to it.
         AtomicReference<TaskPoller> task = new AtomicReference<>();
@@ -1202,13 +1215,47 @@ public final class ClientSession implements McpClient, Transport.Listener {
             } catch (RuntimeException e) {
                 warnings.warn("sent a message mcp-host cannot take ({}); ignored", e.toString());
             }
-        } else {
-            onMessage(message);
+            return;
+        }
+        if (message instanceof JsonRpcNotification notification
+                && notification.method().equals(ClientOptions.LOG_NOTIFICATION)) {
+            toCaller(notification, during);
+        }
+        process(message);
+    }
+
+    /**
+     * Passes a log message of the server to the call it belongs to, when that call's caller wants them: the call on
+     * whose stream it came, else the one call in flight whose caller does (several: none, it cannot be told which).
+     */
+    private void toCaller(JsonRpcNotification notification, RequestId during) {
+        Optional<Caller> caller;
+        try {
+            caller = caller(during, null);
+        } catch (McpProtocolException e) {
+            return;
+        }
+        if (caller.isPresent() && !events.offer(() -> {
+            try {
+                caller.get().log(notification.params());
+            } catch (RuntimeException e) {
+                LOG.debug("MCP server \"{}\": a caller failed on a log message: {}", options.serverName(), e.toString());
+            }
+        })) {
+            droppedNotifications.incrementAndGet();
         }
     }
 
     @Override
     public void onMessage(JsonRpcMessage message) {
+        if (message instanceof JsonRpcNotification notification
+                && notification.method().equals(ClientOptions.LOG_NOTIFICATION)) {
+            toCaller(notification, null);
+        }
+        process(message);
+    }
+
+    private void process(JsonRpcMessage message) {
         try {
             if (message instanceof JsonRpcResponse response) {
                 onResponse(response);
@@ -1225,13 +1272,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /** @param during the client request on whose stream it came, or {@code null} when the transport cannot say */
     private void onRequest(JsonRpcRequest request, RequestId during) {
-        if (serverRequests.incrementAndGet() > MAX_SERVER_REQUESTS) {
+        if (serverRequests.incrementAndGet() > options.maxServerRequests()) {
             serverRequests.decrementAndGet();
             refusedRequests.incrementAndGet();
             warnings.warn("has more than {} requests to mcp-host in progress; {} answered with an error",
-                    MAX_SERVER_REQUESTS, request.method());
+                    options.maxServerRequests(), request.method());
             transport.send(new JsonRpcError(request.id(), JsonRpcError.INTERNAL_ERROR, "Client busy: more than "
-                    + MAX_SERVER_REQUESTS + " requests of this server are in progress", null)).exceptionally(e -> null);
+                    + options.maxServerRequests() + " requests of this server are in progress", null))
+                    .exceptionally(e -> null);
             return;
         }
         ClientThreads.WORKERS.execute(() -> {
@@ -1502,34 +1550,37 @@ public final class ClientSession implements McpClient, Transport.Listener {
     }
 
     /**
-     * The handlers of the call a server request belongs to ({@link CallOptions#handlers()}): the call on whose
-     * stream it came; else, when the transport cannot say, the one call in flight with a handler of the method.
-     * Empty: the session's handlers answer.
+     * The caller of the call a server message belongs to ({@link CallOptions#caller()}): the call on whose stream it
+     * came; else, when the transport cannot say, the one call in flight whose caller takes it. Empty: the session's
+     * handlers answer.
      *
-     * @throws McpProtocolException when several calls in flight have a handler of the method and the transport
-     *     cannot say which one the request belongs to: it reaches no caller
+     * @param during the client request on whose stream it came, or {@code null}
+     * @param method the server request's method, or {@code null} for a log message
+     * @throws McpProtocolException when calls of several callers that take it are in flight and the transport cannot
+     *     say which one it belongs to: it reaches no caller
      */
-    private Map<String, ServerRequestHandler> caller(RequestId during, String method) throws McpProtocolException {
+    private Optional<Caller> caller(RequestId during, String method) throws McpProtocolException {
         if (during != null) {
             Pending call = pending.get(during);
-            return call == null ? Map.of() : call.callOptions.handlers();
+            return call == null ? Optional.empty() : call.callOptions.caller();
         }
-        // Calls of one caller share its handlers (the same map): any of them may take the request.
-        Set<Map<String, ServerRequestHandler>> callers = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Caller> callers = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Pending call : pending.values()) {
-            if (call.callOptions.handlers().containsKey(method)) {
-                callers.add(call.callOptions.handlers());
-            }
+            call.callOptions.caller().filter(caller -> method == null || caller.answers(method)).ifPresent(callers::add);
         }
         if (callers.size() > 1) {
             throw new McpProtocolException(JsonRpcError.INVALID_REQUEST, "Declined: calls of " + callers.size()
                     + " callers are in flight and this transport does not say which one the request belongs to", null);
         }
-        return callers.isEmpty() ? Map.of() : callers.iterator().next();
+        return callers.stream().findFirst();
     }
 
-    private JsonNode handle(JsonRpcRequest request, Map<String, ServerRequestHandler> caller) throws Exception {
-        ServerRequestHandler handler = caller.getOrDefault(request.method(), options.handlers().get(request.method()));
+    private JsonNode handle(JsonRpcRequest request, Optional<Caller> caller) throws Exception {
+        if (caller.isPresent() && caller.get().answers(request.method())) {
+            JsonNode result = caller.get().ask(request.method(), request.params());
+            return result == null ? McpJson.object() : result;
+        }
+        ServerRequestHandler handler = options.handlers().get(request.method());
         if (handler != null) {
             JsonNode result = handler.handle(request.params());
             return result == null ? McpJson.object() : result;

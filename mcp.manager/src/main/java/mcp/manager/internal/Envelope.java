@@ -107,7 +107,18 @@ final class Envelope {
      * @return a copy of them with the envelope in {@code _meta} (other {@code _meta} keys kept)
      */
     ObjectNode apply(JsonNode params, boolean tasks) {
-        return new RequestEnvelope(version, tasks ? capabilitiesWithTasks : capabilities, Optional.of(clientInfo),
-                Optional.of(logLevel)).applyTo(params);
+        return apply(params, tasks, Optional.empty());
+    }
+
+    /**
+     * @param params a request's params, or {@code null}
+     * @param tasks whether the capabilities declare the tasks extension
+     * @param callers the capabilities of the caller the request is made for, over the session's (a gateway declares
+     *     its client's, so that the server asks only what that client can answer)
+     * @return a copy of them with the envelope in {@code _meta} (other {@code _meta} keys kept)
+     */
+    ObjectNode apply(JsonNode params, boolean tasks, Optional<ObjectNode> callers) {
+        ObjectNode declared = callers.orElse(tasks ? capabilitiesWithTasks : capabilities);
+        return new RequestEnvelope(version, declared, Optional.of(clientInfo), Optional.of(logLevel)).applyTo(params);
     }
 }

@@ -37,6 +37,10 @@ public final class StdioEndpoint implements ServerEndpoint {
     private final InputStream in;
     private final OutputStream out;
     private final Map<RequestId, Runnable> cancellers = new ConcurrentHashMap<>();
+    /** The client's requests not answered yet: their answers are still written after the client's input ended. */
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    /** How long the answers of requests in flight are waited for once the client's input ended. */
+    private static final Duration DRAIN = Duration.ofSeconds(5);
     private final CompletableFuture<Void> gone = new CompletableFuture<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile HandshakeSession session;
@@ -123,7 +127,24 @@ public final class StdioEndpoint implements ServerEndpoint {
         } catch (IOException e) {
             ServerCore.LOG.debug("MCP server \"{}\": stdin failed: {}", core.name, e.toString());
         } finally {
+            drain();
             close();
+        }
+    }
+
+    /**
+     * The client ended its input (the stdio way to end a server): the answers of its requests in flight still go
+     * out, for at most {@link #DRAIN}; then the rest are cancelled.
+     */
+    private void drain() {
+        long deadline = System.nanoTime() + DRAIN.toNanos();
+        while (inFlight.get() > 0 && !gone.isDone() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -181,12 +202,14 @@ public final class StdioEndpoint implements ServerEndpoint {
 
     /** The channel of one request: the connection's output, until the request is answered. */
     private Channel channel(RequestId id) {
+        inFlight.incrementAndGet();
         return new Channel() {
-            private volatile boolean finished;
+            private final java.util.concurrent.atomic.AtomicBoolean finished =
+                    new java.util.concurrent.atomic.AtomicBoolean();
 
             @Override
             public boolean send(JsonRpcMessage message) {
-                return !finished && write(message);
+                return !finished.get() && write(message);
             }
 
             @Override
@@ -196,17 +219,19 @@ public final class StdioEndpoint implements ServerEndpoint {
 
             @Override
             public void finish(JsonRpcResponse response, int httpStatus) {
-                if (!finished) {
-                    finished = true;
+                if (finished.compareAndSet(false, true)) {
                     cancellers.remove(id);
                     write(response);
+                    inFlight.decrementAndGet();
                 }
             }
 
             @Override
             public void abandon() {
-                finished = true;
-                cancellers.remove(id);
+                if (finished.compareAndSet(false, true)) {
+                    cancellers.remove(id);
+                    inFlight.decrementAndGet();
+                }
             }
 
             @Override

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import mcp.api.CallPolicy.Decision;
+import mcp.api.ConsultedFile;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
 import mcp.api.ToolRule;
@@ -63,7 +64,7 @@ record ClaudePermissions(List<Written> deny, List<Written> ask, List<Written> al
         List<Place> managed = new ArrayList<>();
         read(managedDirectory.resolve("managed-settings.json"), Level.USER, root, findings)
                 .ifPresent(node -> managed.add(new Place(managedDirectory.resolve("managed-settings.json"), node, true)));
-        for (Path dropIn : dropIns(managedDirectory.resolve("managed-settings.d"))) {
+        for (Path dropIn : dropIns(managedDirectory.resolve("managed-settings.d"), findings)) {
             read(dropIn, Level.USER, root, findings).ifPresent(node -> managed.add(new Place(dropIn, node, true)));
         }
         List<Place> places = new ArrayList<>(managed);
@@ -100,7 +101,7 @@ record ClaudePermissions(List<Written> deny, List<Written> ask, List<Written> al
      * files, and report theirs.
      */
     private static Optional<ObjectNode> read(Path path, Level level, Path root, Findings findings) {
-        Findings own = new Findings();
+        Findings own = findings.detached();
         Optional<ObjectNode> node = ConfigReader.read(new ConfigFile(path.normalize(), level, root, Format.JSON), own);
         if (!findings.hasProblem(path.normalize())) {
             own.result().problems().forEach(findings::problem);
@@ -108,11 +109,13 @@ record ClaudePermissions(List<Written> deny, List<Written> ask, List<Written> al
         return node;
     }
 
-    private static List<Path> dropIns(Path directory) {
+    private static List<Path> dropIns(Path directory, Findings findings) {
         if (!Files.isDirectory(directory)) {
+            findings.consulted(new ConsultedFile(directory, ConsultedFile.State.MISSING));
             return List.of();
         }
         try (Stream<Path> files = Files.list(directory)) {
+            findings.consulted(new ConsultedFile(directory, ConsultedFile.State.LISTED));
             return files.filter(file -> file.getFileName().toString().endsWith(".json")).sorted().toList();
         } catch (IOException e) {
             return List.of(); // as unreadable as a missing directory: no rule from it

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.ConsultedFile;
 import mcp.api.OwnerState;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
@@ -74,15 +75,19 @@ record ClaudePolicy(Optional<ConfigFile> managedFile, ServerRules rules) {
             // An untrusted project's settings cannot approve or widen anything, but a deny list only blocks.
             for (String name : List.of(".claude/settings.json", ".claude/settings.local.json")) {
                 Path path = root.resolve(name).normalize();
-                ConfigReader.read(new ConfigFile(path, Level.PROJECT, root, Format.JSON), new Findings())
+                ConfigReader.read(new ConfigFile(path, Level.PROJECT, root, Format.JSON), findings.detached())
                         .flatMap(node -> ServerRules.rules(new ClaudeConsent.Lists(path.toString(), path, node),
-                                ServerRules.DENIED, new Findings()))
+                                ServerRules.DENIED, findings.detached()))
                         .ifPresent(deny::addAll);
             }
         }
         Path managedMcp = directory.resolve("managed-mcp.json");
         Optional<ConfigFile> managedFile = Files.exists(managedMcp) || Files.isSymbolicLink(managedMcp)
                 ? Optional.of(new ConfigFile(managedMcp, Level.USER, root, Format.JSON)) : Optional.empty();
+        if (managedFile.isEmpty()) {
+            // Read by the source when it is there; its coming takes control, so its absence is watched too.
+            findings.consulted(new ConsultedFile(managedMcp, ConsultedFile.State.MISSING));
+        }
         return new ClaudePolicy(managedFile, new ServerRules("Claude Code's managed policy",
                 Optional.ofNullable(allow).map(List::copyOf), List.copyOf(deny), search.environment()));
     }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import mcp.api.ConsultedFile;
 import mcp.api.HeaderCommands;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig.AuthRef;
@@ -215,19 +216,23 @@ public final class ClaudeSource extends FileSource {
      */
     static Optional<String> clientSecret(ServerEntry entry, Path credentials) {
         if (!Files.isRegularFile(credentials)) {
+            entry.consulted(new ConsultedFile(credentials, ConsultedFile.State.MISSING));
             return Optional.empty();
         }
         JsonNode root;
         try {
             if (Files.size(credentials) > 1024 * 1024) {
+                entry.consulted(new ConsultedFile(credentials, ConsultedFile.State.UNREADABLE));
                 return Optional.empty();
             }
             root = McpJson.mapper().readTree(Files.readString(credentials, StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
+            entry.consulted(new ConsultedFile(credentials, ConsultedFile.State.UNREADABLE));
             entry.note("oauth", "the client secret Claude Code keeps in " + credentials + " cannot be read ("
                     + e.getClass().getSimpleName() + "); the server is authorized without it");
             return Optional.empty();
         }
+        entry.consulted(new ConsultedFile(credentials, ConsultedFile.State.READ));
         JsonNode secret = root == null ? null : root.path("mcpOAuthClientConfig").path(credentialKey(entry))
                 .path("clientSecret");
         return secret != null && secret.isString() && !secret.stringValue().isEmpty()

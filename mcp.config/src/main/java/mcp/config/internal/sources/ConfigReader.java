@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import mcp.api.ConsultedFile;
 import mcp.api.McpJson;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
@@ -25,7 +26,8 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * Reads one config file into a tree, turning every way it can fail into a problem that names the
  * file: a missing file is silent, everything else is one problem and an empty result. A symbolic link
  * in the file's place that leads nowhere (dangling) or to itself (a loop) is not a missing file: it is
- * reported, with where it points.
+ * reported, with where it points. Every read is noted in the findings as a {@link ConsultedFile}, missing
+ * files too, so that a host watching its configs knows what to watch.
  */
 final class ConfigReader {
 
@@ -59,7 +61,7 @@ final class ConfigReader {
 
     /**
      * @param file the file to read
-     * @param findings where problems go
+     * @param findings where problems go, and the file as consulted
      * @return the top-level object, or empty when the file is missing, empty, or had a problem
      */
     static Optional<ObjectNode> read(ConfigFile file, Findings findings) {
@@ -68,7 +70,7 @@ final class ConfigReader {
         try {
             if (!Files.exists(path)) {
                 Optional<String> broken = brokenLink(path);
-                return broken.isPresent() ? cannotRead(file, findings, broken.get()) : Optional.empty();
+                return broken.isPresent() ? cannotRead(file, findings, broken.get()) : missing(file, findings);
             }
             if (Files.isDirectory(path)) {
                 return cannotRead(file, findings, "it is a directory");
@@ -82,7 +84,7 @@ final class ConfigReader {
             }
             bytes = Files.readAllBytes(path);
         } catch (NoSuchFileException e) {
-            return Optional.empty(); // deleted between the check and the read: same as missing
+            return missing(file, findings); // deleted between the check and the read: same as missing
         } catch (IOException | SecurityException e) {
             return cannotRead(file, findings, reason(e));
         }
@@ -94,22 +96,25 @@ final class ConfigReader {
         try {
             root = file.format() == Format.YAML ? YamlTree.read(bytes) : mapper(file.format()).readTree(bytes);
         } catch (JacksonException e) {
-            findings.problem(file.path(), position(e.getLocation()), "",
+            return unreadable(file, findings, position(e.getLocation()),
                     "invalid " + file.format().displayName() + ": " + message(e));
-            return Optional.empty();
         } catch (YamlTree.Unreadable e) {
-            findings.problem(file.path(), position(e.location()), "", "invalid YAML: " + e.getMessage());
-            return Optional.empty();
+            return unreadable(file, findings, position(e.location()), "invalid YAML: " + e.getMessage());
         }
+        if (root != null && !root.isMissingNode() && !root.isObject()) {
+            return unreadable(file, findings, "", "the top level must be " + file.format().anObject()
+                    + ", got " + ServerEntry.describe(root, file.format()));
+        }
+        findings.consulted(new ConsultedFile(file.path(), ConsultedFile.State.READ));
         if (root == null || root.isMissingNode()) {
             return Optional.empty(); // an empty file (or only comments): nothing configured yet
         }
-        if (!root.isObject()) {
-            findings.problem(file.path(), "", "", "the top level must be " + file.format().anObject()
-                    + ", got " + ServerEntry.describe(root, file.format()));
-            return Optional.empty();
-        }
         return Optional.of((ObjectNode) root);
+    }
+
+    private static Optional<ObjectNode> missing(ConfigFile file, Findings findings) {
+        findings.consulted(new ConsultedFile(file.path(), ConsultedFile.State.MISSING));
+        return Optional.empty();
     }
 
     private static ObjectMapper mapper(Format format) {
@@ -164,7 +169,14 @@ final class ConfigReader {
     }
 
     private static Optional<ObjectNode> cannotRead(ConfigFile file, Findings findings, String reason) {
-        findings.problem(file.path(), "", "", "cannot be read: " + reason);
+        return unreadable(file, findings, "", "cannot be read: " + reason);
+    }
+
+    /** A file whose content as a whole is unknown: one problem, and the file noted as such. */
+    private static Optional<ObjectNode> unreadable(ConfigFile file, Findings findings, String location,
+            String message) {
+        findings.problem(file.path(), location, "", message);
+        findings.consulted(new ConsultedFile(file.path(), ConsultedFile.State.UNREADABLE));
         return Optional.empty();
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import mcp.api.ConsultedFile;
 
 /**
  * An editor's {@code envFile} (VS Code, Cursor): a dotenv file whose variables a stdio server gets,
@@ -49,8 +50,13 @@ final class EnvFile {
      */
     static Optional<Map<String, String>> read(ServerEntry entry, String written, Path directory) {
         Path file = directory.resolve(written).normalize();
+        // Noted whatever happens: creating or fixing the file changes what the server gets.
+        ConsultedFile.State state = ConsultedFile.State.UNREADABLE;
         try {
             if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file)) {
+                if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                    state = ConsultedFile.State.MISSING;
+                }
                 entry.error(Pointers.child(entry.pointer(), "envFile"), "\"envFile\" " + file + " is not a file");
                 return Optional.empty();
             }
@@ -59,11 +65,15 @@ final class EnvFile {
                         + MAX_BYTES + " bytes");
                 return Optional.empty();
             }
-            return Optional.of(parse(Files.readString(file, StandardCharsets.UTF_8)));
+            Map<String, String> env = parse(Files.readString(file, StandardCharsets.UTF_8));
+            state = ConsultedFile.State.READ;
+            return Optional.of(env);
         } catch (IOException | RuntimeException e) {
             entry.error(Pointers.child(entry.pointer(), "envFile"), "\"envFile\" " + file + " cannot be read: "
                     + e.getClass().getSimpleName());
             return Optional.empty();
+        } finally {
+            entry.consulted(new ConsultedFile(file, state));
         }
     }
 

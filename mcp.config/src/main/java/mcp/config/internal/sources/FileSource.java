@@ -198,6 +198,7 @@ abstract class FileSource implements CapabilitySource {
         SpecBuilder spec = new SpecBuilder();
         readServer(entry, spec, search);
         entry.problems().forEach(findings::problem);
+        entry.consultedFiles().forEach(findings::consulted);
         if (entry.failed()) {
             return;
         }

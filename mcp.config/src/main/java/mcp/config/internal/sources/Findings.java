@@ -2,9 +2,12 @@ package mcp.config.internal.sources;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import mcp.api.ConsultedFile;
 import mcp.api.OwnerState;
 import mcp.api.ServerSpec;
 import mcp.api.ToolPolicy;
@@ -13,12 +16,17 @@ import mcp.api.spi.CapabilitySource.Inactive;
 import mcp.api.spi.CapabilitySource.Problem;
 import mcp.api.spi.CapabilitySource.Result;
 
-/** What one {@code discover} call has found so far: servers in order, inactive entries, and problems. */
+/**
+ * What one {@code discover} call has found so far: servers in order, inactive entries, problems, and the files it
+ * consulted. Each call has its own (two discoveries at once share nothing), and its views share its lists.
+ */
 final class Findings {
 
     private final List<ServerSpec> servers;
     private final List<Inactive> inactive;
     private final List<Problem> problems;
+    /** Every file read or looked for, by path, in the order first consulted; what was found there merged. */
+    private final Map<Path, ConsultedFile> consulted;
     /** The owning tool's decision about an entry: one that does not start it makes the entry inactive. */
     private final Function<ServerSpec, Optional<OwnerState>> consent;
     /** Why the owning tool would never start an entry of this kind, or empty. */
@@ -29,16 +37,18 @@ final class Findings {
     private final java.util.function.UnaryOperator<ServerSpec> adjust;
 
     Findings() {
-        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), spec -> Optional.empty(), spec -> Optional.empty(),
-                spec -> List.of(), spec -> spec);
+        this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>(), spec -> Optional.empty(),
+                spec -> Optional.empty(), spec -> List.of(), spec -> spec);
     }
 
     private Findings(List<ServerSpec> servers, List<Inactive> inactive, List<Problem> problems,
-            Function<ServerSpec, Optional<OwnerState>> consent, Function<ServerSpec, Optional<String>> unstartable,
-            Function<ServerSpec, List<ToolRule>> toolRules, java.util.function.UnaryOperator<ServerSpec> adjust) {
+            Map<Path, ConsultedFile> consulted, Function<ServerSpec, Optional<OwnerState>> consent,
+            Function<ServerSpec, Optional<String>> unstartable, Function<ServerSpec, List<ToolRule>> toolRules,
+            java.util.function.UnaryOperator<ServerSpec> adjust) {
         this.servers = servers;
         this.inactive = inactive;
         this.problems = problems;
+        this.consulted = consulted;
         this.consent = consent;
         this.unstartable = unstartable;
         this.toolRules = toolRules;
@@ -51,7 +61,7 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code consent} first
      */
     Findings withConsent(Function<ServerSpec, Optional<OwnerState>> consent) {
-        return new Findings(servers, inactive, problems, consent, unstartable, toolRules, adjust);
+        return new Findings(servers, inactive, problems, consulted, consent, unstartable, toolRules, adjust);
     }
 
     /**
@@ -60,7 +70,7 @@ final class Findings {
      * @return a view that adds to these findings, each server with those rules
      */
     Findings withToolRules(Function<ServerSpec, List<ToolRule>> rules) {
-        return new Findings(servers, inactive, problems, consent, unstartable, rules, adjust);
+        return new Findings(servers, inactive, problems, consulted, consent, unstartable, rules, adjust);
     }
 
     /**
@@ -70,7 +80,7 @@ final class Findings {
      */
     Findings withAdjustment(java.util.function.UnaryOperator<ServerSpec> adjustment) {
         java.util.function.UnaryOperator<ServerSpec> before = adjust;
-        return new Findings(servers, inactive, problems, consent, unstartable, toolRules,
+        return new Findings(servers, inactive, problems, consulted, consent, unstartable, toolRules,
                 spec -> adjustment.apply(before.apply(spec)));
     }
 
@@ -85,7 +95,21 @@ final class Findings {
      * @return a view that adds to these findings, each server through {@code unstartable} first
      */
     Findings withUnstartable(Function<ServerSpec, Optional<String>> unstartable) {
-        return new Findings(servers, inactive, problems, consent, unstartable, toolRules, adjust);
+        return new Findings(servers, inactive, problems, consulted, consent, unstartable, toolRules, adjust);
+    }
+
+    /**
+     * @return findings of their own for a read whose problems the caller decides about (reports once, or not at
+     *     all), whose consulted files still count as this call's
+     */
+    Findings detached() {
+        return new Findings(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), consulted, consent, unstartable,
+                toolRules, adjust);
+    }
+
+    /** Notes a file read or looked for; a second report of the same file keeps the more telling state. */
+    void consulted(ConsultedFile file) {
+        consulted.merge(file.path(), file, ConsultedFile::merge);
     }
 
     void add(ServerSpec written) {
@@ -121,6 +145,6 @@ final class Findings {
     }
 
     Result result() {
-        return new Result(servers, problems, inactive);
+        return new Result(servers, problems, inactive, List.copyOf(consulted.values()));
     }
 }

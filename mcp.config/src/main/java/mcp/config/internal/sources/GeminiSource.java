@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import mcp.api.CallPolicy.Decision;
+import mcp.api.ConsultedFile;
 import mcp.api.OwnerState;
 import mcp.api.ServerConfig.AuthRef;
 import mcp.api.SourceMetadata.Level;
@@ -102,8 +103,11 @@ public final class GeminiSource extends FileSource {
         try (Stream<Path> dirs = Files.list(root)) {
             extensions = dirs.filter(Files::isDirectory).sorted().toList();
         } catch (IOException | RuntimeException e) {
-            return; // no extensions
+            // No extensions yet: installing the first one creates the directory.
+            findings.consulted(new ConsultedFile(root, ConsultedFile.State.MISSING));
+            return;
         }
+        findings.consulted(new ConsultedFile(root, ConsultedFile.State.LISTED));
         ConfigFile enablementFile = userFile(root.resolve("extension-enablement.json"), search);
         Optional<ObjectNode> enablement = readRoot(enablementFile, findings);
         for (Path dir : extensions) {

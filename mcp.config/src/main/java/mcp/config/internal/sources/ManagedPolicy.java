@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.ConsultedFile;
 import mcp.api.OwnerState;
 import mcp.api.ServerSpec;
 import mcp.api.SourceMetadata.Level;
@@ -48,21 +49,27 @@ public record ManagedPolicy(Path file, Optional<ObjectNode> root, boolean broken
         // A dangling or looping link in the policy's place is a policy that cannot be read, not no policy.
         boolean present = Files.exists(config.path()) || Files.isSymbolicLink(config.path());
         Optional<ObjectNode> root = present ? ConfigReader.read(config, findings) : Optional.empty();
+        if (!present) {
+            findings.consulted(new ConsultedFile(config.path(), ConsultedFile.State.MISSING));
+        }
         Optional<ClaudeConsent.Lists> place = root.map(node -> new ClaudeConsent.Lists(config.path().toString(),
                 config.path(), node));
         ServerRules rules = new ServerRules("mcp-host's managed policy",
                 place.flatMap(p -> ServerRules.rules(p, ServerRules.ALLOWED, findings)),
                 place.flatMap(p -> ServerRules.rules(p, ServerRules.DENIED, findings)).orElse(List.of()), environment);
         boolean exclusive = root.map(node -> node.path("exclusive").asBoolean(false)).orElse(false);
+        CapabilitySource.Result found = findings.result();
         return new Read(new ManagedPolicy(config.path(), root, present && root.isEmpty(), exclusive, rules),
-                findings.result().problems());
+                found.problems(), found.consultedFiles());
     }
 
     /**
      * @param policy the policy
      * @param problems the problems of its file
+     * @param consultedFiles the policy file, found or not
      */
-    public record Read(ManagedPolicy policy, List<CapabilitySource.Problem> problems) {
+    public record Read(ManagedPolicy policy, List<CapabilitySource.Problem> problems,
+            List<ConsultedFile> consultedFiles) {
     }
 
     /** @return this platform's policy file */

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
+import mcp.api.ConsultedFile;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResultBudget;
 import mcp.api.Sandbox;
@@ -58,6 +59,7 @@ public final class NativeSource extends FileSource {
             super.collect(context, search, findings);
         } else if (!Files.exists(explicitFile, LinkOption.NOFOLLOW_LINKS) && !Files.exists(explicitFile)) {
             findings.problem(explicitFile, "", "", "the config file does not exist");
+            findings.consulted(new ConsultedFile(explicitFile, ConsultedFile.State.MISSING));
         } else {
             readFile(new ConfigFile(explicitFile, SourceMetadata.Level.NATIVE, search.projectRoot(), format()), search,
                     findings);

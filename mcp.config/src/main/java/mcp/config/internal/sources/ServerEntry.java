@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.ConsultedFile;
 import mcp.api.ServerConfig.AuthRef;
 import mcp.api.spi.CapabilitySource.Problem;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +30,8 @@ final class ServerEntry {
     private final Map<String, String> environment;
     /** Every problem met, in field order; {@link #failed} tells whether one of them skips the server. */
     private final List<Problem> problems;
+    /** The files besides its own that the entry's reads consulted (an {@code envFile}), shared with nested entries. */
+    private final List<ConsultedFile> consulted;
     /** The entry a {@link #nested} one belongs to, which fails with it; {@code null} for a server entry. */
     private final ServerEntry parent;
     /** The object that holds the servers' key (the file's top level for most formats), or {@code null}. */
@@ -56,6 +59,7 @@ final class ServerEntry {
         this.variables = variables;
         this.environment = environment;
         this.problems = new ArrayList<>();
+        this.consulted = new ArrayList<>();
         this.parent = null;
         this.holder = holder;
         this.holderPointer = holderPointer;
@@ -69,6 +73,7 @@ final class ServerEntry {
         this.variables = parent.variables;
         this.environment = parent.environment;
         this.problems = parent.problems;
+        this.consulted = parent.consulted;
         this.parent = parent;
         this.holder = null;
         this.holderPointer = "";
@@ -107,6 +112,16 @@ final class ServerEntry {
     /** @return the problems met, whether or not they skip the server */
     List<Problem> problems() {
         return problems;
+    }
+
+    /** Notes a file besides the entry's own that one of its reads consulted, found or not. */
+    void consulted(ConsultedFile file) {
+        consulted.add(file);
+    }
+
+    /** @return the files besides its own that the entry's reads consulted */
+    List<ConsultedFile> consultedFiles() {
+        return consulted;
     }
 
     /** @return whether the field is present and not {@code null} */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,14 +14,15 @@ import mcp.api.McpJson;
 import mcp.api.ToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A call's own answers to what the server asks while it works on the call ({@link CallOptions#handlers()}), as a
- * gateway gives each of its clients' calls: the server's question reaches the caller whose call it is, never
- * another, and the session's own handler only when no call claims it.
+ * A call's own caller ({@link CallOptions#caller()}), as a gateway gives each of its clients' calls: the server's
+ * question reaches the caller whose call it is, never another, and the session's own handler only when no call
+ * claims it.
  */
-class CallerHandlersTest {
+class CallerTest {
 
     private final List<McpClient> open = new ArrayList<>();
 
@@ -42,19 +43,33 @@ class CallerHandlersTest {
     }
 
     /** A caller who answers every elicitation with its own name, and counts the questions. */
-    private record Caller(String name, AtomicInteger asked, Map<String, ServerRequestHandler> handlers) {
-        static Caller named(String name) {
-            AtomicInteger asked = new AtomicInteger();
-            return new Caller(name, asked, Map.of(ClientOptions.ELICITATION_METHOD, params -> {
-                asked.incrementAndGet();
-                ObjectNode answer = McpJson.object().put("action", "accept");
-                answer.putObject("content").put("name", name);
-                return answer;
-            }));
+    private record Named(String name, AtomicInteger asked) implements Caller {
+        static Named of(String name) {
+            return new Named(name, new AtomicInteger());
+        }
+
+        @Override
+        public Optional<ObjectNode> capabilities() {
+            return Optional.empty();
+        }
+
+        @Override
+        public ObjectNode answer(ObjectNode inputRequests) {
+            ObjectNode answers = McpJson.object();
+            inputRequests.propertyNames().forEach(key -> answers.set(key, ask(ClientOptions.ELICITATION_METHOD, null)));
+            return answers;
+        }
+
+        @Override
+        public JsonNode ask(String method, JsonNode params) {
+            asked.incrementAndGet();
+            ObjectNode answer = McpJson.object().put("action", "accept");
+            answer.putObject("content").put("name", name);
+            return answer;
         }
 
         CallOptions options() {
-            return CallOptions.DEFAULT.withHandlers(handlers);
+            return CallOptions.DEFAULT.withCaller(this);
         }
     }
 
@@ -65,8 +80,8 @@ class CallerHandlersTest {
     @Test
     void inTheStatelessEraEachCallsInputRoundsGoToItsOwnCaller() {
         McpClient client = connect("modern");
-        Caller ann = Caller.named("Ann");
-        Caller bob = Caller.named("Bob");
+        Named ann = Named.of("Ann");
+        Named bob = Named.of("Bob");
         List<CompletableFuture<ToolResult>> anns = new ArrayList<>();
         List<CompletableFuture<ToolResult>> bobs = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -84,7 +99,7 @@ class CallerHandlersTest {
     @Test
     void inTheHandshakeEraOverStdioTheOneCallerInFlightIsAsked() {
         McpClient client = connect("legacy");
-        Caller cat = Caller.named("Cat");
+        Named cat = Named.of("Cat");
         assertEquals("hello Cat", text(client.callTool("ask", McpJson.object(), cat.options())
                 .orTimeout(30, TimeUnit.SECONDS).join()));
         assertEquals(1, cat.asked().get());
@@ -94,8 +109,8 @@ class CallerHandlersTest {
     @Test
     void whenTheTransportCannotTellTwoCallersApartNeitherIsAsked() throws Exception {
         McpClient client = connect("legacy");
-        Caller dan = Caller.named("Dan");
-        Caller eve = Caller.named("Eve");
+        Named dan = Named.of("Dan");
+        Named eve = Named.of("Eve");
         CompletableFuture<ToolResult> slow = client.callTool("slow", McpJson.object().put("ms", 3000), dan.options());
         Thread.sleep(300); // the slow call is in flight when the other one's question comes
         String asked = text(client.callTool("ask", McpJson.object(), eve.options()).orTimeout(30, TimeUnit.SECONDS)
