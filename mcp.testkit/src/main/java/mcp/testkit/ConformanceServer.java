@@ -29,7 +29,6 @@ import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.InputRequest;
 import mcp.server.McpServer;
-import mcp.server.RequestContext;
 import mcp.server.ServerEndpoint;
 import mcp.server.ServerLimits;
 import mcp.server.ServerFeatures;

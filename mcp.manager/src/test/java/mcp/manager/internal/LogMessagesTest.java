@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.Optional;
-import mcp.api.McpJson;
 import mcp.api.LogLevel;
+import mcp.api.McpJson;
 import mcp.manager.ServerLog;
 import mcp.manager.ServerLogEntry;
 import org.junit.jupiter.api.Test;

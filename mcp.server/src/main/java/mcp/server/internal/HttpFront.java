@@ -20,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import mcp.api.McpJson;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.jsonrpc.JsonRpcMessage;
