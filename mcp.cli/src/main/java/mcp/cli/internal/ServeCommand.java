@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
+import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
 import mcp.gateway.Gateway;
@@ -106,14 +107,7 @@ final class ServeCommand implements Callable<Integer> {
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
                 // A changed config file restarts the servers it changes only; the gateway's clients hear list_changed.
-                host.watchConfigs((files, result) -> {
-                    if (result.changedAnything()) {
-                        ReconcileResult changes = result.changes();
-                        context.err().println("mcp-host serve: configs changed: started " + changes.added()
-                                + ", restarted " + changes.changed() + ", stopped " + changes.removed()
-                                + (result.held().isEmpty() ? "" : ", held (unreadable file) " + result.held().keySet()));
-                    }
-                });
+                watch(context, host);
                 CountDownLatch stop = new CountDownLatch(1);
                 Thread hook = new Thread(stop::countDown, "mcp-host-serve-stop");
                 Runtime.getRuntime().addShutdownHook(hook);
@@ -139,6 +133,25 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Watches the config files: a changed file restarts what it changes only, and the gateway's clients hear
+     * list_changed. A file system that cannot be watched costs the live reload, not the gateway.
+     */
+    private static void watch(CliContext context, McpHost host) {
+        try {
+            host.watchConfigs((files, result) -> {
+                if (result.changedAnything()) {
+                    ReconcileResult changes = result.changes();
+                    context.err().println("mcp-host serve: configs changed: started " + changes.added()
+                            + ", restarted " + changes.changed() + ", stopped " + changes.removed()
+                            + (result.held().isEmpty() ? "" : ", held (unreadable file) " + result.held().keySet()));
+                }
+            });
+        } catch (McpException e) {
+            context.err().println("mcp-host serve: " + e.getMessage() + "; config changes need a restart");
+        }
     }
 
     private static boolean isLoopback(String address) {
