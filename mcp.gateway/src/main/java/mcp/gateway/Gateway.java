@@ -89,7 +89,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private static final String RESERVED_META = "io.modelcontextprotocol/";
 
     private final McpManager manager;
-    private final Set<String> servers;
+    /** The servers in view and the names their clients know them by; replaced whole when the view changes. */
+    private volatile View view;
     private final Set<String> tools;
     private final Duration connectWait;
     private final Duration askWait;
@@ -100,7 +101,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     private Gateway(Builder builder) {
         this.manager = builder.manager;
-        this.servers = Set.copyOf(builder.servers);
+        this.view = new View(builder.servers.isEmpty() ? null : Set.copyOf(builder.servers), Map.of());
         this.tools = Set.copyOf(builder.tools);
         this.connectWait = builder.connectWait;
         this.askWait = builder.askWait;
@@ -125,6 +126,38 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         manager.addListener(listener);
     }
 
+    /**
+     * Changes which of the manager's servers this gateway serves, and the names its clients know them by (a shared
+     * gateway runs one project's server under a name of its own, and shows it by the project's name for it). The
+     * clients that listen hear that the tools, prompts and resources changed.
+     *
+     * @param servers the servers in view, exactly (empty: none)
+     * @param shown the name to show for a server, by the manager's name; a server not in it is shown as it is named
+     */
+    public void changeView(Set<String> servers, Map<String, String> shown) {
+        View next = new View(Set.copyOf(servers), Map.copyOf(shown));
+        if (next.equals(view)) {
+            return;
+        }
+        view = next;
+        McpServer target = server;
+        if (target != null) {
+            target.toolsChanged();
+            target.promptsChanged();
+            target.resourcesChanged();
+        }
+    }
+
+    /**
+     * @param servers the servers in view, or null for all
+     * @param shown the names shown for servers, by the manager's name
+     */
+    private record View(Set<String> servers, Map<String, String> shown) {
+        boolean contains(String server) {
+            return servers == null || servers.contains(server);
+        }
+    }
+
     @Override
     public Capabilities capabilities() {
         return new Capabilities(true, true, true, true, true, true, true, true, McpJson.object());
@@ -132,7 +165,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     /** The names as the clients see them now. */
     Exposed exposed() {
-        return Exposed.of(manager.getTools(), manager.surfaces(), servers, tools);
+        View current = view;
+        return Exposed.of(manager.getTools(), manager.surfaces(), current::contains, current.shown(), tools);
     }
 
     @Override
@@ -368,7 +402,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     /** The surfaces of the servers in view. */
     private List<SurfaceSlice> slices() {
-        return manager.surfaces().stream().filter(slice -> servers.isEmpty() || servers.contains(slice.server()))
+        View current = view;
+        return manager.surfaces().stream().filter(slice -> current.contains(slice.server()))
                 .toList();
     }
 
@@ -518,7 +553,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
 
         private boolean inView(String serverName) {
-            return servers.isEmpty() || servers.contains(serverName);
+            return view.contains(serverName);
         }
     }
 

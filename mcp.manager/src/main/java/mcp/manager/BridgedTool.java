@@ -17,6 +17,18 @@ import tools.jackson.databind.JsonNode;
  */
 public sealed interface BridgedTool permits McpTool, DeferredMcpTool {
 
+    /**
+     * The name the host gives a tool of a server, before a collision in one tool set changes it: {@code
+     * mcp_<server>_<tool>} under the naming rule (lower case, {@code [a-z0-9_]}, at most 64 characters).
+     *
+     * @param server the server's name
+     * @param tool the tool's name on that server
+     * @return the name
+     */
+    static String nameOf(String server, String tool) {
+        return mcp.manager.internal.ToolNames.baseName(server, tool);
+    }
+
     /** @return the unique name, matching {@code ^[a-z0-9_]{1,64}$} */
     String name();
 

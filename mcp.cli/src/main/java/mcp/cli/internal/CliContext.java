@@ -166,6 +166,16 @@ final class CliContext {
     }
 
     /** @return a host builder with every global option applied */
+    /**
+     * @return whether the host options are the user's defaults, so that a shared gateway, which serves every agent
+     *     with the user's configs as they are, serves this one as it asked
+     */
+    boolean defaultHostOptions() {
+        return options.configFile == null && !options.noProjectConfig && !options.approveProjectServers
+                && !options.sandboxProjectServers && options.bubblewrap == null && options.cacheDir == null
+                && !options.noCache && options.pluginPath == null && options.authStorage == null;
+    }
+
     McpHost.Builder hostBuilder() {
         McpHost.Builder builder = McpHost.builder()
                 .workingDirectory(workingDirectory())

@@ -1,6 +1,13 @@
 package mcp.cli.internal;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +17,9 @@ import java.util.concurrent.Callable;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
+import mcp.gateway.Attachment;
 import mcp.gateway.Gateway;
+import mcp.gateway.SharedGateway;
 import mcp.gateway.GatewayToken;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
@@ -69,6 +78,21 @@ final class ServeCommand implements Callable<Integer> {
             + " (any local process may then call the gateway; warned at every start).")
     boolean noToken;
 
+    @Option(names = "--standalone", description = "Serve this stdio client in this process, not through the user's"
+            + " shared gateway.")
+    boolean standalone;
+
+    @Option(names = "--shared", description = "Run the user's shared gateway, which stdio clients attach to (they start"
+            + " it when none runs; it ends --idle seconds after its last client left).")
+    boolean shared;
+
+    @Option(names = "--idle", paramLabel = "SECONDS", description = "How long the shared gateway runs on after its last"
+            + " client left, and a project's own servers after the project's last client (default 600).")
+    long idleSeconds = 600;
+
+    @Option(names = "--stop", description = "End the user's shared gateway, and every server it runs.")
+    boolean stop;
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -89,6 +113,28 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (printConfig != null) {
             context.out().print(snippet(printConfig.toLowerCase(Locale.ROOT), launcher(context)));
+            return ExitCodes.OK;
+        }
+        Path sharedDirectory = SharedGateway.directory(context.io().env(), directories);
+        if (stop) {
+            boolean answered = Attachment.stop(sharedDirectory.resolve(SharedGateway.SOCKET), Duration.ofSeconds(5));
+            context.err().println(answered ? "mcp-host serve: the shared gateway is ending"
+                    : "mcp-host serve: no shared gateway runs");
+            return ExitCodes.OK;
+        }
+        if (idleSeconds <= 0) {
+            throw CliException.usage("--idle must be positive");
+        }
+        if (shared) {
+            return runShared(context, sharedDirectory);
+        }
+        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && context.defaultHostOptions()) {
+            // An agent's stdio session goes to the user's one gateway: one process per server for every agent.
+            Attachment.builder(sharedDirectory.resolve(SharedGateway.SOCKET), context.workingDirectory())
+                    .starter(() -> startShared(context, directories))
+                    .fallback(() -> inProcess(context))
+                    .warnings(context.err())
+                    .build().run(context.io().in(), context.io().out());
             return ExitCodes.OK;
         }
         if (noToken && !http) {
@@ -133,6 +179,99 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** The user's shared gateway, in the foreground, until it ends (idle, --stop, SIGTERM). */
+    private int runShared(CliContext context, Path directory) throws InterruptedException {
+        Path home = context.io().home();
+        SharedGateway gateway = SharedGateway.builder(project -> project
+                .map(dir -> context.hostBuilder().workingDirectory(dir))
+                // The user's own servers: no project's files.
+                .orElseGet(() -> context.hostBuilder().workingDirectory(home).projectConfig(false)), directory)
+                .idle(Duration.ofSeconds(idleSeconds)).build();
+        try {
+            gateway.start();
+        } catch (McpException e) {
+            // Two agents that started one each at once: the second one ends here.
+            context.err().println("mcp-host serve: " + e.getMessage());
+            return ExitCodes.OK;
+        }
+        Thread hook = new Thread(gateway::close, "mcp-host-shared-gateway-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        context.err().println("mcp-host serve: shared gateway listening on " + gateway.socket());
+        while (!gateway.awaitStopped(Duration.ofSeconds(1))) {
+            // Ends by itself when idle, on --stop, or through the hook.
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * Starts the user's shared gateway in the background: in a session of its own (setsid, where there is one), so
+     * that the signal an agent sends its server's process group does not end every agent's gateway; its log goes to
+     * the state directory.
+     */
+    private void startShared(CliContext context, UserDirectories directories) {
+        List<String> command = new ArrayList<>();
+        if (onPath(context, "setsid")) {
+            command.add("setsid");
+        }
+        command.addAll(selfCommand(context));
+        command.addAll(List.of("serve", "--shared", "--idle", Long.toString(idleSeconds)));
+        try {
+            Files.createDirectories(directories.state());
+            ProcessBuilder builder = new ProcessBuilder(command).directory(context.io().home().toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(directories.state().resolve("serve-shared.log")
+                            .toFile()));
+            builder.environment().clear();
+            builder.environment().putAll(context.io().env());
+            builder.start();
+        } catch (IOException e) {
+            throw new McpException("cannot start " + String.join(" ", command) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** How to run this program again: the image's launcher, or this JVM with its module path. */
+    private static List<String> selfCommand(CliContext context) {
+        String launcher = context.io().env().get("MCP_HOST_LAUNCHER");
+        if (launcher != null && !launcher.isBlank()) {
+            return List.of(launcher);
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath != null && !modulePath.isBlank()) {
+            command.addAll(List.of("-p", modulePath));
+        }
+        command.addAll(List.of("-m", "mcp.cli/mcp.cli.Main"));
+        return command;
+    }
+
+    private static boolean onPath(CliContext context, String program) {
+        String path = context.io().env().getOrDefault("PATH", "");
+        for (String entry : path.split(File.pathSeparator)) {
+            if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** This session's gateway in this process, for when the shared one cannot be reached. */
+    private Attachment.Link inProcess(CliContext context) {
+        McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
+        LoadResult loaded = host.load();
+        loaded.errors().forEach((server, error) -> context.err().println("mcp-host serve: " + server + ": " + error));
+        Gateway gateway = Gateway.builder(host.manager()).build();
+        McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build();
+        gateway.attach(server);
+        watch(context, host);
+        return Attachment.inProcess(server, () -> {
+            server.close();
+            gateway.close();
+            host.close();
+        });
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import mcp.api.PromptDefinition;
 import mcp.manager.BridgedTool;
 import mcp.manager.SurfaceSlice;
@@ -42,20 +43,21 @@ public record Exposed(Map<String, BridgedTool> tools, Map<String, Prompt> prompt
     /**
      * @param all the manager's tools
      * @param surfaces the manager's surfaces
-     * @param servers the servers in view (empty: all)
+     * @param served which servers are in view
+     * @param shown the names the clients know servers by, where they differ from the manager's
      * @param toolNames the tools in view, as {@code server/tool} or the tool's own name (empty: all)
      * @return the names as the clients see them
      */
-    public static Exposed of(List<BridgedTool> all, List<SurfaceSlice> surfaces, Set<String> servers,
-            Set<String> toolNames) {
+    public static Exposed of(List<BridgedTool> all, List<SurfaceSlice> surfaces, Predicate<String> served,
+            Map<String, String> shown, Set<String> toolNames) {
         List<BridgedTool> inView = all.stream()
                 .filter(tool -> tool.definition().visibleToModel())
-                .filter(tool -> servers.isEmpty() || servers.contains(tool.serverName()))
+                .filter(tool -> served.test(tool.serverName()))
                 .filter(tool -> toolNames.isEmpty() || toolNames.contains(tool.label())
                         || toolNames.contains(tool.toolName()))
                 .toList();
         List<SurfaceSlice> slices = surfaces.stream()
-                .filter(slice -> servers.isEmpty() || servers.contains(slice.server())).toList();
+                .filter(slice -> served.test(slice.server())).toList();
         Set<String> named = new LinkedHashSet<>();
         inView.forEach(tool -> named.add(tool.serverName()));
         slices.stream().filter(slice -> !slice.surface().prompts().isEmpty()).forEach(slice -> named.add(slice.server()));
@@ -63,13 +65,16 @@ public record Exposed(Map<String, BridgedTool> tools, Map<String, Prompt> prompt
 
         Map<String, BridgedTool> tools = new LinkedHashMap<>();
         for (BridgedTool tool : inView) {
-            String name = one ? tool.toolName() : tool.name().substring(AGENT_PREFIX.length());
+            String shownServer = shown.get(tool.serverName());
+            String name = one ? tool.toolName() : (shownServer == null ? tool.name()
+                    : BridgedTool.nameOf(shownServer, tool.toolName())).substring(AGENT_PREFIX.length());
             tools.putIfAbsent(name, tool);
         }
         Map<String, Prompt> prompts = new LinkedHashMap<>();
         for (SurfaceSlice slice : slices) {
             for (PromptDefinition prompt : slice.surface().prompts()) {
-                String name = one ? prompt.name() : slice.server() + "_" + prompt.name();
+                String name = one ? prompt.name() : shown.getOrDefault(slice.server(), slice.server()) + "_"
+                        + prompt.name();
                 prompts.putIfAbsent(name, new Prompt(slice.server(), prompt));
             }
         }
