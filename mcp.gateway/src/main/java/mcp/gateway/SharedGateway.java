@@ -94,6 +94,8 @@ public final class SharedGateway implements AutoCloseable {
     private ServerSocketChannel listener;
     /** Guarded by this. */
     private Composition applied;
+    /** The user's own servers, as last discovered. Guarded by this. */
+    private List<String> userServers = List.of();
     /** Guarded by this; when the last client left, or the start. */
     private long idleSince = System.nanoTime();
     private volatile boolean closing;
@@ -207,13 +209,18 @@ public final class SharedGateway implements AutoCloseable {
             ArrayNode servers = entry.putArray("servers");
             Composition.View view = applied == null ? null : applied.views().get(project.directory);
             if (view != null) {
-                view.servers().forEach(name -> servers.add(view.shown().getOrDefault(name, name)));
+                view.servers().forEach(name -> servers.addObject().put("name", view.shown().getOrDefault(name, name))
+                        .put("server", name));
             }
         }
         status.put("clients", clients);
+        ArrayNode user = status.putArray("user");
+        userServers.forEach(user::add);
         ArrayNode servers = status.putArray("servers");
-        base.manager().statuses().forEach((name, state) -> servers.addObject().put("name", name)
+        McpManager manager = base.manager();
+        manager.statuses().forEach((name, state) -> servers.addObject().put("name", name)
                 .put("state", state.state().name().toLowerCase(java.util.Locale.ROOT))
+                .put("tools", manager.toolsOf(name).size())
                 .put("error", state.error().orElse(null)));
         return status;
     }
@@ -236,6 +243,7 @@ public final class SharedGateway implements AutoCloseable {
             }
             found.put(project.directory, discovery);
         }
+        userServers = List.copyOf(user.configs().keySet());
         Composition next = Composition.of(user, found);
         if (applied == null || !next.configs().equals(applied.configs()) || !next.pinKeys().equals(applied.pinKeys())) {
             ReconcileResult changes = base.manager().reconcileServers(next.configs(), next.sources(), next.pinKeys());

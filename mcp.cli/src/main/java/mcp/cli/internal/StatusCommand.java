@@ -1,7 +1,9 @@
 package mcp.cli.internal;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,13 +14,17 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import mcp.api.McpJson;
+import mcp.api.UserDirectories;
 import mcp.api.internal.Secrets;
 import mcp.config.SkippedServer;
+import mcp.gateway.Attachment;
+import mcp.gateway.SharedGateway;
 import mcp.manager.McpManager;
 import mcp.manager.ServerStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,6 +49,10 @@ final class StatusCommand implements Callable<Integer> {
             + " gate).")
     Long timeoutMillis;
 
+    @Option(names = "--no-gateway", description = "Connect the servers here even when the user's shared gateway"
+            + " runs (by default its view of this directory is shown, and nothing is started twice).")
+    boolean noGateway;
+
     /**
      * One server's line; {@code withheld} counts the tools (and instructions) kept from the agent; {@code reconnect}
      * is where a reconnecting server is, else {@code null}.
@@ -58,6 +68,9 @@ final class StatusCommand implements Callable<Integer> {
         CliContext context = root.context();
         if (timeoutMillis != null && timeoutMillis < 0) {
             throw CliException.usage("--timeout must be 0 or more, got " + timeoutMillis);
+        }
+        if (!noGateway && context.shell().isEmpty() && context.defaultHostOptions() && fromGateway(context)) {
+            return ExitCodes.OK;
         }
         try (Loaded loaded = context.load()) {
             awaitConnecting(context, loaded.manager());
@@ -100,6 +113,58 @@ final class StatusCommand implements Callable<Integer> {
             context.printProblems(loaded.discovery(), null);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The running shared gateway's view of this directory: its project's servers where an agent works here, else the
+     * user's servers, each with its state there.
+     *
+     * @return whether a gateway answered (and the status is printed)
+     */
+    private static boolean fromGateway(CliContext context) {
+        UserDirectories directories = UserDirectories.of(context.io().env(), context.io().home());
+        Path socket = SharedGateway.directory(context.io().env(), directories).resolve(SharedGateway.SOCKET);
+        Optional<JsonNode> answered = Attachment.status(socket, Duration.ofSeconds(5));
+        if (answered.isEmpty()) {
+            return false;
+        }
+        JsonNode status = answered.get();
+        Map<String, JsonNode> states = new LinkedHashMap<>();
+        status.path("servers").forEach(server -> states.put(server.path("name").asString(), server));
+        Map<String, String> shown = new LinkedHashMap<>();
+        String here = context.workingDirectory().toAbsolutePath().normalize().toString();
+        boolean attached = false;
+        for (JsonNode project : status.path("projects")) {
+            if (project.path("directory").asString().equals(here)) {
+                attached = true;
+                project.path("servers").forEach(server -> shown.put(server.path("server").asString(),
+                        server.path("name").asString()));
+            }
+        }
+        if (!attached) {
+            status.path("user").forEach(name -> shown.put(name.asString(), name.asString()));
+        }
+        List<Line> lines = new ArrayList<>();
+        shown.forEach((server, name) -> {
+            JsonNode state = states.getOrDefault(server, McpJson.object());
+            String error = state.path("error").isString() ? state.path("error").asString() : null;
+            lines.add(new Line(name, state.path("state").asString("disconnected"), state.path("tools").asInt(),
+                    Secrets.maskText(error), 0));
+        });
+        context.err().println("Served by mcp-host's shared gateway (pid " + status.path("pid").asLong() + ", "
+                + status.path("clients").asInt() + " clients)" + (attached ? ", as its agents here see it"
+                        : "; no agent works here, so the user's servers only") + "; --no-gateway to connect here.");
+        if (context.json()) {
+            ArrayNode array = McpJson.mapper().createArrayNode();
+            lines.forEach(line -> array.addObject().put("name", line.name()).put("status", line.status())
+                    .put("tools", line.tools()).put("error", line.error()).put("withheld", 0));
+            context.printJson(array);
+        } else if (lines.isEmpty()) {
+            context.out().println("No MCP servers in the shared gateway's view.");
+        } else {
+            print(context, lines, List.of());
+        }
+        return true;
     }
 
     /**
