@@ -259,11 +259,15 @@ final class ServerTask {
         List<Runnable> completions = new ArrayList<>();
         synchronized (this) {
             for (String key : inputResponses.propertyNames()) {
-                Ask ask = asks.get(key);
+                // Out of inputRequests at once: a tasks/get right after the ack shows only what is still open.
+                Ask ask = asks.remove(key);
                 if (ask != null) {
                     JsonNode answer = inputResponses.get(key);
                     completions.add(() -> ask.answer.complete(answer));
                 }
+            }
+            if (asks.isEmpty() && status.equals("input_required")) {
+                move("working", null);
             }
         }
         // Off the transport's thread: the handler waiting for the answers goes on at once, on the completing thread.
