@@ -26,6 +26,7 @@ import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
+import mcp.gateway.internal.ToolSchemas;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
 import mcp.manager.Caller;
@@ -45,6 +46,7 @@ import mcp.server.McpServer;
 import mcp.server.Request;
 import mcp.server.RequestContext;
 import mcp.server.RequestHandler;
+import mcp.server.TaskSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -95,6 +97,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final Duration connectWait;
     private final Duration askWait;
     private final ManagerListener listener = new Changes();
+    private final ToolSchemas schemas = new ToolSchemas(this::exposed);
     private volatile McpServer server;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
@@ -124,6 +127,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     public void attach(McpServer mcpServer) {
         this.server = Objects.requireNonNull(mcpServer, "mcpServer");
         manager.addListener(listener);
+        schemas.invalidate();
     }
 
     /**
@@ -160,7 +164,26 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, true, true, true, true, McpJson.object());
+        return new Capabilities(true, true, true, true, true, true, true, true, McpJson.object()).withTasks();
+    }
+
+    /**
+     * Every tool may run as a task of the gateway's: the server holds the task (status, result, cancellation, the
+     * client's input) over the gateway's ordinary upstream call, so the upstream need not know of tasks.
+     */
+    @Override
+    public TaskSupport taskSupport(String name) {
+        return TaskSupport.OPTIONAL;
+    }
+
+    /** The tool's schema in the calling client's view (kept until the view changes), for the header check. */
+    @Override
+    public Optional<JsonNode> toolInputSchema(String name) {
+        if (server == null) {
+            // Not attached, so not told of changes: nothing may be kept.
+            return Optional.ofNullable(exposed().tools().get(name)).map(tool -> tool.definition().inputSchema());
+        }
+        return schemas.of(name);
     }
 
     /** The names as the clients see them now. */
@@ -529,6 +552,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final class Changes implements ManagerListener {
         @Override
         public void onToolsChanged(String serverName, List<BridgedTool> changed) {
+            schemas.invalidate();
             McpServer target = server;
             if (target != null && inView(serverName)) {
                 target.toolsChanged();
@@ -537,6 +561,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
         @Override
         public void onSurfacesChanged(String serverName, List<SurfaceSlice> surfaces) {
+            schemas.invalidate();
             McpServer target = server;
             if (target != null && inView(serverName)) {
                 target.promptsChanged();

@@ -298,4 +298,56 @@ class GatewayTest {
         List<String> prompts = client.listPrompts().get(30, TimeUnit.SECONDS).stream().map(p -> p.name()).toList();
         assertTrue(prompts.stream().allMatch(name -> name.startsWith("kit_")), prompts.toString());
     }
+
+    /** One stateless request of a client with the tasks extension, over plain HTTP; its Authorization is its own. */
+    private static JsonNode statelessCall(HttpEndpoint endpoint, String method, ObjectNode params, String auth)
+            throws Exception {
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("extensions")
+                .putObject("io.modelcontextprotocol/tasks");
+        ObjectNode body = McpJson.object().put("jsonrpc", "2.0").put("id", 1).put("method", method);
+        body.set("params", params);
+        String name = params.has("name") ? params.get("name").asString() : params.path("taskId").asString();
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(endpoint.uri()).timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json").header("Accept", "application/json")
+                        .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method)
+                        .header("Mcp-Name", name).header("Authorization", auth)
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return McpJson.mapper().readTree(response.body());
+    }
+
+    @Test
+    void aClientsCallRunsAsATaskOfTheGatewayThatNoOtherClientReaches() throws Exception {
+        HttpEndpoint endpoint = gateway(Map.of("kit", List.of()));
+        ObjectNode call = McpJson.object().put("name", "echo");
+        call.putObject("arguments").put("message", "from a task");
+        JsonNode created = statelessCall(endpoint, "tools/call", call, "Bearer one").path("result");
+        assertEquals("task", created.path("resultType").asString(), created.toString());
+        String id = created.path("taskId").asString();
+        JsonNode foreign = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer two");
+        assertEquals(-32602, foreign.path("error").path("code").asInt(), foreign.toString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonNode task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
+                .path("result");
+        while (!task.path("status").asString().equals("completed")) {
+            assertTrue(System.nanoTime() < deadline, task.toString());
+            Thread.sleep(50);
+            task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
+                    .path("result");
+        }
+        assertEquals("from a task", task.path("result").path("content").path(0).path("text").asString(),
+                task.toString());
+
+        ObjectNode slow = McpJson.object().put("name", "slow");
+        slow.putObject("arguments").put("ms", 60_000);
+        String running = statelessCall(endpoint, "tools/call", slow, "Bearer one").path("result").path("taskId")
+                .asString();
+        JsonNode ack = statelessCall(endpoint, "tasks/cancel", McpJson.object().put("taskId", running), "Bearer one");
+        assertEquals("complete", ack.path("result").path("resultType").asString(), ack.toString());
+        assertEquals("cancelled", statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", running),
+                "Bearer one").path("result").path("status").asString());
+    }
 }

@@ -17,26 +17,46 @@ import tools.jackson.databind.node.ObjectNode;
  * @param promptsListChanged whether it tells clients when its prompts change
  * @param completions whether it serves {@code completion/complete}
  * @param extensions the extensions it offers ({@code capabilities.extensions}), by name; empty for none
+ * @param tasks whether tool calls may run as tasks ({@link RequestHandler#taskSupport}): the server then declares
+ *     and serves tasks as each era defines them ({@code capabilities.tasks} of 2025-11-25, the extension
+ *     {@code io.modelcontextprotocol/tasks} of 2026-07-28)
  */
 public record Capabilities(boolean tools, boolean toolsListChanged, boolean resources, boolean resourcesSubscribe,
         boolean resourcesListChanged, boolean prompts, boolean promptsListChanged, boolean completions,
-        ObjectNode extensions) {
+        ObjectNode extensions, boolean tasks) {
 
     /** Nothing at all. */
     public static final Capabilities NONE = new Capabilities(false, false, false, false, false, false, false, false,
-            McpJson.object());
+            McpJson.object(), false);
+
+    /** Capabilities without tasks. */
+    public Capabilities(boolean tools, boolean toolsListChanged, boolean resources, boolean resourcesSubscribe,
+            boolean resourcesListChanged, boolean prompts, boolean promptsListChanged, boolean completions,
+            ObjectNode extensions) {
+        this(tools, toolsListChanged, resources, resourcesSubscribe, resourcesListChanged, prompts, promptsListChanged,
+                completions, extensions, false);
+    }
+
+    /** @return a copy that runs tool calls as tasks where the handler allows it */
+    public Capabilities withTasks() {
+        return new Capabilities(tools, toolsListChanged, resources, resourcesSubscribe, resourcesListChanged, prompts,
+                promptsListChanged, completions, extensions, true);
+    }
 
     /** Validates and copies. */
     public Capabilities {
         Objects.requireNonNull(extensions, "extensions");
         extensions = extensions.deepCopy();
         if (toolsListChanged && !tools || (resourcesSubscribe || resourcesListChanged) && !resources
-                || promptsListChanged && !prompts) {
+                || promptsListChanged && !prompts || tasks && !tools) {
             throw new IllegalArgumentException("a list change or subscription of a feature that is not served");
         }
     }
 
-    /** @return the capabilities as MCP writes them ({@code ServerCapabilities}), without {@code logging} */
+    /**
+     * @return the capabilities as MCP writes them ({@code ServerCapabilities}), without {@code logging} and without
+     *     tasks (the server adds them in the shape of each era)
+     */
     public ObjectNode toJson() {
         ObjectNode json = McpJson.object();
         if (tools) {

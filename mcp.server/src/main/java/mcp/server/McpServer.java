@@ -183,6 +183,18 @@ public final class McpServer implements AutoCloseable {
         }
 
         /**
+         * @param definition a tool
+         * @param taskSupport whether it may, or must, run as a task ({@link ServerFeatures#tool(ToolDefinition,
+         *     TaskSupport, ToolHandler)})
+         * @param toolHandler what runs it
+         * @return this
+         */
+        public Builder tool(ToolDefinition definition, TaskSupport taskSupport, ToolHandler toolHandler) {
+            features().tool(definition, taskSupport, toolHandler);
+            return this;
+        }
+
+        /**
          * @param definition a resource
          * @param reader what reads it
          * @return this

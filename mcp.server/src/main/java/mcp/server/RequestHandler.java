@@ -58,4 +58,18 @@ public interface RequestHandler {
     default Optional<JsonNode> toolInputSchema(String name) {
         return Optional.empty();
     }
+
+    /**
+     * Whether a tool may run as a task, when the handler declares {@link Capabilities#tasks()}: the server then holds
+     * the task of a call the client wants as one (it calls {@link #handle} as for a plain call, and keeps its status,
+     * result, time to live and cancellation), and writes the answer as each tool's {@code execution.taskSupport} in
+     * {@code tools/list}. Called on every {@code tools/call} and for every listed tool: keep it cheap. The default
+     * runs no tool as a task.
+     *
+     * @param name a tool's name
+     * @return its task support
+     */
+    default TaskSupport taskSupport(String name) {
+        return TaskSupport.FORBIDDEN;
+    }
 }

@@ -39,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ServerFeatures implements RequestHandler {
 
-    private record Tool(ToolDefinition definition, ToolHandler handler) {
+    private record Tool(ToolDefinition definition, ToolHandler handler, TaskSupport taskSupport) {
     }
 
     private record Resource(ResourceDefinition definition, ResourceReader reader) {
@@ -68,13 +68,28 @@ public final class ServerFeatures implements RequestHandler {
      *     ({@link ToolHeaders#problem}: a client would leave the tool out)
      */
     public ServerFeatures tool(ToolDefinition definition, ToolHandler handler) {
+        return tool(definition, TaskSupport.FORBIDDEN, handler);
+    }
+
+    /**
+     * Adds a tool that may run as a task, or replaces the one of that name. Its handler runs the same either way; a
+     * server whose tools are all {@link TaskSupport#FORBIDDEN} when it is built does not offer tasks at all.
+     *
+     * @param definition what clients list ({@code execution.taskSupport} is written by the server)
+     * @param taskSupport whether it may, or must, run as a task
+     * @param handler what runs it
+     * @return this
+     * @throws IllegalArgumentException if its {@code x-mcp-header} annotations break the rules
+     */
+    public ServerFeatures tool(ToolDefinition definition, TaskSupport taskSupport, ToolHandler handler) {
         Objects.requireNonNull(definition, "definition");
+        Objects.requireNonNull(taskSupport, "taskSupport");
         Objects.requireNonNull(handler, "handler");
         ToolHeaders.problem(definition.inputSchema()).ifPresent(problem -> {
             throw new IllegalArgumentException("tool " + definition.name() + ": " + problem);
         });
         synchronized (this) {
-            tools.put(definition.name(), new Tool(definition, handler));
+            tools.put(definition.name(), new Tool(definition, handler, taskSupport));
         }
         changes.accept("notifications/tools/list_changed");
         return this;
@@ -185,10 +200,18 @@ public final class ServerFeatures implements RequestHandler {
     }
 
     @Override
+    public synchronized TaskSupport taskSupport(String name) {
+        Tool tool = tools.get(name);
+        return tool == null ? TaskSupport.FORBIDDEN : tool.taskSupport();
+    }
+
+    @Override
     public synchronized Capabilities capabilities() {
         boolean anyResource = !resources.isEmpty() || !templates.isEmpty();
-        return new Capabilities(!tools.isEmpty(), !tools.isEmpty(), anyResource, anyResource, anyResource,
-                !prompts.isEmpty(), !prompts.isEmpty(), !completions.isEmpty(), McpJson.object());
+        Capabilities capabilities = new Capabilities(!tools.isEmpty(), !tools.isEmpty(), anyResource, anyResource,
+                anyResource, !prompts.isEmpty(), !prompts.isEmpty(), !completions.isEmpty(), McpJson.object());
+        boolean anyTask = tools.values().stream().anyMatch(tool -> tool.taskSupport() != TaskSupport.FORBIDDEN);
+        return anyTask ? capabilities.withTasks() : capabilities;
     }
 
     @Override

@@ -26,24 +26,40 @@ import java.util.Objects;
  * @param retryMillis the reconnection time a resumable stream tells the client (default 1,000 ms)
  * @param ioTimeout how long an HTTP read or write may stall (default 30 s): a client that stops sending its body, or
  *     stops reading while the server writes to it, loses its connection then
+ * @param maxTasks the most tasks held at once, over all clients, running or done (default 1,000): a new task makes
+ *     room by dropping the oldest finished one; when every one still runs, the call is refused
+ * @param maxTasksPerClient the most tasks of one client held at once (default 100), the same way: a session of the
+ *     handshake era, a stdio connection, or an HTTP authorization of the stateless revision
+ * @param taskTtl how long a task is held from its creation (default 1 h; a 2025-11-25 client may ask for less): then
+ *     it is dropped, and cancelled if it still runs
  */
 public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionIdleTimeout, int maxConcurrentRequests,
         int maxStreams, int maxQueuedEvents, int replayEvents, int maxPendingInputs, Duration inputWait,
-        long retryMillis, Duration ioTimeout) {
+        long retryMillis, Duration ioTimeout, int maxTasks, int maxTasksPerClient, Duration taskTtl) {
 
     /** The defaults. */
     public static final ServerLimits DEFAULT = new ServerLimits(4L << 20, 1_000, Duration.ofMinutes(30), 512, 1_000,
-            1_000, 1_000, 1_000, Duration.ofMinutes(10), 1_000, Duration.ofSeconds(30));
+            1_000, 1_000, 1_000, Duration.ofMinutes(10), 1_000, Duration.ofSeconds(30), 1_000, 100, Duration.ofHours(1));
+
+    /** The limits with the default bounds of tasks. */
+    public ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionIdleTimeout, int maxConcurrentRequests,
+            int maxStreams, int maxQueuedEvents, int replayEvents, int maxPendingInputs, Duration inputWait,
+            long retryMillis, Duration ioTimeout) {
+        this(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams, maxQueuedEvents,
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout, 1_000, 100, Duration.ofHours(1));
+    }
 
     /** Validates. */
     public ServerLimits {
         Objects.requireNonNull(sessionIdleTimeout, "sessionIdleTimeout");
         Objects.requireNonNull(inputWait, "inputWait");
         Objects.requireNonNull(ioTimeout, "ioTimeout");
+        Objects.requireNonNull(taskTtl, "taskTtl");
         if (maxBodyBytes < 1024 || maxSessions < 1 || maxConcurrentRequests < 1 || maxStreams < 1
                 || maxQueuedEvents < 1 || replayEvents < 0 || maxPendingInputs < 0 || retryMillis < 0
                 || sessionIdleTimeout.isNegative() || sessionIdleTimeout.isZero() || inputWait.isNegative()
-                || inputWait.isZero() || ioTimeout.toMillis() < 100) {
+                || inputWait.isZero() || ioTimeout.toMillis() < 100 || maxTasks < 1 || maxTasksPerClient < 1
+                || taskTtl.toMillis() < 1) {
             throw new IllegalArgumentException("server limits out of range: " + this);
         }
     }
@@ -54,7 +70,8 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withMaxBodyBytes(long bytes) {
         return new ServerLimits(bytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
-                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
+                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout, maxTasks,
+                maxTasksPerClient, taskTtl);
     }
 
     /**
@@ -64,7 +81,8 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withSessions(int sessions, Duration idle) {
         return new ServerLimits(maxBodyBytes, sessions, idle, maxConcurrentRequests, maxStreams, maxQueuedEvents,
-                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout, maxTasks,
+                maxTasksPerClient, taskTtl);
     }
 
     /**
@@ -74,7 +92,8 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withStreams(int streams, int queued) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, streams, queued,
-                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout, maxTasks,
+                maxTasksPerClient, taskTtl);
     }
 
     /**
@@ -84,7 +103,8 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withInputs(int pending, Duration wait) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
-                maxQueuedEvents, replayEvents, pending, wait, retryMillis, ioTimeout);
+                maxQueuedEvents, replayEvents, pending, wait, retryMillis, ioTimeout, maxTasks,
+                maxTasksPerClient, taskTtl);
     }
 
     /**
@@ -93,7 +113,8 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withIoTimeout(Duration timeout) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
-                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, timeout);
+                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, timeout, maxTasks,
+                maxTasksPerClient, taskTtl);
     }
 
     /**
@@ -102,6 +123,18 @@ public record ServerLimits(long maxBodyBytes, int maxSessions, Duration sessionI
      */
     public ServerLimits withMaxConcurrentRequests(int requests) {
         return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, requests, maxStreams, maxQueuedEvents,
-                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout);
+                replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout, maxTasks,
+                maxTasksPerClient, taskTtl);
+    }
+
+    /**
+     * @param max the most tasks held at once
+     * @param perClient the most of one client
+     * @param ttl how long one is held from its creation
+     * @return a copy with those limits
+     */
+    public ServerLimits withTasks(int max, int perClient, Duration ttl) {
+        return new ServerLimits(maxBodyBytes, maxSessions, sessionIdleTimeout, maxConcurrentRequests, maxStreams,
+                maxQueuedEvents, replayEvents, maxPendingInputs, inputWait, retryMillis, ioTimeout, max, perClient, ttl);
     }
 }

@@ -17,6 +17,7 @@ import mcp.api.CompletionResult;
 import mcp.api.Content;
 import mcp.api.LogLevel;
 import mcp.api.McpJson;
+import mcp.api.McpProtocolException;
 import mcp.api.PromptDefinition;
 import mcp.api.PromptResult;
 import mcp.api.ResourceContents;
@@ -25,6 +26,7 @@ import mcp.api.ResourceResult;
 import mcp.api.ResourceTemplate;
 import mcp.api.ToolDefinition;
 import mcp.api.ToolResult;
+import mcp.api.jsonrpc.JsonRpcError;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.InputRequest;
@@ -32,6 +34,7 @@ import mcp.server.McpServer;
 import mcp.server.ServerEndpoint;
 import mcp.server.ServerLimits;
 import mcp.server.ServerFeatures;
+import mcp.server.TaskSupport;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -260,6 +263,56 @@ public final class ConformanceServer {
                         + "[\"email\"]},\"additionalProperties\":false}"),
                 (a, c) -> text("contact: " + a));
         inputRequired(b);
+        tasks(b);
+    }
+
+    /**
+     * The tools of the tasks scenarios (the 2026-07-28 extension; 2025-11-25 clients get the same tools as tasks of
+     * that revision): a tool that is never a task, and tools that run as tasks when the client wants them or always.
+     */
+    private static void tasks(McpServer.Builder b) {
+        b.tool(tool("greet", "Greets someone; never a task",
+                "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}"),
+                (a, c) -> text("Hello, " + a.path("name").asString("World") + "!"));
+        b.tool(tool("slow_compute", "Sleeps the given seconds, then answers; a task when the client wants one",
+                "{\"type\":\"object\",\"properties\":{\"seconds\":{\"type\":\"number\"},\"label\":"
+                        + "{\"type\":\"string\"}}}"), TaskSupport.OPTIONAL, (a, c) -> {
+                    long millis = (long) (a.path("seconds").asDouble(1) * 1000);
+                    c.progress(0, millis, "computing " + a.path("label").asString(""));
+                    sleep(millis);
+                    return text("computed " + a.path("label").asString("") + " in " + millis + " ms");
+                });
+        b.tool(tool("failing_job", "Fails after a second, as a tool's error; always a task"), TaskSupport.REQUIRED,
+                (a, c) -> {
+                    sleep(1_000);
+                    return ToolResult.error("the job failed, as it always does");
+                });
+        b.tool(tool("protocol_error_job", "Fails with a protocol error; a task when the client wants one"),
+                TaskSupport.OPTIONAL, (a, c) -> {
+                    sleep(200);
+                    throw new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Internal error: the job broke", null);
+                });
+        b.tool(tool("confirm_delete", "Asks the user to confirm, then deletes; a task when the client wants one",
+                "{\"type\":\"object\",\"properties\":{\"filename\":{\"type\":\"string\"}}}"), TaskSupport.OPTIONAL,
+                (a, c) -> {
+                    String file = a.path("filename").asString("the file");
+                    JsonNode answer = c.ask("confirm", InputRequest.elicitation(elicitation("Delete " + file + "?",
+                            "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\"}}}"))).join();
+                    boolean yes = answer.path("action").asString("").equals("accept")
+                            && answer.path("content").path("confirm").asBoolean(false);
+                    return text(yes ? "Deleted " + file : "Kept " + file);
+                });
+        b.tool(tool("multi_input", "Asks two questions at once; a task when the client wants one"),
+                TaskSupport.OPTIONAL, (a, c) -> {
+                    String schema = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
+                            + "\"confirm\":{\"type\":\"boolean\"}}}";
+                    Map<String, InputRequest> round = new LinkedHashMap<>();
+                    round.put("first", InputRequest.elicitation(elicitation("First?", schema)));
+                    round.put("second", InputRequest.elicitation(elicitation("Second?", schema)));
+                    Map<String, JsonNode> answers = c.ask(round).join();
+                    return text(answers.get("first").path("content").path("name").asString("") + " and "
+                            + answers.get("second").path("content").path("name").asString(""));
+                });
     }
 
     /** The tools of the multi round-trip scenarios: each asks with the keys the scenarios look for. */

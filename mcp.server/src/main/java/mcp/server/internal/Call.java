@@ -67,6 +67,8 @@ final class Call implements RequestContext {
     volatile RequestId roundId;
     /** The handler's answer; set once the handler was called. */
     volatile CompletableFuture<JsonNode> result;
+    /** The task this call runs as, or {@code null} for a plain call; set before the call starts. */
+    volatile ServerTask task;
 
     final Object lock = new Object();
     /** Answers the client sent with the first round of a call (a retry without state): an ask takes them at once. */
@@ -128,6 +130,10 @@ final class Call implements RequestContext {
 
     @Override
     public void progress(double progress, double total, String message) {
+        ServerTask running = task;
+        if (running != null && !cancelled()) {
+            running.progressed(progress, total, message);
+        }
         Channel current = channel;
         if (progressToken.isEmpty() || current == null || cancelled()) {
             return;
@@ -192,6 +198,12 @@ final class Call implements RequestContext {
         }
         if (cancelled()) {
             return CompletableFuture.failedFuture(new CancellationException("the request was cancelled"));
+        }
+        ServerTask running = task;
+        if (running != null) {
+            CompletableFuture<Map<String, JsonNode>> answers = running.ask(new LinkedHashMap<>(requests));
+            cancellation.whenComplete((ignored, error) -> answers.cancel(false));
+            return answers;
         }
         if (era == Era.STATELESS && !McpMethods.MULTI_ROUND.contains(method)) {
             return CompletableFuture.failedFuture(new McpException("the stateless revision lets a server ask the "

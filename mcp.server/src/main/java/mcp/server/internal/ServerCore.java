@@ -30,13 +30,16 @@ import mcp.protocol.ProtocolVersions;
 import mcp.protocol.RequestEnvelope;
 import mcp.protocol.ResultType;
 import mcp.protocol.SubscriptionFilter;
+import mcp.protocol.TaskRules;
 import mcp.server.Capabilities;
 import mcp.server.Request;
 import mcp.server.RequestHandler;
 import mcp.server.ServerLimits;
+import mcp.server.TaskSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -66,10 +69,13 @@ public final class ServerCore implements AutoCloseable {
     final RequestHandler handler;
     final Capabilities capabilities;
     private final ObjectNode capabilitiesJson;
+    /** What {@code server/discover} declares: the tasks extension in place of the handshake era's tasks. */
+    private final ObjectNode statelessCapabilitiesJson;
     final ServerLimits limits;
     private final CacheHints cacheHints;
     final ServerThreads threads;
     final InputRounds inputs;
+    final Tasks tasks;
     private final Semaphore permits;
     private final Set<HandshakeSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<Listen> listens = ConcurrentHashMap.newKeySet();
@@ -96,14 +102,26 @@ public final class ServerCore implements AutoCloseable {
         this.capabilities = handler.capabilities();
         this.capabilitiesJson = capabilities.toJson();
         capabilitiesJson.putObject("logging");
+        this.statelessCapabilitiesJson = capabilitiesJson.deepCopy();
+        if (capabilities.tasks()) {
+            ObjectNode tasksJson = capabilitiesJson.putObject("tasks");
+            tasksJson.putObject("list");
+            tasksJson.putObject("cancel");
+            tasksJson.putObject("requests").putObject("tools").putObject("call");
+            ObjectNode extensions = statelessCapabilitiesJson.has("extensions")
+                    ? (ObjectNode) statelessCapabilitiesJson.get("extensions")
+                    : statelessCapabilitiesJson.putObject("extensions");
+            extensions.putObject(TaskRules.EXTENSION);
+        }
         this.limits = limits;
         this.cacheHints = cacheHints;
         this.threads = new ServerThreads(name, limits.maxConcurrentRequests());
         this.inputs = new InputRounds(this, stateKey);
+        this.tasks = new Tasks(this);
         this.permits = new Semaphore(limits.maxConcurrentRequests());
     }
 
-    /** @return the capabilities declared to clients */
+    /** @return the capabilities declared to clients of the handshake era */
     public ObjectNode capabilitiesJson() {
         return capabilitiesJson.deepCopy();
     }
@@ -205,10 +223,34 @@ public final class ServerCore implements AutoCloseable {
                     channel.finish(new JsonRpcSuccess(request.id(), McpJson.object()), 200);
                 }
             }
+            case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel" -> {
+                if (capabilities.tasks()) {
+                    tasks.handshakeRequest(session, request, params, channel);
+                } else {
+                    channel.finish(methodNotFound(request.id(), method), 200);
+                }
+            }
             default -> {
                 if (McpMethods.STATELESS_ONLY.contains(method)) {
                     channel.finish(methodNotFound(request.id(), method), 200);
                     return;
+                }
+                if (method.equals("tools/call") && capabilities.tasks()) {
+                    boolean asked = TaskRules.taskParam(params).isPresent();
+                    TaskSupport support = taskSupport(params);
+                    if (support == TaskSupport.FORBIDDEN && asked || support == TaskSupport.REQUIRED && !asked) {
+                        channel.finish(new JsonRpcError(request.id(), JsonRpcError.METHOD_NOT_FOUND, "Method not "
+                                + "found: tool " + params.path("name").asString("") + (asked ? " does not run as a "
+                                + "task (its execution.taskSupport is forbidden)" : " runs only as a task (its "
+                                + "execution.taskSupport is required): add task to the call's params"), null), 200);
+                        return;
+                    }
+                    if (asked) {
+                        startTask(new Call(this, Era.HANDSHAKE, session.protocolVersion, session.clientCapabilities,
+                                session.clientInfo, session, method, params, Optional.empty(), request.id(), channel),
+                                session, session, TaskRules.requestedTtlMillis(params).orElse(0L));
+                        return;
+                    }
                 }
                 Call call = new Call(this, Era.HANDSHAKE, session.protocolVersion, session.clientCapabilities,
                         session.clientInfo, session, method, params, Optional.empty(), request.id(), channel);
@@ -238,10 +280,11 @@ public final class ServerCore implements AutoCloseable {
         }
     }
 
-    /** Ends a session: its calls are cancelled, its subscriptions dropped. */
+    /** Ends a session: its calls and tasks are cancelled, its subscriptions dropped. */
     void endSession(HandshakeSession session) {
         if (sessions.remove(session)) {
             session.close();
+            tasks.dropOwner(session);
             if (!session.subscriptions.isEmpty()) {
                 subscriptionsChanged();
             }
@@ -259,9 +302,10 @@ public final class ServerCore implements AutoCloseable {
      * A request of the stateless revision whose envelope was read and checked against the transport's headers.
      *
      * @param cancellers where a transport that cancels by request id (stdio) keeps how to cancel it, or {@code null}
+     * @param caller who sends it, as far as the transport can tell: whose tasks it may reach ({@link Tasks})
      */
     void statelessRequest(JsonRpcRequest request, RequestEnvelope envelope, Channel channel,
-            Map<RequestId, Runnable> cancellers) {
+            Map<RequestId, Runnable> cancellers, Object caller) {
         String method = request.method();
         if (!ProtocolVersions.STATELESS_VERSIONS.contains(envelope.protocolVersion())) {
             McpProtocolException error = ErrorCodes.unsupportedProtocolVersion(envelope.protocolVersion(),
@@ -279,12 +323,27 @@ public final class ServerCore implements AutoCloseable {
             case "server/discover" -> {
                 ObjectNode result = McpJson.object();
                 ProtocolVersions.STATELESS_VERSIONS.forEach(result.putArray("supportedVersions")::add);
-                result.set("capabilities", capabilitiesJson);
+                result.set("capabilities", statelessCapabilitiesJson);
                 instructions.ifPresent(text -> result.put("instructions", text));
                 result.putObject(Meta.KEY).set(Meta.SERVER_INFO, serverInfo());
                 channel.finish(new JsonRpcSuccess(request.id(), decorate(result, Era.STATELESS, method)), 200);
             }
             case "subscriptions/listen" -> listen(request.id(), params, channel, cancellers);
+            case "tasks/get", "tasks/update", "tasks/cancel" -> {
+                if (!capabilities.tasks()) {
+                    channel.finish(methodNotFound(request.id(), method), 404);
+                    return;
+                }
+                try {
+                    ObjectNode result = tasks.statelessRequest(method, params, envelope.clientCapabilities(), caller);
+                    channel.finish(new JsonRpcSuccess(request.id(), decorate(result, Era.STATELESS, method)), 200);
+                } catch (McpProtocolException e) {
+                    channel.finish(new JsonRpcError(request.id(), e.code(), e.serverMessage(), e.data().orElse(null)),
+                            Tasks.httpStatus(e));
+                }
+            }
+            // The extension of 2026-07-28 has neither: the result is inlined in tasks/get, and ids are not listed.
+            case "tasks/result", "tasks/list" -> channel.finish(methodNotFound(request.id(), method), 404);
             default -> {
                 JsonNode responses = params.remove("inputResponses");
                 JsonNode state = params.remove("requestState");
@@ -304,6 +363,26 @@ public final class ServerCore implements AutoCloseable {
                 }
                 Call call = new Call(this, Era.STATELESS, envelope.protocolVersion(), envelope.clientCapabilities(),
                         envelope.clientInfo(), null, method, params, envelope.logLevel(), request.id(), channel);
+                if (method.equals("tools/call") && capabilities.tasks()) {
+                    TaskSupport support = taskSupport(params);
+                    boolean declared = TaskRules.declaresExtension(envelope.clientCapabilities());
+                    if (support == TaskSupport.REQUIRED && !declared) {
+                        McpProtocolException e = TaskRules.missingExtension("tool " + params.path("name")
+                                .asString("") + " (it runs only as a task)");
+                        channel.finish(new JsonRpcError(request.id(), e.code(), e.serverMessage(),
+                                e.data().orElse(null)), Tasks.httpStatus(e));
+                        return;
+                    }
+                    // The server decides: a client that declares the extension gets a task for every tool that can
+                    // be one (answers sent with the first request are still taken).
+                    if (declared && support != TaskSupport.FORBIDDEN) {
+                        synchronized (call.lock) {
+                            call.presets = answers;
+                        }
+                        startTask(call, null, caller, 0);
+                        return;
+                    }
+                }
                 synchronized (call.lock) {
                     call.presets = answers;
                 }
@@ -467,7 +546,7 @@ public final class ServerCore implements AutoCloseable {
                         null));
             }
         }
-        if (call.era == Era.STATELESS && McpMethods.MULTI_ROUND.contains(call.method)) {
+        if (call.era == Era.STATELESS && McpMethods.MULTI_ROUND.contains(call.method) && call.task == null) {
             inputs.drive(call);
         } else {
             result.whenComplete((value, error) -> finish(call));
@@ -562,6 +641,9 @@ public final class ServerCore implements AutoCloseable {
     private ObjectNode decorate(ObjectNode value, Era era, String method) {
         ObjectNode result = McpJson.object();
         result.setAll(value);
+        if (method.equals("tools/list") && capabilities.tasks() && result.get("tools") instanceof ArrayNode listed) {
+            result.set("tools", withTaskSupport(listed));
+        }
         if (era == Era.STATELESS) {
             ResultType.COMPLETE.stateIn(result);
             if (CacheHints.CACHEABLE_METHODS.contains(method)) {
@@ -573,6 +655,65 @@ public final class ServerCore implements AutoCloseable {
             result.remove(CacheHints.CACHE_SCOPE);
         }
         return result;
+    }
+
+    /** The tools as listed, each with the {@code execution.taskSupport} the handler gives it. */
+    private ArrayNode withTaskSupport(ArrayNode listed) {
+        ArrayNode tools = McpJson.mapper().createArrayNode();
+        for (JsonNode tool : listed) {
+            JsonNode name = tool.get("name");
+            if (tool instanceof ObjectNode object && name != null && name.isString()) {
+                ObjectNode copy = McpJson.object();
+                copy.setAll(object);
+                ObjectNode execution = McpJson.object();
+                if (object.get("execution") instanceof ObjectNode given) {
+                    execution.setAll(given);
+                }
+                execution.put("taskSupport", handler.taskSupport(name.asString()).wire());
+                copy.set("execution", execution);
+                tools.add(copy);
+            } else {
+                tools.add(tool);
+            }
+        }
+        return tools;
+    }
+
+    private TaskSupport taskSupport(ObjectNode params) {
+        JsonNode name = params.get("name");
+        if (name == null || !name.isString()) {
+            return TaskSupport.FORBIDDEN;
+        }
+        TaskSupport support = handler.taskSupport(name.asString());
+        return support == null ? TaskSupport.FORBIDDEN : support;
+    }
+
+    /**
+     * Runs a tool call as a task: the task is held (within the bounds) before the client hears of it, the call runs
+     * with the task's channel, and the client's request is answered with the {@code CreateTaskResult} at once.
+     *
+     * @param call the call, on the channel of the client's request
+     * @param session the session of a handshake-era call, or {@code null}
+     * @param owner whose task it is
+     * @param requestedTtl the time to live the client asks for, or {@code 0}
+     */
+    private void startTask(Call call, HandshakeSession session, Object owner, long requestedTtl) {
+        Channel channel = call.channel;
+        RequestId id = call.roundId;
+        ServerTask task;
+        try {
+            task = tasks.create(owner, call.era, session, requestedTtl);
+        } catch (McpProtocolException e) {
+            answerError(channel, id, call, e);
+            return;
+        }
+        call.task = task;
+        task.attach(call);
+        synchronized (call.lock) {
+            call.channel = task.channel();
+        }
+        channel.finish(new JsonRpcSuccess(id, task.createResult()), 200);
+        start(call, id);
     }
 
     private static JsonRpcError methodNotFound(RequestId id, String method) {
@@ -653,6 +794,7 @@ public final class ServerCore implements AutoCloseable {
             listen.channel().finish(new JsonRpcSuccess(listen.id(), end), 200);
         }
         listens.clear();
+        tasks.close();
         threads.close();
     }
 }

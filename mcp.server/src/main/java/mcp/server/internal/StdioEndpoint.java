@@ -187,7 +187,7 @@ public final class StdioEndpoint implements ServerEndpoint {
                     write(new JsonRpcError(request.id(), e.code(), e.serverMessage(), e.data().orElse(null)));
                     return;
                 }
-                core.statelessRequest(request, envelope, channel(request.id()), cancellers);
+                core.statelessRequest(request, envelope, channel(request.id()), cancellers, this);
             }
         } else if (message instanceof JsonRpcNotification notification) {
             if (current != null) {
@@ -276,6 +276,8 @@ public final class StdioEndpoint implements ServerEndpoint {
         }
         cancellers.values().forEach(Runnable::run);
         cancellers.clear();
+        // A stateless client's tasks are this connection's: nobody else can reach them once it is gone.
+        core.tasks.dropOwner(this);
         try {
             in.close();
         } catch (IOException e) {
