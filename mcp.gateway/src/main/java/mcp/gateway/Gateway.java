@@ -63,8 +63,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       nothing starts a server per client.</li>
  *   <li><b>Names.</b> With one server in view, its tools and prompts keep their own names. With several, a tool is
  *       named {@code <server>_<tool>} (the agent name of the host without its {@code mcp_} prefix: lower case,
- *       unique, at most 60 characters) and a prompt {@code <server>_<prompt>}. A resource keeps its URI; a read goes
- *       to the server that lists it, else to the one with a template that matches it.</li>
+ *       unique) and a prompt {@code <server>_<prompt>}; a tool name is at most 49 characters (a longer one is cut
+ *       and given a hash suffix), so that an agent's own prefix such as {@code mcp__mcp-host__} keeps it within a
+ *       model's 64. A resource keeps its URI; a read goes to the server that lists it, else to the one with a
+ *       template that matches it.</li>
  *   <li><b>Routing without cross-talk.</b> What a server asks while it works on a call (sampling, elicitation,
  *       roots) goes to the client whose call it is, through {@link RequestContext#ask}: a server request of the
  *       handshake era, or an input round of the stateless one, whichever that client speaks

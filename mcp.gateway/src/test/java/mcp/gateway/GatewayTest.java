@@ -157,6 +157,29 @@ class GatewayTest {
     }
 
     @Test
+    void aLongNameIsCutSoThatAnAgentsPrefixKeepsItWithinSixtyFourCharacters() throws Exception {
+        // 45 characters: "<server>_pid" and "<server>_add" fit the 49, "<server>_echo" and longer do not.
+        String server = "a-server-whose-name-takes-forty-five-chars-xy";
+        assertEquals(45, server.length());
+        McpClient client = client(gateway(Map.of(server, List.of(), "alpha", List.of())), ClientOptions.builder("gateway"));
+        List<ToolDefinition> tools = client.listToolsBlocking();
+        Set<String> names = names(tools);
+        String prefix = server.replace('-', '_') + "_";
+        List<String> long_ = names.stream().filter(name -> !name.startsWith("alpha_")).toList();
+        assertEquals(names.size() / 2, long_.size(), names.toString());
+        assertTrue(names.stream().allMatch(name -> name.length() <= 49), names.toString());
+        assertTrue(names.containsAll(Set.of(prefix + "pid", prefix + "add", "alpha_server_requests")),
+                "a name that fits keeps its form: " + names);
+        List<String> cut = long_.stream().filter(name -> !name.equals(prefix + "pid") && !name.equals(prefix + "add"))
+                .toList();
+        assertEquals(long_.size() - 2, cut.size());
+        assertTrue(cut.stream().allMatch(name -> name.length() == 49 && name.matches(".*_[0-9a-f]{8}")), cut.toString());
+        String echo = tools.stream().filter(tool -> cut.contains(tool.name()))
+                .filter(tool -> tool.description().orElse("").startsWith("Echoes")).findFirst().orElseThrow().name();
+        assertEquals("hi", text(client.callToolBlocking(echo, McpJson.object().put("message", "hi"))));
+    }
+
+    @Test
     void oneServerKeepsItsOwnNames() throws Exception {
         McpClient client = client(gateway(Map.of("solo", List.of())), ClientOptions.builder("gateway"));
         Set<String> names = names(client.listToolsBlocking());

@@ -98,6 +98,11 @@ class SharedGatewayIT {
         JsonNode status = Attachment.status(socket, Duration.ofSeconds(5)).orElseThrow();
         assertEquals(3, status.path("clients").asInt(), status.toString());
         ProcessHandle daemon = ProcessHandle.of(status.path("pid").asLong()).orElseThrow();
+        // status asks the gateway, and starts nothing of its own.
+        Cli.Run shown = Cli.run(home, a, Map.of("XDG_RUNTIME_DIR", temp.resolve("run").toString()), "status");
+        assertEquals(0, shown.exitCode(), shown.toString());
+        assertTrue(shown.err().contains("Served by mcp-host's shared gateway (pid " + daemon.pid()), shown.err());
+        assertTrue(shown.out().contains("alpha"), shown.out());
         ProcessHandle upstream = ProcessHandle.of(Long.parseLong(pids.get(0).strip())).orElseThrow();
 
         // Killed during a call: that call fails, the upstream goes with the gateway, the next calls work.

@@ -56,6 +56,8 @@ import picocli.CommandLine.Spec;
             AuthCommand.class,
             ShellCommand.class,
             ServeCommand.class,
+            ConnectCommand.class,
+            DisconnectCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class})
 final class McpHostCommand implements Callable<Integer> {

@@ -299,7 +299,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** The command an agent runs: this launcher, when the image's launcher said where it is. */
-    private static String launcher(CliContext context) {
+    static String launcher(CliContext context) {
         String launcher = context.io().env().get("MCP_HOST_LAUNCHER");
         return launcher == null || launcher.isBlank() ? "mcp-host" : launcher;
     }
