@@ -219,7 +219,7 @@ public final class Attachment {
         } catch (IOException e) {
             LOG.debug("Ending the gateway's input: {}", e.toString());
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(12).toNanos();
         synchronized (inFlight) {
             while (!inFlight.isEmpty() && System.nanoTime() < deadline && link == last) {
                 try {

@@ -98,6 +98,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final Set<String> tools;
     private final Duration connectWait;
     private final Duration askWait;
+    private final CompletableFuture<?> ready;
+    private final Duration readyWait;
     private final ManagerListener listener = new Changes();
     private final ToolSchemas schemas = new ToolSchemas(this::exposed);
     private volatile McpServer server;
@@ -110,6 +112,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         this.tools = Set.copyOf(builder.tools);
         this.connectWait = builder.connectWait;
         this.askWait = builder.askWait;
+        this.ready = builder.ready;
+        this.readyWait = builder.readyWait;
     }
 
     /**
@@ -198,13 +202,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     public CompletableFuture<JsonNode> handle(Request request, RequestContext context) {
         try {
             return switch (request.method()) {
-                case "tools/list" -> CompletableFuture.completedFuture(listTools());
-                case "tools/call" -> callTool(request.params(), context);
-                case "resources/list" -> CompletableFuture.completedFuture(listResources());
-                case "resources/templates/list" -> CompletableFuture.completedFuture(listTemplates());
-                case "resources/read" -> readResource(request.params(), context);
-                case "prompts/list" -> CompletableFuture.completedFuture(listPrompts());
-                case "prompts/get" -> getPrompt(request.params(), context);
+                case "tools/list" -> whenReady(this::listTools);
+                case "tools/call" -> afterReady(() -> callTool(request.params(), context));
+                case "resources/list" -> whenReady(this::listResources);
+                case "resources/templates/list" -> whenReady(this::listTemplates);
+                case "resources/read" -> afterReady(() -> readResource(request.params(), context));
+                case "prompts/list" -> whenReady(this::listPrompts);
+                case "prompts/get" -> afterReady(() -> getPrompt(request.params(), context));
                 case "completion/complete" -> complete(request.params());
                 default -> CompletableFuture.failedFuture(new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND,
                         "Method not found: " + request.method(), null));
@@ -539,6 +543,25 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         actions.forEach(Runnable::run);
     }
 
+    /**
+     * A list once the servers have started (or {@link Builder#ready} has waited its bound): an agent lists once at its
+     * start, and many never list again, so the first list waits a little for what is starting rather than come empty;
+     * what comes later reaches it as {@code list_changed}.
+     */
+    private CompletableFuture<JsonNode> whenReady(java.util.function.Supplier<JsonNode> list) {
+        return afterReady(() -> CompletableFuture.completedFuture(list.get()));
+    }
+
+    /** A request that names a tool, prompt or resource, once the servers that may have it have started (bounded). */
+    private CompletableFuture<JsonNode> afterReady(java.util.function.Supplier<CompletableFuture<JsonNode>> request) {
+        if (ready.isDone()) {
+            return request.get();
+        }
+        return ready.handle((done, error) -> (Object) null)
+                .completeOnTimeout(null, readyWait.toMillis(), TimeUnit.MILLISECONDS)
+                .thenCompose(done -> request.get());
+    }
+
     /** Stops passing the manager's changes on; the manager and its servers are the host's to close. */
     @Override
     public void close() {
@@ -591,6 +614,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private Set<String> tools = Set.of();
         private Duration connectWait = Duration.ofSeconds(60);
         private Duration askWait = Duration.ofMinutes(10);
+        private CompletableFuture<?> ready = CompletableFuture.completedFuture(null);
+        private Duration readyWait = Duration.ZERO;
 
         private Builder(McpManager manager) {
             this.manager = Objects.requireNonNull(manager, "manager");
@@ -630,6 +655,19 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder askWait(Duration wait) {
             this.askWait = Objects.requireNonNull(wait, "wait");
+            return this;
+        }
+
+        /**
+         * @param started completes when the servers have been started (a host's load, which returns at its startup
+         *     gate, or waits for servers nothing is cached of), so that the gateway can serve its clients before
+         * @param bound how long a list waits for it at most (an agent's own timeout for its server's start is often
+         *     10 s, the handshake included)
+         * @return this builder
+         */
+        public Builder ready(CompletableFuture<?> started, Duration bound) {
+            this.ready = Objects.requireNonNull(started, "started");
+            this.readyWait = Objects.requireNonNull(bound, "bound");
             return this;
         }
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,6 +75,9 @@ public final class SharedGateway implements AutoCloseable {
     public static final String SOCKET = "gateway.sock";
     /** The lock file beside it, held while a gateway runs, so that two never serve one user. */
     public static final String LOCK = "gateway.lock";
+
+    /** How long a client's list waits for servers still starting: within an agent's usual 10 s for the handshake. */
+    private static final Duration LIST_WAIT = Duration.ofSeconds(5);
 
     private final Function<Optional<Path>, McpHost.Builder> hosts;
     private final Path directory;
@@ -168,12 +172,12 @@ public final class SharedGateway implements AutoCloseable {
             throw new McpException("cannot open the shared gateway's socket " + socket() + ": " + e.getMessage(), e);
         }
         base = hosts.apply(Optional.empty()).clientSettings(Gateway.clientSettings()).build();
-        synchronized (this) {
-            recompose();
-        }
+        // Clients are taken at once; the servers start on the timer's thread, and a client's first list waits a
+        // little for them (an agent that waits too long for its server's handshake gives up on it).
         Thread accepting = new Thread(this::accept, "mcp-host-shared-gateway-accept");
         accepting.setDaemon(true);
         accepting.start();
+        timer.execute(this::recompose);
         long every = recheck.toMillis();
         timer.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
         LOG.info("Shared gateway listening on {}", socket());
@@ -225,38 +229,64 @@ public final class SharedGateway implements AutoCloseable {
         return status;
     }
 
-    /** Reads every config again and makes the running servers and each project's view what they say now. */
+    /**
+     * Reads every config again and makes the running servers and each project's view what they say now. On the
+     * timer's one thread only, so compositions never overlap; discovery and the servers' start run outside the lock.
+     */
     private void recompose() {
-        DiscoveryResult user = base.discover();
-        if (user.hardFailed()) {
-            LOG.warn("Shared gateway: discovery failed, the servers run as they were: {}",
-                    user.problems().get(0).message());
-            return;
-        }
-        Map<Path, DiscoveryResult> found = new LinkedHashMap<>();
-        for (Project project : projects.values()) {
-            DiscoveryResult discovery = project.host.discover();
-            if (discovery.hardFailed()) {
-                LOG.warn("Shared gateway: discovery in {} failed, its servers run as they were: {}", project.directory,
-                        discovery.problems().get(0).message());
+        try {
+            Map<Path, Project> open;
+            Composition before;
+            synchronized (this) {
+                if (closing) {
+                    return;
+                }
+                open = new LinkedHashMap<>(projects);
+                before = applied;
+            }
+            DiscoveryResult user = base.discover();
+            if (user.hardFailed()) {
+                LOG.warn("Shared gateway: discovery failed, the servers run as they were: {}",
+                        user.problems().get(0).message());
                 return;
             }
-            found.put(project.directory, discovery);
-        }
-        userServers = List.copyOf(user.configs().keySet());
-        Composition next = Composition.of(user, found);
-        if (applied == null || !next.configs().equals(applied.configs()) || !next.pinKeys().equals(applied.pinKeys())) {
-            ReconcileResult changes = base.manager().reconcileServers(next.configs(), next.sources(), next.pinKeys());
-            if (changes.changedAnything()) {
-                LOG.info("Shared gateway: started {}, restarted {}, stopped {}", changes.added(), changes.changed(),
-                        changes.removed());
+            Map<Path, DiscoveryResult> found = new LinkedHashMap<>();
+            for (Project project : open.values()) {
+                DiscoveryResult discovery = project.host.discover();
+                if (discovery.hardFailed()) {
+                    LOG.warn("Shared gateway: discovery in {} failed, its servers run as they were: {}",
+                            project.directory, discovery.problems().get(0).message());
+                    return;
+                }
+                found.put(project.directory, discovery);
+            }
+            Composition next = Composition.of(user, found);
+            synchronized (this) {
+                userServers = List.copyOf(user.configs().keySet());
+                // The views first: a client's list shows each server's tools as they come.
+                open.values().forEach(project -> {
+                    Composition.View view = next.views().get(project.directory);
+                    project.gateway.changeView(view.servers(), view.shown());
+                });
+            }
+            if (before == null || !next.configs().equals(before.configs())
+                    || !next.pinKeys().equals(before.pinKeys())) {
+                ReconcileResult changes = base.manager().reconcileServers(next.configs(), next.sources(),
+                        next.pinKeys());
+                if (changes.changedAnything()) {
+                    LOG.info("Shared gateway: started {}, restarted {}, stopped {}", changes.added(),
+                            changes.changed(), changes.removed());
+                }
+            }
+            synchronized (this) {
+                applied = next;
+            }
+            open.values().forEach(project -> project.ready.complete(null));
+        } catch (RuntimeException e) {
+            if (!closing) {
+                LOG.warn("Shared gateway: reading the configs again failed: {}", e.getMessage(), e);
             }
         }
-        applied = next;
-        projects.values().forEach(project -> {
-            Composition.View view = next.views().get(project.directory);
-            project.gateway.changeView(view.servers(), view.shown());
-        });
     }
 
     private void tick() {
@@ -266,28 +296,23 @@ public final class SharedGateway implements AutoCloseable {
         boolean end;
         synchronized (this) {
             long now = System.nanoTime();
-            boolean dropped = projects.values().removeIf(project -> {
+            projects.values().removeIf(project -> {
                 if (project.clients == 0 && now - project.leftAt > idle.toNanos()) {
+                    LOG.info("Shared gateway: no client in {} for {}, its own servers stop", project.directory, idle);
                     project.close();
                     return true;
                 }
                 return false;
             });
-            try {
-                recompose();
-            } catch (RuntimeException e) {
-                LOG.warn("Shared gateway: reading the configs again failed: {}", e.getMessage(), e);
-            }
             end = projects.values().stream().allMatch(project -> project.clients == 0)
                     && now - idleSince > idle.toNanos();
-            if (dropped) {
-                LOG.info("Shared gateway: projects without clients closed");
-            }
         }
         if (end) {
             LOG.info("Shared gateway: no client for {}, ending", idle);
             close();
+            return;
         }
+        recompose();
     }
 
     private void accept() {
@@ -358,7 +383,7 @@ public final class SharedGateway implements AutoCloseable {
             if (joined == null) {
                 joined = new Project(project, hosts.apply(Optional.of(project)).build(), base.manager());
                 projects.put(project, joined);
-                recompose();
+                timer.execute(this::recompose);
             }
             joined.clients++;
         }
@@ -450,12 +475,14 @@ public final class SharedGateway implements AutoCloseable {
         int clients;
         /** Guarded by the shared gateway. */
         long leftAt = System.nanoTime();
+        /** Completes when the first composition with this project has started its servers. */
+        final CompletableFuture<Void> ready = new CompletableFuture<>();
 
         Project(Path directory, McpHost host, McpManager manager) {
             this.directory = directory;
             this.host = host;
             // Nothing in view until the first composition says what the project sees.
-            this.gateway = Gateway.builder(manager).build();
+            this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).build();
             gateway.changeView(java.util.Set.of(), Map.of());
             this.server = McpServer.builder("mcp-host", McpClient.VERSION).handler(gateway).build();
             gateway.attach(server);

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import mcp.api.McpException;
@@ -44,6 +45,9 @@ import tools.jackson.databind.node.ObjectNode;
             + " `mcp-host serve --token` required.",
     "--print-config AGENT prints what to put in claude, codex, gemini, cursor or vscode to use it."})
 final class ServeCommand implements Callable<Integer> {
+
+    /** How long an agent's first list waits for servers still starting: within its usual 10 s for the handshake. */
+    private static final Duration LIST_WAIT = Duration.ofSeconds(5);
 
     /** The agents {@code --print-config} knows. */
     static final List<String> AGENTS = List.of("claude", "codex", "gemini", "cursor", "vscode");
@@ -115,6 +119,18 @@ final class ServeCommand implements Callable<Integer> {
             context.out().print(snippet(printConfig.toLowerCase(Locale.ROOT), launcher(context)));
             return ExitCodes.OK;
         }
+        if (shared && (http || stdio || standalone)) {
+            throw CliException.usage("--shared runs the user's shared gateway: not with --http, --stdio or --standalone");
+        }
+        if (standalone && http) {
+            throw CliException.usage("--standalone is a stdio option");
+        }
+        if (noToken && !http) {
+            throw CliException.usage("--no-token is an HTTP option");
+        }
+        if (noToken && !isLoopback(bind)) {
+            throw CliException.usage("--no-token is allowed on a loopback address only, not " + bind);
+        }
         Path sharedDirectory = SharedGateway.directory(context.io().env(), directories);
         if (stop) {
             boolean answered = Attachment.stop(sharedDirectory.resolve(SharedGateway.SOCKET), Duration.ofSeconds(5));
@@ -137,23 +153,16 @@ final class ServeCommand implements Callable<Integer> {
                     .build().run(context.io().in(), context.io().out());
             return ExitCodes.OK;
         }
-        if (noToken && !http) {
-            throw CliException.usage("--no-token is an HTTP option");
-        }
-        if (noToken && !isLoopback(bind)) {
-            throw CliException.usage("--no-token is allowed on a loopback address only, not " + bind);
-        }
         McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
         try (host) {
-            LoadResult loaded = host.load();
-            CliContext.checked(loaded.discovery());
-            loaded.errors().forEach((server, error) -> context.err().println("mcp-host serve: " + server + ": " + error));
+            // Over HTTP the servers start before the port opens (a broken config fails the command); an agent's stdio
+            // gets its handshake at once, and its first list waits for them a little.
+            CompletableFuture<LoadResult> loaded = http ? CompletableFuture.completedFuture(load(context, host))
+                    : loadInBackground(context, host);
             try (Gateway gateway = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
-                    .tools(new LinkedHashSet<>(tools)).build();
+                    .tools(new LinkedHashSet<>(tools)).ready(loaded, LIST_WAIT).build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
-                // A changed config file restarts the servers it changes only; the gateway's clients hear list_changed.
-                watch(context, host);
                 CountDownLatch stop = new CountDownLatch(1);
                 Thread hook = new Thread(stop::countDown, "mcp-host-serve-stop");
                 Runtime.getRuntime().addShutdownHook(hook);
@@ -261,17 +270,40 @@ final class ServeCommand implements Callable<Integer> {
     /** This session's gateway in this process, for when the shared one cannot be reached. */
     private Attachment.Link inProcess(CliContext context) {
         McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
-        LoadResult loaded = host.load();
-        loaded.errors().forEach((server, error) -> context.err().println("mcp-host serve: " + server + ": " + error));
-        Gateway gateway = Gateway.builder(host.manager()).build();
+        Gateway gateway = Gateway.builder(host.manager()).ready(loadInBackground(context, host), LIST_WAIT).build();
         McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build();
         gateway.attach(server);
-        watch(context, host);
         return Attachment.inProcess(server, () -> {
             server.close();
             gateway.close();
             host.close();
         });
+    }
+
+    /** Starts the servers, says which failed, and watches the config files. */
+    private static LoadResult load(CliContext context, McpHost host) {
+        LoadResult loaded = host.load();
+        CliContext.checked(loaded.discovery());
+        loaded.errors().forEach((server, error) -> context.err().println("mcp-host serve: " + server + ": " + error));
+        // A changed config file restarts the servers it changes only; the gateway's clients hear list_changed.
+        watch(context, host);
+        return loaded;
+    }
+
+    /** {@link #load} on a thread of its own; a failure is said on stderr, and the gateway serves what there is. */
+    private static CompletableFuture<LoadResult> loadInBackground(CliContext context, McpHost host) {
+        CompletableFuture<LoadResult> loaded = new CompletableFuture<>();
+        Thread loading = new Thread(() -> {
+            try {
+                loaded.complete(load(context, host));
+            } catch (RuntimeException e) {
+                context.err().println("mcp-host serve: " + e.getMessage());
+                loaded.completeExceptionally(e);
+            }
+        }, "mcp-host-serve-load");
+        loading.setDaemon(true);
+        loading.start();
+        return loaded;
     }
 
     /**

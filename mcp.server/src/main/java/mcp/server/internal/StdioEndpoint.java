@@ -40,7 +40,7 @@ public final class StdioEndpoint implements ServerEndpoint {
     /** The client's requests not answered yet: their answers are still written after the client's input ended. */
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     /** How long the answers of requests in flight are waited for once the client's input ended. */
-    private static final Duration DRAIN = Duration.ofSeconds(5);
+    private static final Duration DRAIN = Duration.ofSeconds(10);
     private final CompletableFuture<Void> gone = new CompletableFuture<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile HandshakeSession session;
