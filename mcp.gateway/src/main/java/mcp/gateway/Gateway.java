@@ -186,10 +186,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context))
                         .withProgress(update -> context.progress(update.progress(), update.total().orElse(-1.0),
                                 update.message().orElse(null)));
-                CompletableFuture<JsonNode> call = client.callTool(tool.toolName(), arguments, options)
-                        .thenApply(result -> ours(result.raw()));
+                // The upstream call itself is cancelled (a future chained on it would not tell the server).
+                CompletableFuture<mcp.api.ToolResult> call = client.callTool(tool.toolName(), arguments, options);
                 context.cancellation().thenRun(() -> call.cancel(true));
-                return call;
+                return call.thenApply(result -> ours(result.raw()));
             });
         });
     }
@@ -375,10 +375,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private CompletableFuture<JsonNode> readResource(ObjectNode params, RequestContext context) {
         String uri = params.path("uri").asString("");
         String owner = ownerOf(uri).orElseThrow(() -> ErrorCodes.resourceNotFound(uri, context.era()));
-        CompletableFuture<JsonNode> read = manager.readResource(owner, uri, CallOptions.DEFAULT
-                .withCaller(callerOf(context))).thenApply(result -> ours(result.raw()));
+        CompletableFuture<mcp.api.ResourceResult> read = manager.readResource(owner, uri, CallOptions.DEFAULT
+                .withCaller(callerOf(context)));
         context.cancellation().thenRun(() -> read.cancel(true));
-        return read;
+        return read.thenApply(result -> ours(result.raw()));
     }
 
     /** The server a resource's URI belongs to: the one that lists it, else the first with a template matching it. */
@@ -416,10 +416,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
         Map<String, String> arguments = new LinkedHashMap<>();
         params.path("arguments").properties().forEach(e -> arguments.put(e.getKey(), e.getValue().asString("")));
-        CompletableFuture<JsonNode> got = manager.getPrompt(prompt.server(), prompt.definition().name(), arguments,
-                CallOptions.DEFAULT.withCaller(callerOf(context))).thenApply(result -> ours(result.raw()));
+        CompletableFuture<mcp.api.PromptResult> got = manager.getPrompt(prompt.server(), prompt.definition().name(),
+                arguments, CallOptions.DEFAULT.withCaller(callerOf(context)));
         context.cancellation().thenRun(() -> got.cancel(true));
-        return got;
+        return got.thenApply(result -> ours(result.raw()));
     }
 
     private CompletableFuture<JsonNode> complete(ObjectNode params) {

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
@@ -69,6 +70,11 @@ final class ServeCommand implements Callable<Integer> {
             + " (any local process may then call the gateway; warned at every start).")
     boolean noToken;
 
+    @Option(names = "--drain-timeout", paramLabel = "MS", description = "On SIGTERM or SIGINT, no new requests are"
+            + " taken and the calls in flight get MS milliseconds to finish (default 10000: 10 s); those still running"
+            + " then are cancelled, their clients told why. A second signal stops at once.")
+    long drainTimeout = 10_000;
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -91,6 +97,9 @@ final class ServeCommand implements Callable<Integer> {
             context.out().print(snippet(printConfig.toLowerCase(Locale.ROOT), launcher(context)));
             return ExitCodes.OK;
         }
+        if (drainTimeout < 0) {
+            throw CliException.usage("--drain-timeout is a number of milliseconds, 0 or more; not " + drainTimeout);
+        }
         if (noToken && !http) {
             throw CliException.usage("--no-token is an HTTP option");
         }
@@ -109,30 +118,53 @@ final class ServeCommand implements Callable<Integer> {
                 // A changed config file restarts the servers it changes only; the gateway's clients hear list_changed.
                 watch(context, host);
                 CountDownLatch stop = new CountDownLatch(1);
-                Thread hook = new Thread(stop::countDown, "mcp-host-serve-stop");
-                Runtime.getRuntime().addShutdownHook(hook);
-                ServerEndpoint endpoint;
-                if (http) {
-                    HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port);
-                    if (!noToken) {
-                        options = options.withBearerToken(GatewayToken.loadOrCreate(directories.state()));
+                AtomicReference<String> signal = new AtomicReference<>();
+                try (StopSignals.Registration signals = StopSignals.onStop(name -> {
+                    signal.set(name);
+                    stop.countDown();
+                })) {
+                    ServerEndpoint endpoint;
+                    if (http) {
+                        HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port);
+                        if (!noToken) {
+                            options = options.withBearerToken(GatewayToken.loadOrCreate(directories.state()));
+                        }
+                        HttpEndpoint listening = server.serveHttp(options);
+                        endpoint = listening;
+                        context.err().println("mcp-host serve: listening on " + listening.uri()
+                                + (noToken ? "; WARNING: no token is required, so any local process may call it"
+                                        : " (bearer token: mcp-host serve --token)"));
+                    } else {
+                        // The protocol's own streams: nothing else of the CLI writes to stdout while it serves.
+                        endpoint = server.serveStdio(context.io().in(), context.io().out());
                     }
-                    HttpEndpoint listening = server.serveHttp(options);
-                    endpoint = listening;
-                    context.err().println("mcp-host serve: listening on " + listening.uri()
-                            + (noToken ? "; WARNING: no token is required, so any local process may call it"
-                                    : " (bearer token: mcp-host serve --token)"));
-                } else {
-                    // The protocol's own streams: nothing else of the CLI writes to stdout while it serves.
-                    endpoint = server.serveStdio(context.io().in(), context.io().out());
-                }
-                // Until the client leaves (stdio) or the process is told to stop (SIGTERM, SIGINT).
-                while (!endpoint.awaitClosed(Duration.ofMillis(200)) && stop.getCount() > 0) {
-                    // The endpoint's own wait is the bound of each round.
+                    // Until the client leaves (stdio) or the process is told to stop (SIGTERM, SIGINT).
+                    while (!endpoint.awaitClosed(Duration.ofMillis(200)) && stop.getCount() > 0) {
+                        // The endpoint's own wait is the bound of each round.
+                    }
+                    if (stop.getCount() == 0) {
+                        drain(context, server, signal.get());
+                    }
                 }
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Stops gracefully: no new request is taken, the calls in flight get {@link #drainTimeout} to finish and are
+     * answered; those still running then are cancelled upstream and their clients told why. The caller then closes
+     * the server, the gateway and the host, which ends every upstream.
+     */
+    private void drain(CliContext context, McpServer server, String signal) throws InterruptedException {
+        context.err().println("mcp-host serve: " + signal + ": taking no new requests; the calls in flight get "
+                + drainTimeout + " ms to finish (a second signal stops at once)");
+        int cancelled = server.drain(Duration.ofMillis(drainTimeout));
+        if (cancelled > 0) {
+            context.err().println("mcp-host serve: cancelled " + cancelled + (cancelled == 1 ? " call" : " calls")
+                    + " still running after " + drainTimeout + " ms");
+        }
+        context.err().println("mcp-host serve: stopping every server");
     }
 
     /**

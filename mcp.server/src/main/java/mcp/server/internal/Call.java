@@ -67,6 +67,8 @@ final class Call implements RequestContext {
     volatile RequestId roundId;
     /** The handler's answer; set once the handler was called. */
     volatile CompletableFuture<JsonNode> result;
+    /** Ended by the server's shutdown: unlike a client's cancellation, it is answered (with the error saying so). */
+    volatile boolean aborted;
 
     final Object lock = new Object();
     /** Answers the client sent with the first round of a call (a retry without state): an ask takes them at once. */
@@ -240,6 +242,20 @@ final class Call implements RequestContext {
         }
         rounds.forEach(round -> round.future.cancel(false));
         core.inputs.forget(this);
+    }
+
+    /**
+     * Ends a call the server will not wait for any longer (its shutdown's bound): the client is answered with the
+     * error, then the call is cancelled as a client's cancellation cancels it, so that its handler stops (a gateway
+     * cancels its upstream request).
+     */
+    void abort(Throwable error) {
+        aborted = true;
+        CompletableFuture<JsonNode> running = result;
+        if (running != null) {
+            running.completeExceptionally(error);
+        }
+        cancel("the server shut down: " + error.getMessage());
     }
 
     /** @return the name or URI the call acts on ({@code ""} for none): what binds its request state */

@@ -1,6 +1,7 @@
 package mcp.server.internal;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,7 +75,11 @@ public final class ServerCore implements AutoCloseable {
     private final Set<HandshakeSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<Listen> listens = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Set<String>> subscribed = new AtomicReference<>(Set.of());
+    /** The calls whose handlers run or wait for input: what a shutdown drains. Guarded by itself (for its waits). */
+    private final Set<Call> running = new HashSet<>();
     private volatile boolean closed;
+    /** Set by {@link #drain}: no new request is taken, the ones in flight go on. */
+    private volatile boolean draining;
 
     /**
      * @param name the server's name ({@code serverInfo.name})
@@ -414,16 +419,25 @@ public final class ServerCore implements AutoCloseable {
 
     /** Runs a call's handler on a worker, within {@link ServerLimits#maxConcurrentRequests()}. */
     private void start(Call call, RequestId id) {
-        if (closed || !permits.tryAcquire()) {
-            call.result = CompletableFuture.failedFuture(new McpProtocolException(JsonRpcError.INTERNAL_ERROR,
-                    closed ? "Server closing" : "Server busy: " + limits.maxConcurrentRequests()
-                            + " requests are being served", null));
+        if (closed || draining || !permits.tryAcquire()) {
+            call.result = CompletableFuture.failedFuture(closed || draining ? shuttingDown()
+                    : new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Server busy: "
+                            + limits.maxConcurrentRequests() + " requests are being served", null));
             finish(call);
             return;
         }
         CompletableFuture<JsonNode> result = new CompletableFuture<>();
         call.result = result;
-        result.whenComplete((value, error) -> permits.release());
+        synchronized (running) {
+            running.add(call);
+        }
+        result.whenComplete((value, error) -> {
+            permits.release();
+            synchronized (running) {
+                running.remove(call);
+                running.notifyAll();
+            }
+        });
         if (!gated(call.method)) {
             result.completeExceptionally(new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND,
                     "Method not found: " + call.method, null));
@@ -448,13 +462,13 @@ public final class ServerCore implements AutoCloseable {
                     if (answer == null) {
                         answer = CompletableFuture.failedFuture(new IllegalStateException("the handler returned no future"));
                     }
-                    CompletableFuture<JsonNode> running = answer;
+                    CompletableFuture<JsonNode> handling = answer;
                     result.whenComplete((value, error) -> {
-                        if (error instanceof CancellationException) {
-                            running.cancel(false);
+                        if (error instanceof CancellationException || call.aborted) {
+                            handling.cancel(false);
                         }
                     });
-                    running.whenComplete((value, error) -> {
+                    handling.whenComplete((value, error) -> {
                         if (error != null) {
                             result.completeExceptionally(error);
                         } else {
@@ -521,7 +535,7 @@ public final class ServerCore implements AutoCloseable {
             return;
         }
         CompletableFuture<JsonNode> result = call.result;
-        if (call.cancelled() || result.isCancelled()) {
+        if ((call.cancelled() && !call.aborted) || result.isCancelled()) {
             channel.abandon();
             return;
         }
@@ -637,6 +651,58 @@ public final class ServerCore implements AutoCloseable {
     /** @return whether {@link #close()} was called */
     boolean closed() {
         return closed;
+    }
+
+    /** @return whether new requests are refused: the server is shutting down ({@link #drain}) or closed */
+    public boolean draining() {
+        return draining || closed;
+    }
+
+    /**
+     * @param request a request of a client
+     * @return whether it is a new request, which a server shutting down refuses; the retry of an input round
+     *     ({@code requestState}) is not: it continues a call in flight
+     */
+    static boolean isNew(JsonRpcRequest request) {
+        return !paramsOf(request.params()).has("requestState");
+    }
+
+    /** @return the error a new request gets while the server shuts down */
+    static McpProtocolException shuttingDown() {
+        return new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Service unavailable: the server is shutting "
+                + "down and takes no new requests", null);
+    }
+
+    /**
+     * Shuts down gracefully: from now on new requests are refused ({@link #shuttingDown()}), while the calls in
+     * flight go on (the answers to the server's own requests and the retries of input rounds still come in) for at
+     * most {@code bound}. Those still running then are answered with an error that says the server shut down, and
+     * cancelled as a client's cancellation cancels them (their handlers stop; a gateway cancels upstream).
+     *
+     * @param bound how long the calls in flight may take
+     * @return how many calls were still running at the bound
+     * @throws InterruptedException if interrupted while waiting (nothing is aborted then)
+     */
+    public int drain(java.time.Duration bound) throws InterruptedException {
+        draining = true;
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<Call> left;
+        synchronized (running) {
+            long wait;
+            while (!running.isEmpty() && (wait = deadline - System.nanoTime()) > 0) {
+                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(running, wait);
+            }
+            left = List.copyOf(running);
+        }
+        if (!left.isEmpty()) {
+            McpProtocolException error = new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "The server shut "
+                    + "down before the request finished: requests in flight had " + bound.toMillis()
+                    + " ms to finish, and this one was cancelled", null);
+            LOG.info("MCP server \"{}\": {} requests still running after {} ms of shutdown; cancelled", name,
+                    left.size(), bound.toMillis());
+            left.forEach(call -> call.abort(error));
+        }
+        return left.size();
     }
 
     /** Ends everything: sessions and their calls, listen streams, the threads. */

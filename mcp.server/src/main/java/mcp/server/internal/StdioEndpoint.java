@@ -171,7 +171,11 @@ public final class StdioEndpoint implements ServerEndpoint {
             return;
         }
         HandshakeSession current = session;
-        if (message instanceof JsonRpcRequest request) {
+        if (message instanceof JsonRpcRequest request && core.draining() && ServerCore.isNew(request)) {
+            // Shutting down: what is in flight finishes (answers and notifications still come in), nothing new starts.
+            McpProtocolException refusal = ServerCore.shuttingDown();
+            write(new JsonRpcError(request.id(), refusal.code(), refusal.serverMessage(), null));
+        } else if (message instanceof JsonRpcRequest request) {
             if (current == null && ServerCore.isHandshake(request)) {
                 core.initialize(null, request, channel(request.id()), started -> {
                     started.standalone = standalone;
