@@ -26,6 +26,8 @@ import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
+import mcp.gateway.internal.SearchView;
+import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
 import mcp.manager.Caller;
@@ -70,6 +72,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>The owners' decisions.</b> A tool whose owning tool asks before each call ({@link CallPolicy.Decision#ASK})
  *       is confirmed with the calling client's user by elicitation first; a client that cannot be asked gets an error
  *       result that says so, and the tool does not run.</li>
+ *   <li><b>Tool search.</b> With {@link Builder#search} on, a client's {@code tools/list} holds the tools always
+ *       loaded and {@value ToolSearch#TOOL}; what that client's searches find is added to its list alone (and it
+ *       alone hears {@code list_changed}). Every tool stays callable by its name, listed or not.</li>
  *   <li><b>Changes.</b> {@link #attach} makes the manager's list changes and resource updates reach every client
  *       that listens; the resources clients subscribe to are subscribed upstream.</li>
  * </ul>
@@ -94,6 +99,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final Duration connectWait;
     private final Duration askWait;
     private final ManagerListener listener = new Changes();
+    /** The deferred mode's lists per client, or {@code null} when every client gets every tool. */
+    private final SearchView search;
     private volatile McpServer server;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
@@ -104,6 +111,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         this.tools = Set.copyOf(builder.tools);
         this.connectWait = builder.connectWait;
         this.askWait = builder.askWait;
+        this.search = builder.search ? new SearchView(builder.alwaysLoad) : null;
     }
 
     /**
@@ -139,7 +147,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     public CompletableFuture<JsonNode> handle(Request request, RequestContext context) {
         try {
             return switch (request.method()) {
-                case "tools/list" -> CompletableFuture.completedFuture(listTools());
+                case "tools/list" -> CompletableFuture.completedFuture(listTools(context));
                 case "tools/call" -> callTool(request.params(), context);
                 case "resources/list" -> CompletableFuture.completedFuture(listResources());
                 case "resources/templates/list" -> CompletableFuture.completedFuture(listTemplates());
@@ -155,10 +163,17 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
     }
 
-    private JsonNode listTools() {
+    private JsonNode listTools(RequestContext context) {
         ObjectNode result = McpJson.object();
         ArrayNode list = result.putArray("tools");
-        for (Map.Entry<String, BridgedTool> entry : exposed().tools().entrySet()) {
+        Map<String, BridgedTool> tools = exposed().tools();
+        if (search != null) {
+            tools = search.listed(tools, context.clientId().orElse(null), manager::alwaysLoad);
+        }
+        for (Map.Entry<String, BridgedTool> entry : tools.entrySet()) {
+            if (search != null && entry.getKey().equals(ToolSearch.TOOL)) {
+                continue; // the gateway's own search tool has the name
+            }
             BridgedTool tool = entry.getValue();
             ObjectNode json = tool.definition().toJson();
             json.put("name", entry.getKey());
@@ -166,11 +181,17 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             json.put("description", tool.description());
             list.add(json);
         }
+        if (search != null) {
+            list.add(SearchView.definition());
+        }
         return result;
     }
 
     private CompletableFuture<JsonNode> callTool(ObjectNode params, RequestContext context) {
         String name = params.path("name").asString("");
+        if (search != null && name.equals(ToolSearch.TOOL)) {
+            return CompletableFuture.completedFuture(searchTools(params.path("arguments"), context));
+        }
         BridgedTool tool = exposed().tools().get(name);
         if (tool == null) {
             throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "Unknown tool: " + name, null);
@@ -192,6 +213,55 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 return call.thenApply(result -> ours(result.raw()));
             });
         });
+    }
+
+    /**
+     * {@value ToolSearch#TOOL}: the best matches among every tool in view, listed or not, by the host's ranking; they
+     * join the calling client's list, and that client alone hears {@code list_changed}.
+     */
+    private JsonNode searchTools(JsonNode arguments, RequestContext context) {
+        JsonNode query = arguments.get("query");
+        if (query == null || !query.isString() || query.asString().isBlank()) {
+            return textResult(ToolSearch.TOOL + " needs \"query\" (a string)", true);
+        }
+        Map<String, BridgedTool> all = exposed().tools();
+        String client = context.clientId().orElse(null);
+        SearchView.Found found;
+        try {
+            found = search.search(all, query.asString(), SearchView.limit(arguments), client);
+        } catch (IllegalArgumentException e) {
+            return textResult(e.getMessage(), true);
+        }
+        McpServer target = server;
+        if (found.listGrew() && target != null) {
+            target.toolsChanged(client);
+        }
+        if (found.names().isEmpty()) {
+            return textResult("No tool matches \"" + query.asString() + "\". Try other words for the action or the "
+                    + "thing it acts on.", false);
+        }
+        StringBuilder text = new StringBuilder(client != null ? "Tools found (added to your tool list; call them by "
+                + "name):" : "Tools found (call them by name):");
+        ObjectNode result = McpJson.object();
+        ArrayNode tools = result.putObject("structuredContent").putArray("tools");
+        for (String name : found.names()) {
+            BridgedTool tool = all.get(name);
+            text.append("\n\n").append(name).append(": ").append(tool.description()).append("\nInput schema: ")
+                    .append(McpJson.mapper().writeValueAsString(tool.inputSchema()));
+            tools.addObject().put("name", name).put("description", tool.description())
+                    .set("inputSchema", tool.inputSchema());
+        }
+        result.putArray("content").addObject().put("type", "text").put("text", text.toString());
+        return result;
+    }
+
+    private static ObjectNode textResult(String text, boolean error) {
+        ObjectNode result = McpJson.object();
+        result.putArray("content").addObject().put("type", "text").put("text", text);
+        if (error) {
+            result.put("isError", true);
+        }
+        return result;
     }
 
     /**
@@ -479,6 +549,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         actions.forEach(Runnable::run);
     }
 
+    @Override
+    public void clientEnded(String clientId) {
+        if (search != null) {
+            search.forget(clientId);
+        }
+    }
+
     /** Stops passing the manager's changes on; the manager and its servers are the host's to close. */
     @Override
     public void close() {
@@ -529,6 +606,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private Set<String> tools = Set.of();
         private Duration connectWait = Duration.ofSeconds(60);
         private Duration askWait = Duration.ofMinutes(10);
+        private boolean search;
+        private Set<String> alwaysLoad = Set.of();
 
         private Builder(McpManager manager) {
             this.manager = Objects.requireNonNull(manager, "manager");
@@ -568,6 +647,28 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder askWait(Duration wait) {
             this.askWait = Objects.requireNonNull(wait, "wait");
+            return this;
+        }
+
+        /**
+         * @param on whether clients get the deferred mode (default off: every tool): the tools always loaded and
+         *     {@value ToolSearch#TOOL}, whose finds join the searching client's list
+         * @return this builder
+         */
+        public Builder search(boolean on) {
+            this.search = on;
+            return this;
+        }
+
+        /**
+         * @param names in the deferred mode, the servers and tools always listed, beside those their server's config
+         *     names ({@link mcp.api.ServerConfig#alwaysLoad()}): a server's name, or a tool's host name
+         *     ({@code mcp_<server>_<tool>}, as {@link ToolSearch#alwaysLoad()} names it), label ({@code server/tool})
+         *     or the name the clients see (default none)
+         * @return this builder
+         */
+        public Builder alwaysLoad(Set<String> names) {
+            this.alwaysLoad = Set.copyOf(names);
             return this;
         }
 

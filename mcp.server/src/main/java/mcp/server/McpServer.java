@@ -92,6 +92,16 @@ public final class McpServer implements AutoCloseable {
         core.listChanged("notifications/tools/list_changed");
     }
 
+    /**
+     * Tells one client that its tools changed: a handler that gives each client a list of its own changed that
+     * client's only.
+     *
+     * @param clientId the client ({@link RequestContext#clientId()})
+     */
+    public void toolsChanged(String clientId) {
+        core.listChanged("notifications/tools/list_changed", Objects.requireNonNull(clientId, "clientId"));
+    }
+
     /** Tells every client that listens that the prompts changed. */
     public void promptsChanged() {
         core.listChanged("notifications/prompts/list_changed");

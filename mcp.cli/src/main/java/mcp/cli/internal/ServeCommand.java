@@ -63,6 +63,15 @@ final class ServeCommand implements Callable<Integer> {
             + " (SERVER/TOOL or the tool's own name).")
     List<String> tools = List.of();
 
+    @Option(names = "--search", description = "Tool search for agents that have none: each client gets the tools"
+            + " always loaded (a server's \"alwaysLoad\" in mcp.json, --always-load) and search_tools; what a client"
+            + " finds joins its own tool list (list_changed to it alone). Every tool stays callable by its name.")
+    boolean search;
+
+    @Option(names = "--always-load", split = ",", paramLabel = "NAME", description = "With --search: servers or"
+            + " tools (SERVER/TOOL or the name clients see) always listed.")
+    List<String> alwaysLoad = List.of();
+
     @Option(names = "--token", description = "Print the HTTP bearer token (made at the first start) and exit.")
     boolean printToken;
 
@@ -97,6 +106,9 @@ final class ServeCommand implements Callable<Integer> {
             context.out().print(snippet(printConfig.toLowerCase(Locale.ROOT), launcher(context)));
             return ExitCodes.OK;
         }
+        if (!alwaysLoad.isEmpty() && !search) {
+            throw CliException.usage("--always-load is a --search option");
+        }
         if (drainTimeout < 0) {
             throw CliException.usage("--drain-timeout is a number of milliseconds, 0 or more; not " + drainTimeout);
         }
@@ -112,7 +124,7 @@ final class ServeCommand implements Callable<Integer> {
             CliContext.checked(loaded.discovery());
             loaded.errors().forEach((server, error) -> context.err().println("mcp-host serve: " + server + ": " + error));
             try (Gateway gateway = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
-                    .tools(new LinkedHashSet<>(tools)).build();
+                    .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad)).build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
                 // A changed config file restarts the servers it changes only; the gateway's clients hear list_changed.

@@ -67,6 +67,8 @@ final class Call implements RequestContext {
     volatile RequestId roundId;
     /** The handler's answer; set once the handler was called. */
     volatile CompletableFuture<JsonNode> result;
+    /** The stateless client's connection (stdio), or {@code null}: see {@link #clientId()}. */
+    volatile String connection;
     /** Ended by the server's shutdown: unlike a client's cancellation, it is answered (with the error saying so). */
     volatile boolean aborted;
 
@@ -121,6 +123,11 @@ final class Call implements RequestContext {
     @Override
     public Optional<String> sessionId() {
         return session == null ? Optional.empty() : Optional.ofNullable(session.id);
+    }
+
+    @Override
+    public Optional<String> clientId() {
+        return session != null ? Optional.of(session.clientId) : Optional.ofNullable(connection);
     }
 
     @Override

@@ -255,7 +255,7 @@ public final class HttpFront implements HttpEndpoint {
             initialize(exchange, initialize.request(), sse);
         } else if (parsed instanceof RequestParser.Stateless stateless) {
             core.statelessRequest(stateless.request(), stateless.envelope(),
-                    new PostChannel(exchange, Map.of(), sse, null, true), null);
+                    new PostChannel(exchange, Map.of(), sse, null, true), null, null);
         } else if (parsed instanceof RequestParser.StatelessNotification notification) {
             core.statelessNotification(notification.notification(), null);
             exchange.respond(202, Map.of(), new byte[0]);

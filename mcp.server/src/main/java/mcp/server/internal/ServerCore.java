@@ -56,8 +56,8 @@ public final class ServerCore implements AutoCloseable {
 
     static final Logger LOG = LoggerFactory.getLogger(ServerCore.class);
 
-    /** A {@code subscriptions/listen} stream of the stateless revision. */
-    private record Listen(RequestId id, Channel channel, SubscriptionFilter filter) {
+    /** A {@code subscriptions/listen} stream of the stateless revision; {@code client}: its connection's id, or null. */
+    private record Listen(RequestId id, Channel channel, SubscriptionFilter filter, String client) {
     }
 
     final String name;
@@ -243,13 +243,23 @@ public final class ServerCore implements AutoCloseable {
         }
     }
 
-    /** Ends a session: its calls are cancelled, its subscriptions dropped. */
+    /** Ends a session: its calls are cancelled, its subscriptions dropped, its handler told. */
     void endSession(HandshakeSession session) {
         if (sessions.remove(session)) {
             session.close();
             if (!session.subscriptions.isEmpty()) {
                 subscriptionsChanged();
             }
+            clientEnded(session.clientId);
+        }
+    }
+
+    /** Tells the handler that a client is gone, so that it forgets what it kept for it. */
+    void clientEnded(String clientId) {
+        try {
+            handler.clientEnded(clientId);
+        } catch (RuntimeException e) {
+            LOG.warn("MCP server \"{}\": its handler failed on a client's end: {}", name, e.toString());
         }
     }
 
@@ -260,13 +270,23 @@ public final class ServerCore implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------ stateless revision
 
+    /** @return a new id for a client that has no session id of its own (a stdio connection) */
+    static String newClientId() {
+        byte[] bytes = new byte[18];
+        CLIENT_IDS.nextBytes(bytes);
+        return "conn-" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static final java.security.SecureRandom CLIENT_IDS = new java.security.SecureRandom();
+
     /**
      * A request of the stateless revision whose envelope was read and checked against the transport's headers.
      *
      * @param cancellers where a transport that cancels by request id (stdio) keeps how to cancel it, or {@code null}
+     * @param connection the id of the connection that is the client (stdio), or {@code null} (HTTP: none)
      */
     void statelessRequest(JsonRpcRequest request, RequestEnvelope envelope, Channel channel,
-            Map<RequestId, Runnable> cancellers) {
+            Map<RequestId, Runnable> cancellers, String connection) {
         String method = request.method();
         if (!ProtocolVersions.STATELESS_VERSIONS.contains(envelope.protocolVersion())) {
             McpProtocolException error = ErrorCodes.unsupportedProtocolVersion(envelope.protocolVersion(),
@@ -289,7 +309,7 @@ public final class ServerCore implements AutoCloseable {
                 result.putObject(Meta.KEY).set(Meta.SERVER_INFO, serverInfo());
                 channel.finish(new JsonRpcSuccess(request.id(), decorate(result, Era.STATELESS, method)), 200);
             }
-            case "subscriptions/listen" -> listen(request.id(), params, channel, cancellers);
+            case "subscriptions/listen" -> listen(request.id(), params, channel, cancellers, connection);
             default -> {
                 JsonNode responses = params.remove("inputResponses");
                 JsonNode state = params.remove("requestState");
@@ -312,6 +332,7 @@ public final class ServerCore implements AutoCloseable {
                 synchronized (call.lock) {
                     call.presets = answers;
                 }
+                call.connection = connection;
                 if (cancellers != null) {
                     cancellers.put(request.id(), () -> call.cancel("cancelled by the client"));
                 }
@@ -383,7 +404,8 @@ public final class ServerCore implements AutoCloseable {
         }
     }
 
-    private void listen(RequestId id, ObjectNode params, Channel channel, Map<RequestId, Runnable> cancellers) {
+    private void listen(RequestId id, ObjectNode params, Channel channel, Map<RequestId, Runnable> cancellers,
+            String connection) {
         if (listens.size() >= limits.maxStreams()) {
             channel.finish(new JsonRpcError(id, JsonRpcError.INTERNAL_ERROR, "Server busy: "
                     + limits.maxStreams() + " streams are open", null), 503);
@@ -392,7 +414,7 @@ public final class ServerCore implements AutoCloseable {
         SubscriptionFilter filter = SubscriptionFilter.read(params.get(SubscriptionFilter.KEY)).narrowedTo(
                 capabilities.toolsListChanged(), capabilities.promptsListChanged(), capabilities.resourcesListChanged(),
                 capabilities.resourcesSubscribe());
-        Listen listen = new Listen(id, channel, filter);
+        Listen listen = new Listen(id, channel, filter, connection);
         listens.add(listen);
         ObjectNode ack = McpJson.object();
         ack.set(SubscriptionFilter.KEY, filter.toJson());
@@ -609,16 +631,27 @@ public final class ServerCore implements AutoCloseable {
 
     /** Tells every client that listens that a list changed. */
     public void listChanged(String notificationMethod) {
-        broadcast(notificationMethod, null, session -> true);
+        broadcast(notificationMethod, null, session -> true, listen -> true);
+    }
+
+    /**
+     * Tells one client that a list changed: the handshake-era session of that id, or the listen streams of the
+     * stateless client's connection of that id.
+     */
+    public void listChanged(String notificationMethod, String clientId) {
+        broadcast(notificationMethod, null, session -> session.clientId.equals(clientId),
+                listen -> clientId.equals(listen.client()));
     }
 
     /** Tells every client subscribed to a resource that it changed. */
     public void resourceUpdated(String uri) {
         JsonNode params = McpJson.object().put("uri", uri);
-        broadcast("notifications/resources/updated", params, session -> session.subscriptions.contains(uri));
+        broadcast("notifications/resources/updated", params, session -> session.subscriptions.contains(uri),
+                listen -> true);
     }
 
-    private void broadcast(String method, JsonNode params, Predicate<HandshakeSession> wants) {
+    private void broadcast(String method, JsonNode params, Predicate<HandshakeSession> wants,
+            Predicate<Listen> listening) {
         for (HandshakeSession session : sessions) {
             Channel standalone = session.standalone;
             if (standalone != null && wants.test(session)) {
@@ -626,7 +659,7 @@ public final class ServerCore implements AutoCloseable {
             }
         }
         for (Listen listen : listens) {
-            if (listen.filter().carries(method, params)) {
+            if (listening.test(listen) && listen.filter().carries(method, params)) {
                 ObjectNode tagged = params == null ? McpJson.object() : ((ObjectNode) params).deepCopy();
                 tagged.putObject(Meta.KEY).set(Meta.SUBSCRIPTION_ID, idNode(listen.id()));
                 listen.channel().send(new JsonRpcNotification(method, tagged));

@@ -44,6 +44,8 @@ public final class StdioEndpoint implements ServerEndpoint {
     private final CompletableFuture<Void> gone = new CompletableFuture<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile HandshakeSession session;
+    /** What the handler knows a stateless client of this connection by: the connection is the client. */
+    private final String connection = ServerCore.newClientId();
     private final Thread reader;
 
     /** Messages that belong to no request: the connection's output, for as long as it is open. */
@@ -191,7 +193,7 @@ public final class StdioEndpoint implements ServerEndpoint {
                     write(new JsonRpcError(request.id(), e.code(), e.serverMessage(), e.data().orElse(null)));
                     return;
                 }
-                core.statelessRequest(request, envelope, channel(request.id()), cancellers);
+                core.statelessRequest(request, envelope, channel(request.id()), cancellers, connection);
             }
         } else if (message instanceof JsonRpcNotification notification) {
             if (current != null) {
@@ -280,6 +282,7 @@ public final class StdioEndpoint implements ServerEndpoint {
         }
         cancellers.values().forEach(Runnable::run);
         cancellers.clear();
+        core.clientEnded(connection);
         try {
             in.close();
         } catch (IOException e) {
