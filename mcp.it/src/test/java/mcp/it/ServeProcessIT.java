@@ -146,6 +146,51 @@ class ServeProcessIT {
         assertGone(upstream);
     }
 
+    @Test
+    void aGatewayStartedAsAServerOfAGatewayRefusesSoOnlyOneRuns() throws Exception {
+        Path home = Files.createDirectories(temp.resolve("home"));
+        Path config = temp.resolve("looped.json");
+        Path runs = temp.resolve("runs.log");
+        // A user's wrapper: discovery sees "sh loop.sh", not the mcp-host serve inside it.
+        Path script = temp.resolve("loop.sh");
+        Files.writeString(script, "#!/bin/sh\necho \"$$ $PPID\" >> '" + runs + "'\nexec '"
+                + Cli.IMAGE.resolve("bin/mcp-host") + "' --config '" + config + "' serve\n");
+        ObjectNode servers = McpJson.object();
+        servers.set("kit", entry());
+        servers.putObject("loop").put("command", "sh").putArray("args").add(script.toString());
+        Files.writeString(config, McpJson.object().set("mcpServers", servers).toString());
+
+        gateway = new LoopbackServer(port -> List.of("env", "HOME=" + home, Cli.IMAGE.resolve("bin/mcp-host")
+                .toString(), "--config", config.toString(), "serve", "--http", "--no-token", "--port",
+                Integer.toString(port)));
+        long outer = gateway.process().pid();
+        McpClient client = connect("2025-11-25");
+        // One server in view (the looped one has no tools): its own names.
+        assertEquals("hi", text(client.callToolBlocking("echo", McpJson.object().put("message", "hi"))));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (gateway.output().stream().noneMatch(line -> line.contains("loop") && line.contains("serve refuses to "
+                + "start"))) {
+            assertTrue(System.nanoTime() < deadline, "the looped server's failure was not said: " + gateway.output());
+            Thread.sleep(200);
+        }
+        assertTrue(client.listToolsBlocking().stream().noneMatch(tool -> tool.name().startsWith("loop_")
+                || tool.name().startsWith("kit_")), "the inner gateway served nothing");
+        // Every start of the wrapper came from the outer gateway: the inner one never started a server.
+        for (String line : Files.readAllLines(runs)) {
+            assertEquals(Long.toString(outer), line.split(" ")[1], "a wrapper started by another gateway: " + line);
+        }
+
+        // mcp-host status on the same config says why, and starts no gateway of its own either.
+        Files.delete(runs);
+        Cli.Run status = Cli.run(home, temp, Map.of(), "--config", config.toString(), "status");
+        assertTrue(status.out().contains("loop") && (status.out() + status.err()).contains("serve refuses to start"),
+                status.toString());
+        // One parent for every start of the wrapper: status itself, never a gateway that status started.
+        Set<String> parents = new TreeSet<>();
+        Files.readAllLines(runs).forEach(line -> parents.add(line.split(" ")[1]));
+        assertEquals(1, parents.size(), "the wrapper's parents: " + parents);
+    }
+
     /** A gateway in front of one testkit server that logs the cancellations it hears. */
     private void startSlowGateway(Path home, Path cancelLog, long drainMillis) throws Exception {
         Path config = temp.resolve("slow.json");

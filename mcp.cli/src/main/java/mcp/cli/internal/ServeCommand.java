@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
@@ -105,6 +106,16 @@ final class ServeCommand implements Callable<Integer> {
         if (printConfig != null) {
             context.out().print(snippet(printConfig.toLowerCase(Locale.ROOT), launcher(context)));
             return ExitCodes.OK;
+        }
+        Optional<String> parent = UpstreamMarker.startedBy(context.io().env());
+        if (parent.isPresent()) {
+            // Before any server starts: a gateway that is a server of a gateway (or of any mcp-host) would start
+            // every server again, and a wrapper script that runs this one again, without end.
+            throw new CliException(ExitCodes.USAGE, "serve refuses to start: it was started as an MCP server of "
+                    + "mcp-host (pid " + parent.get() + ", " + UpstreamMarker.VARIABLE + " is set), so it would serve "
+                    + "that mcp-host's servers to itself and start them all again. Remove the entry that runs it (or a "
+                    + "script that runs mcp-host serve) from that mcp-host's config, or unset " + UpstreamMarker.VARIABLE
+                    + " if this is not such a loop.");
         }
         if (!alwaysLoad.isEmpty() && !search) {
             throw CliException.usage("--always-load is a --search option");

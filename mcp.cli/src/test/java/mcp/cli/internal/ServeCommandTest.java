@@ -70,6 +70,64 @@ class ServeCommandTest {
     }
 
     @Test
+    void aServeStartedAsAServerOfMcpHostRefusesBeforeStartingAnyServer() throws Exception {
+        Path marker = temp.resolve("started");
+        ObjectNode root = McpJson.object();
+        List<String> command = TestServers.command("--exit-marker", marker.toString());
+        ObjectNode entry = root.putObject("mcpServers").putObject("kit").put("command", command.get(0));
+        command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        Path config = temp.resolve("servers.json");
+        Files.writeString(config, root.toString());
+        cli.env(UpstreamMarker.VARIABLE, "4242");
+        CliRunner.Result result = cli.runWithInput("", "--config", config.toString(), "serve", "--stdio");
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.err().contains("serve refuses to start: it was started as an MCP server of mcp-host (pid "
+                + "4242"), result.err());
+        assertEquals("", result.out(), "nothing served");
+        CliRunner.assertNoChildProcessLeft();
+        assertTrue(!Files.exists(marker), "no server was started");
+    }
+
+    @Test
+    void anAgentsEntryForTheGatewayIsSaidToBeSkippedAndItsServersStartOnce() throws Exception {
+        Path starts = temp.resolve("starts");
+        List<String> kit = TestServers.command();
+        ObjectNode servers = McpJson.object();
+        ObjectNode gateway = servers.putObject("mcp-host").put("type", "stdio").put("command", "/opt/mcp-host/bin/mcp-host");
+        gateway.putArray("args").add("serve").add("--stdio");
+        // The agent's other server, counting its starts.
+        ObjectNode counted = servers.putObject("kit").put("type", "stdio").put("command", "sh");
+        counted.putArray("args").add("-c").add("echo started >> '" + starts + "'; exec \"$0\" \"$@\"");
+        kit.forEach(((tools.jackson.databind.node.ArrayNode) counted.get("args"))::add);
+        Files.writeString(home.resolve(".claude.json"), McpJson.object().set("mcpServers", servers).toString());
+
+        CliRunner.Result list = cli.run("list");
+        assertEquals(0, list.exitCode(), list.toString());
+        assertTrue(list.out().lines().anyMatch(line -> line.contains("◌ mcp-host [stdio]  served by mcp-host serve, "
+                + "skipped")), list.out());
+        assertTrue(!Files.exists(starts), "list starts nothing");
+
+        CliRunner.Result status = cli.run("status");
+        assertEquals(0, status.exitCode(), status.toString());
+        assertTrue(status.out().lines().anyMatch(line -> line.startsWith("● kit")), status.out());
+        assertTrue(status.out().lines().anyMatch(line -> line.startsWith("◌ mcp-host") && line.contains("(Claude Code, "
+                + home.resolve(".claude.json") + "): served by mcp-host serve, skipped")), status.out());
+        assertEquals(List.of("started"), Files.readAllLines(starts), "the agent's server started once, by status alone");
+        CliRunner.assertNoChildProcessLeft();
+    }
+
+    @Test
+    void everyStdioServerOfTheCommandIsMarkedAsItsUpstream() {
+        UpstreamMarker marker = new UpstreamMarker(77);
+        mcp.api.StdioServerConfig config = mcp.api.StdioServerConfig.of("x", List.of());
+        mcp.api.ServerConfig resolved = marker.resolve("x", config.withEnv(java.util.Map.of("KEEP", "1")), null);
+        assertEquals(java.util.Map.of("KEEP", "1", UpstreamMarker.VARIABLE, "77"),
+                ((mcp.api.StdioServerConfig) resolved).env());
+        mcp.api.HttpServerConfig http = mcp.api.HttpServerConfig.of("http://127.0.0.1:1/mcp");
+        assertTrue(marker.resolve("h", http, null) == http, "a remote server has no environment of ours");
+    }
+
+    @Test
     @org.junit.jupiter.api.Timeout(120)
     void withSearchTheClientGetsSearchToolsAndWhatItFindsJoinsItsList() throws Exception {
         ObjectNode root = McpJson.object();
