@@ -10,6 +10,8 @@ module mcp.cli {
     requires mcp.gateway;
     requires org.slf4j;
     requires info.picocli;
+    // sun.misc.Signal: serve drains its calls on SIGTERM instead of letting the JVM's shutdown cancel them.
+    requires jdk.unsupported;
 
     // picocli reads and writes the command classes' annotated fields reflectively.
     opens mcp.cli.internal to info.picocli;

@@ -26,7 +26,9 @@ import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
+import mcp.gateway.internal.SearchView;
 import mcp.gateway.internal.ToolSchemas;
+import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
 import mcp.manager.Caller;
@@ -74,6 +76,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>The owners' decisions.</b> A tool whose owning tool asks before each call ({@link CallPolicy.Decision#ASK})
  *       is confirmed with the calling client's user by elicitation first; a client that cannot be asked gets an error
  *       result that says so, and the tool does not run.</li>
+ *   <li><b>Tool search.</b> With {@link Builder#search} on, a client's {@code tools/list} holds the tools always
+ *       loaded and {@value ToolSearch#TOOL}; what that client's searches find is added to its list alone (and it
+ *       alone hears {@code list_changed}). Every tool stays callable by its name, listed or not.</li>
  *   <li><b>Changes.</b> {@link #attach} makes the manager's list changes and resource updates reach every client
  *       that listens; the resources clients subscribe to are subscribed upstream.</li>
  * </ul>
@@ -102,6 +107,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final Duration readyWait;
     private final ManagerListener listener = new Changes();
     private final ToolSchemas schemas = new ToolSchemas(this::exposed);
+    /** The deferred mode's lists per client, or {@code null} when every client gets every tool. */
+    private final SearchView search;
     private volatile McpServer server;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
@@ -114,6 +121,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         this.askWait = builder.askWait;
         this.ready = builder.ready;
         this.readyWait = builder.readyWait;
+        this.search = builder.search ? new SearchView(builder.alwaysLoad) : null;
     }
 
     /**
@@ -202,7 +210,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     public CompletableFuture<JsonNode> handle(Request request, RequestContext context) {
         try {
             return switch (request.method()) {
-                case "tools/list" -> whenReady(this::listTools);
+                case "tools/list" -> whenReady(() -> listTools(context));
                 case "tools/call" -> afterReady(() -> callTool(request.params(), context));
                 case "resources/list" -> whenReady(this::listResources);
                 case "resources/templates/list" -> whenReady(this::listTemplates);
@@ -218,10 +226,17 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
     }
 
-    private JsonNode listTools() {
+    private JsonNode listTools(RequestContext context) {
         ObjectNode result = McpJson.object();
         ArrayNode list = result.putArray("tools");
-        for (Map.Entry<String, BridgedTool> entry : exposed().tools().entrySet()) {
+        Map<String, BridgedTool> tools = exposed().tools();
+        if (search != null) {
+            tools = search.listed(tools, context.clientId().orElse(null), manager::alwaysLoad);
+        }
+        for (Map.Entry<String, BridgedTool> entry : tools.entrySet()) {
+            if (search != null && entry.getKey().equals(ToolSearch.TOOL)) {
+                continue; // the gateway's own search tool has the name
+            }
             BridgedTool tool = entry.getValue();
             ObjectNode json = tool.definition().toJson();
             json.put("name", entry.getKey());
@@ -229,11 +244,17 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             json.put("description", tool.description());
             list.add(json);
         }
+        if (search != null) {
+            list.add(SearchView.definition());
+        }
         return result;
     }
 
     private CompletableFuture<JsonNode> callTool(ObjectNode params, RequestContext context) {
         String name = params.path("name").asString("");
+        if (search != null && name.equals(ToolSearch.TOOL)) {
+            return CompletableFuture.completedFuture(searchTools(params.path("arguments"), context));
+        }
         BridgedTool tool = exposed().tools().get(name);
         if (tool == null) {
             throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "Unknown tool: " + name, null);
@@ -249,12 +270,61 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context))
                         .withProgress(update -> context.progress(update.progress(), update.total().orElse(-1.0),
                                 update.message().orElse(null)));
-                CompletableFuture<JsonNode> call = client.callTool(tool.toolName(), arguments, options)
-                        .thenApply(result -> ours(result.raw()));
+                // The upstream call itself is cancelled (a future chained on it would not tell the server).
+                CompletableFuture<mcp.api.ToolResult> call = client.callTool(tool.toolName(), arguments, options);
                 context.cancellation().thenRun(() -> call.cancel(true));
-                return call;
+                return call.thenApply(result -> ours(result.raw()));
             });
         });
+    }
+
+    /**
+     * {@value ToolSearch#TOOL}: the best matches among every tool in view, listed or not, by the host's ranking; they
+     * join the calling client's list, and that client alone hears {@code list_changed}.
+     */
+    private JsonNode searchTools(JsonNode arguments, RequestContext context) {
+        JsonNode query = arguments.get("query");
+        if (query == null || !query.isString() || query.asString().isBlank()) {
+            return textResult(ToolSearch.TOOL + " needs \"query\" (a string)", true);
+        }
+        Map<String, BridgedTool> all = exposed().tools();
+        String client = context.clientId().orElse(null);
+        SearchView.Found found;
+        try {
+            found = search.search(all, query.asString(), SearchView.limit(arguments), client);
+        } catch (IllegalArgumentException e) {
+            return textResult(e.getMessage(), true);
+        }
+        McpServer target = server;
+        if (found.listGrew() && target != null) {
+            target.toolsChanged(client);
+        }
+        if (found.names().isEmpty()) {
+            return textResult("No tool matches \"" + query.asString() + "\". Try other words for the action or the "
+                    + "thing it acts on.", false);
+        }
+        StringBuilder text = new StringBuilder(client != null ? "Tools found (added to your tool list; call them by "
+                + "name):" : "Tools found (call them by name):");
+        ObjectNode result = McpJson.object();
+        ArrayNode tools = result.putObject("structuredContent").putArray("tools");
+        for (String name : found.names()) {
+            BridgedTool tool = all.get(name);
+            text.append("\n\n").append(name).append(": ").append(tool.description()).append("\nInput schema: ")
+                    .append(McpJson.mapper().writeValueAsString(tool.inputSchema()));
+            tools.addObject().put("name", name).put("description", tool.description())
+                    .set("inputSchema", tool.inputSchema());
+        }
+        result.putArray("content").addObject().put("type", "text").put("text", text.toString());
+        return result;
+    }
+
+    private static ObjectNode textResult(String text, boolean error) {
+        ObjectNode result = McpJson.object();
+        result.putArray("content").addObject().put("type", "text").put("text", text);
+        if (error) {
+            result.put("isError", true);
+        }
+        return result;
     }
 
     /**
@@ -439,10 +509,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private CompletableFuture<JsonNode> readResource(ObjectNode params, RequestContext context) {
         String uri = params.path("uri").asString("");
         String owner = ownerOf(uri).orElseThrow(() -> ErrorCodes.resourceNotFound(uri, context.era()));
-        CompletableFuture<JsonNode> read = manager.readResource(owner, uri, CallOptions.DEFAULT
-                .withCaller(callerOf(context))).thenApply(result -> ours(result.raw()));
+        CompletableFuture<mcp.api.ResourceResult> read = manager.readResource(owner, uri, CallOptions.DEFAULT
+                .withCaller(callerOf(context)));
         context.cancellation().thenRun(() -> read.cancel(true));
-        return read;
+        return read.thenApply(result -> ours(result.raw()));
     }
 
     /** The server a resource's URI belongs to: the one that lists it, else the first with a template matching it. */
@@ -480,10 +550,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
         Map<String, String> arguments = new LinkedHashMap<>();
         params.path("arguments").properties().forEach(e -> arguments.put(e.getKey(), e.getValue().asString("")));
-        CompletableFuture<JsonNode> got = manager.getPrompt(prompt.server(), prompt.definition().name(), arguments,
-                CallOptions.DEFAULT.withCaller(callerOf(context))).thenApply(result -> ours(result.raw()));
+        CompletableFuture<mcp.api.PromptResult> got = manager.getPrompt(prompt.server(), prompt.definition().name(),
+                arguments, CallOptions.DEFAULT.withCaller(callerOf(context)));
         context.cancellation().thenRun(() -> got.cancel(true));
-        return got;
+        return got.thenApply(result -> ours(result.raw()));
     }
 
     private CompletableFuture<JsonNode> complete(ObjectNode params) {
@@ -562,6 +632,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 .thenCompose(done -> request.get());
     }
 
+    @Override
+    public void clientEnded(String clientId) {
+        if (search != null) {
+            search.forget(clientId);
+        }
+    }
+
     /** Stops passing the manager's changes on; the manager and its servers are the host's to close. */
     @Override
     public void close() {
@@ -616,6 +693,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private Duration askWait = Duration.ofMinutes(10);
         private CompletableFuture<?> ready = CompletableFuture.completedFuture(null);
         private Duration readyWait = Duration.ZERO;
+        private boolean search;
+        private Set<String> alwaysLoad = Set.of();
 
         private Builder(McpManager manager) {
             this.manager = Objects.requireNonNull(manager, "manager");
@@ -668,6 +747,28 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         public Builder ready(CompletableFuture<?> started, Duration bound) {
             this.ready = Objects.requireNonNull(started, "started");
             this.readyWait = Objects.requireNonNull(bound, "bound");
+            return this;
+        }
+
+        /**
+         * @param on whether clients get the deferred mode (default off: every tool): the tools always loaded and
+         *     {@value ToolSearch#TOOL}, whose finds join the searching client's list
+         * @return this builder
+         */
+        public Builder search(boolean on) {
+            this.search = on;
+            return this;
+        }
+
+        /**
+         * @param names in the deferred mode, the servers and tools always listed, beside those their server's config
+         *     names ({@link mcp.api.ServerConfig#alwaysLoad()}): a server's name, or a tool's host name
+         *     ({@code mcp_<server>_<tool>}, as {@link ToolSearch#alwaysLoad()} names it), label ({@code server/tool})
+         *     or the name the clients see (default none)
+         * @return this builder
+         */
+        public Builder alwaysLoad(Set<String> names) {
+            this.alwaysLoad = Set.copyOf(names);
             return this;
         }
 

@@ -93,6 +93,11 @@ class GatewayTest {
 
     /** A host of these config entries, a gateway of it with these limits, served over HTTP. */
     private HttpEndpoint gateway(ObjectNode entries, ServerLimits limits) throws Exception {
+        return server(entries, limits, false).serveHttp(HttpOptions.LOOPBACK);
+    }
+
+    /** A host of these config entries, a gateway of it (with tool search or not), not served yet. */
+    private McpServer server(ObjectNode entries, ServerLimits limits, boolean search) throws Exception {
         ObjectNode root = McpJson.object();
         root.set("mcpServers", entries);
         Path config = temp.resolve("mcp.json");
@@ -102,10 +107,10 @@ class GatewayTest {
                 .clientSettings(Gateway.clientSettings()).build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
-        Gateway gateway = track(Gateway.builder(host.manager()).build());
+        Gateway gateway = track(Gateway.builder(host.manager()).search(search).build());
         McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).limits(limits).build());
         gateway.attach(server);
-        return server.serveHttp(HttpOptions.LOOPBACK);
+        return server;
     }
 
     private McpClient client(HttpEndpoint endpoint, ClientOptions.Builder options) {
@@ -245,6 +250,135 @@ class GatewayTest {
             assertTrue(System.nanoTime() < deadline, "the new tool never appeared");
             Thread.sleep(100);
         }
+    }
+
+    /** Two testkit servers; kit's config keeps its echo always loaded. */
+    private McpServer searchGateway() throws Exception {
+        ObjectNode entries = McpJson.object();
+        entries.set("kit", stdio(TestServers.command()));
+        ((ObjectNode) entries.get("kit")).putArray("alwaysLoad").add("echo");
+        entries.set("other", stdio(TestServers.command()));
+        return server(entries, ServerLimits.DEFAULT, true);
+    }
+
+    @Test
+    void aSearchAddsItsFindsToTheSearchingClientsListOnly() throws Exception {
+        HttpEndpoint endpoint = searchGateway().serveHttp(HttpOptions.LOOPBACK);
+        CountDownLatch annHeard = new CountDownLatch(1);
+        CountDownLatch bobHeard = new CountDownLatch(1);
+        McpClient ann = client(endpoint, listening("2025-11-25", annHeard));
+        McpClient bob = client(endpoint, listening("2025-11-25", bobHeard));
+        Set<String> before = Set.of("kit_echo", "search_tools");
+        assertEquals(before, names(ann.listToolsBlocking()), "always loaded, and the search");
+        assertEquals(before, names(bob.listToolsBlocking()));
+
+        ToolResult found = ann.callToolBlocking("search_tools", McpJson.object().put("query", "other_pid")
+                .put("limit", 1));
+        assertTrue(text(found).startsWith("Tools found") && text(found).contains("other_pid: Returns this server's "
+                + "process id"), text(found));
+        assertTrue(annHeard.await(30, TimeUnit.SECONDS), "the searching client hears its list changed");
+        assertEquals(Set.of("kit_echo", "other_pid", "search_tools"), names(ann.listToolsBlocking()));
+        assertEquals(before, names(bob.listToolsBlocking()), "another client's list is its own");
+        // Sent at the same moment as ann's, had it been sent: a while later, bob still heard nothing.
+        assertTrue(!bobHeard.await(1, TimeUnit.SECONDS), "the other client heard of a change of someone else's list");
+
+        // Every tool is callable by its name, listed or not.
+        assertEquals("hi", text(bob.callToolBlocking("other_echo", McpJson.object().put("message", "hi"))));
+        ToolResult none = bob.callToolBlocking("search_tools", McpJson.object().put("query", "/zz+qq/"));
+        assertTrue(text(none).startsWith("No tool matches"), text(none));
+        assertTrue(bob.callToolBlocking("search_tools", McpJson.object()).isError(), "a query is needed");
+    }
+
+    @Test
+    void aStatelessClientOverHttpFindsAndCallsButHasNoListOfItsOwn() throws Exception {
+        McpClient client = client(searchGateway().serveHttp(HttpOptions.LOOPBACK), ClientOptions.builder("gateway"));
+        assertEquals("2026-07-28", client.initializeResult().protocolVersion());
+        ToolResult found = client.callToolBlocking("search_tools", McpJson.object().put("query", "kit_add"));
+        assertTrue(text(found).startsWith("Tools found (call them by name)") && text(found).contains("kit_add"),
+                text(found));
+        assertEquals(Set.of("kit_echo", "search_tools"), names(client.listToolsBlocking()),
+                "nothing tells one stateless HTTP client from another");
+        assertEquals("5", text(client.callToolBlocking("kit_add", McpJson.object().put("a", 2).put("b", 3))));
+    }
+
+    @Test
+    void aStatelessClientOverStdioHearsItsListChangeOnItsListenStream() throws Exception {
+        McpServer server = searchGateway();
+        java.io.PipedInputStream serverIn = new java.io.PipedInputStream(1 << 20);
+        java.io.OutputStream toServer = new java.io.PipedOutputStream(serverIn);
+        java.io.PipedInputStream clientIn = new java.io.PipedInputStream(1 << 20);
+        track(server.serveStdio(serverIn, new java.io.PipedOutputStream(clientIn)));
+        java.util.concurrent.BlockingQueue<JsonNode> fromServer = new java.util.concurrent.LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(clientIn,
+                    java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String line; (line = lines.readLine()) != null; ) {
+                    fromServer.add(McpJson.mapper().readTree(line));
+                }
+            } catch (java.io.IOException e) {
+                // the server ended its output
+            }
+        }, "gateway-test-stdio");
+        reader.setDaemon(true);
+        reader.start();
+        java.util.function.BiConsumer<Integer, String> send = (id, line) -> {
+            try {
+                toServer.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                toServer.flush();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        send.accept(1, statelessRequest(1, "subscriptions/listen", "{\"notifications\":{\"toolsListChanged\":true}}"));
+        assertEquals("notifications/subscriptions/acknowledged", next(fromServer, m -> m.has("method")).path("method")
+                .asString());
+        send.accept(2, statelessRequest(2, "tools/list", "{}"));
+        assertEquals(2, next(fromServer, m -> m.path("id").asInt() == 2).path("result").path("tools").size());
+        send.accept(3, statelessRequest(3, "tools/call", "{\"name\":\"search_tools\",\"arguments\":{\"query\":"
+                + "\"kit_pid\",\"limit\":1}}"));
+        JsonNode changed = next(fromServer, m -> m.path("method").asString("").equals("notifications/tools/list_changed"));
+        assertEquals(1, changed.path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asInt(),
+                "on the client's own listen stream: " + changed);
+        assertTrue(next(fromServer, m -> m.path("id").asInt() == 3).path("result").path("content").path(0).path("text")
+                .asString().contains("kit_pid"));
+        send.accept(4, statelessRequest(4, "tools/list", "{}"));
+        JsonNode tools = next(fromServer, m -> m.path("id").asInt() == 4).path("result").path("tools");
+        Set<String> listed = new TreeSet<>();
+        tools.forEach(tool -> listed.add(tool.path("name").asString()));
+        assertEquals(Set.of("kit_echo", "kit_pid", "search_tools"), listed);
+        toServer.close();
+    }
+
+    private static String statelessRequest(int id, String method, String params) {
+        ObjectNode json = (ObjectNode) McpJson.mapper().readTree(params);
+        ObjectNode meta = json.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.putObject("io.modelcontextprotocol/clientCapabilities");
+        ObjectNode request = McpJson.object().put("jsonrpc", "2.0").put("id", id).put("method", method);
+        request.set("params", json);
+        return request.toString();
+    }
+
+    /** The next message that matches, within 30 s; the others before it are dropped. */
+    private static JsonNode next(java.util.concurrent.BlockingQueue<JsonNode> messages,
+            java.util.function.Predicate<JsonNode> wanted) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            JsonNode message = messages.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            assertTrue(message != null, "no such message within 30 s");
+            if (wanted.test(message)) {
+                return message;
+            }
+        }
+    }
+
+    private static ClientOptions.Builder listening(String era, CountDownLatch heard) {
+        return ClientOptions.builder("gateway").protocolVersion(era).listener(new ClientListener() {
+            @Override
+            public void onToolsListChanged() {
+                heard.countDown();
+            }
+        });
     }
 
     /**

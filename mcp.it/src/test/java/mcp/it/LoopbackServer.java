@@ -37,7 +37,11 @@ final class LoopbackServer implements AutoCloseable {
     LoopbackServer(int port, IntFunction<List<String>> command) throws Exception {
         this.port = port;
         List<String> line = command.apply(port);
-        process = new ProcessBuilder(line).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
+        // Should the build itself run under an mcp-host (a terminal server of an agent), a gateway started here
+        // would take itself for that mcp-host's server and refuse to start.
+        builder.environment().remove("MCP_HOST_UPSTREAM_OF");
+        process = builder.start();
         process.getOutputStream().close();
         drain(process.getInputStream());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

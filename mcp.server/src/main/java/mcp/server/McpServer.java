@@ -92,6 +92,16 @@ public final class McpServer implements AutoCloseable {
         core.listChanged("notifications/tools/list_changed");
     }
 
+    /**
+     * Tells one client that its tools changed: a handler that gives each client a list of its own changed that
+     * client's only.
+     *
+     * @param clientId the client ({@link RequestContext#clientId()})
+     */
+    public void toolsChanged(String clientId) {
+        core.listChanged("notifications/tools/list_changed", Objects.requireNonNull(clientId, "clientId"));
+    }
+
     /** Tells every client that listens that the prompts changed. */
     public void promptsChanged() {
         core.listChanged("notifications/prompts/list_changed");
@@ -109,6 +119,22 @@ public final class McpServer implements AutoCloseable {
      */
     public void resourceUpdated(String uri) {
         core.resourceUpdated(Objects.requireNonNull(uri, "uri"));
+    }
+
+    /**
+     * Shuts down gracefully, before {@link #close()}: from now on every endpoint refuses new requests (HTTP: 503 with
+     * {@code Retry-After} and a JSON-RPC error; stdio: the error as the answer) while the requests in flight go on,
+     * for at most {@code bound}; what they still need of their clients (answers to the server's requests, the retries
+     * of input rounds, cancellations) is still taken. A request still running at the bound is answered with an error
+     * that says the server shut down, and cancelled (its handler sees {@link RequestContext#cancellation()}).
+     * Sessions and streams stay open until {@link #close()}.
+     *
+     * @param bound how long the requests in flight may take
+     * @return how many requests were still running at the bound
+     * @throws InterruptedException if interrupted while waiting (nothing is cancelled then)
+     */
+    public int drain(java.time.Duration bound) throws InterruptedException {
+        return core.drain(Objects.requireNonNull(bound, "bound"));
     }
 
     /** Stops every endpoint and ends every session and call. Idempotent. */

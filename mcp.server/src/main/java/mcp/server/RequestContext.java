@@ -47,6 +47,19 @@ public interface RequestContext {
     /** @return the session of a handshake-era client over HTTP ({@code Mcp-Session-Id}); empty otherwise */
     Optional<String> sessionId();
 
+    /**
+     * What tells this client apart from the others for as long as it is connected, so that a handler may keep
+     * something per client (and tell it alone of a change: {@link McpServer#toolsChanged(String)}): the handshake-era
+     * session (over HTTP its {@code Mcp-Session-Id}, over stdio the connection's), or, in the stateless revision, the
+     * stdio connection. A stateless client over HTTP has none: nothing in that revision tells one client's requests
+     * from another's. {@link RequestHandler#clientEnded} says when a client is gone.
+     *
+     * @return the client's id, or empty
+     */
+    default Optional<String> clientId() {
+        return Optional.empty();
+    }
+
     /** @return the request's {@code _meta} as the client sent it (an empty object when it sent none) */
     JsonNode meta();
 

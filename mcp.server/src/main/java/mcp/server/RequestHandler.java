@@ -48,6 +48,16 @@ public interface RequestHandler {
     }
 
     /**
+     * A client that had a {@link RequestContext#clientId()} is gone (its session ended or expired, its stdio
+     * connection closed): what the handler kept for it can go. Called once per client that ends; the default does
+     * nothing.
+     *
+     * @param clientId the client's id
+     */
+    default void clientEnded(String clientId) {
+    }
+
+    /**
      * The input schema of a tool, when the handler knows it: over HTTP in the stateless revision the server checks
      * a {@code tools/call}'s {@code Mcp-Param-*} headers against the arguments its {@code x-mcp-header}
      * annotations name ({@code -32020} when they disagree). The default knows none, and nothing is checked.

@@ -520,6 +520,15 @@ public final class TestServer {
     private void onNotification(String method, JsonNode params) {
         if (method.equals("notifications/cancelled")) {
             cancellations.incrementAndGet();
+            if (options.cancelLog != null) {
+                try {
+                    java.nio.file.Files.writeString(java.nio.file.Path.of(options.cancelLog), params.path("requestId")
+                            + "\n", UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                            java.nio.file.StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                    System.err.println("mcp-testkit: cannot append to the cancel log: " + e);
+                }
+            }
             toolListeners.removeIf(listen -> listen.toString().equals(params.path("requestId").toString()));
             surfaceListeners.remove(params.path("requestId").toString());
             Call call = inFlight.get(params.path("requestId").toString());

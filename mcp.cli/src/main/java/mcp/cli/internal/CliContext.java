@@ -186,7 +186,9 @@ final class CliContext {
                 .sandboxProjectServers(options.sandboxProjectServers)
                 .cache(!options.noCache)
                 .startupGate(Duration.ofMillis(Math.max(0, options.gateMillis)))
-                .uncachedWait(Duration.ofMillis(Math.max(0, options.uncachedWaitMillis)));
+                .uncachedWait(Duration.ofMillis(Math.max(0, options.uncachedWaitMillis)))
+                // Every server it starts knows it is one, so that an mcp-host serve among them refuses to start.
+                .authResolver(new UpstreamMarker(ProcessHandle.current().pid()));
         plugins().addTo(builder);
         if (options.cacheDir != null) {
             builder.cacheDirectory(workingDirectory().resolve(options.cacheDir));

@@ -41,6 +41,8 @@ public final class Main {
         PrintStream out = utf8(FileDescriptor.out);
         PrintStream err = utf8(FileDescriptor.err);
         Map<String, String> env = System.getenv();
+        // This is the process: serve may take over SIGTERM and SIGINT (never in a test's JVM, which runs Main.run).
+        StopSignals.enable();
         // The library's rule, so that the command and an embedded host agree on every file.
         int exitCode = run(args, out, err, env, Path.of("").toAbsolutePath(), UserDirectories.home(env), System.in);
         out.flush();

@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
@@ -75,6 +77,15 @@ final class ServeCommand implements Callable<Integer> {
             + " (SERVER/TOOL or the tool's own name).")
     List<String> tools = List.of();
 
+    @Option(names = "--search", description = "Tool search for agents that have none: each client gets the tools"
+            + " always loaded (a server's \"alwaysLoad\" in mcp.json, --always-load) and search_tools; what a client"
+            + " finds joins its own tool list (list_changed to it alone). Every tool stays callable by its name.")
+    boolean search;
+
+    @Option(names = "--always-load", split = ",", paramLabel = "NAME", description = "With --search: servers or"
+            + " tools (SERVER/TOOL or the name clients see) always listed.")
+    List<String> alwaysLoad = List.of();
+
     @Option(names = "--token", description = "Print the HTTP bearer token (made at the first start) and exit.")
     boolean printToken;
 
@@ -97,6 +108,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--stop", description = "End the user's shared gateway, and every server it runs.")
     boolean stop;
 
+    @Option(names = "--drain-timeout", paramLabel = "MS", description = "On SIGTERM or SIGINT, no new requests are"
+            + " taken and the calls in flight get MS milliseconds to finish (default 10000: 10 s); those still running"
+            + " then are cancelled, their clients told why. A second signal stops at once.")
+    long drainTimeout = 10_000;
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -118,6 +134,22 @@ final class ServeCommand implements Callable<Integer> {
         if (printConfig != null) {
             context.out().print(snippet(printConfig.toLowerCase(Locale.ROOT), launcher(context)));
             return ExitCodes.OK;
+        }
+        Optional<String> parent = UpstreamMarker.startedBy(context.io().env());
+        if (parent.isPresent()) {
+            // Before any server starts: a gateway that is a server of a gateway (or of any mcp-host) would start
+            // every server again, and a wrapper script that runs this one again, without end.
+            throw new CliException(ExitCodes.USAGE, "serve refuses to start: it was started as an MCP server of "
+                    + "mcp-host (pid " + parent.get() + ", " + UpstreamMarker.VARIABLE + " is set), so it would serve "
+                    + "that mcp-host's servers to itself and start them all again. Remove the entry that runs it (or a "
+                    + "script that runs mcp-host serve) from that mcp-host's config, or unset " + UpstreamMarker.VARIABLE
+                    + " if this is not such a loop.");
+        }
+        if (!alwaysLoad.isEmpty() && !search) {
+            throw CliException.usage("--always-load is a --search option");
+        }
+        if (drainTimeout < 0) {
+            throw CliException.usage("--drain-timeout is a number of milliseconds, 0 or more; not " + drainTimeout);
         }
         if (shared && (http || stdio || standalone)) {
             throw CliException.usage("--shared runs the user's shared gateway: not with --http, --stdio or --standalone");
@@ -144,7 +176,7 @@ final class ServeCommand implements Callable<Integer> {
         if (shared) {
             return runShared(context, sharedDirectory);
         }
-        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && context.defaultHostOptions()) {
+        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !search && context.defaultHostOptions()) {
             // An agent's stdio session goes to the user's one gateway: one process per server for every agent.
             Attachment.builder(sharedDirectory.resolve(SharedGateway.SOCKET), context.workingDirectory())
                     .starter(() -> startShared(context, directories))
@@ -160,30 +192,38 @@ final class ServeCommand implements Callable<Integer> {
             CompletableFuture<LoadResult> loaded = http ? CompletableFuture.completedFuture(load(context, host))
                     : loadInBackground(context, host);
             try (Gateway gateway = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
-                    .tools(new LinkedHashSet<>(tools)).ready(loaded, LIST_WAIT).build();
+                    .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad))
+                    .ready(loaded, LIST_WAIT).build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
                 CountDownLatch stop = new CountDownLatch(1);
-                Thread hook = new Thread(stop::countDown, "mcp-host-serve-stop");
-                Runtime.getRuntime().addShutdownHook(hook);
-                ServerEndpoint endpoint;
-                if (http) {
-                    HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port);
-                    if (!noToken) {
-                        options = options.withBearerToken(GatewayToken.loadOrCreate(directories.state()));
+                AtomicReference<String> signal = new AtomicReference<>();
+                try (StopSignals.Registration signals = StopSignals.onStop(name -> {
+                    signal.set(name);
+                    stop.countDown();
+                })) {
+                    ServerEndpoint endpoint;
+                    if (http) {
+                        HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port);
+                        if (!noToken) {
+                            options = options.withBearerToken(GatewayToken.loadOrCreate(directories.state()));
+                        }
+                        HttpEndpoint listening = server.serveHttp(options);
+                        endpoint = listening;
+                        context.err().println("mcp-host serve: listening on " + listening.uri()
+                                + (noToken ? "; WARNING: no token is required, so any local process may call it"
+                                        : " (bearer token: mcp-host serve --token)"));
+                    } else {
+                        // The protocol's own streams: nothing else of the CLI writes to stdout while it serves.
+                        endpoint = server.serveStdio(context.io().in(), context.io().out());
                     }
-                    HttpEndpoint listening = server.serveHttp(options);
-                    endpoint = listening;
-                    context.err().println("mcp-host serve: listening on " + listening.uri()
-                            + (noToken ? "; WARNING: no token is required, so any local process may call it"
-                                    : " (bearer token: mcp-host serve --token)"));
-                } else {
-                    // The protocol's own streams: nothing else of the CLI writes to stdout while it serves.
-                    endpoint = server.serveStdio(context.io().in(), context.io().out());
-                }
-                // Until the client leaves (stdio) or the process is told to stop (SIGTERM, SIGINT).
-                while (!endpoint.awaitClosed(Duration.ofMillis(200)) && stop.getCount() > 0) {
-                    // The endpoint's own wait is the bound of each round.
+                    // Until the client leaves (stdio) or the process is told to stop (SIGTERM, SIGINT).
+                    while (!endpoint.awaitClosed(Duration.ofMillis(200)) && stop.getCount() > 0) {
+                        // The endpoint's own wait is the bound of each round.
+                    }
+                    if (stop.getCount() == 0) {
+                        drain(context, server, signal.get());
+                    }
                 }
             }
         }
@@ -304,6 +344,22 @@ final class ServeCommand implements Callable<Integer> {
         loading.setDaemon(true);
         loading.start();
         return loaded;
+    }
+
+    /**
+     * Stops gracefully: no new request is taken, the calls in flight get {@link #drainTimeout} to finish and are
+     * answered; those still running then are cancelled upstream and their clients told why. The caller then closes
+     * the server, the gateway and the host, which ends every upstream.
+     */
+    private void drain(CliContext context, McpServer server, String signal) throws InterruptedException {
+        context.err().println("mcp-host serve: " + signal + ": taking no new requests; the calls in flight get "
+                + drainTimeout + " ms to finish (a second signal stops at once)");
+        int cancelled = server.drain(Duration.ofMillis(drainTimeout));
+        if (cancelled > 0) {
+            context.err().println("mcp-host serve: cancelled " + cancelled + (cancelled == 1 ? " call" : " calls")
+                    + " still running after " + drainTimeout + " ms");
+        }
+        context.err().println("mcp-host serve: stopping every server");
     }
 
     /**

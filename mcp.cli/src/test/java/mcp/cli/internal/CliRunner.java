@@ -110,6 +110,14 @@ final class CliRunner {
         return run(input, false, args);
     }
 
+    /**
+     * @return the streams and environment of a run that a test drives itself (its input written as it goes, its
+     *     output read as it comes), for {@code Main.run}
+     */
+    CliIo io(java.io.InputStream in, PrintStream out, PrintStream err) {
+        return new CliIo(out, err, env, cwd, home, in, false);
+    }
+
     /** Runs as if a person sat at a terminal: the shell asks its questions. */
     Result runAtTerminal(String input, String... args) {
         return run(input, true, args);

@@ -63,10 +63,136 @@ class ServeCommandTest {
     void unsafeOrContradictoryOptionsAreRefused() {
         for (List<String> args : List.of(List.of("serve", "--stdio", "--http"), List.of("serve", "--no-token"),
                 List.of("serve", "--http", "--no-token", "--bind", "0.0.0.0"), List.of("serve", "--shared", "--http"),
-                List.of("serve", "--standalone", "--http"), List.of("serve", "--idle", "0"))) {
+                List.of("serve", "--standalone", "--http"), List.of("serve", "--idle", "0"),
+                List.of("serve", "--always-load", "a"), List.of("serve", "--drain-timeout", "-1"))) {
             CliRunner.Result result = cli.run(args.toArray(String[]::new));
             assertEquals(2, result.exitCode(), args + ": " + result);
         }
+    }
+
+    @Test
+    void aServeStartedAsAServerOfMcpHostRefusesBeforeStartingAnyServer() throws Exception {
+        Path marker = temp.resolve("started");
+        ObjectNode root = McpJson.object();
+        List<String> command = TestServers.command("--exit-marker", marker.toString());
+        ObjectNode entry = root.putObject("mcpServers").putObject("kit").put("command", command.get(0));
+        command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        Path config = temp.resolve("servers.json");
+        Files.writeString(config, root.toString());
+        cli.env(UpstreamMarker.VARIABLE, "4242");
+        CliRunner.Result result = cli.runWithInput("", "--config", config.toString(), "serve", "--stdio");
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.err().contains("serve refuses to start: it was started as an MCP server of mcp-host (pid "
+                + "4242"), result.err());
+        assertEquals("", result.out(), "nothing served");
+        CliRunner.assertNoChildProcessLeft();
+        assertTrue(!Files.exists(marker), "no server was started");
+    }
+
+    @Test
+    void anAgentsEntryForTheGatewayIsSaidToBeSkippedAndItsServersStartOnce() throws Exception {
+        Path starts = temp.resolve("starts");
+        List<String> kit = TestServers.command();
+        ObjectNode servers = McpJson.object();
+        ObjectNode gateway = servers.putObject("mcp-host").put("type", "stdio").put("command", "/opt/mcp-host/bin/mcp-host");
+        gateway.putArray("args").add("serve").add("--stdio");
+        // The agent's other server, counting its starts.
+        ObjectNode counted = servers.putObject("kit").put("type", "stdio").put("command", "sh");
+        counted.putArray("args").add("-c").add("echo started >> '" + starts + "'; exec \"$0\" \"$@\"");
+        kit.forEach(((tools.jackson.databind.node.ArrayNode) counted.get("args"))::add);
+        Files.writeString(home.resolve(".claude.json"), McpJson.object().set("mcpServers", servers).toString());
+
+        CliRunner.Result list = cli.run("list");
+        assertEquals(0, list.exitCode(), list.toString());
+        assertTrue(list.out().lines().anyMatch(line -> line.contains("◌ mcp-host [stdio]  served by mcp-host serve, "
+                + "skipped")), list.out());
+        assertTrue(!Files.exists(starts), "list starts nothing");
+
+        CliRunner.Result status = cli.run("status");
+        assertEquals(0, status.exitCode(), status.toString());
+        assertTrue(status.out().lines().anyMatch(line -> line.startsWith("● kit")), status.out());
+        assertTrue(status.out().lines().anyMatch(line -> line.startsWith("◌ mcp-host") && line.contains("(Claude Code, "
+                + home.resolve(".claude.json") + "): served by mcp-host serve, skipped")), status.out());
+        assertEquals(List.of("started"), Files.readAllLines(starts), "the agent's server started once, by status alone");
+        CliRunner.assertNoChildProcessLeft();
+    }
+
+    @Test
+    void everyStdioServerOfTheCommandIsMarkedAsItsUpstream() {
+        UpstreamMarker marker = new UpstreamMarker(77);
+        mcp.api.StdioServerConfig config = mcp.api.StdioServerConfig.of("x", List.of());
+        mcp.api.ServerConfig resolved = marker.resolve("x", config.withEnv(java.util.Map.of("KEEP", "1")), null);
+        assertEquals(java.util.Map.of("KEEP", "1", UpstreamMarker.VARIABLE, "77"),
+                ((mcp.api.StdioServerConfig) resolved).env());
+        mcp.api.HttpServerConfig http = mcp.api.HttpServerConfig.of("http://127.0.0.1:1/mcp");
+        assertTrue(marker.resolve("h", http, null) == http, "a remote server has no environment of ours");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void withSearchTheClientGetsSearchToolsAndWhatItFindsJoinsItsList() throws Exception {
+        ObjectNode root = McpJson.object();
+        ObjectNode servers = root.putObject("mcpServers");
+        for (String name : List.of("alpha", "beta")) {
+            List<String> command = TestServers.command();
+            ObjectNode entry = servers.putObject(name).put("command", command.get(0));
+            command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        }
+        ((ObjectNode) servers.get("alpha")).putArray("alwaysLoad").add("echo");
+        Path config = temp.resolve("servers.json");
+        Files.writeString(config, root.toString());
+        java.io.PipedInputStream serverIn = new java.io.PipedInputStream(1 << 20);
+        java.io.PipedOutputStream toServer = new java.io.PipedOutputStream(serverIn);
+        java.io.PipedInputStream clientIn = new java.io.PipedInputStream(1 << 20);
+        java.io.PrintStream out = new java.io.PrintStream(new java.io.PipedOutputStream(clientIn), true,
+                java.nio.charset.StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        CliIo io = cli.io(serverIn, out, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> Main.run(new String[] {"--config", config.toString(), "serve", "--stdio", "--search",
+                        "--always-load", "beta/pid"}, io, null));
+        java.io.BufferedReader fromServer = new java.io.BufferedReader(new java.io.InputStreamReader(clientIn,
+                java.nio.charset.StandardCharsets.UTF_8));
+        java.util.function.Consumer<String> send = line -> {
+            try {
+                toServer.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                toServer.flush();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        send.accept("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        assertEquals(1, McpJson.mapper().readTree(fromServer.readLine()).path("id").asInt());
+        send.accept("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        send.accept("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals(List.of("alpha_echo", "beta_pid", "search_tools"), names(McpJson.mapper().readTree(
+                fromServer.readLine())), "the tools always loaded (alpha's config, --always-load), and the search");
+        send.accept("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"search_tools\",\"arguments\":{\"query\":\"add two numbers\",\"limit\":1}}}");
+        List<JsonNode> messages = List.of(McpJson.mapper().readTree(fromServer.readLine()),
+                McpJson.mapper().readTree(fromServer.readLine()));
+        assertTrue(messages.stream().anyMatch(m -> m.path("method").asString("").equals(
+                "notifications/tools/list_changed")), messages.toString());
+        JsonNode found = messages.stream().filter(m -> m.path("id").asInt() == 3).findFirst().orElseThrow();
+        String hit = found.path("result").path("structuredContent").path("tools").path(0).path("name").asString();
+        assertTrue(hit.endsWith("_add"), found.toString());
+        send.accept("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
+        List<String> after = names(McpJson.mapper().readTree(fromServer.readLine()));
+        assertTrue(after.contains(hit) && after.size() == 4, after.toString());
+        send.accept("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"beta_echo\","
+                + "\"arguments\":{\"message\":\"unlisted\"}}}");
+        assertEquals("unlisted", McpJson.mapper().readTree(fromServer.readLine()).path("result").path("content").path(0)
+                .path("text").asString(), "a tool not listed is still callable by its name");
+        toServer.close();
+        assertEquals(0, exit.get(60, java.util.concurrent.TimeUnit.SECONDS), err.toString());
+        CliRunner.assertNoChildProcessLeft();
+    }
+
+    private static List<String> names(JsonNode listing) {
+        List<String> names = new java.util.ArrayList<>();
+        listing.path("result").path("tools").forEach(tool -> names.add(tool.path("name").asString()));
+        return names.stream().sorted().toList();
     }
 
     @Test

@@ -43,8 +43,10 @@ public final class SelfReference {
         List<String> words = new ArrayList<>();
         words.add(server.command().get());
         words.addAll(server.args());
-        return runsServe(words) ? Optional.of("it runs mcp-host serve, mcp-host's own gateway (directly or through a "
-                + "wrapper): mcp-host never connects to itself, it reads this file's other servers itself") : Optional.empty();
+        // Said first in a few words, for list and status lines: what the entry is, and that it is skipped.
+        return runsServe(words) ? Optional.of("served by mcp-host serve, skipped: this entry runs mcp-host's own "
+                + "gateway (directly or through a wrapper), and mcp-host never connects to itself; it reads this file's "
+                + "other servers itself, so none starts twice") : Optional.empty();
     }
 
     /**

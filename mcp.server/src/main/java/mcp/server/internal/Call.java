@@ -69,6 +69,10 @@ final class Call implements RequestContext {
     volatile CompletableFuture<JsonNode> result;
     /** The task this call runs as, or {@code null} for a plain call; set before the call starts. */
     volatile ServerTask task;
+    /** The stateless client's connection (stdio), or {@code null}: see {@link #clientId()}. */
+    volatile String connection;
+    /** Ended by the server's shutdown: unlike a client's cancellation, it is answered (with the error saying so). */
+    volatile boolean aborted;
 
     final Object lock = new Object();
     /** Answers the client sent with the first round of a call (a retry without state): an ask takes them at once. */
@@ -121,6 +125,11 @@ final class Call implements RequestContext {
     @Override
     public Optional<String> sessionId() {
         return session == null ? Optional.empty() : Optional.ofNullable(session.id);
+    }
+
+    @Override
+    public Optional<String> clientId() {
+        return session != null ? Optional.of(session.clientId) : Optional.ofNullable(connection);
     }
 
     @Override
@@ -252,6 +261,20 @@ final class Call implements RequestContext {
         }
         rounds.forEach(round -> round.future.cancel(false));
         core.inputs.forget(this);
+    }
+
+    /**
+     * Ends a call the server will not wait for any longer (its shutdown's bound): the client is answered with the
+     * error, then the call is cancelled as a client's cancellation cancels it, so that its handler stops (a gateway
+     * cancels its upstream request).
+     */
+    void abort(Throwable error) {
+        aborted = true;
+        CompletableFuture<JsonNode> running = result;
+        if (running != null) {
+            running.completeExceptionally(error);
+        }
+        cancel("the server shut down: " + error.getMessage());
     }
 
     /** @return the name or URI the call acts on ({@code ""} for none): what binds its request state */

@@ -33,6 +33,8 @@ import tools.jackson.databind.JsonNode;
 final class HandshakeSession {
 
     final String id;
+    /** What the handler knows the client by ({@link mcp.server.RequestContext#clientId()}): the session's id. */
+    final String clientId;
     final String protocolVersion;
     final JsonNode clientCapabilities;
     final Optional<JsonNode> clientInfo;
@@ -52,6 +54,7 @@ final class HandshakeSession {
             Optional<JsonNode> clientInfo) {
         this.core = core;
         this.id = id;
+        this.clientId = id != null ? id : ServerCore.newClientId();
         this.protocolVersion = protocolVersion;
         this.clientCapabilities = clientCapabilities;
         this.clientInfo = clientInfo;

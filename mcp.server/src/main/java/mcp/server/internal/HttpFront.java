@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import mcp.api.McpProtocolException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.jsonrpc.JsonRpcMessage;
@@ -245,12 +246,17 @@ public final class HttpFront implements HttpEndpoint {
                 core.handler::toolInputSchema);
         if (parsed instanceof RequestParser.Refused refused) {
             error(exchange, refused.status(), refused.id(), refused.code(), refused.message(), Map.of());
+        } else if (core.draining() && newRequest(parsed).isPresent()) {
+            // Shutting down: what is in flight finishes, nothing new starts; the client may try again elsewhere.
+            McpProtocolException refusal = ServerCore.shuttingDown();
+            error(exchange, 503, newRequest(parsed).get().id(), refusal.code(), refusal.serverMessage(),
+                    Map.of("Retry-After", "5"));
         } else if (parsed instanceof RequestParser.Initialize initialize) {
             initialize(exchange, initialize.request(), sse);
         } else if (parsed instanceof RequestParser.Stateless stateless) {
             core.statelessRequest(stateless.request(), stateless.envelope(),
                     new PostChannel(exchange, Map.of(), sse, null, true), null,
-                    Tasks.httpCaller(exchange.header("Authorization")));
+                    Tasks.httpCaller(exchange.header("Authorization")), null);
         } else if (parsed instanceof RequestParser.StatelessNotification notification) {
             core.statelessNotification(notification.notification(), null);
             exchange.respond(202, Map.of(), new byte[0]);
@@ -271,6 +277,15 @@ public final class HttpFront implements HttpEndpoint {
             }
             inSession(exchange, session, message, sse);
         }
+    }
+
+    /** @return the request that would start something new (refused while the server shuts down), if it is one */
+    private static Optional<JsonRpcRequest> newRequest(RequestParser.Parsed parsed) {
+        JsonRpcRequest request = parsed instanceof RequestParser.Initialize initialize ? initialize.request()
+                : parsed instanceof RequestParser.Stateless stateless ? stateless.request()
+                : parsed instanceof RequestParser.InSession inSession && inSession.message() instanceof JsonRpcRequest r
+                        ? r : null;
+        return request != null && ServerCore.isNew(request) ? Optional.of(request) : Optional.empty();
     }
 
     private void initialize(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {

@@ -1,6 +1,7 @@
 package mcp.server.internal;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -58,8 +59,8 @@ public final class ServerCore implements AutoCloseable {
 
     static final Logger LOG = LoggerFactory.getLogger(ServerCore.class);
 
-    /** A {@code subscriptions/listen} stream of the stateless revision. */
-    private record Listen(RequestId id, Channel channel, SubscriptionFilter filter) {
+    /** A {@code subscriptions/listen} stream of the stateless revision; {@code client}: its connection's id, or null. */
+    private record Listen(RequestId id, Channel channel, SubscriptionFilter filter, String client) {
     }
 
     final String name;
@@ -80,7 +81,11 @@ public final class ServerCore implements AutoCloseable {
     private final Set<HandshakeSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<Listen> listens = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Set<String>> subscribed = new AtomicReference<>(Set.of());
+    /** The calls whose handlers run or wait for input: what a shutdown drains. Guarded by itself (for its waits). */
+    private final Set<Call> running = new HashSet<>();
     private volatile boolean closed;
+    /** Set by {@link #drain}: no new request is taken, the ones in flight go on. */
+    private volatile boolean draining;
 
     /**
      * @param name the server's name ({@code serverInfo.name})
@@ -280,7 +285,7 @@ public final class ServerCore implements AutoCloseable {
         }
     }
 
-    /** Ends a session: its calls and tasks are cancelled, its subscriptions dropped. */
+    /** Ends a session: its calls and tasks are cancelled, its subscriptions dropped, its handler told. */
     void endSession(HandshakeSession session) {
         if (sessions.remove(session)) {
             session.close();
@@ -288,6 +293,16 @@ public final class ServerCore implements AutoCloseable {
             if (!session.subscriptions.isEmpty()) {
                 subscriptionsChanged();
             }
+            clientEnded(session.clientId);
+        }
+    }
+
+    /** Tells the handler that a client is gone, so that it forgets what it kept for it. */
+    void clientEnded(String clientId) {
+        try {
+            handler.clientEnded(clientId);
+        } catch (RuntimeException e) {
+            LOG.warn("MCP server \"{}\": its handler failed on a client's end: {}", name, e.toString());
         }
     }
 
@@ -298,14 +313,24 @@ public final class ServerCore implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------ stateless revision
 
+    /** @return a new id for a client that has no session id of its own (a stdio connection) */
+    static String newClientId() {
+        byte[] bytes = new byte[18];
+        CLIENT_IDS.nextBytes(bytes);
+        return "conn-" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static final java.security.SecureRandom CLIENT_IDS = new java.security.SecureRandom();
+
     /**
      * A request of the stateless revision whose envelope was read and checked against the transport's headers.
      *
      * @param cancellers where a transport that cancels by request id (stdio) keeps how to cancel it, or {@code null}
      * @param caller who sends it, as far as the transport can tell: whose tasks it may reach ({@link Tasks})
+     * @param connection the id of the connection that is the client (stdio), or {@code null} (HTTP: none)
      */
     void statelessRequest(JsonRpcRequest request, RequestEnvelope envelope, Channel channel,
-            Map<RequestId, Runnable> cancellers, Object caller) {
+            Map<RequestId, Runnable> cancellers, Object caller, String connection) {
         String method = request.method();
         if (!ProtocolVersions.STATELESS_VERSIONS.contains(envelope.protocolVersion())) {
             McpProtocolException error = ErrorCodes.unsupportedProtocolVersion(envelope.protocolVersion(),
@@ -328,7 +353,7 @@ public final class ServerCore implements AutoCloseable {
                 result.putObject(Meta.KEY).set(Meta.SERVER_INFO, serverInfo());
                 channel.finish(new JsonRpcSuccess(request.id(), decorate(result, Era.STATELESS, method)), 200);
             }
-            case "subscriptions/listen" -> listen(request.id(), params, channel, cancellers);
+            case "subscriptions/listen" -> listen(request.id(), params, channel, cancellers, connection);
             case "tasks/get", "tasks/update", "tasks/cancel" -> {
                 if (!capabilities.tasks()) {
                     channel.finish(methodNotFound(request.id(), method), 404);
@@ -386,6 +411,7 @@ public final class ServerCore implements AutoCloseable {
                 synchronized (call.lock) {
                     call.presets = answers;
                 }
+                call.connection = connection;
                 if (cancellers != null) {
                     cancellers.put(request.id(), () -> call.cancel("cancelled by the client"));
                 }
@@ -457,7 +483,8 @@ public final class ServerCore implements AutoCloseable {
         }
     }
 
-    private void listen(RequestId id, ObjectNode params, Channel channel, Map<RequestId, Runnable> cancellers) {
+    private void listen(RequestId id, ObjectNode params, Channel channel, Map<RequestId, Runnable> cancellers,
+            String connection) {
         if (listens.size() >= limits.maxStreams()) {
             channel.finish(new JsonRpcError(id, JsonRpcError.INTERNAL_ERROR, "Server busy: "
                     + limits.maxStreams() + " streams are open", null), 503);
@@ -466,7 +493,7 @@ public final class ServerCore implements AutoCloseable {
         SubscriptionFilter filter = SubscriptionFilter.read(params.get(SubscriptionFilter.KEY)).narrowedTo(
                 capabilities.toolsListChanged(), capabilities.promptsListChanged(), capabilities.resourcesListChanged(),
                 capabilities.resourcesSubscribe());
-        Listen listen = new Listen(id, channel, filter);
+        Listen listen = new Listen(id, channel, filter, connection);
         listens.add(listen);
         ObjectNode ack = McpJson.object();
         ack.set(SubscriptionFilter.KEY, filter.toJson());
@@ -493,16 +520,25 @@ public final class ServerCore implements AutoCloseable {
 
     /** Runs a call's handler on a worker, within {@link ServerLimits#maxConcurrentRequests()}. */
     private void start(Call call, RequestId id) {
-        if (closed || !permits.tryAcquire()) {
-            call.result = CompletableFuture.failedFuture(new McpProtocolException(JsonRpcError.INTERNAL_ERROR,
-                    closed ? "Server closing" : "Server busy: " + limits.maxConcurrentRequests()
-                            + " requests are being served", null));
+        if (closed || draining || !permits.tryAcquire()) {
+            call.result = CompletableFuture.failedFuture(closed || draining ? shuttingDown()
+                    : new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Server busy: "
+                            + limits.maxConcurrentRequests() + " requests are being served", null));
             finish(call);
             return;
         }
         CompletableFuture<JsonNode> result = new CompletableFuture<>();
         call.result = result;
-        result.whenComplete((value, error) -> permits.release());
+        synchronized (running) {
+            running.add(call);
+        }
+        result.whenComplete((value, error) -> {
+            permits.release();
+            synchronized (running) {
+                running.remove(call);
+                running.notifyAll();
+            }
+        });
         if (!gated(call.method)) {
             result.completeExceptionally(new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND,
                     "Method not found: " + call.method, null));
@@ -527,13 +563,13 @@ public final class ServerCore implements AutoCloseable {
                     if (answer == null) {
                         answer = CompletableFuture.failedFuture(new IllegalStateException("the handler returned no future"));
                     }
-                    CompletableFuture<JsonNode> running = answer;
+                    CompletableFuture<JsonNode> handling = answer;
                     result.whenComplete((value, error) -> {
-                        if (error instanceof CancellationException) {
-                            running.cancel(false);
+                        if (error instanceof CancellationException || call.aborted) {
+                            handling.cancel(false);
                         }
                     });
-                    running.whenComplete((value, error) -> {
+                    handling.whenComplete((value, error) -> {
                         if (error != null) {
                             result.completeExceptionally(error);
                         } else {
@@ -600,7 +636,7 @@ public final class ServerCore implements AutoCloseable {
             return;
         }
         CompletableFuture<JsonNode> result = call.result;
-        if (call.cancelled() || result.isCancelled()) {
+        if ((call.cancelled() && !call.aborted) || result.isCancelled()) {
             channel.abandon();
             return;
         }
@@ -736,16 +772,27 @@ public final class ServerCore implements AutoCloseable {
 
     /** Tells every client that listens that a list changed. */
     public void listChanged(String notificationMethod) {
-        broadcast(notificationMethod, null, session -> true);
+        broadcast(notificationMethod, null, session -> true, listen -> true);
+    }
+
+    /**
+     * Tells one client that a list changed: the handshake-era session of that id, or the listen streams of the
+     * stateless client's connection of that id.
+     */
+    public void listChanged(String notificationMethod, String clientId) {
+        broadcast(notificationMethod, null, session -> session.clientId.equals(clientId),
+                listen -> clientId.equals(listen.client()));
     }
 
     /** Tells every client subscribed to a resource that it changed. */
     public void resourceUpdated(String uri) {
         JsonNode params = McpJson.object().put("uri", uri);
-        broadcast("notifications/resources/updated", params, session -> session.subscriptions.contains(uri));
+        broadcast("notifications/resources/updated", params, session -> session.subscriptions.contains(uri),
+                listen -> true);
     }
 
-    private void broadcast(String method, JsonNode params, Predicate<HandshakeSession> wants) {
+    private void broadcast(String method, JsonNode params, Predicate<HandshakeSession> wants,
+            Predicate<Listen> listening) {
         for (HandshakeSession session : sessions) {
             Channel standalone = session.standalone;
             if (standalone != null && wants.test(session)) {
@@ -753,7 +800,7 @@ public final class ServerCore implements AutoCloseable {
             }
         }
         for (Listen listen : listens) {
-            if (listen.filter().carries(method, params)) {
+            if (listening.test(listen) && listen.filter().carries(method, params)) {
                 ObjectNode tagged = params == null ? McpJson.object() : ((ObjectNode) params).deepCopy();
                 tagged.putObject(Meta.KEY).set(Meta.SUBSCRIPTION_ID, idNode(listen.id()));
                 listen.channel().send(new JsonRpcNotification(method, tagged));
@@ -778,6 +825,58 @@ public final class ServerCore implements AutoCloseable {
     /** @return whether {@link #close()} was called */
     boolean closed() {
         return closed;
+    }
+
+    /** @return whether new requests are refused: the server is shutting down ({@link #drain}) or closed */
+    public boolean draining() {
+        return draining || closed;
+    }
+
+    /**
+     * @param request a request of a client
+     * @return whether it is a new request, which a server shutting down refuses; the retry of an input round
+     *     ({@code requestState}) is not: it continues a call in flight
+     */
+    static boolean isNew(JsonRpcRequest request) {
+        return !paramsOf(request.params()).has("requestState");
+    }
+
+    /** @return the error a new request gets while the server shuts down */
+    static McpProtocolException shuttingDown() {
+        return new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Service unavailable: the server is shutting "
+                + "down and takes no new requests", null);
+    }
+
+    /**
+     * Shuts down gracefully: from now on new requests are refused ({@link #shuttingDown()}), while the calls in
+     * flight go on (the answers to the server's own requests and the retries of input rounds still come in) for at
+     * most {@code bound}. Those still running then are answered with an error that says the server shut down, and
+     * cancelled as a client's cancellation cancels them (their handlers stop; a gateway cancels upstream).
+     *
+     * @param bound how long the calls in flight may take
+     * @return how many calls were still running at the bound
+     * @throws InterruptedException if interrupted while waiting (nothing is aborted then)
+     */
+    public int drain(java.time.Duration bound) throws InterruptedException {
+        draining = true;
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<Call> left;
+        synchronized (running) {
+            long wait;
+            while (!running.isEmpty() && (wait = deadline - System.nanoTime()) > 0) {
+                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(running, wait);
+            }
+            left = List.copyOf(running);
+        }
+        if (!left.isEmpty()) {
+            McpProtocolException error = new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "The server shut "
+                    + "down before the request finished: requests in flight had " + bound.toMillis()
+                    + " ms to finish, and this one was cancelled", null);
+            LOG.info("MCP server \"{}\": {} requests still running after {} ms of shutdown; cancelled", name,
+                    left.size(), bound.toMillis());
+            left.forEach(call -> call.abort(error));
+        }
+        return left.size();
     }
 
     /** Ends everything: sessions and their calls, listen streams, the threads. */

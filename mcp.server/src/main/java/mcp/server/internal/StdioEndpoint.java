@@ -44,6 +44,8 @@ public final class StdioEndpoint implements ServerEndpoint {
     private final CompletableFuture<Void> gone = new CompletableFuture<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile HandshakeSession session;
+    /** What the handler knows a stateless client of this connection by: the connection is the client. */
+    private final String connection = ServerCore.newClientId();
     private final Thread reader;
 
     /** Messages that belong to no request: the connection's output, for as long as it is open. */
@@ -171,7 +173,11 @@ public final class StdioEndpoint implements ServerEndpoint {
             return;
         }
         HandshakeSession current = session;
-        if (message instanceof JsonRpcRequest request) {
+        if (message instanceof JsonRpcRequest request && core.draining() && ServerCore.isNew(request)) {
+            // Shutting down: what is in flight finishes (answers and notifications still come in), nothing new starts.
+            McpProtocolException refusal = ServerCore.shuttingDown();
+            write(new JsonRpcError(request.id(), refusal.code(), refusal.serverMessage(), null));
+        } else if (message instanceof JsonRpcRequest request) {
             if (current == null && ServerCore.isHandshake(request)) {
                 core.initialize(null, request, channel(request.id()), started -> {
                     started.standalone = standalone;
@@ -187,7 +193,7 @@ public final class StdioEndpoint implements ServerEndpoint {
                     write(new JsonRpcError(request.id(), e.code(), e.serverMessage(), e.data().orElse(null)));
                     return;
                 }
-                core.statelessRequest(request, envelope, channel(request.id()), cancellers, this);
+                core.statelessRequest(request, envelope, channel(request.id()), cancellers, this, connection);
             }
         } else if (message instanceof JsonRpcNotification notification) {
             if (current != null) {
@@ -278,6 +284,7 @@ public final class StdioEndpoint implements ServerEndpoint {
         cancellers.clear();
         // A stateless client's tasks are this connection's: nobody else can reach them once it is gone.
         core.tasks.dropOwner(this);
+        core.clientEnded(connection);
         try {
             in.close();
         } catch (IOException e) {

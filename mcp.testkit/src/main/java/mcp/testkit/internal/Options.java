@@ -106,6 +106,8 @@ public final class Options {
             "                          subscriptions/listen stream whose _meta asked a level (2026-07-28)",
             "  --exit-marker FILE      on stdin EOF, write \"stdin-eof\" to FILE, then exit 0 as usual: proof of a",
             "                          graceful close, not a signal",
+            "  --cancel-log FILE       append the requestId of every notifications/cancelled to FILE, one a line:",
+            "                          what a client cancelled, readable after the server is gone",
             "  --fail-first N          the first N starts fail (see --fail-with), counted in the --state file, which",
             "                          this option needs; later starts serve as usual: a server whose first connects",
             "                          meet a passing failure",
@@ -148,6 +150,8 @@ public final class Options {
     public int logEveryMs;
     /** The file written on stdin EOF, or {@code null}. */
     public String exitMarker;
+    /** The file each notifications/cancelled's requestId is appended to, or {@code null}. */
+    public String cancelLog;
     /** How many of the first starts fail ({@code --fail-first}); 0: none. */
     public int failFirst;
     /** The file that counts the starts of {@code --fail-first}, or {@code null}. */
@@ -183,6 +187,7 @@ public final class Options {
                 case "--name": o.name = value; break;
                 case "--tools-file": o.toolsFile = value; break;
                 case "--exit-marker": o.exitMarker = value; break;
+                case "--cancel-log": o.cancelLog = value; break;
                 case "--tasks": o.tasksPollMs = number(opt, value); break;
                 case "--fault": o.faults.add(fault(value)); break;
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
@@ -249,7 +254,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui", "--fail-first", "--state", "--fail-with").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--cancel-log", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui", "--fail-first", "--state", "--fail-with").contains(opt);
     }
 
     private static int number(String opt, String value) {
