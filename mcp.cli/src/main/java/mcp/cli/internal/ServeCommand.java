@@ -69,6 +69,14 @@ final class ServeCommand implements Callable<Integer> {
             + " (any local process may then call the gateway; warned at every start).")
     boolean noToken;
 
+    @Option(names = "--lazy", description = "Start no server until the first call of one of its tools; stop it again"
+            + " when idle (--lazy-idle). Its cached tools are served meanwhile.")
+    boolean lazy;
+
+    @Option(names = "--lazy-idle", paramLabel = "MS", description = "How long a lazy server may be idle before it is"
+            + " stopped, unless its entry sets lazy.idleTimeout (default 600000: 10 minutes).")
+    Long lazyIdle;
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -97,7 +105,14 @@ final class ServeCommand implements Callable<Integer> {
         if (noToken && !isLoopback(bind)) {
             throw CliException.usage("--no-token is allowed on a loopback address only, not " + bind);
         }
-        McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
+        if (lazyIdle != null && lazyIdle <= 0) {
+            throw CliException.usage("--lazy-idle must be a positive number of milliseconds");
+        }
+        McpHost.Builder builder = context.hostBuilder().clientSettings(Gateway.clientSettings()).lazy(lazy);
+        if (lazyIdle != null) {
+            builder.lazyIdleTimeout(Duration.ofMillis(lazyIdle));
+        }
+        McpHost host = context.newHost(builder);
         try (host) {
             LoadResult loaded = host.load();
             CliContext.checked(loaded.discovery());
