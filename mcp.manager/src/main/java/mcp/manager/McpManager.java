@@ -300,8 +300,11 @@ public final class McpManager implements AutoCloseable {
      * A lazy server that is not running: what its next start needs, and why its last start failed, if it did.
      *
      * @param knownProtocolVersion the era it spoke last, or null
+     * @param lastTransport the transport of its last run, still closing perhaps, or null: the next start ends it first,
+     *     so that a call right after the stop never runs two processes of the server at once
      */
-    private record Dormant(ServerConfig config, String pinKey, String knownProtocolVersion, Optional<String> error) {
+    private record Dormant(ServerConfig config, String pinKey, String knownProtocolVersion, Optional<String> error,
+            Transport lastTransport) {
         ServerStatus status() {
             return new ServerStatus(ServerStatus.State.STOPPED, error);
         }
@@ -549,7 +552,7 @@ public final class McpManager implements AutoCloseable {
                     slices.put(name, slice(true, name, server.config, tools, server.cached.surface()
                             .map(surface -> surfaces.cleaned(name, surface)).orElse(ServerSurface.EMPTY)));
                     dormant.put(name, new Dormant(server.config, server.pinKey, server.knownProtocolVersion,
-                            Optional.empty()));
+                            Optional.empty(), null));
                     stopped.add(name);
                     fireStatus(name, dormant.get(name).status());
                     LOG.debug("MCP server \"{}\" is lazy: not started, {} tools from the cache", name, tools.size());
@@ -652,7 +655,8 @@ public final class McpManager implements AutoCloseable {
                 rebuildView(server.name);
             }
             String spoke = client != null ? client.initializeResult().protocolVersion() : server.knownProtocolVersion;
-            dormant.put(server.name, new Dormant(server.config, server.pinKey, spoke, Optional.empty()));
+            dormant.put(server.name, new Dormant(server.config, server.pinKey, spoke, Optional.empty(),
+                    server.transport));
             server.cancelled = true;
             fireStatus(server.name, dormant.get(server.name).status());
             LOG.info("MCP server \"{}\" (lazy) stopped: {}", server.name, filled ? "its tools are cached"
@@ -667,7 +671,7 @@ public final class McpManager implements AutoCloseable {
      *
      * @return whether it was such a server
      */
-    private boolean backToSleepLocked(Server first, String message) {
+    private boolean backToSleepLocked(Server first, String message, Transport last) {
         if (first == null || !first.lazyStart || lazyIdle(first.config).isEmpty()) {
             return false;
         }
@@ -681,7 +685,7 @@ public final class McpManager implements AutoCloseable {
             rebuildView(first.name);
         }
         dormant.put(first.name, new Dormant(first.config, first.pinKey, first.knownProtocolVersion,
-                Optional.of(message)));
+                Optional.of(message), last));
         fireStatus(first.name, dormant.get(first.name).status());
         return true;
     }
@@ -706,6 +710,7 @@ public final class McpManager implements AutoCloseable {
             if (sleeping != null) {
                 woken = new Server(name, sleeping.config(), sleeping.pinKey(), new CompletableFuture<>());
                 woken.knownProtocolVersion = sleeping.knownProtocolVersion();
+                woken.previousTransport = sleeping.lastTransport();
                 woken.gateReturned = true;
                 woken.lazyStart = true;
                 pendingConnections.put(name, woken);
@@ -1311,7 +1316,7 @@ public final class McpManager implements AutoCloseable {
                 reconnects.put(server.name, run);
                 inRun = true;
                 backOffLocked(run, 2, message);
-            } else if (current && backToSleepLocked(server, message)) {
+            } else if (current && backToSleepLocked(server, message, server.transport)) {
                 LOG.warn("MCP server \"{}\" (lazy) did not start: {}; the next call tries again", server.name, message);
             } else if (current) {
                 filling.remove(server.name);
@@ -1448,7 +1453,7 @@ public final class McpManager implements AutoCloseable {
     private void endRunLocked(Reconnect run, String message) {
         reconnects.remove(run.name, run);
         filling.remove(run.name);
-        if (run.startup() && backToSleepLocked(run.first, message)) {
+        if (run.startup() && backToSleepLocked(run.first, message, run.lastTransport)) {
             LOG.warn("{}; the next call tries again", message);
             McpException failure = new McpException(message);
             run.ready.completeExceptionally(failure);

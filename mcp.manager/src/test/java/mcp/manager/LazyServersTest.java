@@ -228,6 +228,11 @@ class LazyServersTest {
         await("stopped once unsubscribed and idle", Duration.ofSeconds(20),
                 () -> host.status("sub").state() == ServerStatus.State.STOPPED);
         assertEquals(2, startsOf("sub").size(), startsOf("sub").toString());
+
+        // A call right after the stop: the stopped process ends before the next one starts, never beside it.
+        assertEquals("again", call(host, "mcp_sub_echo", "{\"message\":\"again\"}").text());
+        assertEquals(3, startsOf("sub").size(), startsOf("sub").toString());
+        assertTrue(startsOf("sub").stream().noneMatch(l -> l.startsWith("overlap")), startsOf("sub").toString());
     }
 
     @Test
