@@ -125,7 +125,9 @@ final class Listing {
             node.put("level", entry.source().level().name().toLowerCase(Locale.ROOT));
             node.put("enabled", entry.enabled());
             node.put("status", entry.status());
-            node.put("lazy", entry.lazy() != null);
+            if (entry.lazy() != null) {
+                node.put("lazy", true);
+            }
             node.put("error", entry.error());
             if (entry.owner() != null) {
                 ObjectNode owner = node.putObject("owner");
