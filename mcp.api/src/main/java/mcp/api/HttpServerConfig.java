@@ -26,6 +26,7 @@ import mcp.api.internal.Secrets;
  * @param headerCommands the commands whose output goes into the headers, run again when the server refuses a
  *     request; {@link HeaderCommands#NONE} by default
  * @param toolPolicy see {@link ServerConfig#toolPolicy()}
+ * @param lazy see {@link ServerConfig#lazy()}
  */
 public record HttpServerConfig(
         String url,
@@ -42,7 +43,8 @@ public record HttpServerConfig(
         CallLimits callLimits,
         AlwaysLoad alwaysLoad,
         HeaderCommands headerCommands,
-        ToolPolicy toolPolicy) implements ServerConfig {
+        ToolPolicy toolPolicy,
+        Optional<LazyStart> lazy) implements ServerConfig {
 
     /** Validates and copies. */
     public HttpServerConfig {
@@ -59,6 +61,12 @@ public record HttpServerConfig(
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
         Objects.requireNonNull(headerCommands, "headerCommands");
         Objects.requireNonNull(toolPolicy, "toolPolicy");
+        Objects.requireNonNull(lazy, "lazy");
+    }
+
+    /** A config of these fields that is started when the host loads (not {@linkplain ServerConfig#lazy() lazy}). */
+    public HttpServerConfig(String url, Map<String, String> headers, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad, HeaderCommands headerCommands, ToolPolicy toolPolicy) {
+        this(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy, Optional.empty());
     }
 
     /** A config of these fields with these header commands, without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
@@ -119,45 +127,51 @@ public record HttpServerConfig(
     /** @return a copy with these headers */
     public HttpServerConfig withHeaders(Map<String, String> newHeaders) {
         return new HttpServerConfig(url, newHeaders, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy, lazy);
     }
 
     /** @return a copy with this auth setting */
     public HttpServerConfig withAuth(Optional<AuthRef> newAuth) {
         return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, newAuth, enabledTools, disabledTools,
-                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy);
+                valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy, lazy);
     }
 
     @Override
     public String toString() {
         // Header values may be secrets: show names only; the URL's credentials are masked.
         return "HttpServerConfig[url=" + Secrets.maskUrl(url) + ", headers=" + headers.keySet() + ", timeout=" + timeout.toMillis()
-                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + ", enabled=" + enabled
+                + "ms" + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + lazy.map(l -> ", " + l).orElse("") + ", enabled=" + enabled
                 + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public HttpServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, headerCommands, toolPolicy);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, headerCommands, toolPolicy, lazy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public HttpServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, headerCommands, toolPolicy);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, headerCommands, toolPolicy, lazy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public HttpServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, headerCommands, toolPolicy);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, headerCommands, toolPolicy, lazy);
     }
 
     /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
     public HttpServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, newToolPolicy);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, newToolPolicy, lazy);
     }
 
     /** @return a copy with these header commands */
     public HttpServerConfig withHeaderCommands(HeaderCommands newHeaderCommands) {
-        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newHeaderCommands, toolPolicy);
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newHeaderCommands, toolPolicy, lazy);
+    }
+
+    /** @return a copy that is lazy as given (empty: started when the host loads) */
+    @Override
+    public HttpServerConfig withLazy(Optional<LazyStart> newLazy) {
+        return new HttpServerConfig(url, headers, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, headerCommands, toolPolicy, newLazy);
     }
 }

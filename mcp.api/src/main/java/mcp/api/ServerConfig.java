@@ -24,7 +24,10 @@ import java.util.Optional;
  *   <li>{@link #alwaysLoad()}: the tools that stay in the agent's tool set under deferred loading;
  *       {@link AlwaysLoad#NONE} by default;</li>
  *   <li>{@link #toolPolicy()}: the per-tool decisions of the tool that owns the config (which tools it denies,
- *       which calls it confirms); {@link ToolPolicy#NONE} by default.</li>
+ *       which calls it confirms); {@link ToolPolicy#NONE} by default;</li>
+ *   <li>{@link #lazy()}: whether the server waits for the first call of one of its tools to start, and how long
+ *       it may then be idle; absent by default (started when the host loads, unless the host makes every server
+ *       lazy).</li>
  * </ul>
  */
 public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig, SseServerConfig {
@@ -89,6 +92,20 @@ public sealed interface ServerConfig permits StdioServerConfig, HttpServerConfig
     default CallPolicy callPolicy(ToolDefinition tool) {
         return toolPolicy().decide(tool);
     }
+
+    /**
+     * @return how the server is started lazily (the native format's {@code lazy}): not at load, but on the first call
+     *     of one of its cached tools, and stopped again after its idle timeout; empty: started when the host loads
+     *     (unless the host makes every server lazy). Not part of the server's definition: making a server lazy
+     *     neither asks for a new approval nor makes its cached tools stale
+     */
+    Optional<LazyStart> lazy();
+
+    /**
+     * @param lazy how the server is started lazily; empty: when the host loads
+     * @return a copy of this config with it
+     */
+    ServerConfig withLazy(Optional<LazyStart> lazy);
 
     /** @return the bound of a tool call, if it differs from {@link #timeout()} */
     Optional<Duration> toolTimeout();

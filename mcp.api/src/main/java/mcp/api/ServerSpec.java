@@ -52,6 +52,8 @@ import mcp.api.internal.Secrets;
  *     see {@link HeaderCommands#helper()}), if any
  * @param toolPolicy the per-tool decisions of the tool that owns the entry's file (see
  *     {@link ServerConfig#toolPolicy()})
+ * @param lazy whether the entry asks to be started lazily, and with which idle timeout (see
+ *     {@link ServerConfig#lazy()}); absent: started when the host loads
  */
 public record ServerSpec(
         String name,
@@ -80,7 +82,8 @@ public record ServerSpec(
         AlwaysLoad alwaysLoad,
         Optional<Sandbox> sandbox,
         Optional<HeaderCommands.Helper> headersHelper,
-        ToolPolicy toolPolicy) {
+        ToolPolicy toolPolicy,
+        Optional<LazyStart> lazy) {
 
     /** Validates and copies. */
     public ServerSpec {
@@ -109,6 +112,22 @@ public record ServerSpec(
         Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(headersHelper, "headersHelper");
         Objects.requireNonNull(toolPolicy, "toolPolicy");
+        Objects.requireNonNull(lazy, "lazy");
+    }
+
+    /** An entry that does not ask to be started lazily. */
+    public ServerSpec(String name, SourceMetadata source, String location, Optional<String> type,
+            Optional<String> command, List<String> args, Map<String, String> env, Optional<String> cwd,
+            Optional<String> url, Map<String, String> headers, Optional<Long> timeoutMillis, Optional<Boolean> enabled,
+            Optional<ServerConfig.AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools,
+            Optional<Long> toolTimeoutMillis, Optional<List<String>> inheritedEnv, boolean expandVariables,
+            Optional<OwnerState> owner, boolean valueReferences, Optional<String> protocolVersion,
+            Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad,
+            Optional<Sandbox> sandbox, Optional<HeaderCommands.Helper> headersHelper, ToolPolicy toolPolicy) {
+        this(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis, enabled, auth,
+                enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables, owner, valueReferences,
+                protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, headersHelper, toolPolicy,
+                Optional.empty());
     }
 
     /**
@@ -249,6 +268,7 @@ public record ServerSpec(
         b.sandbox = sandbox;
         b.headersHelper = headersHelper;
         b.toolPolicy = toolPolicy;
+        b.lazy = lazy;
         return b;
     }
 
@@ -257,7 +277,7 @@ public record ServerSpec(
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers, timeoutMillis,
                 enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv, expandVariables,
                 Optional.of(newOwner), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox,
-                headersHelper, toolPolicy);
+                headersHelper, toolPolicy, lazy);
     }
 
     @Override
@@ -293,7 +313,8 @@ public record ServerSpec(
      *   <li>{@code callLimits}: {@link CallLimits#NONE}; {@code alwaysLoad}: {@link AlwaysLoad#NONE};</li>
      *   <li>{@code sandbox}: absent (no sandbox asked for);</li>
      *   <li>{@code headersHelper}: absent;</li>
-     *   <li>{@code toolPolicy}: {@link ToolPolicy#NONE}.</li>
+     *   <li>{@code toolPolicy}: {@link ToolPolicy#NONE};</li>
+     *   <li>{@code lazy}: absent (started when the host loads).</li>
      * </ul>
      *
      * <p>Every setter replaces the component's value; {@link #putEnv(String, String)} and
@@ -329,6 +350,7 @@ public record ServerSpec(
         private Optional<Sandbox> sandbox = Optional.empty();
         private Optional<HeaderCommands.Helper> headersHelper = Optional.empty();
         private ToolPolicy toolPolicy = ToolPolicy.NONE;
+        private Optional<LazyStart> lazy = Optional.empty();
 
         private Builder(String name, SourceMetadata source) {
             this.name = Objects.requireNonNull(name, "name");
@@ -746,12 +768,21 @@ public record ServerSpec(
             return this;
         }
 
+        /**
+         * @param start whether the entry asks to be started lazily, as read; default absent
+         * @return this builder
+         */
+        public Builder lazy(Optional<LazyStart> start) {
+            this.lazy = nonNull(start, "lazy");
+            return this;
+        }
+
         /** @return the entry, equal to the one the canonical constructor makes of these components */
         public ServerSpec build() {
             return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                     timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
                     expandVariables, owner, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad,
-                    sandbox, headersHelper, toolPolicy);
+                    sandbox, headersHelper, toolPolicy, lazy);
         }
 
         private String prefix() {

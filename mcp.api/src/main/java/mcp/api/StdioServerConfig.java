@@ -32,6 +32,7 @@ import mcp.api.internal.Secrets;
  *     {@code sandboxEnabled}, or the host's rule for project servers); absent: none. A server whose sandbox cannot
  *     be had is never started without it: see {@code docs/sandbox.md}
  * @param toolPolicy see {@link ServerConfig#toolPolicy()}
+ * @param lazy see {@link ServerConfig#lazy()}
  */
 public record StdioServerConfig(
         String command,
@@ -51,7 +52,8 @@ public record StdioServerConfig(
         CallLimits callLimits,
         AlwaysLoad alwaysLoad,
         Optional<Sandbox> sandbox,
-        ToolPolicy toolPolicy) implements ServerConfig {
+        ToolPolicy toolPolicy,
+        Optional<LazyStart> lazy) implements ServerConfig {
 
     /** Validates and copies. */
     public StdioServerConfig {
@@ -71,6 +73,12 @@ public record StdioServerConfig(
         Objects.requireNonNull(alwaysLoad, "alwaysLoad");
         Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(toolPolicy, "toolPolicy");
+        Objects.requireNonNull(lazy, "lazy");
+    }
+
+    /** A config of these fields that is started when the host loads (not {@linkplain ServerConfig#lazy() lazy}). */
+    public StdioServerConfig(String command, List<String> args, Map<String, String> env, Optional<List<String>> inheritedEnv, Optional<String> cwd, Duration timeout, Optional<Duration> toolTimeout, boolean enabled, Optional<AuthRef> auth, Optional<List<String>> enabledTools, List<String> disabledTools, boolean valueReferences, String protocolVersion, Optional<ReconnectPolicy> reconnect, CallLimits callLimits, AlwaysLoad alwaysLoad, Optional<Sandbox> sandbox, ToolPolicy toolPolicy) {
+        this(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy, Optional.empty());
     }
 
     /** A config of these fields that runs the server in this sandbox, without per-tool decisions of a tool that owns it ({@link ToolPolicy#NONE}). */
@@ -134,19 +142,19 @@ public record StdioServerConfig(
     /** @return a copy with these environment entries */
     public StdioServerConfig withEnv(Map<String, String> newEnv) {
         return new StdioServerConfig(command, args, newEnv, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy, lazy);
     }
 
     /** @return a copy with this working directory */
     public StdioServerConfig withCwd(String newCwd) {
         return new StdioServerConfig(command, args, env, inheritedEnv, Optional.of(newCwd), timeout, toolTimeout,
-                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
+                enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy, lazy);
     }
 
     /** @return a copy with this timeout */
     public StdioServerConfig withTimeout(Duration newTimeout) {
         return new StdioServerConfig(command, args, env, inheritedEnv, cwd, newTimeout, toolTimeout, enabled, auth,
-                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
+                enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy, lazy);
     }
 
     @Override
@@ -156,31 +164,37 @@ public record StdioServerConfig(
                 + ", env=" + env.keySet()
                 + inheritedEnv.map(names -> ", inheritedEnv=" + names).orElse("") + ", cwd="
                 + cwd.orElse("") + ", timeout=" + timeout.toMillis() + "ms"
-                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + sandbox.map(b -> ", " + b).orElse("") + ", enabled=" + enabled + "]";
+                + toolTimeout.map(t -> ", toolTimeout=" + t.toMillis() + "ms").orElse("") + (callLimits.isEmpty() ? "" : ", " + callLimits) + (alwaysLoad.isEmpty() ? "" : ", " + alwaysLoad) + lazy.map(l -> ", " + l).orElse("") + sandbox.map(b -> ", " + b).orElse("") + ", enabled=" + enabled + "]";
     }
 
     /** @return a copy with this reconnect policy (empty: the manager's default) */
     public StdioServerConfig withReconnect(Optional<ReconnectPolicy> newReconnect) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, sandbox, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, newReconnect, callLimits, alwaysLoad, sandbox, toolPolicy, lazy);
     }
 
     /** @return a copy with these bounds of tool calls ({@link CallLimits#NONE}: the manager's defaults) */
     public StdioServerConfig withCallLimits(CallLimits newCallLimits) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, sandbox, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, newCallLimits, alwaysLoad, sandbox, toolPolicy, lazy);
     }
 
     /** @return a copy with these tools always loaded ({@link AlwaysLoad#NONE}: none by its config) */
     public StdioServerConfig withAlwaysLoad(AlwaysLoad newAlwaysLoad) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, sandbox, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, newAlwaysLoad, sandbox, toolPolicy, lazy);
     }
 
     /** @return a copy with these per-tool decisions of the tool that owns it ({@link ToolPolicy#NONE}: none) */
     public StdioServerConfig withToolPolicy(ToolPolicy newToolPolicy) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, newToolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, newToolPolicy, lazy);
     }
 
     /** @return a copy run in this sandbox (empty: none) */
     public StdioServerConfig withSandbox(Optional<Sandbox> newSandbox) {
-        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newSandbox, toolPolicy);
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, newSandbox, toolPolicy, lazy);
+    }
+
+    /** @return a copy that is lazy as given (empty: started when the host loads) */
+    @Override
+    public StdioServerConfig withLazy(Optional<LazyStart> newLazy) {
+        return new StdioServerConfig(command, args, env, inheritedEnv, cwd, timeout, toolTimeout, enabled, auth, enabledTools, disabledTools, valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad, sandbox, toolPolicy, newLazy);
     }
 }

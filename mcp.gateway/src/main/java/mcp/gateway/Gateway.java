@@ -266,7 +266,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             if (!yes) {
                 return CompletableFuture.completedFuture(refusal(tool, context));
             }
-            return connected(tool.serverName()).thenCompose(client -> {
+            return connected(tool.serverName(), manager.clientForTool(tool.serverName(), tool.toolName()))
+                    .thenCompose(client -> {
                 CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context))
                         .withProgress(update -> context.progress(update.progress(), update.total().orElse(-1.0),
                                 update.message().orElse(null)));
@@ -452,9 +453,12 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
     }
 
-    /** The server's session, waiting for a server still connecting (bounded). */
-    private CompletableFuture<McpClient> connected(String name) {
-        return manager.waitForConnection(name).orTimeout(connectWait.toMillis(), TimeUnit.MILLISECONDS)
+    /**
+     * The server's session, waiting for a server still connecting (bounded); a lazy server's first call starts it
+     * ({@link McpManager#clientForTool}).
+     */
+    private CompletableFuture<McpClient> connected(String name, CompletableFuture<McpClient> session) {
+        return session.orTimeout(connectWait.toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(error -> CompletableFuture.failedFuture(new McpException("MCP server \""
                         + name + "\" is not connected: " + describe(error), error)));
     }

@@ -185,6 +185,46 @@ class GatewayTest {
     }
 
     @Test
+    void lazyServersAreListedFromTheCacheAndStartedByACall() throws Exception {
+        ObjectNode entries = McpJson.object();
+        for (String name : List.of("alpha", "beta")) {
+            ObjectNode entry = stdio(TestServers.command("--state", temp.resolve("starts-" + name).toString()));
+            entry.put("lazy", true);
+            entries.set(name, entry);
+        }
+        // A first host fills the cache: each server is started once, listed, and stopped.
+        ObjectNode root = McpJson.object();
+        root.set("mcpServers", entries);
+        Files.writeString(temp.resolve("mcp.json"), root.toString());
+        try (McpHost filler = McpHost.builder().configFile(temp.resolve("mcp.json")).home(temp).workingDirectory(temp)
+                .cacheDirectory(temp.resolve("cache")).build()) {
+            assertEquals(Map.of(), filler.load().errors());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!filler.manager().statuses().values().stream().allMatch(status -> status.state()
+                    == mcp.manager.ServerStatus.State.STOPPED) || filler.manager().statuses().size() != 2) {
+                assertTrue(System.nanoTime() < deadline, "filled and stopped: " + filler.manager().statuses());
+                Thread.sleep(20);
+            }
+        }
+        assertEquals(1, Files.readAllLines(temp.resolve("starts-alpha")).size());
+        assertEquals(1, Files.readAllLines(temp.resolve("starts-beta")).size());
+
+        // The gateway's host starts neither; its client lists their cached tools.
+        McpClient client = client(gateway(entries, ServerLimits.DEFAULT), ClientOptions.builder("gateway"));
+        Set<String> names = names(client.listToolsBlocking());
+        assertTrue(names.containsAll(Set.of("alpha_echo", "alpha_pid", "beta_echo", "beta_pid")), names.toString());
+        assertTrue(ProcessHandle.current().descendants().noneMatch(p -> p.info().commandLine().orElse("")
+                .contains("starts-")), "no server process");
+        assertEquals(1, Files.readAllLines(temp.resolve("starts-alpha")).size());
+
+        // A call starts its own server, and only that one.
+        assertEquals("hi", text(client.callToolBlocking("alpha_echo", McpJson.object().put("message", "hi"))));
+        assertEquals(2, Files.readAllLines(temp.resolve("starts-alpha")).size());
+        assertEquals(1, Files.readAllLines(temp.resolve("starts-beta")).size());
+        assertTrue(names(client.listToolsBlocking()).containsAll(names), "the same tools, live now");
+    }
+
+    @Test
     void oneServerKeepsItsOwnNames() throws Exception {
         McpClient client = client(gateway(Map.of("solo", List.of())), ClientOptions.builder("gateway"));
         Set<String> names = names(client.listToolsBlocking());

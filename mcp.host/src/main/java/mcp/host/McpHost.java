@@ -129,6 +129,8 @@ public final class McpHost implements AutoCloseable {
                 .clientSettings(elicitation(builder).andThen(builder.clientSettings))
                 .authResolvers(authResolvers(builder))
                 .reconnect(builder.reconnect)
+                .lazy(builder.lazy)
+                .lazyIdleTimeout(builder.lazyIdleTimeout)
                 .callLimits(builder.callLimits)
                 .keepResultFiles(builder.keepResultFiles);
         if (builder.resultDirectory != null) {
@@ -615,6 +617,8 @@ public final class McpHost implements AutoCloseable {
         private boolean serverLogsToFiles = true;
         private ServerLogFiles serverLogFiles;
         private mcp.api.ReconnectPolicy reconnect = mcp.api.ReconnectPolicy.DEFAULT;
+        private boolean lazy;
+        private Duration lazyIdleTimeout = mcp.api.LazyStart.DEFAULT_IDLE_TIMEOUT;
         private mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
         private ToolSearch toolSearch = ToolSearch.OFF;
         private Path resultDirectory;
@@ -918,6 +922,35 @@ public final class McpHost implements AutoCloseable {
          */
         public Builder reconnect(mcp.api.ReconnectPolicy policy) {
             this.reconnect = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Makes every server lazy, as if its entry said {@code "lazy": true}: a load starts none of them (only those
+         * approved are ever started, as always); their cached tools are listed and searchable, the first call of one
+         * starts its server (the call waiting for it within its connect bound), and a server idle for
+         * {@link #lazyIdleTimeout} is stopped again. A server nothing is cached of is started once to fill the cache,
+         * then stopped. See {@code docs/embedding.md}.
+         *
+         * @param all whether every server is lazy
+         * @return this (default {@code false}: only the servers whose entry says {@code lazy})
+         */
+        public Builder lazy(boolean all) {
+            this.lazy = all;
+            return this;
+        }
+
+        /**
+         * @param idle how long a lazy server whose entry sets no {@code lazy.idleTimeout} may be idle (no request in
+         *     flight, none for that long, no resource subscribed) before it is stopped
+         * @return this (default {@link mcp.api.LazyStart#DEFAULT_IDLE_TIMEOUT}: 10 minutes)
+         */
+        public Builder lazyIdleTimeout(Duration idle) {
+            Objects.requireNonNull(idle, "idle");
+            if (idle.isNegative() || idle.isZero()) {
+                throw new IllegalArgumentException("the lazy idle timeout must be positive, got " + idle);
+            }
+            this.lazyIdleTimeout = idle;
             return this;
         }
 

@@ -115,6 +115,12 @@ abstract sealed class AbstractBridgedTool permits McpTool, DeferredMcpTool {
                     + "\": tool \"" + AgentText.clean(definition.name(), 128).text() + "\" is denied by "
                     + denial.get().describe()), true, details(true, null)));
         }
+        // A lazy server stopped (or being started by a call) is started and waited for within its connect bound; the
+        // call's own timeout then starts when it is sent, as on a running server.
+        Optional<CompletableFuture<McpClient>> lazy = manager.lazyClient(serverName, Optional.of(definition.name()));
+        if (lazy.isPresent()) {
+            return callThrough(lazy.get(), arguments, options);
+        }
         CallOptions bounds = manager.callBounds(serverName, options);
         Duration bound = bounds.timeout().orElseThrow();
         long start = System.nanoTime();

@@ -141,6 +141,9 @@ public final class McpManager implements AutoCloseable {
     private final Set<String> warnedChanges = ConcurrentHashMap.newKeySet();
     private final ReconnectPolicy defaultReconnect;
     private final CallLimits defaultCallLimits;
+    /** Whether every server is lazy ({@link Builder#lazy(boolean)}), and the idle timeout of those that set none. */
+    private final boolean allLazy;
+    private final Duration lazyIdleTimeout;
     /** The session's files of results too large for the agent's context (issue 19), removed on close unless kept. */
     private final ResultFiles resultFiles;
     /** Where servers' logs are also written; empty: in memory only. */
@@ -164,6 +167,12 @@ public final class McpManager implements AutoCloseable {
      *     first connect failed for a passing reason (a startup retry): in backoff (in neither `connections` nor
      *     `pendingConnections`) or with an attempt in `pendingConnections` (its Server's `reconnect` is that
      *     entry). Their slices, if any, are deferred. An attempt starts only after the one before it ended.
+     *  8. `dormant` holds the lazy servers that are not running (stopped): a name in it is in none of
+     *     `connections`, `pendingConnections` and `reconnects`, and its slice, if any, is deferred (its cached or
+     *     last listed tools). Invariant 3 holds for every other name.
+     *  9. `filling` holds the lazy servers started only to fill the tool cache: each is in `pendingConnections`,
+     *     `connections` or `reconnects`, and is stopped as soon as it is loaded and unused; a call handed its client
+     *     takes it out.
      */
     private final Object lock = new Object();
     private final Map<String, Server> connections = new LinkedHashMap<>();
@@ -174,6 +183,8 @@ public final class McpManager implements AutoCloseable {
     private final Map<String, ServerStatus> inactive = new LinkedHashMap<>();
     private final Map<String, Listing> listings = new LinkedHashMap<>();
     private final Map<String, Reconnect> reconnects = new LinkedHashMap<>();
+    private final Map<String, Dormant> dormant = new LinkedHashMap<>();
+    private final Set<String> filling = new LinkedHashSet<>();
     private volatile List<BridgedTool> view = List.of();
     /**
      * Held by {@link #reconcileServers} from its look at the registries to its last start, so that two reconciles
@@ -205,6 +216,8 @@ public final class McpManager implements AutoCloseable {
         this.consent = builder.consent;
         this.defaultReconnect = builder.reconnect;
         this.defaultCallLimits = builder.callLimits;
+        this.allLazy = builder.allLazy;
+        this.lazyIdleTimeout = builder.lazyIdleTimeout;
         this.resultFiles = new ResultFiles(Optional.ofNullable(builder.resultDirectory), builder.keepResultFiles);
         this.logFiles = Optional.ofNullable(builder.logFiles);
         this.surfaces = new Surfaces(this, lock, connections, slices, listings, cache, events, debounce,
@@ -259,6 +272,12 @@ public final class McpManager implements AutoCloseable {
         volatile int attempt;
         /** When it connected ({@link System#nanoTime()}), for the crash-loop window. */
         volatile long connectedAt;
+        /** Whether a call started this attempt of a stopped lazy server: calls wait for its first connect. */
+        volatile boolean lazyStart;
+        /** When its client was last handed to a call ({@link System#nanoTime()}), or 0: a lazy server's idle clock. */
+        volatile long handedOut;
+        /** The check that stops a lazy server once idle; guarded by the manager's lock. */
+        ScheduledFuture<?> idleCheck;
 
         Server(String name, ServerConfig config, String pinKey, CompletableFuture<Void> outcome) {
             this.name = name;
@@ -275,6 +294,20 @@ public final class McpManager implements AutoCloseable {
      */
     record Listing(Server server, List<ToolDefinition> tools, Optional<String> instructions,
             ToolPins.Verdict verdict, ToolChanges report) {
+    }
+
+    /**
+     * A lazy server that is not running: what its next start needs, and why its last start failed, if it did.
+     *
+     * @param knownProtocolVersion the era it spoke last, or null
+     * @param lastTransport the transport of its last run, still closing perhaps, or null: the next start ends it first,
+     *     so that a call right after the stop never runs two processes of the server at once
+     */
+    private record Dormant(ServerConfig config, String pinKey, String knownProtocolVersion, Optional<String> error,
+            Transport lastTransport) {
+        ServerStatus status() {
+            return new ServerStatus(ServerStatus.State.STOPPED, error);
+        }
     }
 
     /**
@@ -423,6 +456,7 @@ public final class McpManager implements AutoCloseable {
         long start = System.nanoTime();
         Map<String, String> errors = new LinkedHashMap<>();
         List<Server> started = new ArrayList<>();
+        List<Server> lazy = new ArrayList<>();
         for (Map.Entry<String, ServerConfig> entry : configs.entrySet()) {
             String name = entry.getKey();
             ServerConfig config = entry.getValue();
@@ -437,13 +471,17 @@ public final class McpManager implements AutoCloseable {
                 if (source != null) {
                     sources.put(name, source);
                 }
-                if (connections.containsKey(name) || pendingConnections.containsKey(name) || reconnects.containsKey(name)) {
+                if (connections.containsKey(name) || pendingConnections.containsKey(name) || reconnects.containsKey(name)
+                        || dormant.containsKey(name)) {
                     LOG.debug("MCP server \"{}\" is already connected or connecting; skipped", name);
                 } else if (problem.isPresent()) {
                     errors.put(name, problem.get());
                     setInactive(name, new ServerStatus(ServerStatus.State.FAILED, problem));
                 } else if (!config.enabled()) {
                     LOG.debug("MCP server \"{}\" is disabled; not started", name);
+                } else if (lazyIdle(config).isPresent()) {
+                    // Not started here: its cache entry decides (below), outside the lock.
+                    lazy.add(new Server(name, config, pinKey, new CompletableFuture<>()));
                 } else {
                     server = new Server(name, config, pinKey, new CompletableFuture<>());
                     inactive.remove(name);
@@ -455,6 +493,7 @@ public final class McpManager implements AutoCloseable {
                 started.add(server);
             }
         }
+        started.addAll(sleepOrFill(lazy));
         // The cached tools become deferred tools before the servers start, so that at the gate nothing is
         // left to do but return: once many server processes start, they take the CPU (a JVM or Node server
         // needs a few hundred ms of it), and work done after that takes many times longer (50 servers on two
@@ -484,6 +523,272 @@ public final class McpManager implements AutoCloseable {
         LOG.debug("connectServers: {} started, {} errors, {} tools after {} ms", started.size(), errors.size(),
                 view.size(), (System.nanoTime() - start) / 1_000_000);
         return new ConnectResult(view, errors);
+    }
+
+    /**
+     * The lazy servers of a connect: one whose cache entry its pins vouch for is not started (stopped, its cached
+     * tools deferred in its slice); one nothing is cached of (or whose definition changed, which changes its cache
+     * key) is started to fill the cache, and stopped once loaded and unused.
+     *
+     * @return the servers to start, in {@code pendingConnections} already
+     */
+    private List<Server> sleepOrFill(List<Server> lazy) {
+        if (lazy.isEmpty()) {
+            return List.of();
+        }
+        Map<Server, List<ToolDefinition>> cached = readCache(lazy);
+        List<Server> fill = new ArrayList<>();
+        List<String> stopped = new ArrayList<>();
+        synchronized (lock) {
+            for (Server server : lazy) {
+                String name = server.name;
+                if (connections.containsKey(name) || pendingConnections.containsKey(name)
+                        || reconnects.containsKey(name) || dormant.containsKey(name)) {
+                    continue;
+                }
+                inactive.remove(name);
+                List<ToolDefinition> tools = cached.get(server);
+                if (tools != null) {
+                    slices.put(name, slice(true, name, server.config, tools, server.cached.surface()
+                            .map(surface -> surfaces.cleaned(name, surface)).orElse(ServerSurface.EMPTY)));
+                    dormant.put(name, new Dormant(server.config, server.pinKey, server.knownProtocolVersion,
+                            Optional.empty(), null));
+                    stopped.add(name);
+                    fireStatus(name, dormant.get(name).status());
+                    LOG.debug("MCP server \"{}\" is lazy: not started, {} tools from the cache", name, tools.size());
+                } else {
+                    pendingConnections.put(name, server);
+                    filling.add(name);
+                    fill.add(server);
+                    fireStatus(name, ServerStatus.of(ServerStatus.State.CONNECTING));
+                    LOG.debug("MCP server \"{}\" is lazy, and nothing is cached of it: started to fill the cache",
+                            name);
+                }
+            }
+            if (!stopped.isEmpty()) {
+                rebuildView(stopped.size() == 1 ? stopped.get(0) : "*");
+            }
+        }
+        return fill;
+    }
+
+    /** @return how long the server may be idle if it is lazy (its config's, else this manager's), else empty */
+    private Optional<Duration> lazyIdle(ServerConfig config) {
+        if (config == null) {
+            return Optional.empty();
+        }
+        if (config.lazy().isPresent()) {
+            return Optional.of(config.lazy().get().idleTimeout().orElse(lazyIdleTimeout));
+        }
+        return allLazy ? Optional.of(lazyIdleTimeout) : Optional.empty();
+    }
+
+    /**
+     * @param name a server
+     * @return how long it may be idle before it is stopped, if it is lazy (its config says so, or
+     *     {@link Builder#lazy(boolean)}); empty for a server started at load, or one the manager does not know
+     */
+    public Optional<Duration> lazyIdleTimeout(String name) {
+        return lazyIdle(configOf(name));
+    }
+
+    /** A call is handed this server's client: its idle clock starts again, and it no longer only fills the cache. */
+    private void handedOutLocked(Server server) {
+        server.handedOut = System.nanoTime();
+        filling.remove(server.name);
+    }
+
+    /** Arms the check that stops a loaded lazy server once idle. Called under the lock. */
+    private void armIdleLocked(Server server, Duration after) {
+        if (server.idleCheck != null) {
+            server.idleCheck.cancel(false);
+        }
+        server.idleCheck = ClientThreads.TIMERS.schedule(() -> checkIdle(server), Math.max(1, after.toMillis()),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Stops a lazy server that has been idle for its idle timeout (one that only filled the cache: as soon as it is
+     * unused): no request in flight on its session (the listen stream of list changes aside), none started or settled
+     * for that long, no call handed its client for that long, and no resource subscribed. Otherwise looks again when
+     * it may be.
+     */
+    private void checkIdle(Server server) {
+        Optional<Duration> timeout = lazyIdle(server.config);
+        if (timeout.isEmpty()) {
+            return;
+        }
+        McpClient client = server.client;
+        Optional<Duration> unused = client instanceof ClientSession session ? session.idleFor() : Optional.empty();
+        synchronized (lock) {
+            if (connections.get(server.name) != server || server.cancelled) {
+                return;
+            }
+            Duration limit = filling.contains(server.name) ? Duration.ZERO : timeout.get();
+            long handedOut = server.handedOut;
+            if (handedOut != 0 && unused.isPresent()) {
+                Duration since = Duration.ofNanos(System.nanoTime() - handedOut);
+                unused = Optional.of(since.compareTo(unused.get()) < 0 ? since : unused.get());
+            }
+            if (unused.isEmpty() || !surfaces.subscribedResources(server.name).isEmpty()) {
+                // In use: looked at again soon, since the use may end any time (once a second at most).
+                armIdleLocked(server, limit.isZero() ? Duration.ofMillis(50) : min(timeout.get(), Duration.ofSeconds(1)));
+                return;
+            }
+            if (unused.get().compareTo(limit) < 0) {
+                armIdleLocked(server, limit.minus(unused.get()));
+                return;
+            }
+            boolean filled = filling.remove(server.name);
+            connections.remove(server.name);
+            pendingToolLoads.remove(server.name);
+            listings.remove(server.name);
+            if (server.relist != null) {
+                server.relist.cancel(false);
+            }
+            if (server.surfaceRelist != null) {
+                server.surfaceRelist.cancel(false);
+            }
+            Slice slice = slices.get(server.name);
+            if (slice != null && !slice.deferred()) {
+                slices.put(server.name, slice.asDeferred());
+                rebuildView(server.name);
+            }
+            String spoke = client != null ? client.initializeResult().protocolVersion() : server.knownProtocolVersion;
+            dormant.put(server.name, new Dormant(server.config, server.pinKey, spoke, Optional.empty(),
+                    server.transport));
+            server.cancelled = true;
+            fireStatus(server.name, dormant.get(server.name).status());
+            LOG.info("MCP server \"{}\" (lazy) stopped: {}", server.name, filled ? "its tools are cached"
+                    : "idle for " + unused.get().toMillis() + " ms");
+        }
+        ClientThreads.WORKERS.execute(() -> cancel(server));
+    }
+
+    /**
+     * Puts a lazy server that a call started, and that failed to start, back to sleep with its tools, so that the
+     * next call tries again. Called under the lock.
+     *
+     * @return whether it was such a server
+     */
+    private boolean backToSleepLocked(Server first, String message, Transport last) {
+        if (first == null || !first.lazyStart || lazyIdle(first.config).isEmpty()) {
+            return false;
+        }
+        Slice slice = slices.get(first.name);
+        if (slice == null) {
+            return false;
+        }
+        listings.remove(first.name);
+        if (!slice.deferred()) {
+            slices.put(first.name, slice.asDeferred());
+            rebuildView(first.name);
+        }
+        dormant.put(first.name, new Dormant(first.config, first.pinKey, first.knownProtocolVersion,
+                Optional.of(message), last));
+        fireStatus(first.name, dormant.get(first.name).status());
+        return true;
+    }
+
+    /**
+     * The client of a lazy server for a call: a stopped one is started (once, however many calls come at once), and
+     * the call waits for its first connect and listing, retries included, within {@link #firstConnectBound}; the
+     * call's own timeout starts when it is sent. The listing is judged by the pins as every listing is: a tool named
+     * here that it withholds (changed since pinned) or no longer lists fails the call, never reaching the server.
+     *
+     * @param tool the tool to be called, if the client is for a tool call
+     * @return the client, or empty when the server is neither stopped nor being started by a call (the usual way)
+     */
+    Optional<CompletableFuture<McpClient>> lazyClient(String name, Optional<String> tool) {
+        Server woken = null;
+        CompletableFuture<Void> outcome;
+        ServerConfig config;
+        synchronized (lock) {
+            Server pending = pendingConnections.get(name);
+            Reconnect run = reconnects.get(name);
+            Dormant sleeping = dormant.remove(name);
+            if (sleeping != null) {
+                woken = new Server(name, sleeping.config(), sleeping.pinKey(), new CompletableFuture<>());
+                woken.knownProtocolVersion = sleeping.knownProtocolVersion();
+                woken.previousTransport = sleeping.lastTransport();
+                woken.gateReturned = true;
+                woken.lazyStart = true;
+                pendingConnections.put(name, woken);
+                fireStatus(name, ServerStatus.of(ServerStatus.State.CONNECTING));
+                outcome = woken.outcome;
+                config = woken.config;
+            } else if (pending != null && pending.lazyStart && pending.reconnect == null) {
+                outcome = pending.outcome;
+                config = pending.config;
+            } else if (run != null && run.startup() && run.first.lazyStart) {
+                outcome = run.outcome;
+                config = run.config;
+            } else {
+                return Optional.empty();
+            }
+        }
+        if (woken != null) {
+            LOG.info("MCP server \"{}\" (lazy) is starting for a call", name);
+            launch(woken);
+        }
+        long bound = firstConnectBound(config).toMillis();
+        CompletableFuture<McpClient> ready = new CompletableFuture<>();
+        ScheduledFuture<?> timer = ClientThreads.TIMERS.schedule(() -> ready.completeExceptionally(new McpException(
+                "MCP server \"" + name + "\" (lazy) was started for the call and was not ready within " + bound
+                        + " ms")), bound, TimeUnit.MILLISECONDS);
+        outcome.whenComplete((v, error) -> {
+            timer.cancel(false);
+            if (error != null) {
+                ready.completeExceptionally(unwrap(error));
+                return;
+            }
+            try {
+                ready.complete(startedClient(name, tool));
+            } catch (McpException e) {
+                ready.completeExceptionally(e);
+            }
+        });
+        return Optional.of(ready);
+    }
+
+    /** The client of a lazy server that was just loaded, if it offers the tool as its pins allow. */
+    private McpClient startedClient(String name, Optional<String> tool) {
+        synchronized (lock) {
+            Server server = connections.get(name);
+            Slice slice = slices.get(name);
+            if (server == null || slice == null || slice.deferred()) {
+                throw new McpException("MCP server \"" + name + "\" (lazy) was started for the call but is "
+                        + statusLocked(name).state().toString().toLowerCase(java.util.Locale.ROOT)
+                        + statusLocked(name).error().map(e -> ": " + e).orElse(""));
+            }
+            if (tool.isPresent() && slice.tools().stream().noneMatch(t -> t.name().equals(tool.get()))) {
+                Listing listing = listings.get(name);
+                boolean withheld = listing != null && listing.report().tools().stream()
+                        .anyMatch(change -> change.tool().equals(tool.get()) && change.withheld());
+                String clean = AgentText.clean(tool.get(), 128).text();
+                throw new McpException(withheld
+                        ? "MCP server \"" + name + "\": tool \"" + clean + "\" changed since it was pinned and is "
+                                + "withheld: run `mcp-host approve " + AgentText.clean(name, 64).text()
+                                + " --tools` to accept"
+                        : "MCP server \"" + name + "\" no longer offers tool \"" + clean + "\"");
+            }
+            handedOutLocked(server);
+            return server.client;
+        }
+    }
+
+    /**
+     * The client a call of this tool goes to: as {@link #waitForConnection}, and a lazy server that is stopped is
+     * started for it, the call waiting for its start within {@link #firstConnectBound}; once started, the tool must
+     * be one it offers as pinned, or the call fails without reaching the server.
+     *
+     * @param name a server
+     * @param tool the tool's name on the server
+     * @return its client
+     */
+    public CompletableFuture<McpClient> clientForTool(String name, String tool) {
+        Objects.requireNonNull(tool, "tool");
+        return lazyClient(name, Optional.of(tool)).orElseGet(() -> waitForConnection(name));
     }
 
     private static Optional<String> validate(String name, ServerConfig config) {
@@ -832,6 +1137,14 @@ public final class McpManager implements AutoCloseable {
         }
         server.settled.complete(null);
         server.outcome.complete(null);
+        Optional<Duration> idle = lazyIdle(server.config);
+        if (idle.isPresent()) {
+            synchronized (lock) {
+                if (connections.get(server.name) == server && server.idleCheck == null) {
+                    armIdleLocked(server, filling.contains(server.name) ? Duration.ZERO : idle.get());
+                }
+            }
+        }
         if (report.hasWithheld() && consent != ConsentHandler.DENY_AND_REPORT) {
             // Never on the transport's reader, never before the gate has its tools: the handler may block.
             ClientThreads.WORKERS.execute(() -> ask(listing));
@@ -1003,7 +1316,10 @@ public final class McpManager implements AutoCloseable {
                 reconnects.put(server.name, run);
                 inRun = true;
                 backOffLocked(run, 2, message);
+            } else if (current && backToSleepLocked(server, message, server.transport)) {
+                LOG.warn("MCP server \"{}\" (lazy) did not start: {}; the next call tries again", server.name, message);
             } else if (current) {
+                filling.remove(server.name);
                 listings.remove(server.name);
                 if (slices.remove(server.name) != null) {
                     rebuildView(server.name);
@@ -1136,6 +1452,14 @@ public final class McpManager implements AutoCloseable {
      */
     private void endRunLocked(Reconnect run, String message) {
         reconnects.remove(run.name, run);
+        filling.remove(run.name);
+        if (run.startup() && backToSleepLocked(run.first, message, run.lastTransport)) {
+            LOG.warn("{}; the next call tries again", message);
+            McpException failure = new McpException(message);
+            run.ready.completeExceptionally(failure);
+            run.outcome.completeExceptionally(failure);
+            return;
+        }
         listings.remove(run.name);
         if (slices.remove(run.name) != null) {
             rebuildView(run.name);
@@ -1574,6 +1898,10 @@ public final class McpManager implements AutoCloseable {
     }
 
     private ServerStatus statusLocked(String name) {
+        Dormant sleeping = dormant.get(name);
+        if (sleeping != null) {
+            return sleeping.status();
+        }
         Reconnect run = reconnects.get(name);
         if (run != null) {
             return run.status();
@@ -1603,6 +1931,9 @@ public final class McpManager implements AutoCloseable {
             for (String name : reconnects.keySet()) {
                 all.put(name, statusLocked(name));
             }
+            for (String name : dormant.keySet()) {
+                all.put(name, statusLocked(name));
+            }
             for (String name : inactive.keySet()) {
                 all.put(name, statusLocked(name));
             }
@@ -1627,9 +1958,14 @@ public final class McpManager implements AutoCloseable {
      *     with {@code MCP server not connected: <name>}
      */
     public CompletableFuture<McpClient> waitForConnection(String name) {
+        Optional<CompletableFuture<McpClient>> lazy = lazyClient(name, Optional.empty());
+        if (lazy.isPresent()) {
+            return lazy.get();
+        }
         synchronized (lock) {
             Server server = connections.get(name);
             if (server != null) {
+                handedOutLocked(server);
                 return CompletableFuture.completedFuture(server.client);
             }
             Reconnect run = reconnects.get(name);
@@ -1690,11 +2026,18 @@ public final class McpManager implements AutoCloseable {
      * @param pending whether a first connect in flight is waited for too (deferred tools)
      */
     CompletableFuture<McpClient> clientForCall(String name, Duration bound, boolean pending) {
+        if (pending) {
+            Optional<CompletableFuture<McpClient>> lazy = lazyClient(name, Optional.empty());
+            if (lazy.isPresent()) {
+                return lazy.get();
+            }
+        }
         CompletableFuture<McpClient> ready;
         String late;
         synchronized (lock) {
             Server server = connections.get(name);
             if (server != null) {
+                handedOutLocked(server);
                 return CompletableFuture.completedFuture(server.client);
             }
             Reconnect run = reconnects.get(name);
@@ -1750,6 +2093,10 @@ public final class McpManager implements AutoCloseable {
                         + " ms)")));
     }
 
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
     }
@@ -1799,7 +2146,9 @@ public final class McpManager implements AutoCloseable {
                 server = pendingConnections.get(name);
             }
             Reconnect run = server == null ? reconnects.get(name) : null;
-            return server != null ? server.config : run != null ? run.config : null;
+            Dormant sleeping = server == null && run == null ? dormant.get(name) : null;
+            return server != null ? server.config : run != null ? run.config : sleeping != null ? sleeping.config()
+                    : null;
         }
     }
 
@@ -1870,6 +2219,7 @@ public final class McpManager implements AutoCloseable {
                 known.addAll(pendingConnections.keySet());
                 known.addAll(connections.keySet());
                 known.addAll(reconnects.keySet());
+                known.addAll(dormant.keySet());
                 known.addAll(inactive.keySet());
                 for (String name : known) {
                     ServerConfig given = configs.get(name);
@@ -1931,7 +2281,11 @@ public final class McpManager implements AutoCloseable {
             return new Running(server.config, server.pinKey);
         }
         Reconnect run = reconnects.get(name);
-        return run == null ? null : new Running(run.config, run.pinKey);
+        if (run != null) {
+            return new Running(run.config, run.pinKey);
+        }
+        Dormant sleeping = dormant.get(name);
+        return sleeping == null ? null : new Running(sleeping.config(), sleeping.pinKey());
     }
 
     // ------------------------------------------------------------------ teardown
@@ -1954,6 +2308,8 @@ public final class McpManager implements AutoCloseable {
             connected = connections.remove(name);
             pendingToolLoads.remove(name);
             run = reconnects.remove(name);
+            Dormant sleeping = dormant.remove(name);
+            filling.remove(name);
             surfaces.disconnectedLocked(name);
             if (connected != null && connected.relist != null) {
                 connected.relist.cancel(false);
@@ -1965,7 +2321,7 @@ public final class McpManager implements AutoCloseable {
             if (slices.remove(name) != null) {
                 rebuildView(name);
             }
-            if (pending != null || connected != null || run != null) {
+            if (pending != null || connected != null || run != null || sleeping != null) {
                 fireStatus(name, ServerStatus.of(ServerStatus.State.DISCONNECTED));
             }
         }
@@ -2010,6 +2366,9 @@ public final class McpManager implements AutoCloseable {
             List<String> names = new ArrayList<>(pendingConnections.keySet());
             names.addAll(connections.keySet());
             reconnects.keySet().stream().filter(name -> !names.contains(name)).forEach(names::add);
+            dormant.keySet().stream().filter(name -> !names.contains(name)).forEach(names::add);
+            dormant.clear();
+            filling.clear();
             runs.addAll(reconnects.values());
             reconnects.clear();
             pendingConnections.clear();
@@ -2138,6 +2497,8 @@ public final class McpManager implements AutoCloseable {
         private ConsentHandler consent = ConsentHandler.DENY_AND_REPORT;
         private ReconnectPolicy reconnect = ReconnectPolicy.DEFAULT;
         private CallLimits callLimits = CallLimits.NONE;
+        private boolean allLazy;
+        private Duration lazyIdleTimeout = mcp.api.LazyStart.DEFAULT_IDLE_TIMEOUT;
         private ServerLogFiles logFiles;
         private Path resultDirectory;
         private boolean keepResultFiles;
@@ -2193,6 +2554,32 @@ public final class McpManager implements AutoCloseable {
          */
         public Builder reconnect(ReconnectPolicy policy) {
             this.reconnect = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * @param all whether every server is lazy, as if its config said {@code "lazy": true}: not started by
+         *     {@link McpManager#connectServers}, its cached tools standing for it, started by the first call of one of
+         *     them and stopped after {@link #lazyIdleTimeout} idle (one nothing is cached of is started once to fill
+         *     the cache, then stopped)
+         * @return this (default {@code false}: only the servers whose config says so)
+         */
+        public Builder lazy(boolean all) {
+            this.allLazy = all;
+            return this;
+        }
+
+        /**
+         * @param idle how long a lazy server whose config sets no idle timeout may be idle (no request in flight,
+         *     none for that long, no resource subscribed) before it is stopped
+         * @return this (default {@link mcp.api.LazyStart#DEFAULT_IDLE_TIMEOUT}, 10 minutes)
+         */
+        public Builder lazyIdleTimeout(Duration idle) {
+            Objects.requireNonNull(idle, "idle");
+            if (idle.isNegative() || idle.isZero()) {
+                throw new IllegalArgumentException("the lazy idle timeout must be positive, got " + idle);
+            }
+            this.lazyIdleTimeout = idle;
             return this;
         }
 

@@ -79,7 +79,13 @@ public record ServerStatus(State state, Optional<String> error, Optional<Reconne
         /** Not connected: never started, disconnected, or its connection dropped (see the error). */
         DISCONNECTED,
         /** Its last connect failed, or its reconnect attempts ran out (see the error). */
-        FAILED
+        FAILED,
+        /**
+         * A lazy server that is not running ({@link mcp.api.ServerConfig#lazy()}): its cached tools stand for it as
+         * deferred tools, and the first call of one of them starts it. Not an error; {@link ServerStatus#error()}
+         * says why its last start for a call failed, if it did.
+         */
+        STOPPED
     }
 
     static ServerStatus of(State state) {

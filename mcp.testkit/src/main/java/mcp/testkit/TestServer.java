@@ -350,7 +350,7 @@ public final class TestServer {
         if (options.stderrText != null) {
             System.err.println(options.stderrText);
         }
-        if (options.failFirst > 0) {
+        if (options.stateFile != null) {
             int start = countStart(options.stateFile);
             if (start <= options.failFirst) {
                 failStart(options, start);
@@ -374,7 +374,7 @@ public final class TestServer {
     }
 
     /**
-     * Counts this start in the state file of {@code --fail-first}, under a file lock (starts of one test may race):
+     * Counts this start in the state file ({@code --state}), under a file lock (starts of one test may race):
      * one line with this process's pid, and a line {@code overlap PID} for each earlier start still alive, so that a
      * test can tell whether its client ever ran two of them at once.
      *

@@ -49,6 +49,9 @@ final class ListCommand implements Callable<Integer> {
                 if (entry.type() != null) {
                     line.append(" [").append(entry.type()).append(']');
                 }
+                if (entry.lazy() != null) {
+                    line.append("  (").append(entry.lazy()).append(')');
+                }
                 if (entry.error() != null) {
                     line.append("  ").append(entry.error());
                 } else {

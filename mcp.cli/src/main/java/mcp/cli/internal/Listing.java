@@ -43,9 +43,16 @@ final class Listing {
      *     {@code null} when the entry's start did not depend on it
      * @param approval mcp-host's approval of an entry from a project-level file (approved, pending, changed,
      *     denied), {@code null} for the others and for entries skipped before it was asked
+     * @param lazy for a lazy server ({@code "lazy": true}, or the shell's {@code --lazy}), what to say of it:
+     *     {@code lazy}, or in the shell {@code lazy, stopped, 12 tools cached}; {@code null} for the others
      */
     record Entry(String name, String type, SourceMetadata source, boolean enabled, String status, String error,
-            OwnerState owner, ApprovalState approval) {
+            OwnerState owner, ApprovalState approval, String lazy) {
+
+        Entry(String name, String type, SourceMetadata source, boolean enabled, String status, String error,
+                OwnerState owner, ApprovalState approval) {
+            this(name, type, source, enabled, status, error, owner, approval, null);
+        }
 
         String mark() {
             switch (status) {
@@ -74,15 +81,21 @@ final class Listing {
             SourceMetadata source = discovery.sources().get(name);
             String status = "not connected";
             String error = null;
+            String lazy = config.lazy().isPresent() ? "lazy" : null;
             if (manager != null) {
                 ServerStatus live = manager.status(name);
                 status = live.state() == ServerStatus.State.DISCONNECTED ? "not connected"
                         : live.state().name().toLowerCase(Locale.ROOT);
                 error = Secrets.maskText(live.error().orElse(null));
+                if (manager.lazyIdleTimeout(name).isPresent()) {
+                    int tools = manager.toolsOf(name).size();
+                    lazy = live.state() == ServerStatus.State.STOPPED ? "lazy, stopped, " + tools
+                            + (tools == 1 ? " tool" : " tools") + " cached" : "lazy";
+                }
             }
             groups.computeIfAbsent(source, s -> new ArrayList<>())
                     .add(new Entry(name, config.type(), source, config.enabled(), status, error,
-                            discovery.owners().get(name), discovery.approvals().get(name)));
+                            discovery.owners().get(name), discovery.approvals().get(name), lazy));
         });
         EntryTypes types = new EntryTypes();
         for (SkippedServer skipped : discovery.skipped()) {
@@ -112,6 +125,9 @@ final class Listing {
             node.put("level", entry.source().level().name().toLowerCase(Locale.ROOT));
             node.put("enabled", entry.enabled());
             node.put("status", entry.status());
+            if (entry.lazy() != null) {
+                node.put("lazy", true);
+            }
             node.put("error", entry.error());
             if (entry.owner() != null) {
                 ObjectNode owner = node.putObject("owner");

@@ -113,6 +113,14 @@ final class ServeCommand implements Callable<Integer> {
             + " then are cancelled, their clients told why. A second signal stops at once.")
     long drainTimeout = 10_000;
 
+    @Option(names = "--lazy", description = "Start no server until the first call of one of its tools; stop it again"
+            + " when idle (--lazy-idle). Its cached tools are served meanwhile.")
+    boolean lazy;
+
+    @Option(names = "--lazy-idle", paramLabel = "MS", description = "How long a lazy server may be idle before it is"
+            + " stopped, unless its entry sets lazy.idleTimeout (default 600000: 10 minutes).")
+    Long lazyIdle;
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -163,6 +171,9 @@ final class ServeCommand implements Callable<Integer> {
         if (noToken && !isLoopback(bind)) {
             throw CliException.usage("--no-token is allowed on a loopback address only, not " + bind);
         }
+        if (lazyIdle != null && lazyIdle <= 0) {
+            throw CliException.usage("--lazy-idle must be a positive number of milliseconds");
+        }
         Path sharedDirectory = SharedGateway.directory(context.io().env(), directories);
         if (stop) {
             boolean answered = Attachment.stop(sharedDirectory.resolve(SharedGateway.SOCKET), Duration.ofSeconds(5));
@@ -176,7 +187,8 @@ final class ServeCommand implements Callable<Integer> {
         if (shared) {
             return runShared(context, sharedDirectory);
         }
-        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !search && context.defaultHostOptions()) {
+        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !search && !lazy && lazyIdle == null
+                && context.defaultHostOptions()) {
             // An agent's stdio session goes to the user's one gateway: one process per server for every agent.
             Attachment.builder(sharedDirectory.resolve(SharedGateway.SOCKET), context.workingDirectory())
                     .starter(() -> startShared(context, directories))
@@ -185,7 +197,7 @@ final class ServeCommand implements Callable<Integer> {
                     .build().run(context.io().in(), context.io().out());
             return ExitCodes.OK;
         }
-        McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
+        McpHost host = context.newHost(hostBuilder(context).clientSettings(Gateway.clientSettings()));
         try (host) {
             // Over HTTP the servers start before the port opens (a broken config fails the command); an agent's stdio
             // gets its handshake at once, and its first list waits for them a little.
@@ -230,13 +242,22 @@ final class ServeCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** The host's settings with this command's lazy start. */
+    private McpHost.Builder hostBuilder(CliContext context) {
+        McpHost.Builder builder = context.hostBuilder().lazy(lazy);
+        if (lazyIdle != null) {
+            builder.lazyIdleTimeout(Duration.ofMillis(lazyIdle));
+        }
+        return builder;
+    }
+
     /** The user's shared gateway, in the foreground, until it ends (idle, --stop, SIGTERM). */
     private int runShared(CliContext context, Path directory) throws InterruptedException {
         Path home = context.io().home();
         SharedGateway gateway = SharedGateway.builder(project -> project
-                .map(dir -> context.hostBuilder().workingDirectory(dir))
+                .map(dir -> hostBuilder(context).workingDirectory(dir))
                 // The user's own servers: no project's files.
-                .orElseGet(() -> context.hostBuilder().workingDirectory(home).projectConfig(false)), directory)
+                .orElseGet(() -> hostBuilder(context).workingDirectory(home).projectConfig(false)), directory)
                 .idle(Duration.ofSeconds(idleSeconds)).build();
         try {
             gateway.start();

@@ -220,6 +220,11 @@ final class StatusCommand implements Callable<Integer> {
                 default -> "○";
             };
             String state = line.error() == null ? line.status() : line.status() + ": " + line.error();
+            if (line.status().equals("stopped")) {
+                // A lazy server between calls: not an error, its cached tools stand for it.
+                state = "lazy, stopped, " + (line.tools() == 1 ? "1 tool" : line.tools() + " tools") + " cached"
+                        + (line.error() == null ? "" : "; its last start failed: " + line.error());
+            }
             if (line.reconnect() != null) {
                 state = line.status() + " (" + line.reconnect().describe(java.time.Instant.now()) + ")"
                         + (line.error() == null ? "" : ": " + line.error());

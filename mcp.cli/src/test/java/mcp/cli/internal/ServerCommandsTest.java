@@ -313,6 +313,42 @@ class ServerCommandsTest {
     }
 
     @Test
+    void statusShowsALazyServerBetweenCallsAsStoppedWithItsCachedTools() throws IOException {
+        Path file = temp.resolve("lazy.json");
+        Path starts = temp.resolve("starts");
+        ObjectNode entry = server(TestServers.command("--state", starts.toString()));
+        entry.put("lazy", true);
+        ObjectNode root = McpJson.object();
+        root.putObject("mcpServers").set("kit", entry);
+        Files.writeString(file, root.toString());
+
+        // Nothing cached yet: started once to fill the cache (the tool cache on, unlike the other cases).
+        String[] withCache = {"--config", file.toString(), "--cache-dir", temp.resolve("cache").toString()};
+        CliRunner.Result filled = cli.run(concat("status", withCache));
+        assertEquals(0, filled.exitCode(), filled::toString);
+        assertEquals(1, Files.readAllLines(starts).size());
+
+        CliRunner.Result result = cli.run(concat("status", withCache));
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().lines().anyMatch(line -> line.matches("○ kit  lazy, stopped, \\d+ tools cached")),
+                result::toString);
+        assertEquals(1, Files.readAllLines(starts).size(), "a cached lazy server is not started by status");
+        CliRunner.Result json = cli.run(concat("status", withCache, "--json"));
+        assertEquals("stopped", json.json().get(0).get("status").asString(), json::toString);
+        assertTrue(json.json().get(0).get("tools").asInt() > 3, json::toString);
+
+        CliRunner.Result list = cli.runWithConfig(file, "list");
+        assertTrue(list.out().contains("kit [stdio]  (lazy)"), list::toString);
+    }
+
+    private static String[] concat(String command, String[] options, String... more) {
+        List<String> all = new java.util.ArrayList<>(List.of(command));
+        all.addAll(List.of(options));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
     void statusShowsEachServer() {
         CliRunner.Result result = run("status", "--json");
         assertEquals(0, result.exitCode(), result::toString);

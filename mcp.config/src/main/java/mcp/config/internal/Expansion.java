@@ -112,7 +112,7 @@ public final class Expansion {
                 env, cwd, url, headers, spec.timeoutMillis(), spec.enabled(), spec.auth(), spec.enabledTools(),
                 spec.disabledTools(), spec.toolTimeoutMillis(), spec.inheritedEnv(), spec.expandVariables(), spec.owner(),
                 spec.valueReferences(), spec.protocolVersion(), spec.reconnect(), spec.callLimits(), spec.alwaysLoad(),
-                sandbox, spec.headersHelper(), spec.toolPolicy());
+                sandbox, spec.headersHelper(), spec.toolPolicy(), spec.lazy());
         return new Expanded(expanded, new ArrayList<>(unset));
     }
 

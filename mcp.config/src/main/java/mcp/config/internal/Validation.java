@@ -122,17 +122,17 @@ public final class Validation {
                 config = new StdioServerConfig(command.get(), spec.args(), spec.env(), spec.inheritedEnv(), spec.cwd(),
                         timeout, toolTimeout, enabled, spec.auth(), spec.enabledTools(), spec.disabledTools(),
                         spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad(), spec.sandbox(), spec.toolPolicy());
+                        spec.alwaysLoad(), spec.sandbox(), spec.toolPolicy(), spec.lazy());
                 break;
             case "http":
                 config = new HttpServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad(), headerCommands(spec), spec.toolPolicy());
+                        spec.alwaysLoad(), headerCommands(spec), spec.toolPolicy(), spec.lazy());
                 break;
             default: // "sse": any other type was an error above
                 config = new SseServerConfig(url.get(), spec.headers(), timeout, toolTimeout, enabled, spec.auth(),
                         spec.enabledTools(), spec.disabledTools(), spec.valueReferences(), protocolVersion, spec.reconnect(), spec.callLimits(),
-                        spec.alwaysLoad(), headerCommands(spec), spec.toolPolicy());
+                        spec.alwaysLoad(), headerCommands(spec), spec.toolPolicy(), spec.lazy());
                 break;
         }
         return new Result(Optional.of(config), List.of());

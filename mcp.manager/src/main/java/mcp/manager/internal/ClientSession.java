@@ -139,6 +139,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private volatile boolean tasksOffered;
     /** The tasks being followed: the close ends them at once with its reason, as it ends the pending requests. */
     private final Set<TaskPoller> tasks = ConcurrentHashMap.newKeySet();
+    /**
+     * The requests in flight that count as use of the server (every one but the untimed listen streams, which live
+     * as long as the session), and when one last started or settled ({@link System#nanoTime()}): what
+     * {@link #idleFor()} reads to stop a lazy server.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger inUse = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile long lastUse = System.nanoTime();
     /** Where the server's log messages go (appended on {@link #events}, in order). */
     private final ServerLog serverLog;
     /** The least severe log message asked of the server; see {@link #setLogLevel}. */
@@ -602,6 +609,14 @@ public final class ClientSession implements McpClient, Transport.Listener {
         String tool = method.equals("tools/call") && params != null && params.path("name").isString()
                 ? params.get("name").asString() : null;
         Pending entry = new Pending(id, method, tool, future, bounds, direct, untimed);
+        if (!untimed) {
+            inUse.incrementAndGet();
+            lastUse = System.nanoTime();
+            future.whenComplete((value, error) -> {
+                lastUse = System.nanoTime();
+                inUse.decrementAndGet();
+            });
+        }
         pending.put(id, entry);
         reason = closeReason;
         if (reason != null && pending.remove(id, entry)) {
@@ -831,6 +846,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
         CompletableFuture<Void> refused = cannotSubscribe(envelope == null ? "resources/unsubscribe"
                 : "subscriptions/listen");
         return refused != null ? refused : subscriptions.unsubscribe(uri);
+    }
+
+    /**
+     * How long the session has been unused: no request in flight (a {@code subscriptions/listen} stream aside) and
+     * no task being followed, for this long since the last one started or settled.
+     *
+     * @return that time, or empty while the session is in use
+     */
+    public java.util.Optional<java.time.Duration> idleFor() {
+        if (inUse.get() > 0 || !tasks.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.time.Duration.ofNanos(Math.max(0, System.nanoTime() - lastUse)));
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import mcp.api.AlwaysLoad;
 import mcp.api.CallLimits;
 import mcp.api.ConsultedFile;
+import mcp.api.LazyStart;
 import mcp.api.ReconnectPolicy;
 import mcp.api.ResultBudget;
 import mcp.api.Sandbox;
@@ -94,6 +95,48 @@ public final class NativeSource extends FileSource {
         spec.callLimits = callLimits(entry);
         spec.alwaysLoad = alwaysLoad(entry);
         spec.sandbox = sandbox(entry);
+        spec.lazy = lazy(entry);
+    }
+
+    /**
+     * {@code lazy}: {@code true} (not started at load; started by the first call of one of its cached tools, stopped
+     * after the host's idle timeout), {@code false} (the default), or an object whose one field {@code idleTimeout}
+     * (positive milliseconds) is how long it may be idle before it is stopped. The idle timeout sits inside
+     * {@code lazy} because the entry's own {@code idleTimeout} is a tool call's idle bound.
+     *
+     * @return what the entry sets; a wrong value is a problem of the entry
+     */
+    static Optional<LazyStart> lazy(ServerEntry entry) {
+        JsonNode value = entry.value("lazy");
+        if (value == null || value.isBoolean() && !value.booleanValue()) {
+            return Optional.empty();
+        }
+        if (value.isBoolean()) {
+            return Optional.of(LazyStart.DEFAULT);
+        }
+        String pointer = Pointers.child(entry.pointer(), "lazy");
+        if (!value.isObject()) {
+            entry.error(pointer, "\"lazy\" must be true, false or an object with idleTimeout (ms), got "
+                    + ServerEntry.describe(value, Format.JSON));
+            return Optional.empty();
+        }
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
+            if (!field.getKey().equals("idleTimeout")) {
+                entry.error(Pointers.child(pointer, field.getKey()), "\"lazy\" has no field \"" + field.getKey()
+                        + "\" (idleTimeout)");
+                return Optional.empty();
+            }
+        }
+        JsonNode idle = value.get("idleTimeout");
+        if (idle == null || idle.isNull()) {
+            return Optional.of(LazyStart.DEFAULT);
+        }
+        if (!idle.isIntegralNumber() || !idle.canConvertToLong() || idle.longValue() <= 0) {
+            entry.error(Pointers.child(pointer, "idleTimeout"), "\"lazy\".\"idleTimeout\" must be a positive "
+                    + "number of milliseconds, got " + ServerEntry.describe(idle, Format.JSON));
+            return Optional.empty();
+        }
+        return Optional.of(LazyStart.idle(Duration.ofMillis(idle.longValue())));
     }
 
     /**

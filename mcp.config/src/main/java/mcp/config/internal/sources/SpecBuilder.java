@@ -43,11 +43,13 @@ final class SpecBuilder {
     Optional<mcp.api.HeaderCommands.Helper> headersHelper = Optional.empty();
     /** The per-tool decisions of the tool that owns the file, in its precedence (first match wins). */
     final List<mcp.api.ToolRule> toolRules = new java.util.ArrayList<>();
+    /** Whether the entry asks to be started lazily (mcp-host's own format only). */
+    Optional<mcp.api.LazyStart> lazy = Optional.empty();
 
     ServerSpec build(String name, SourceMetadata source, String location) {
         return new ServerSpec(name, source, location, type, command, args, env, cwd, url, headers,
                 timeoutMillis, enabled, auth, enabledTools, disabledTools, toolTimeoutMillis, inheritedEnv,
                 expandVariables, Optional.empty(), valueReferences, protocolVersion, reconnect, callLimits, alwaysLoad,
-                sandbox, headersHelper, new mcp.api.ToolPolicy(toolRules));
+                sandbox, headersHelper, new mcp.api.ToolPolicy(toolRules), lazy);
     }
 }
