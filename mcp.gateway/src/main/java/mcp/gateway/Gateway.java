@@ -109,6 +109,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final ToolSchemas schemas = new ToolSchemas(this::exposed);
     /** The deferred mode's lists per client, or {@code null} when every client gets every tool. */
     private final SearchView search;
+    private final List<OwnTool> ownTools;
     private volatile McpServer server;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
@@ -122,6 +123,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         this.ready = builder.ready;
         this.readyWait = builder.readyWait;
         this.search = builder.search ? new SearchView(builder.alwaysLoad) : null;
+        this.ownTools = List.copyOf(builder.ownTools);
     }
 
     /**
@@ -163,6 +165,14 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             target.toolsChanged();
             target.promptsChanged();
             target.resourcesChanged();
+        }
+    }
+
+    /** Tells the clients that listen that the tools changed: an {@link OwnTool}'s offer did. */
+    public void ownToolsChanged() {
+        McpServer target = server;
+        if (target != null) {
+            target.toolsChanged();
         }
     }
 
@@ -247,13 +257,27 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         if (search != null) {
             list.add(SearchView.definition());
         }
+        for (OwnTool own : ownTools) {
+            own.definition().ifPresent(definition -> list.add(definition.toJson()));
+        }
         return result;
+    }
+
+    /** The gateway's own tool of this name that has something to offer now. */
+    private Optional<OwnTool> ownTool(String name) {
+        return ownTools.stream().filter(own -> own.definition().map(d -> d.name().equals(name)).orElse(false))
+                .findFirst();
     }
 
     private CompletableFuture<JsonNode> callTool(ObjectNode params, RequestContext context) {
         String name = params.path("name").asString("");
         if (search != null && name.equals(ToolSearch.TOOL)) {
             return CompletableFuture.completedFuture(searchTools(params.path("arguments"), context));
+        }
+        Optional<OwnTool> own = ownTool(name);
+        if (own.isPresent()) {
+            return own.get().call(params.path("arguments").isObject() ? params.get("arguments") : McpJson.object(),
+                    context);
         }
         BridgedTool tool = exposed().tools().get(name);
         if (tool == null) {
@@ -698,6 +722,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private CompletableFuture<?> ready = CompletableFuture.completedFuture(null);
         private Duration readyWait = Duration.ZERO;
         private boolean search;
+        private final List<OwnTool> ownTools = new ArrayList<>();
         private Set<String> alwaysLoad = Set.of();
 
         private Builder(McpManager manager) {
@@ -773,6 +798,15 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder alwaysLoad(Set<String> names) {
             this.alwaysLoad = Set.copyOf(names);
+            return this;
+        }
+
+        /**
+         * @param tool a tool of the gateway's own, listed beside the servers' while it offers a definition
+         * @return this builder
+         */
+        public Builder ownTool(OwnTool tool) {
+            ownTools.add(Objects.requireNonNull(tool, "tool"));
             return this;
         }
 

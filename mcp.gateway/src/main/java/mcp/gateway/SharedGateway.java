@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -29,11 +30,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import mcp.api.McpException;
+import mcp.api.ApprovalState;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
+import mcp.api.spi.ConsentHandler;
 import mcp.config.DiscoveryResult;
 import mcp.gateway.internal.Channels;
 import mcp.gateway.internal.Composition;
+import mcp.gateway.internal.ProjectApprovals;
 import mcp.host.McpHost;
 import mcp.manager.McpClient;
 import mcp.manager.McpManager;
@@ -259,6 +263,9 @@ public final class SharedGateway implements AutoCloseable {
                     return;
                 }
                 found.put(project.directory, discovery);
+                if (project.approvals.update(discovery)) {
+                    project.gateway.ownToolsChanged();
+                }
             }
             Composition next = Composition.of(user, found);
             synchronized (this) {
@@ -287,6 +294,29 @@ public final class SharedGateway implements AutoCloseable {
                 LOG.warn("Shared gateway: reading the configs again failed: {}", e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * Approves project servers as {@code mcp-host approve} run in the project does (the definition the file writes
+     * now), then composes again so that they start.
+     *
+     * @return the servers approved now
+     */
+    private Set<String> approve(Path project, Set<String> names) {
+        Set<String> approved = new java.util.TreeSet<>();
+        try (McpHost deciding = hosts.apply(Optional.of(project)).consentHandler(server -> names.contains(server.name())
+                ? ConsentHandler.Decision.APPROVE : ConsentHandler.Decision.LEAVE_PENDING).build()) {
+            DiscoveryResult after = deciding.discover();
+            names.forEach(name -> {
+                ApprovalState state = after.approvals().get(name);
+                if (state != null && state.startsServer()) {
+                    approved.add(name);
+                }
+            });
+        }
+        LOG.info("Shared gateway: approved in {} by its client's user: {}", project, approved);
+        timer.execute(this::recompose);
+        return approved;
     }
 
     private void tick() {
@@ -381,7 +411,9 @@ public final class SharedGateway implements AutoCloseable {
             }
             joined = projects.get(project);
             if (joined == null) {
-                joined = new Project(project, hosts.apply(Optional.of(project)).build(), base.manager());
+                Path directory = project;
+                joined = new Project(project, hosts.apply(Optional.of(project)).build(), base.manager(),
+                        names -> approve(directory, names));
                 projects.put(project, joined);
                 timer.execute(this::recompose);
             }
@@ -478,12 +510,15 @@ public final class SharedGateway implements AutoCloseable {
         /** Completes when the first composition with this project has started its servers. */
         final CompletableFuture<Void> ready = new CompletableFuture<>();
 
-        Project(Path directory, McpHost host, McpManager manager) {
+        final ProjectApprovals approvals;
+
+        Project(Path directory, McpHost host, McpManager manager, Function<Set<String>, Set<String>> approve) {
             this.directory = directory;
             this.host = host;
+            this.approvals = new ProjectApprovals(directory, approve);
             // Nothing in view until the first composition says what the project sees.
-            this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).build();
-            gateway.changeView(java.util.Set.of(), Map.of());
+            this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).ownTool(approvals).build();
+            gateway.changeView(Set.of(), Map.of());
             this.server = McpServer.builder("mcp-host", McpClient.VERSION).handler(gateway).build();
             gateway.attach(server);
         }

@@ -103,7 +103,16 @@ class SharedGatewayTest {
         final List<JsonNode> notifications = new ArrayList<>();
         int next;
 
+        /** Answers the gateway's requests (elicitation); null: this client declares no capability. */
+        java.util.function.Function<JsonNode, JsonNode> answers;
+
         Client(SharedGateway gateway, Path project) throws IOException {
+            this(gateway, project, null);
+        }
+
+        Client(SharedGateway gateway, Path project, java.util.function.Function<JsonNode, JsonNode> answers)
+                throws IOException {
+            this.answers = answers;
             channel = SocketChannel.open(StandardProtocolFamily.UNIX);
             channel.connect(UnixDomainSocketAddress.of(gateway.socket()));
             out = Channels.out(channel);
@@ -115,7 +124,10 @@ class SharedGatewayTest {
             assertTrue(reply.has("attached"), reply.toString());
             open.add(this);
             ObjectNode params = McpJson.object().put("protocolVersion", "2025-11-25");
-            params.putObject("capabilities");
+            ObjectNode capabilities = params.putObject("capabilities");
+            if (answers != null) {
+                capabilities.putObject("elicitation").putObject("form");
+            }
             params.putObject("clientInfo").put("name", "test").put("version", "1");
             request("initialize", params);
             out.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n".getBytes(StandardCharsets.UTF_8));
@@ -130,7 +142,14 @@ class SharedGatewayTest {
                 try {
                     for (String line = in.readLine(); line != null; line = in.readLine()) {
                         JsonNode answer = McpJson.mapper().readTree(line);
-                        if (answer.path("id").asInt(-1) == id) {
+                        if (answer.has("method") && answer.has("id") && answers != null) {
+                            ObjectNode reply = McpJson.object().put("jsonrpc", "2.0");
+                            reply.set("id", answer.get("id"));
+                            reply.set("result", answers.apply(answer));
+                            out.write((reply + "\n").getBytes(StandardCharsets.UTF_8));
+                            continue;
+                        }
+                        if (answer.path("id").asInt(-1) == id && !answer.has("method")) {
                             return answer;
                         }
                         notifications.add(answer);
@@ -207,6 +226,50 @@ class SharedGatewayTest {
 
         // A project's own server runs in the project.
         assertFalse(gateway.manager().statuses().containsKey("beta"), "a project's server runs under its own name");
+    }
+
+    @Test
+    void aPendingProjectServerIsApprovedByTheUserThroughElicitationAndOnlyThen() throws Exception {
+        config(home().resolve(".config/mcp-host/mcp.json"), "alpha");
+        Path b = temp.resolve("b");
+        config(b.resolve(".mcp-host/mcp.json"), "beta");
+        SharedGateway gateway = gateway(Set.of());
+        gateway.start();
+
+        // A client that cannot ask its user gets the command to run, and nothing starts.
+        Client plain = new Client(gateway, b);
+        JsonNode refused = plain.request("tools/call", McpJson.object().put("name", "approve_project_servers"));
+        assertTrue(refused.path("result").path("isError").asBoolean(), refused.toString());
+        assertTrue(refused.toString().contains("mcp-host approve beta"), refused.toString());
+        assertEquals(Set.of("echo"), plain.tools());
+
+        // One whose user ticks beta: approved as mcp-host approve would, and its tools follow.
+        List<JsonNode> asked = new ArrayList<>();
+        Client asking = new Client(gateway, b, question -> {
+            asked.add(question);
+            ObjectNode answer = McpJson.object().put("action", "accept");
+            answer.putObject("content").put("beta", true);
+            return answer;
+        });
+        JsonNode listed = asking.request("tools/list", McpJson.object());
+        assertTrue(listed.toString().contains("approve_project_servers"), listed.toString());
+        JsonNode approved = asking.request("tools/call", McpJson.object().put("name", "approve_project_servers"));
+        assertEquals("elicitation/create", asked.get(0).path("method").asString(), asked.toString());
+        assertTrue(approved.toString().contains("Approved: beta"), approved.toString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Set<String> tools = asking.tools();
+        while (!tools.equals(Set.of("alpha_echo", "beta_echo")) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            tools = asking.tools();
+        }
+        assertEquals(Set.of("alpha_echo", "beta_echo"), tools);
+        assertFalse(asking.request("tools/list", McpJson.object()).toString().contains("approve_project_servers"),
+                "nothing waits any more");
+        // Kept as mcp-host approve keeps it: a host of its own in the project starts it now.
+        try (McpHost later = McpHost.builder().home(home()).environment(Map.of("HOME", home().toString()))
+                .workingDirectory(b).cache(false).build()) {
+            assertTrue(later.discover().configs().containsKey("beta"));
+        }
     }
 
     @Test
