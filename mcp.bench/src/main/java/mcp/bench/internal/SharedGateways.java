@@ -202,7 +202,7 @@ public final class SharedGateways {
     private static final class Agent {
         final int index;
         final ServerProcess process;
-        double launchToToolsMs = Double.NaN;
+        volatile double launchToToolsMs = Double.NaN;
         JsonNode ready;
 
         Agent(int index, ServerProcess process) {
@@ -295,13 +295,33 @@ public final class SharedGateways {
             for (int a = 1; a < agents; a++) {
                 started.add(launchAgent(a, specs.get(a), projectDirs.get(a % projects), name));
             }
-            double allToolsMs = 0;
+            // Each agent's line is awaited on a thread of its own, so that its time is when it came, not when the
+            // agents before it were done.
+            List<CompletableFuture<Double>> tools = new ArrayList<>();
             for (Agent agent : started) {
-                if (Double.isNaN(agent.launchToToolsMs)) {
-                    awaitTools(agent, name);
+                tools.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        if (Double.isNaN(agent.launchToToolsMs)) {
+                            awaitTools(agent, name);
+                        }
+                        return (System.nanoTime() - firstLaunch) / 1e6;
+                    } catch (IOException | InterruptedException e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                }, runnable -> {
+                    Thread thread = new Thread(runnable, "bench-await-agent-" + agent.index);
+                    thread.setDaemon(true);
+                    thread.start();
+                }));
+            }
+            double allToolsMs = 0;
+            for (CompletableFuture<Double> t : tools) {
+                try {
+                    allToolsMs = Math.max(allToolsMs, t.get(310, TimeUnit.SECONDS));
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    throw new IOException(e.getCause() != null ? e.getCause().getMessage() : e.toString(), e);
                 }
             }
-            allToolsMs = (System.nanoTime() - firstLaunch) / 1e6;
             for (Agent agent : started) {
                 awaitReady(agent, name);
             }
