@@ -80,10 +80,14 @@ public final class SharedGateways {
         smoke = options.containsKey("--smoke");
         repo = Path.of(options.getOrDefault("--repo", ".")).toAbsolutePath().normalize();
         out = Path.of(options.getOrDefault("--out", repo.resolve("mcp.bench/target/shared").toString())).toAbsolutePath();
-        modulePath = options.get("--module-path");
-        if (modulePath == null) {
+        String path = options.get("--module-path");
+        if (path == null) {
             throw new IllegalArgumentException("--module-path is required");
         }
+        // Absolute: the agents run in their project directories.
+        modulePath = Arrays.stream(path.split(java.io.File.pathSeparator)).filter(entry -> !entry.isEmpty())
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
         launcher = Path.of(options.getOrDefault("--image", repo.resolve("mcp.cli/target/image").toString()))
                 .toAbsolutePath().resolve("bin/mcp-host");
     }
@@ -516,7 +520,8 @@ public final class SharedGateways {
         }
         for (Agent agent : agents) {
             if (agent.process.awaitLine(mcp.bench.ClientRun.RESULT_PREFIX, 60_000) == null) {
-                problem(name + ": agent " + agent.index + " did not close within 60 s");
+                problem(name + ": agent " + agent.index + " gave no result (it ended early, or did not close within 60 s;"
+                        + " logs/" + name + "-agent" + agent.index + ".err)");
             }
             agent.process.close();
         }
