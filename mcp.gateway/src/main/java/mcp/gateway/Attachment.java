@@ -65,6 +65,8 @@ public final class Attachment {
     private final Supplier<Link> fallback;
     private final Duration attachWait;
     private final PrintStream warnings;
+    private final boolean search;
+    private final java.util.List<String> alwaysLoad;
 
     private final Object writeLock = new Object();
     /** The client's requests in flight, by their id's JSON text. Guarded by itself. */
@@ -84,6 +86,8 @@ public final class Attachment {
         this.fallback = builder.fallback;
         this.attachWait = builder.attachWait;
         this.warnings = builder.warnings;
+        this.search = builder.search;
+        this.alwaysLoad = java.util.List.copyOf(builder.alwaysLoad);
     }
 
     /**
@@ -456,7 +460,11 @@ public final class Attachment {
             InputStream in = Channels.in(connected);
             OutputStream out = Channels.out(connected);
             ObjectNode hello = McpJson.object();
-            hello.putObject("attach").put("project", project.toString());
+            ObjectNode attach = hello.putObject("attach").put("project", project.toString());
+            if (search) {
+                attach.put("search", true);
+                alwaysLoad.forEach(attach.putArray("alwaysLoad")::add);
+            }
             out.write((hello + "\n").getBytes(StandardCharsets.UTF_8));
             long left = Math.max(1, deadline - System.nanoTime());
             Optional<String> answer = readBounded(in, left);
@@ -519,6 +527,8 @@ public final class Attachment {
         private Supplier<Link> fallback;
         private Duration attachWait = Duration.ofSeconds(15);
         private PrintStream warnings = System.err;
+        private boolean search;
+        private java.util.Set<String> alwaysLoad = java.util.Set.of();
 
         private Builder(Path socket, Path project) {
             this.socket = Objects.requireNonNull(socket, "socket");
@@ -559,6 +569,17 @@ public final class Attachment {
          */
         public Builder warnings(PrintStream stream) {
             this.warnings = Objects.requireNonNull(stream, "stream");
+            return this;
+        }
+
+        /**
+         * @param on whether this session gets the deferred mode (its own list, search_tools)
+         * @param names in it, the servers and tools always listed besides those their configs name
+         * @return this builder
+         */
+        public Builder search(boolean on, java.util.Set<String> names) {
+            this.search = on;
+            this.alwaysLoad = java.util.Set.copyOf(names);
             return this;
         }
 

@@ -95,7 +95,7 @@ public final class SharedGateway implements AutoCloseable {
         return thread;
     });
     /** Guarded by this. */
-    private final Map<Path, Project> projects = new LinkedHashMap<>();
+    private final Map<ProjectKey, Project> projects = new LinkedHashMap<>();
     private McpHost base;
     private FileChannel lockFile;
     private FileLock lock;
@@ -239,7 +239,7 @@ public final class SharedGateway implements AutoCloseable {
      */
     private void recompose() {
         try {
-            Map<Path, Project> open;
+            Map<ProjectKey, Project> open;
             Composition before;
             synchronized (this) {
                 if (closing) {
@@ -256,7 +256,9 @@ public final class SharedGateway implements AutoCloseable {
             }
             Map<Path, DiscoveryResult> found = new LinkedHashMap<>();
             for (Project project : open.values()) {
-                DiscoveryResult discovery = project.host.discover();
+                // A directory served in two modes (with and without search) is discovered once.
+                DiscoveryResult discovery = found.containsKey(project.directory) ? found.get(project.directory)
+                        : project.host.discover();
                 if (discovery.hardFailed()) {
                     LOG.warn("Shared gateway: discovery in {} failed, its servers run as they were: {}",
                             project.directory, discovery.problems().get(0).message());
@@ -386,7 +388,11 @@ public final class SharedGateway implements AutoCloseable {
                 Thread stopper = new Thread(this::close, "mcp-host-shared-gateway-stop");
                 stopper.start();
             } else if (hello.path("attach").path("project").isString()) {
-                attached(Path.of(hello.path("attach").path("project").asString()), in, out);
+                JsonNode attach = hello.path("attach");
+                java.util.Set<String> alwaysLoad = new java.util.TreeSet<>();
+                attach.path("alwaysLoad").forEach(name -> alwaysLoad.add(name.asString()));
+                attached(Path.of(attach.path("project").asString()), attach.path("search").asBoolean(false),
+                        alwaysLoad, in, out);
             } else {
                 reply(out, McpJson.object().put("error", "expected attach, status or stop"));
             }
@@ -397,7 +403,8 @@ public final class SharedGateway implements AutoCloseable {
         }
     }
 
-    private void attached(Path requested, InputStream in, OutputStream out) throws IOException {
+    private void attached(Path requested, boolean search, Set<String> alwaysLoad, InputStream in, OutputStream out)
+            throws IOException {
         if (!requested.isAbsolute()) {
             reply(out, McpJson.object().put("error", "the project must be an absolute path: " + requested));
             return;
@@ -409,12 +416,13 @@ public final class SharedGateway implements AutoCloseable {
                 reply(out, McpJson.object().put("error", "the shared gateway is ending"));
                 return;
             }
-            joined = projects.get(project);
+            ProjectKey key = new ProjectKey(project, search, Set.copyOf(alwaysLoad));
+            joined = projects.get(key);
             if (joined == null) {
                 Path directory = project;
-                joined = new Project(project, hosts.apply(Optional.of(project)).build(), base.manager(),
+                joined = new Project(key, hosts.apply(Optional.of(project)).build(), base.manager(),
                         names -> approve(directory, names));
-                projects.put(project, joined);
+                projects.put(key, joined);
                 timer.execute(this::recompose);
             }
             joined.clients++;
@@ -497,6 +505,13 @@ public final class SharedGateway implements AutoCloseable {
         }
     }
 
+    /**
+     * A project as its clients asked for it: its directory, and whether they get the deferred mode (each client's
+     * list, search_tools), with which tools always listed. Clients that ask alike share one gateway.
+     */
+    private record ProjectKey(Path directory, boolean search, Set<String> alwaysLoad) {
+    }
+
     /** A project with clients: its discovery host, and one gateway and server for its clients. */
     private static final class Project {
         final Path directory;
@@ -512,12 +527,13 @@ public final class SharedGateway implements AutoCloseable {
 
         final ProjectApprovals approvals;
 
-        Project(Path directory, McpHost host, McpManager manager, Function<Set<String>, Set<String>> approve) {
-            this.directory = directory;
+        Project(ProjectKey key, McpHost host, McpManager manager, Function<Set<String>, Set<String>> approve) {
+            this.directory = key.directory();
             this.host = host;
             this.approvals = new ProjectApprovals(directory, approve);
             // Nothing in view until the first composition says what the project sees.
-            this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).ownTool(approvals).build();
+            this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).ownTool(approvals)
+                    .search(key.search()).alwaysLoad(key.alwaysLoad()).build();
             gateway.changeView(Set.of(), Map.of());
             this.server = McpServer.builder("mcp-host", McpClient.VERSION).handler(gateway).build();
             gateway.attach(server);

@@ -112,12 +112,17 @@ class SharedGatewayTest {
 
         Client(SharedGateway gateway, Path project, java.util.function.Function<JsonNode, JsonNode> answers)
                 throws IOException {
+            this(gateway, project, answers, false);
+        }
+
+        Client(SharedGateway gateway, Path project, java.util.function.Function<JsonNode, JsonNode> answers,
+                boolean search) throws IOException {
             this.answers = answers;
             channel = SocketChannel.open(StandardProtocolFamily.UNIX);
             channel.connect(UnixDomainSocketAddress.of(gateway.socket()));
             out = Channels.out(channel);
             ObjectNode hello = McpJson.object();
-            hello.putObject("attach").put("project", project.toString());
+            hello.putObject("attach").put("project", project.toString()).put("search", search);
             out.write((hello + "\n").getBytes(StandardCharsets.UTF_8));
             in = new BufferedReader(new InputStreamReader(Channels.in(channel), StandardCharsets.UTF_8));
             JsonNode reply = McpJson.mapper().readTree(in.readLine());
@@ -270,6 +275,30 @@ class SharedGatewayTest {
                 .workingDirectory(b).cache(false).build()) {
             assertTrue(later.discover().configs().containsKey("beta"));
         }
+    }
+
+    @Test
+    void aClientThatAsksForToolSearchGetsItBesideOnesThatDoNot() throws Exception {
+        config(home().resolve(".config/mcp-host/mcp.json"), "alpha", "delta");
+        Path a = temp.resolve("a");
+        Files.createDirectories(a);
+        SharedGateway gateway = gateway(Set.of());
+        gateway.start();
+        Client plain = new Client(gateway, a);
+        Client searching = new Client(gateway, a, null, true);
+        assertEquals(Set.of("alpha_echo", "delta_echo"), plain.tools());
+        Set<String> listed = new TreeSet<>();
+        searching.request("tools/list", McpJson.object()).path("result").path("tools")
+                .forEach(tool -> listed.add(tool.path("name").asString()));
+        assertEquals(Set.of("search_tools"), listed);
+        ObjectNode params = McpJson.object().put("name", "search_tools");
+        params.putObject("arguments").put("query", "echo");
+        JsonNode found = searching.request("tools/call", params);
+        assertTrue(found.toString().contains("alpha_echo"), found.toString());
+        // Every tool stays callable by its name; the plain client's list is as it was, and both share one process.
+        assertEquals("found", searching.echo("delta_echo", "found"));
+        assertEquals(Set.of("alpha_echo", "delta_echo"), plain.tools());
+        assertEquals(2, gateway.manager().statuses().size());
     }
 
     @Test

@@ -187,13 +187,14 @@ final class ServeCommand implements Callable<Integer> {
         if (shared) {
             return runShared(context, sharedDirectory);
         }
-        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !search && !lazy && lazyIdle == null
+        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !lazy && lazyIdle == null
                 && context.defaultHostOptions()) {
             // An agent's stdio session goes to the user's one gateway: one process per server for every agent.
             Attachment.builder(sharedDirectory.resolve(SharedGateway.SOCKET), context.workingDirectory())
                     .starter(() -> startShared(context, directories))
                     .fallback(() -> inProcess(context))
                     .warnings(context.err())
+                    .search(search, new LinkedHashSet<>(alwaysLoad))
                     .build().run(context.io().in(), context.io().out());
             return ExitCodes.OK;
         }
@@ -331,7 +332,8 @@ final class ServeCommand implements Callable<Integer> {
     /** This session's gateway in this process, for when the shared one cannot be reached. */
     private Attachment.Link inProcess(CliContext context) {
         McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
-        Gateway gateway = Gateway.builder(host.manager()).ready(loadInBackground(context, host), LIST_WAIT).build();
+        Gateway gateway = Gateway.builder(host.manager()).ready(loadInBackground(context, host), LIST_WAIT)
+                .search(search).alwaysLoad(Set.copyOf(alwaysLoad)).build();
         McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build();
         gateway.attach(server);
         return Attachment.inProcess(server, () -> {
