@@ -27,6 +27,7 @@ import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
 import mcp.gateway.internal.SearchView;
+import mcp.gateway.internal.ServerTools;
 import mcp.gateway.internal.ToolSchemas;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
@@ -123,7 +124,11 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         this.ready = builder.ready;
         this.readyWait = builder.readyWait;
         this.search = builder.search ? new SearchView(builder.alwaysLoad) : null;
-        this.ownTools = List.copyOf(builder.ownTools);
+        List<OwnTool> own = new ArrayList<>(builder.ownTools);
+        if (builder.search && builder.control != null) {
+            own.addAll(ServerTools.of(builder.control));
+        }
+        this.ownTools = List.copyOf(own);
     }
 
     /**
@@ -723,6 +728,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private Duration readyWait = Duration.ZERO;
         private boolean search;
         private final List<OwnTool> ownTools = new ArrayList<>();
+        private ServerControl control;
         private Set<String> alwaysLoad = Set.of();
 
         private Builder(McpManager manager) {
@@ -807,6 +813,16 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder ownTool(OwnTool tool) {
             ownTools.add(Objects.requireNonNull(tool, "tool"));
+            return this;
+        }
+
+        /**
+         * @param servers what the deferred mode's clients may see and do of the servers ({@code list_servers},
+         *     {@code manage_server}); without it, or without {@link #search}, they get neither tool
+         * @return this builder
+         */
+        public Builder serverControl(ServerControl servers) {
+            this.control = Objects.requireNonNull(servers, "servers");
             return this;
         }
 

@@ -102,11 +102,17 @@ public final class SharedGateway implements AutoCloseable {
     private ServerSocketChannel listener;
     /** Guarded by this. */
     private Composition applied;
+    /** The servers (by the manager's name) a client disabled, run for no one until enabled. Guarded by this. */
+    private final Set<String> held = new java.util.HashSet<>();
+    /** The full composition before the held servers are left out: what the clients may enable. Guarded by this. */
+    private Composition composed;
     /** The user's own servers, as last discovered. Guarded by this. */
     private List<String> userServers = List.of();
     /** Guarded by this; when the last client left, or the start. */
     private long idleSince = System.nanoTime();
     private volatile boolean closing;
+    /** A client reconnected a server: the next composition reconciles even if no config changed. Timer thread only. */
+    private boolean reconnecting;
 
     private SharedGateway(Builder builder) {
         this.hosts = builder.hosts;
@@ -269,8 +275,11 @@ public final class SharedGateway implements AutoCloseable {
                     project.gateway.ownToolsChanged();
                 }
             }
-            Composition next = Composition.of(user, found);
+            Composition full = Composition.of(user, found);
+            Composition next;
             synchronized (this) {
+                composed = full;
+                next = full.without(held);
                 userServers = List.copyOf(user.configs().keySet());
                 // The views first: a client's list shows each server's tools as they come.
                 open.values().forEach(project -> {
@@ -278,8 +287,9 @@ public final class SharedGateway implements AutoCloseable {
                     project.gateway.changeView(view.servers(), view.shown());
                 });
             }
-            if (before == null || !next.configs().equals(before.configs())
+            if (before == null || reconnecting || !next.configs().equals(before.configs())
                     || !next.pinKeys().equals(before.pinKeys())) {
+                reconnecting = false;
                 ReconcileResult changes = base.manager().reconcileServers(next.configs(), next.sources(),
                         next.pinKeys());
                 if (changes.changedAnything()) {
@@ -421,7 +431,7 @@ public final class SharedGateway implements AutoCloseable {
             if (joined == null) {
                 Path directory = project;
                 joined = new Project(key, hosts.apply(Optional.of(project)).build(), base.manager(),
-                        names -> approve(directory, names));
+                        names -> approve(directory, names), new ProjectServers(directory));
                 projects.put(key, joined);
                 timer.execute(this::recompose);
             }
@@ -506,6 +516,125 @@ public final class SharedGateway implements AutoCloseable {
     }
 
     /**
+     * The servers as one project's clients see them, for the deferred mode's tools: a change holds for every client of
+     * the gateway (a user server disabled is disabled for every project), and runs on the timer's thread as every
+     * composition does.
+     */
+    private final class ProjectServers implements ServerControl {
+        private final Path directory;
+
+        ProjectServers(Path directory) {
+            this.directory = directory;
+        }
+
+        /** The manager's name of each server the project's clients know, by the name they know it by. */
+        private Map<String, String> known() {
+            Map<String, String> known = new LinkedHashMap<>();
+            synchronized (SharedGateway.this) {
+                Composition.View view = composed == null ? null : composed.views().get(directory);
+                if (view != null) {
+                    view.servers().forEach(server -> known.put(view.shown().getOrDefault(server, server), server));
+                }
+            }
+            return known;
+        }
+
+        private Set<String> pending() {
+            for (Project project : projectsIn(directory)) {
+                return project.approvals.pendingNames();
+            }
+            return Set.of();
+        }
+
+        @Override
+        public List<Server> servers() {
+            McpManager manager = base.manager();
+            List<Server> servers = new ArrayList<>();
+            Set<String> disabled;
+            synchronized (SharedGateway.this) {
+                disabled = Set.copyOf(held);
+            }
+            known().forEach((name, server) -> {
+                if (disabled.contains(server)) {
+                    servers.add(new Server(name, "disabled", 0, Optional.of("disabled by a client; "
+                            + "manage_server enables it")));
+                } else {
+                    ServerStatus status = manager.status(server);
+                    servers.add(new Server(name, status.state().name().toLowerCase(java.util.Locale.ROOT),
+                            manager.toolsOf(server).size(), status.error()));
+                }
+            });
+            pending().forEach(name -> servers.add(new Server(name, "pending approval", 0, Optional.of(
+                    "the user approves it: " + ProjectApprovals.TOOL + ", or `mcp-host approve " + name + "` in "
+                            + directory))));
+            return servers;
+        }
+
+        @Override
+        public Optional<String> refusal(String name) {
+            if (pending().contains(name)) {
+                return Optional.of(name + " waits for the user's approval, which a client cannot give: "
+                        + ProjectApprovals.TOOL + " asks the user, or the user runs `mcp-host approve " + name
+                        + "` in " + directory + ".");
+            }
+            if (!known().containsKey(name)) {
+                return Optional.of("No MCP server named " + name + "; list_servers gives their names.");
+            }
+            return Optional.empty();
+        }
+
+        @Override
+        public String disable(String name) {
+            String server = known().get(name);
+            synchronized (SharedGateway.this) {
+                held.add(server);
+            }
+            composeNow(false);
+            return "Disabled " + name + " for every agent of the shared gateway: it is stopped and its tools are gone"
+                    + " until it is enabled (or the gateway restarts).";
+        }
+
+        @Override
+        public String enable(String name) {
+            String server = known().get(name);
+            synchronized (SharedGateway.this) {
+                held.remove(server);
+            }
+            composeNow(false);
+            return "Enabled " + name + ": " + base.manager().status(server).state().name().toLowerCase(
+                    java.util.Locale.ROOT) + ".";
+        }
+
+        @Override
+        public String reconnect(String name) {
+            String server = known().get(name);
+            base.manager().disconnectServer(server);
+            composeNow(true);
+            return "Reconnected " + name + ": " + base.manager().status(server).state().name().toLowerCase(
+                    java.util.Locale.ROOT) + ".";
+        }
+    }
+
+    /** The open projects of a directory, in any mode. */
+    private synchronized List<Project> projectsIn(Path directory) {
+        return projects.values().stream().filter(project -> project.directory.equals(directory)).toList();
+    }
+
+    /** A composition on the timer's thread, waited for (bounded): what a client's change needs done before it answers. */
+    private void composeNow(boolean reconnect) {
+        try {
+            timer.submit(() -> {
+                reconnecting |= reconnect;
+                recompose();
+            }).get(2, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("Shared gateway: a client's change did not finish: {}", e.toString());
+        }
+    }
+
+    /**
      * A project as its clients asked for it: its directory, and whether they get the deferred mode (each client's
      * list, search_tools), with which tools always listed. Clients that ask alike share one gateway.
      */
@@ -527,13 +656,14 @@ public final class SharedGateway implements AutoCloseable {
 
         final ProjectApprovals approvals;
 
-        Project(ProjectKey key, McpHost host, McpManager manager, Function<Set<String>, Set<String>> approve) {
+        Project(ProjectKey key, McpHost host, McpManager manager, Function<Set<String>, Set<String>> approve,
+                ServerControl control) {
             this.directory = key.directory();
             this.host = host;
             this.approvals = new ProjectApprovals(directory, approve);
             // Nothing in view until the first composition says what the project sees.
             this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).ownTool(approvals)
-                    .search(key.search()).alwaysLoad(key.alwaysLoad()).build();
+                    .search(key.search()).alwaysLoad(key.alwaysLoad()).serverControl(control).build();
             gateway.changeView(Set.of(), Map.of());
             this.server = McpServer.builder("mcp-host", McpClient.VERSION).handler(gateway).build();
             gateway.attach(server);

@@ -290,7 +290,7 @@ class SharedGatewayTest {
         Set<String> listed = new TreeSet<>();
         searching.request("tools/list", McpJson.object()).path("result").path("tools")
                 .forEach(tool -> listed.add(tool.path("name").asString()));
-        assertEquals(Set.of("search_tools"), listed);
+        assertEquals(Set.of("search_tools", "list_servers", "manage_server"), listed);
         ObjectNode params = McpJson.object().put("name", "search_tools");
         params.putObject("arguments").put("query", "echo");
         JsonNode found = searching.request("tools/call", params);
@@ -299,6 +299,41 @@ class SharedGatewayTest {
         assertEquals("found", searching.echo("delta_echo", "found"));
         assertEquals(Set.of("alpha_echo", "delta_echo"), plain.tools());
         assertEquals(2, gateway.manager().statuses().size());
+
+        // The deferred mode's client manages the servers: the change holds for every client.
+        JsonNode servers = searching.request("tools/call", McpJson.object().put("name", "list_servers"));
+        assertEquals(2, servers.path("result").path("structuredContent").path("servers").size(), servers.toString());
+        assertTrue(servers.toString().contains("connected"), servers.toString());
+        ObjectNode disable = McpJson.object().put("name", "manage_server");
+        disable.putObject("arguments").put("server", "delta").put("action", "disable");
+        JsonNode disabled = searching.request("tools/call", disable);
+        assertTrue(disabled.toString().contains("Disabled delta"), disabled.toString());
+        assertEquals(Set.of("echo"), plain.tools(), "one server left: its own names");
+        assertFalse(gateway.manager().statuses().containsKey("delta"));
+        ObjectNode enable = McpJson.object().put("name", "manage_server");
+        enable.putObject("arguments").put("server", "delta").put("action", "enable");
+        assertTrue(searching.request("tools/call", enable).toString().contains("Enabled delta"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!plain.tools().equals(Set.of("alpha_echo", "delta_echo")) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(Set.of("alpha_echo", "delta_echo"), plain.tools());
+        String before = plain.echo("alpha_pid", "").strip();
+        ObjectNode reconnect = McpJson.object().put("name", "manage_server");
+        reconnect.putObject("arguments").put("server", "alpha").put("action", "reconnect");
+        assertTrue(searching.request("tools/call", reconnect).toString().contains("Reconnected alpha"));
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String after = plain.echo("alpha_pid", "").strip();
+        while ((after.isEmpty() || after.equals(before) || !after.matches("[0-9]+")) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            after = plain.echo("alpha_pid", "").strip();
+        }
+        assertTrue(after.matches("[0-9]+") && !after.equals(before), before + " then " + after);
+        ObjectNode unknown = McpJson.object().put("name", "manage_server");
+        unknown.putObject("arguments").put("server", "nope").put("action", "disable");
+        assertTrue(searching.request("tools/call", unknown).path("result").path("isError").asBoolean());
+        // A client without the deferred mode has neither tool.
+        assertFalse(plain.request("tools/list", McpJson.object()).toString().contains("manage_server"));
     }
 
     @Test

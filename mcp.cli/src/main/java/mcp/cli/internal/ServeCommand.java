@@ -22,6 +22,7 @@ import mcp.api.McpJson;
 import mcp.api.UserDirectories;
 import mcp.gateway.Attachment;
 import mcp.gateway.Gateway;
+import mcp.gateway.ServerControl;
 import mcp.gateway.SharedGateway;
 import mcp.gateway.GatewayToken;
 import mcp.host.LoadResult;
@@ -206,7 +207,7 @@ final class ServeCommand implements Callable<Integer> {
                     : loadInBackground(context, host);
             try (Gateway gateway = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
                     .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad))
-                    .ready(loaded, LIST_WAIT).build();
+                    .serverControl(ServerControl.of(host, context.workingDirectory())).ready(loaded, LIST_WAIT).build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
                 CountDownLatch stop = new CountDownLatch(1);
@@ -333,7 +334,8 @@ final class ServeCommand implements Callable<Integer> {
     private Attachment.Link inProcess(CliContext context) {
         McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
         Gateway gateway = Gateway.builder(host.manager()).ready(loadInBackground(context, host), LIST_WAIT)
-                .search(search).alwaysLoad(Set.copyOf(alwaysLoad)).build();
+                .search(search).alwaysLoad(Set.copyOf(alwaysLoad))
+                .serverControl(ServerControl.of(host, context.workingDirectory())).build();
         McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build();
         gateway.attach(server);
         return Attachment.inProcess(server, () -> {

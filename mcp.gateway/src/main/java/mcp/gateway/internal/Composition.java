@@ -81,6 +81,33 @@ public record Composition(Map<String, ServerConfig> configs, Map<String, SourceM
         return new Composition(configs, sources, pinKeys, views);
     }
 
+    /**
+     * @param held servers (by the manager's name) to run for no one: those a client disabled
+     * @return this composition without them
+     */
+    public Composition without(Set<String> held) {
+        if (held.isEmpty()) {
+            return this;
+        }
+        Map<String, ServerConfig> keptConfigs = new LinkedHashMap<>(configs);
+        Map<String, SourceMetadata> keptSources = new LinkedHashMap<>(sources);
+        Map<String, String> keptPins = new LinkedHashMap<>(pinKeys);
+        held.forEach(name -> {
+            keptConfigs.remove(name);
+            keptSources.remove(name);
+            keptPins.remove(name);
+        });
+        Map<Path, View> keptViews = new LinkedHashMap<>();
+        views.forEach((directory, view) -> {
+            Set<String> servers = new LinkedHashSet<>(view.servers());
+            servers.removeAll(held);
+            Map<String, String> shown = new LinkedHashMap<>(view.shown());
+            shown.keySet().removeAll(held);
+            keptViews.put(directory, new View(servers, shown));
+        });
+        return new Composition(keptConfigs, keptSources, keptPins, keptViews);
+    }
+
     /** A project's own server's name in the shared manager: its name and a hash of the project's path. */
     static String ownName(String name, Path directory) {
         String tag = "." + sha256(directory.toString()).substring(0, 8);

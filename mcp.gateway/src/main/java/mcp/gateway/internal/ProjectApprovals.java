@@ -62,6 +62,11 @@ public final class ProjectApprovals implements OwnTool {
         return changed;
     }
 
+    /** @return the servers waiting now */
+    public Set<String> pendingNames() {
+        return pending.keySet();
+    }
+
     @Override
     public Optional<ToolDefinition> definition() {
         Map<String, List<String>> waiting = pending;
@@ -94,7 +99,8 @@ public final class ProjectApprovals implements OwnTool {
         ObjectNode properties = params.putObject("requestedSchema").put("type", "object").putObject("properties");
         waiting.keySet().forEach(name -> properties.putObject(name).put("type", "boolean").put("title", "Start " + name)
                 .put("default", false));
-        return context.elicit(params).thenApply(answer -> {
+        // Approving runs discovery and starts servers: not on the thread that delivered the answer.
+        return context.elicit(params).thenApplyAsync(answer -> {
             if (!answer.path("action").asString("").equals("accept")) {
                 return result("The user approved nothing; the servers still wait.", false);
             }
@@ -113,6 +119,10 @@ public final class ProjectApprovals implements OwnTool {
             return result("Approved: " + String.join(", ", approved) + "; their tools follow as they start."
                     + (missed.isEmpty() ? "" : " Not approved (their definition changed meanwhile, or their owning"
                             + " tool declines them): " + String.join(", ", missed) + "."), !missed.isEmpty());
+        }, runnable -> {
+            Thread approving = new Thread(runnable, "mcp-host-approve");
+            approving.setDaemon(true);
+            approving.start();
         });
     }
 
