@@ -111,6 +111,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     /** The deferred mode's lists per client, or {@code null} when every client gets every tool. */
     private final SearchView search;
     private final List<OwnTool> ownTools;
+    private final boolean tasks;
     private volatile McpServer server;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
@@ -129,6 +130,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             own.addAll(ServerTools.of(builder.control));
         }
         this.ownTools = List.copyOf(own);
+        this.tasks = builder.tasks;
     }
 
     /**
@@ -193,16 +195,19 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, true, true, true, true, McpJson.object()).withTasks();
+        Capabilities capabilities = new Capabilities(true, true, true, true, true, true, true, true, McpJson.object());
+        return tasks ? capabilities.withTasks() : capabilities;
     }
 
     /**
-     * Every tool may run as a task of the gateway's: the server holds the task (status, result, cancellation, the
-     * client's input) over the gateway's ordinary upstream call, so the upstream need not know of tasks.
+     * With {@link Builder#tasks} on, every tool may run as a task of the gateway's: the server holds the task (status,
+     * result, cancellation, the client's input) over the gateway's ordinary upstream call, so the upstream need not
+     * know of tasks. Off by default: a 2026-07-28 client that declares the extension would get every call as a task,
+     * polled, where a plain answer does (the host's client already follows an upstream's own task).
      */
     @Override
     public TaskSupport taskSupport(String name) {
-        return TaskSupport.OPTIONAL;
+        return tasks ? TaskSupport.OPTIONAL : TaskSupport.FORBIDDEN;
     }
 
     /** The tool's schema in the calling client's view (kept until the view changes), for the header check. */
@@ -729,6 +734,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private boolean search;
         private final List<OwnTool> ownTools = new ArrayList<>();
         private ServerControl control;
+        private boolean tasks;
         private Set<String> alwaysLoad = Set.of();
 
         private Builder(McpManager manager) {
@@ -823,6 +829,15 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder serverControl(ServerControl servers) {
             this.control = Objects.requireNonNull(servers, "servers");
+            return this;
+        }
+
+        /**
+         * @param on whether clients may have their calls run as tasks of the gateway's (default off)
+         * @return this builder
+         */
+        public Builder tasks(boolean on) {
+            this.tasks = on;
             return this;
         }
 

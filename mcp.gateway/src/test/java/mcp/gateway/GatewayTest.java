@@ -59,6 +59,8 @@ class GatewayTest {
     Path temp;
 
     private final List<AutoCloseable> open = new ArrayList<>();
+    /** Whether the next gateway runs calls as tasks when its clients want them. */
+    private boolean tasks;
 
     @AfterEach
     void closeAll() throws Exception {
@@ -107,7 +109,7 @@ class GatewayTest {
                 .clientSettings(Gateway.clientSettings()).build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
-        Gateway gateway = track(Gateway.builder(host.manager()).search(search).build());
+        Gateway gateway = track(Gateway.builder(host.manager()).search(search).tasks(tasks).build());
         McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).limits(limits).build());
         gateway.attach(server);
         return server;
@@ -518,6 +520,7 @@ class GatewayTest {
 
     @Test
     void aClientsCallRunsAsATaskOfTheGatewayThatNoOtherClientReaches() throws Exception {
+        tasks = true;
         HttpEndpoint endpoint = gateway(Map.of("kit", List.of()));
         ObjectNode call = McpJson.object().put("name", "echo");
         call.putObject("arguments").put("message", "from a task");

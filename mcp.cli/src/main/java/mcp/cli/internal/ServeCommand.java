@@ -114,6 +114,10 @@ final class ServeCommand implements Callable<Integer> {
             + " then are cancelled, their clients told why. A second signal stops at once.")
     long drainTimeout = 10_000;
 
+    @Option(names = "--tasks", description = "Let clients have their calls run as tasks of the gateway (2025-11-25's"
+            + " task parameter, the 2026-07-28 tasks extension). Off by default: a plain answer does.")
+    boolean tasks;
+
     @Option(names = "--lazy", description = "Start no server until the first call of one of its tools; stop it again"
             + " when idle (--lazy-idle). Its cached tools are served meanwhile.")
     boolean lazy;
@@ -188,7 +192,7 @@ final class ServeCommand implements Callable<Integer> {
         if (shared) {
             return runShared(context, sharedDirectory);
         }
-        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !lazy && lazyIdle == null
+        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !lazy && lazyIdle == null && !tasks
                 && context.defaultHostOptions()) {
             // An agent's stdio session goes to the user's one gateway: one process per server for every agent.
             Attachment.builder(sharedDirectory.resolve(SharedGateway.SOCKET), context.workingDirectory())
@@ -207,7 +211,8 @@ final class ServeCommand implements Callable<Integer> {
                     : loadInBackground(context, host);
             try (Gateway gateway = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
                     .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad))
-                    .serverControl(ServerControl.of(host, context.workingDirectory())).ready(loaded, LIST_WAIT).build();
+                    .serverControl(ServerControl.of(host, context.workingDirectory())).tasks(tasks)
+                    .ready(loaded, LIST_WAIT).build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
                 CountDownLatch stop = new CountDownLatch(1);
@@ -335,7 +340,7 @@ final class ServeCommand implements Callable<Integer> {
         McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
         Gateway gateway = Gateway.builder(host.manager()).ready(loadInBackground(context, host), LIST_WAIT)
                 .search(search).alwaysLoad(Set.copyOf(alwaysLoad))
-                .serverControl(ServerControl.of(host, context.workingDirectory())).build();
+                .serverControl(ServerControl.of(host, context.workingDirectory())).tasks(tasks).build();
         McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build();
         gateway.attach(server);
         return Attachment.inProcess(server, () -> {

@@ -51,23 +51,34 @@ public final class ServerTools {
 
             @Override
             public CompletableFuture<JsonNode> call(JsonNode arguments, RequestContext context) {
-                StringBuilder text = new StringBuilder();
-                ObjectNode result = McpJson.object();
-                ArrayNode servers = result.putObject("structuredContent").putArray("servers");
-                for (ServerControl.Server server : control.servers()) {
-                    text.append(server.name()).append(": ").append(server.state()).append(", ").append(server.tools())
-                            .append(server.tools() == 1 ? " tool" : " tools");
-                    server.detail().ifPresent(detail -> text.append(" (").append(detail).append(")"));
-                    text.append("\n");
-                    ObjectNode entry = servers.addObject().put("name", server.name()).put("state", server.state())
-                            .put("tools", server.tools());
-                    server.detail().ifPresent(detail -> entry.put("detail", detail));
-                }
-                result.putArray("content").addObject().put("type", "text")
-                        .put("text", text.length() == 0 ? "No MCP server." : text.toString().strip());
-                return CompletableFuture.completedFuture(result);
+                // The states come from the manager and discovery, which reads files: not on the request's thread.
+                return CompletableFuture.supplyAsync(() -> list(control), ServerTools::onItsOwnThread);
             }
         };
+    }
+
+    private static JsonNode list(ServerControl control) {
+        StringBuilder text = new StringBuilder();
+        ObjectNode result = McpJson.object();
+        ArrayNode servers = result.putObject("structuredContent").putArray("servers");
+        for (ServerControl.Server server : control.servers()) {
+            text.append(server.name()).append(": ").append(server.state()).append(", ").append(server.tools())
+                    .append(server.tools() == 1 ? " tool" : " tools");
+            server.detail().ifPresent(detail -> text.append(" (").append(detail).append(")"));
+            text.append("\n");
+            ObjectNode entry = servers.addObject().put("name", server.name()).put("state", server.state())
+                    .put("tools", server.tools());
+            server.detail().ifPresent(detail -> entry.put("detail", detail));
+        }
+        result.putArray("content").addObject().put("type", "text")
+                .put("text", text.length() == 0 ? "No MCP server." : text.toString().strip());
+        return result;
+    }
+
+    private static void onItsOwnThread(Runnable task) {
+        Thread thread = new Thread(task, "mcp-host-servers");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private static OwnTool managing(ServerControl control) {
@@ -115,17 +126,13 @@ public final class ServerTools {
 
     /** The change on a thread of its own: it stops and starts servers, which the request's thread must not wait for. */
     private static CompletableFuture<JsonNode> acting(ServerControl control, String what, String server) {
-        CompletableFuture<JsonNode> outcome = new CompletableFuture<>();
-        Thread acting = new Thread(() -> {
+        return CompletableFuture.supplyAsync(() -> {
             try {
-                outcome.complete(result(act(control, what, server), false));
+                return result(act(control, what, server), false);
             } catch (RuntimeException e) {
-                outcome.complete(result(what + " " + server + " failed: " + e.getMessage(), true));
+                return result(what + " " + server + " failed: " + e.getMessage(), true);
             }
-        }, "mcp-host-manage-server");
-        acting.setDaemon(true);
-        acting.start();
-        return outcome;
+        }, ServerTools::onItsOwnThread);
     }
 
     private static String act(ServerControl control, String what, String server) {
