@@ -95,6 +95,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final Duration askWait;
     private final ManagerListener listener = new Changes();
     private volatile McpServer server;
+    /** The names of the last snapshot {@link #exposed()} saw; {@code null} before the first. */
+    private volatile View view;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
 
@@ -132,7 +134,21 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     /** The names as the clients see them now. */
     Exposed exposed() {
-        return Exposed.of(manager.getTools(), manager.surfaces(), servers, tools);
+        // The manager's tools and surfaces are immutable snapshots, replaced on every change: while both are the
+        // same objects, so are the names, and a call needs not rebuild them (a map of every tool in view).
+        List<BridgedTool> all = manager.getTools();
+        List<SurfaceSlice> surfaces = manager.surfaces();
+        View last = view;
+        if (last != null && last.tools() == all && last.surfaces() == surfaces) {
+            return last.exposed();
+        }
+        Exposed exposed = Exposed.of(all, surfaces, servers, tools);
+        view = new View(all, surfaces, exposed);
+        return exposed;
+    }
+
+    /** The names made from one snapshot of the manager's tools and surfaces. */
+    private record View(List<BridgedTool> tools, List<SurfaceSlice> surfaces, Exposed exposed) {
     }
 
     @Override
