@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -90,6 +91,66 @@ final class HttpEndpoint {
         builder.version("https".equalsIgnoreCase(uri.getScheme()) ? HttpClient.Version.HTTP_2
                 : HttpClient.Version.HTTP_1_1);
         this.client = builder.build();
+    }
+
+    /**
+     * Sends as {@link HttpClient#sendAsync} does, without its last step: the JDK hands the completion of every
+     * {@code sendAsync} future to CompletableFuture's default executor, which starts a new thread for each task where
+     * the common pool is too small (fewer than three CPUs). That thread, once per request, cost more CPU than the rest
+     * of a request. Here the request is sent with the blocking {@link HttpClient#send} on one of the client's own
+     * threads, which completes the future; cancelling the future interrupts that thread, which makes the JDK abandon
+     * the exchange as cancelling a {@code sendAsync} future does. A failure completes the future with the cause the
+     * JDK's own future would carry.
+     *
+     * @param request the request
+     * @param handler how its body is read
+     * @param <T> the body's type
+     * @return the response, completed on a thread of {@link #executor}
+     */
+    <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        Sending<T> sending = new Sending<>();
+        executor.execute(() -> sending.run(client, request, handler));
+        return sending;
+    }
+
+    /** A response being waited for by one of the executor's threads, which a cancellation interrupts. */
+    private static final class Sending<T> extends CompletableFuture<HttpResponse<T>> {
+        /** The thread in {@code send}, or {@code null}; guarded by {@code this}. */
+        private Thread sender;
+
+        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+            synchronized (this) {
+                if (isDone()) {
+                    return;
+                }
+                sender = Thread.currentThread();
+            }
+            try {
+                complete(client.send(request, handler));
+            } catch (InterruptedException e) {
+                completeExceptionally(new CancellationException("the request was abandoned"));
+            } catch (IOException | RuntimeException e) {
+                // send() rethrows the exchange's failure as a new exception of a related type, with the original
+                // as its cause (a timeout excepted); sendAsync fails with the original.
+                completeExceptionally(e.getCause() != null && !(e instanceof HttpTimeoutException) ? e.getCause() : e);
+            } finally {
+                synchronized (this) {
+                    sender = null;
+                }
+                Thread.interrupted(); // a cancellation that came as send returned is not this thread's next task's
+            }
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            synchronized (this) {
+                if (sender != null) {
+                    sender.interrupt();
+                }
+            }
+            return cancelled;
+        }
     }
 
     /**

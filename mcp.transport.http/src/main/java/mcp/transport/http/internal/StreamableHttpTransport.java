@@ -348,7 +348,7 @@ final class StreamableHttpTransport implements Transport {
                 isInitialize(out.message()) ? this::initializeHeaders : null,
                 out.stateless() ? ReplyHandler.ERROR_BODY_BYTES : ReplyHandler.EXCERPT_BYTES);
         try {
-            response = http.client.sendAsync(builder.build(), handler);
+            response = http.sendAsync(builder.build(), handler);
         } catch (RuntimeException e) {
             failOutgoing(out, ex, new McpException(prefix() + "cannot send POST " + HttpEndpoint.redact(http.uri) + ": "
                     + e.getMessage(), e));
