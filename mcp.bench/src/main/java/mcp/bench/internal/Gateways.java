@@ -379,7 +379,8 @@ public final class Gateways {
                     r = result(g, round, outcome);
                 } else {
                     try (Running running = launch(g, List.of("u0"), log + "-gateway")) {
-                        args.addAll(List.of("--url", running.urls().get(0)));
+                        args.addAll(List.of("--url", running.urls().get(0), "--watch-pids", running.processes().stream()
+                                .map(p -> String.valueOf(p.pid())).collect(Collectors.joining(","))));
                         double cpu = running.cpuMs();
                         outcome = Proc.run(clientCommand(args), repo, Map.of(), out.resolve("logs/" + log + ".err"), 600);
                         r = result(g, round, outcome);
@@ -510,8 +511,8 @@ public final class Gateways {
                 s.path("seconds").asString()));
         md.append("| path | connect → initialized (ms) | sequential p50 (µs) | ").append(s.path("inflight").asString())
                 .append(" in flight: p50 (µs) | p99 (µs) | calls/s | calls/s ÷ direct | gateway CPU per call, whole run (µs) | client CPU per call, in flight (µs) |"
-                + " gateway peak RSS (MB) |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " CPU per call of the process the client talks to (upstream or gateway), in flight (µs) | gateway peak RSS (MB) |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         JsonNode calls = r.path("calls");
         double direct = Report.median(values(calls.path("direct"), "callsPerSec"));
         for (JsonNode g : s.path("gateways")) {
@@ -522,7 +523,7 @@ public final class Gateways {
                     .append(cell(runs, "tpP99Us", "%,.0f")).append(" | ").append(cell(runs, "callsPerSec", "%,.0f")).append(" | ")
                     .append(direct > 0 && perSec > 0 ? String.format(Locale.ROOT, "%.2f×", perSec / direct) : "").append(" | ")
                     .append(cell(runs, "gatewayCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "clientCpuUsPerCall", "%,.0f"))
-                    .append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
+                    .append(" | ").append(cell(runs, "serverCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
                     .append(" |\n");
         }
         JsonNode memory = r.path("memory");
