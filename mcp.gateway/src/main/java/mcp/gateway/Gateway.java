@@ -38,6 +38,7 @@ import mcp.manager.ServerRequestHandler;
 import mcp.manager.SurfaceSlice;
 import mcp.protocol.CacheHints;
 import mcp.protocol.ErrorCodes;
+import mcp.protocol.Meta;
 import mcp.protocol.ResultType;
 import mcp.server.Capabilities;
 import mcp.server.InputRequest;
@@ -199,9 +200,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 return CompletableFuture.completedFuture(refusal(tool, context));
             }
             return connected(tool.serverName()).thenCompose(client -> {
-                CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context))
-                        .withProgress(update -> context.progress(update.progress(), update.total().orElse(-1.0),
-                                update.message().orElse(null)));
+                CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context));
+                if (Meta.progressToken(params).isPresent()) {
+                    // Only for a client that asked: a call that listens for progress gets its answer after the
+                    // session's ordered events, two thread hand-offs more for every call.
+                    options = options.withProgress(update -> context.progress(update.progress(),
+                            update.total().orElse(-1.0), update.message().orElse(null)));
+                }
                 CompletableFuture<JsonNode> call = client.callTool(tool.toolName(), arguments, options)
                         .thenApply(result -> ours(result.raw()));
                 context.cancellation().thenRun(() -> call.cancel(true));
