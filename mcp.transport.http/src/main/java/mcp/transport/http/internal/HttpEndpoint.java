@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BiConsumer;
 import mcp.api.HeaderCommands;
 import mcp.api.McpException;
 import mcp.api.spi.TransportRequest;
@@ -98,18 +99,21 @@ final class HttpEndpoint {
      * {@code sendAsync} future to CompletableFuture's default executor, which starts a new thread for each task where
      * the common pool is too small (fewer than three CPUs). That thread, once per request, cost more CPU than the rest
      * of a request. Here the request is sent with the blocking {@link HttpClient#send} on one of the client's own
-     * threads, which completes the future; cancelling the future interrupts that thread, which makes the JDK abandon
-     * the exchange as cancelling a {@code sendAsync} future does. A failure completes the future with the cause the
-     * JDK's own future would carry.
+     * threads, which completes the future and then runs {@code then} (no further hand-off); cancelling the future
+     * interrupts that thread, which makes the JDK abandon the exchange as cancelling a {@code sendAsync} future does.
+     * A failure carries the cause the JDK's own future would carry.
      *
      * @param request the request
      * @param handler how its body is read
+     * @param then what to do with the outcome, run once on a thread of {@link #executor} (a cancellation's outcome
+     *     is a {@link CancellationException})
      * @param <T> the body's type
-     * @return the response, completed on a thread of {@link #executor}
+     * @return the response
      */
-    <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+            BiConsumer<HttpResponse<T>, Throwable> then) {
         Sending<T> sending = new Sending<>();
-        executor.execute(() -> sending.run(client, request, handler));
+        executor.execute(() -> sending.run(client, request, handler, then));
         return sending;
     }
 
@@ -118,27 +122,39 @@ final class HttpEndpoint {
         /** The thread in {@code send}, or {@code null}; guarded by {@code this}. */
         private Thread sender;
 
-        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler,
+                BiConsumer<HttpResponse<T>, Throwable> then) {
+            boolean send;
             synchronized (this) {
-                if (isDone()) {
-                    return;
-                }
-                sender = Thread.currentThread();
+                send = !isDone();
+                sender = send ? Thread.currentThread() : null;
             }
+            if (send) {
+                try {
+                    complete(client.send(request, handler));
+                } catch (InterruptedException e) {
+                    completeExceptionally(new CancellationException("the request was abandoned"));
+                } catch (IOException | RuntimeException e) {
+                    // send() rethrows the exchange's failure as a new exception of a related type, with the original
+                    // as its cause (a timeout excepted); sendAsync fails with the original.
+                    completeExceptionally(e.getCause() != null && !(e instanceof HttpTimeoutException) ? e.getCause() : e);
+                } finally {
+                    synchronized (this) {
+                        sender = null;
+                    }
+                    Thread.interrupted(); // a cancellation that came as send returned is not the next task's
+                }
+            }
+            HttpResponse<T> response = null;
+            Throwable failure = null;
             try {
-                complete(client.send(request, handler));
-            } catch (InterruptedException e) {
-                completeExceptionally(new CancellationException("the request was abandoned"));
-            } catch (IOException | RuntimeException e) {
-                // send() rethrows the exchange's failure as a new exception of a related type, with the original
-                // as its cause (a timeout excepted); sendAsync fails with the original.
-                completeExceptionally(e.getCause() != null && !(e instanceof HttpTimeoutException) ? e.getCause() : e);
-            } finally {
-                synchronized (this) {
-                    sender = null;
-                }
-                Thread.interrupted(); // a cancellation that came as send returned is not this thread's next task's
+                response = join();
+            } catch (CancellationException e) {
+                failure = e;
+            } catch (CompletionException e) {
+                failure = e.getCause() != null ? e.getCause() : e;
             }
+            then.accept(response, failure);
         }
 
         @Override
