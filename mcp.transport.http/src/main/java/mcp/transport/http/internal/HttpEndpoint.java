@@ -20,6 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import mcp.api.HeaderCommands;
 import mcp.api.McpException;
@@ -103,17 +106,30 @@ final class HttpEndpoint {
      * interrupts that thread, which makes the JDK abandon the exchange as cancelling a {@code sendAsync} future does.
      * A failure carries the cause the JDK's own future would carry.
      *
-     * @param request the request
+     * <p>The response timeout is kept here too, not in the request: the JDK wakes its selector thread for every
+     * request that has one, a context switch per request, whereas a timer of {@link HttpThreads#TIMER} that is
+     * cancelled before it is due wakes nobody. When it is due first, the future fails with an
+     * {@link HttpTimeoutException} and the exchange is abandoned, as the JDK does.
+     *
+     * @param request the request, without a timeout of its own
      * @param handler how its body is read
+     * @param responseTimeout how long the response (its headers, and a JSON body) may take
      * @param then what to do with the outcome, run once on a thread of {@link #executor} (a cancellation's outcome
      *     is a {@link CancellationException})
      * @param <T> the body's type
      * @return the response
      */
     <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
-            BiConsumer<HttpResponse<T>, Throwable> then) {
+            Duration responseTimeout, BiConsumer<HttpResponse<T>, Throwable> then) {
         Sending<T> sending = new Sending<>();
-        executor.execute(() -> sending.run(client, request, handler, then));
+        ScheduledFuture<?> deadline = HttpThreads.TIMER.schedule(sending::expire, responseTimeout.toNanos(),
+                TimeUnit.NANOSECONDS);
+        try {
+            executor.execute(() -> sending.run(client, request, handler, deadline, then));
+        } catch (RuntimeException e) {
+            deadline.cancel(false);
+            throw e;
+        }
         return sending;
     }
 
@@ -122,7 +138,18 @@ final class HttpEndpoint {
         /** The thread in {@code send}, or {@code null}; guarded by {@code this}. */
         private Thread sender;
 
-        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler,
+        /** The response timeout: the exchange is abandoned, and the future fails as the JDK's would. */
+        void expire() {
+            if (completeExceptionally(new HttpTimeoutException("request timed out"))) {
+                synchronized (this) {
+                    if (sender != null) {
+                        sender.interrupt();
+                    }
+                }
+            }
+        }
+
+        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler, Future<?> deadline,
                 BiConsumer<HttpResponse<T>, Throwable> then) {
             boolean send;
             synchronized (this) {
@@ -145,6 +172,7 @@ final class HttpEndpoint {
                     Thread.interrupted(); // a cancellation that came as send returned is not the next task's
                 }
             }
+            deadline.cancel(false);
             HttpResponse<T> response = null;
             Throwable failure = null;
             try {
@@ -258,10 +286,16 @@ final class HttpEndpoint {
         return prepare(method, target, responseTimeout).builder();
     }
 
-    /** As {@link #request(String, URI, Duration)}, with what was presented. */
+    /**
+     * As {@link #request(String, URI, Duration)}, with what was presented; {@code responseTimeout} {@code null}: none
+     * in the request (for {@link #sendAsync}, which keeps the time itself).
+     */
     Prepared prepare(String method, URI target, Duration responseTimeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(responseTimeout)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target)
                 .setHeader("User-Agent", "mcp-host/" + HttpTransports.VERSION);
+        if (responseTimeout != null) {
+            builder.timeout(responseTimeout);
+        }
         CommandHeaders.Snapshot snapshot = headers.current();
         snapshot.headers().forEach(builder::setHeader);
         OAuthClient client = oauth;

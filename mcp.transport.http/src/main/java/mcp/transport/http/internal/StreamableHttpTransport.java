@@ -316,7 +316,7 @@ final class StreamableHttpTransport implements Transport {
         boolean isRequest = out.message() instanceof JsonRpcRequest;
         Duration responseTimeout = isRequest ? http.timeout.multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR)
                 : http.timeout;
-        HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, responseTimeout);
+        HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, null); // sendAsync keeps the time
         HttpRequest.Builder builder = prepared.builder()
                 .POST(HttpRequest.BodyPublishers.ofByteArray(out.bytes()))
                 .setHeader("Accept", McpHeaders.ACCEPT_BOTH)
@@ -349,7 +349,7 @@ final class StreamableHttpTransport implements Transport {
                 out.stateless() ? ReplyHandler.ERROR_BODY_BYTES : ReplyHandler.EXCERPT_BYTES);
         int sentHeaders = prepared.headerGeneration();
         try {
-            response = http.sendAsync(builder.build(), handler, (reply, error) -> onPostResponse(out, ex, session,
+            response = http.sendAsync(builder.build(), handler, responseTimeout, (reply, error) -> onPostResponse(out, ex, session,
                     responseTimeout, sentAuthorization, sentHeaders, reply, error));
         } catch (RuntimeException e) {
             failOutgoing(out, ex, new McpException(prefix() + "cannot send POST " + HttpEndpoint.redact(http.uri) + ": "

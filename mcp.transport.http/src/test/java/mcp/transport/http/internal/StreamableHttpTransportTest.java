@@ -746,6 +746,30 @@ class StreamableHttpTransportTest {
         assertEquals(0, sendingThreads());
     }
 
+    @Test
+    void aPostWhoseAnswerNeverStartsFailsAtTheResponseTimeoutAndFreesItsThread() throws Exception {
+        McpStub stub = new McpStub();
+        TestHttpServer server = server(stub);
+        stub.overrides.put("tools/call", (call, request) -> server.hang());
+        // The backstop of a request is ten times the config's timeout: 1 s here.
+        StreamableHttpTransport transport = open(server, Map.of(), Duration.ofMillis(100),
+                TransportRequest.DEFAULT_MAX_MESSAGE_BYTES);
+        transport.start(new Recorder());
+        await(transport.send(initialize(1)));
+        long start = System.nanoTime();
+        CompletableFuture<Void> call = transport.send(new JsonRpcRequest(RequestId.of(9), "tools/call", null));
+        String message = failure(call).getMessage();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(message.contains("failed: no response within 1000 ms"), message);
+        assertTrue(millis >= 900, "gave up after " + millis + " ms");
+        assertEquals(0, transport.exchangesInFlight());
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (sendingThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, sendingThreads());
+    }
+
     /** @return the threads of a transport of server "t" waiting in HttpClient.send */
     private static long sendingThreads() {
         return Thread.getAllStackTraces().entrySet().stream()
