@@ -133,6 +133,16 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return new Capabilities(true, true, true, true, true, true, true, true, McpJson.object());
     }
 
+    /**
+     * Never: {@link #handle} starts the work upstream and returns (the host's sessions send without waiting, and what
+     * a call waits for, the connection or the client's confirmation, is a future), so the server calls it on the
+     * thread that read the request, without a hand-off to a worker.
+     */
+    @Override
+    public boolean blocks() {
+        return false;
+    }
+
     /** The names as the clients see them now. */
     Exposed exposed() {
         // The manager's tools and surfaces are immutable snapshots, replaced on every change: while both are the
