@@ -42,6 +42,7 @@ import mcp.manager.ServerRequestHandler;
 import mcp.manager.SurfaceSlice;
 import mcp.protocol.CacheHints;
 import mcp.protocol.ErrorCodes;
+import mcp.protocol.Meta;
 import mcp.protocol.ResultType;
 import mcp.server.Capabilities;
 import mcp.server.InputRequest;
@@ -113,6 +114,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final List<OwnTool> ownTools;
     private final boolean tasks;
     private volatile McpServer server;
+    /** The names of the last snapshot {@link #exposed()} saw; {@code null} before the first. */
+    private volatile Snapshot snapshot;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
 
@@ -220,10 +223,35 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return schemas.of(name);
     }
 
+    /**
+     * Never: {@link #handle} starts the work upstream and returns (the host's sessions send without waiting, and what
+     * a call waits for, the connection or the client's confirmation, is a future), so the server calls it on the
+     * thread that read the request, without a hand-off to a worker.
+     */
+    @Override
+    public boolean blocks() {
+        return false;
+    }
+
     /** The names as the clients see them now. */
     Exposed exposed() {
+        // The manager's tools and surfaces are immutable snapshots, replaced on every change: while both are the
+        // same objects and the view is the same, so are the names, and a call needs not rebuild them (a map of every
+        // tool in view).
+        List<BridgedTool> all = manager.getTools();
+        List<SurfaceSlice> surfaces = manager.surfaces();
         View current = view;
-        return Exposed.of(manager.getTools(), manager.surfaces(), current::contains, current.shown(), tools);
+        Snapshot last = snapshot;
+        if (last != null && last.tools() == all && last.surfaces() == surfaces && last.view() == current) {
+            return last.exposed();
+        }
+        Exposed exposed = Exposed.of(all, surfaces, current::contains, current.shown(), tools);
+        snapshot = new Snapshot(all, surfaces, current, exposed);
+        return exposed;
+    }
+
+    /** The names made from one snapshot of the manager's tools and surfaces, in one view. */
+    private record Snapshot(List<BridgedTool> tools, List<SurfaceSlice> surfaces, View view, Exposed exposed) {
     }
 
     @Override
@@ -302,9 +330,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             }
             return connected(tool.serverName(), manager.clientForTool(tool.serverName(), tool.toolName()))
                     .thenCompose(client -> {
-                CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context))
-                        .withProgress(update -> context.progress(update.progress(), update.total().orElse(-1.0),
-                                update.message().orElse(null)));
+                CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context));
+                if (Meta.progressToken(params).isPresent()) {
+                    // Only for a client that asked: a call that listens for progress gets its answer after the
+                    // session's ordered events, two thread hand-offs more for every call.
+                    options = options.withProgress(update -> context.progress(update.progress(),
+                            update.total().orElse(-1.0), update.message().orElse(null)));
+                }
                 // The upstream call itself is cancelled (a future chained on it would not tell the server).
                 CompletableFuture<mcp.api.ToolResult> call = client.callTool(tool.toolName(), arguments, options);
                 context.cancellation().thenRun(() -> call.cancel(true));

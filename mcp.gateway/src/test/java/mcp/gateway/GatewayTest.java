@@ -1,6 +1,7 @@
 package mcp.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -161,6 +162,21 @@ class GatewayTest {
             pids.add(text(client.callToolBlocking("beta_pid", McpJson.object())));
         }
         assertEquals(2, pids.size(), pids.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "2025-11-25"})
+    void progressReachesTheClientThatAskedForIt(String era) throws Exception {
+        McpClient client = client(gateway(Map.of("solo", List.of())), ClientOptions.builder("gateway").protocolVersion(era));
+        List<Double> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ToolResult asked = client.callTool("slow", McpJson.object().put("ms", 200).put("steps", 4),
+                CallOptions.DEFAULT.withProgress(update -> seen.add(update.progress()))).get(60, TimeUnit.SECONDS);
+        assertFalse(asked.isError());
+        assertFalse(seen.isEmpty(), "no progress reached the client that asked for it");
+        // A call that does not ask is answered all the same.
+        ToolResult quiet = client.callTool("slow", McpJson.object().put("ms", 200).put("steps", 4), CallOptions.DEFAULT)
+                .get(60, TimeUnit.SECONDS);
+        assertFalse(quiet.isError());
     }
 
     @Test

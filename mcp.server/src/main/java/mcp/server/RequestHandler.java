@@ -18,7 +18,8 @@ import tools.jackson.databind.JsonNode;
  * {@link RequestContext} that hides the era.
  *
  * <p>Threads: {@link #handle} is called on a server worker thread, and may block (a blocked handler holds that one
- * thread); the future it returns may complete on any thread.
+ * thread); the future it returns may complete on any thread. A handler that never blocks in {@link #handle} says so
+ * ({@link #blocks()}), and is called on the thread that read the request instead.
  */
 public interface RequestHandler {
 
@@ -35,6 +36,20 @@ public interface RequestHandler {
      *     that JSON-RPC error, and with anything else to answer {@code -32603}
      */
     CompletableFuture<JsonNode> handle(Request request, RequestContext context);
+
+    /**
+     * Whether {@link #handle} may block. When it may (the default), every request is handed to a server worker thread
+     * first. A handler whose {@code handle} only starts asynchronous work and returns (a gateway that passes requests
+     * on) answers {@code false}: it is then called on the thread that read the request (the stdio reader, an HTTP
+     * server thread), which saves a thread hand-off per request, and must never wait there, or it holds up the
+     * reading of other requests, among them the client answers that it would wait for. It is read once, when the
+     * server is built.
+     *
+     * @return whether {@code handle} may block
+     */
+    default boolean blocks() {
+        return true;
+    }
 
     /**
      * The resources some client is subscribed to changed ({@code resources/subscribe} and {@code unsubscribe} of the

@@ -104,4 +104,44 @@ class StdioTest {
         toServer.close();
         assertTrue(endpoint.awaitClosed(Duration.ofSeconds(10)), "the endpoint ends with its input");
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void aHandlerThatNeverBlocksIsCalledOnTheReadingThreadAndOneThatMayOnAWorker(boolean blocks) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> calledOn = new java.util.concurrent.atomic.AtomicReference<>();
+        RequestHandler handler = new RequestHandler() {
+            @Override
+            public Capabilities capabilities() {
+                return new Capabilities(true, false, false, false, false, false, false, false, mcp.api.McpJson.object());
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<JsonNode> handle(Request request, RequestContext context) {
+                calledOn.set(Thread.currentThread().getName());
+                tools.jackson.databind.node.ObjectNode result = mcp.api.McpJson.object();
+                result.putArray("content").addObject().put("type", "text").put("text", "ok");
+                return java.util.concurrent.CompletableFuture.completedFuture(result);
+            }
+
+            @Override
+            public boolean blocks() {
+                return blocks;
+            }
+        };
+        server.close();
+        server = McpServer.builder("threads", "1").handler(handler).build();
+        PipedInputStream serverIn = new PipedInputStream(1 << 20);
+        toServer = new PipedOutputStream(serverIn);
+        PipedInputStream clientIn = new PipedInputStream(1 << 20);
+        PipedOutputStream serverOut = new PipedOutputStream(clientIn);
+        fromServer = new BufferedReader(new InputStreamReader(clientIn, StandardCharsets.UTF_8));
+        server.serveStdio(serverIn, serverOut);
+        send(Wire.request(1, "initialize", Wire.json("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}")));
+        receive();
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        send(Wire.request(2, "tools/call", Wire.json("{\"name\":\"any\"}")));
+        assertEquals("ok", receive().path("result").path("content").path(0).path("text").asString());
+        assertEquals(blocks, calledOn.get().contains("-worker-"), "called on " + calledOn.get());
+    }
 }

@@ -46,7 +46,9 @@ import mcp.manager.McpClient;
  *       open until its stdin ends or says something, then closes them.</li>
  * </ul>
  * Prints {@code BENCH-RESULT {json}} at the end. Command line: {@code --mode calls|hold [--url URL | --urls U,U,...]
- * [options] [-- COMMAND...]} (the command instead of a URL: stdio).
+ * [--watch-pids P,P] [options] [-- COMMAND...]} (the command instead of a URL: stdio). {@code serverCpuUsPerCall} is
+ * the CPU time per call of the process the client talks to, over the in-flight phase: the {@code --watch-pids} (an
+ * HTTP gateway), else the client's child processes (the upstream directly, or a stdio gateway).
  */
 public final class GatewayClient {
 
@@ -144,6 +146,7 @@ public final class GatewayClient {
 
             InFlight tp = new InFlight(client, inflight, (long) (seconds * 1e9), prefix);
             double cpu = ServerProcess.cpuMs(ProcessHandle.current().pid());
+            double serverCpu = serverCpuMs(options);
             tp.run();
             long[] all = tp.latencies();
             result.put("inflight", inflight);
@@ -153,6 +156,7 @@ public final class GatewayClient {
             result.put("tpP99Us", all.length == 0 ? -1 : all[Math.min(all.length - 1, (int) Math.ceil(all.length * 0.99) - 1)] / 1000.0);
             result.put("clientCpuUsPerCall", (ServerProcess.cpuMs(ProcessHandle.current().pid()) - cpu) * 1000
                     / Math.max(1, tp.completed.get()));
+            result.put("serverCpuUsPerCall", (serverCpuMs(options) - serverCpu) * 1000 / Math.max(1, tp.completed.get()));
             mismatches += tp.mismatches.get();
             failures += tp.failures.get();
             if (firstProblem == null) {
@@ -164,6 +168,18 @@ public final class GatewayClient {
         if (firstProblem != null) {
             result.put("firstProblem", firstProblem);
         }
+    }
+
+    /**
+     * @return the CPU time of the process this client talks to: the processes {@code --watch-pids} names (an HTTP
+     *     gateway), else this process's children (over stdio: the upstream, or the gateway without its upstream)
+     */
+    private static double serverCpuMs(Map<String, String> options) {
+        String pids = options.get("--watch-pids");
+        if (pids != null) {
+            return Arrays.stream(pids.split(",")).mapToLong(Long::parseLong).mapToDouble(ServerProcess::cpuMs).sum();
+        }
+        return ProcessHandle.current().children().mapToDouble(child -> ServerProcess.cpuMs(child.pid())).sum();
     }
 
     /** {@code lanes} calls in flight, each lane issuing its next call from the completion of the last, all timed. */

@@ -44,7 +44,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Command line: {@code --repo DIR --module-path MP [--out DIR] [--gateways direct,mcp-proxy,supergateway]
  * [--upstream testkit|everything] [--rounds N] [--warmup N] [--calls N] [--inflight N] [--seconds S] [--upstreams N]
- * [--sessions N] [--memory false] [--node NODE] [--smoke]}; {@code MP} is the module path of the client processes.
+ * [--sessions N] [--memory false] [--node NODE] [--gateway-java-opts FLAGS] [--client-java-opts FLAGS] [--smoke]};
+ * {@code MP} is the module path of the client processes; the {@code FLAGS} (space-separated) are added to the JVM flags
+ * of mcp-host serve or of the client processes (a flight recording, say).
  * The npm gateways come from {@code bench/node_modules} ({@code bench/gateway.sh} installs them from the lock file);
  * one that is not installed is left out with a problem, except in {@code --smoke}, which runs {@code direct} alone
  * unless {@code --gateways} says otherwise. Writes {@code gateways.json} and {@code gateways.md} into the output
@@ -143,7 +145,7 @@ public final class Gateways {
     private static final String IMAGE_LAUNCHER = "mcp.cli/target/image/bin/mcp-host";
 
     /** {@code mcp-host --config FILE serve ...} with these upstreams in FILE and a HOME of its own. */
-    private List<String> serve(Map<String, List<String>> upstreams, String... options) {
+    private List<String> serve(Map<String, List<String>> upstreams, String... serveOptions) {
         ObjectNode servers = Proc.JSON.createObjectNode();
         upstreams.forEach((name, command) -> {
             ObjectNode entry = servers.putObject(name).put("command", command.get(0));
@@ -155,9 +157,14 @@ public final class Gateways {
             Path config = Files.createDirectories(out).resolve("serve-" + String.join("-", upstreams.keySet()).hashCode()
                     + ".json");
             Files.writeString(config, root.toString());
-            List<String> command = new ArrayList<>(List.of("env", "HOME=" + Files.createDirectories(out.resolve("serve-home")),
-                    repo.resolve(IMAGE_LAUNCHER).toString(), "--config", config.toString(), "serve"));
-            command.addAll(List.of(options));
+            List<String> command = new ArrayList<>(List.of("env", "HOME=" + Files.createDirectories(out.resolve("serve-home"))));
+            // JVM flags for the gateway alone (a flight recording, say): the launcher adds MCP_HOST_JAVA_OPTS to its own.
+            String javaOpts = options.get("--gateway-java-opts");
+            if (javaOpts != null) {
+                command.add("MCP_HOST_JAVA_OPTS=" + javaOpts);
+            }
+            command.addAll(List.of(repo.resolve(IMAGE_LAUNCHER).toString(), "--config", config.toString(), "serve"));
+            command.addAll(List.of(serveOptions));
             return command;
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -338,6 +345,10 @@ public final class Gateways {
     private List<String> clientCommand(List<String> args) {
         List<String> command = new ArrayList<>(List.of(Proc.java()));
         command.addAll(Runner.CLIENT_JVM_FLAGS);
+        String javaOpts = options.get("--client-java-opts");
+        if (javaOpts != null) {
+            command.addAll(List.of(javaOpts.trim().split("\\s+")));
+        }
         command.addAll(List.of("-p", modulePath, "-m", "mcp.bench/mcp.bench.internal.GatewayClient"));
         command.addAll(args);
         return command;
@@ -368,7 +379,8 @@ public final class Gateways {
                     r = result(g, round, outcome);
                 } else {
                     try (Running running = launch(g, List.of("u0"), log + "-gateway")) {
-                        args.addAll(List.of("--url", running.urls().get(0)));
+                        args.addAll(List.of("--url", running.urls().get(0), "--watch-pids", running.processes().stream()
+                                .map(p -> String.valueOf(p.pid())).collect(Collectors.joining(","))));
                         double cpu = running.cpuMs();
                         outcome = Proc.run(clientCommand(args), repo, Map.of(), out.resolve("logs/" + log + ".err"), 600);
                         r = result(g, round, outcome);
@@ -499,8 +511,8 @@ public final class Gateways {
                 s.path("seconds").asString()));
         md.append("| path | connect → initialized (ms) | sequential p50 (µs) | ").append(s.path("inflight").asString())
                 .append(" in flight: p50 (µs) | p99 (µs) | calls/s | calls/s ÷ direct | gateway CPU per call, whole run (µs) | client CPU per call, in flight (µs) |"
-                + " gateway peak RSS (MB) |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " CPU per call of the process the client talks to (upstream or gateway), in flight (µs) | gateway peak RSS (MB) |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         JsonNode calls = r.path("calls");
         double direct = Report.median(values(calls.path("direct"), "callsPerSec"));
         for (JsonNode g : s.path("gateways")) {
@@ -511,7 +523,7 @@ public final class Gateways {
                     .append(cell(runs, "tpP99Us", "%,.0f")).append(" | ").append(cell(runs, "callsPerSec", "%,.0f")).append(" | ")
                     .append(direct > 0 && perSec > 0 ? String.format(Locale.ROOT, "%.2f×", perSec / direct) : "").append(" | ")
                     .append(cell(runs, "gatewayCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "clientCpuUsPerCall", "%,.0f"))
-                    .append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
+                    .append(" | ").append(cell(runs, "serverCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
                     .append(" |\n");
         }
         JsonNode memory = r.path("memory");

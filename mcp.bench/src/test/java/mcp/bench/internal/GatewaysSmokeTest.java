@@ -38,6 +38,7 @@ class GatewaysSmokeTest {
             assertTrue(run.path("tpCalls").asLong() > 0, gateway + " completed calls with 16 in flight");
             assertEquals(0, run.path("mismatches").asLong(), gateway + " mismatches");
             assertEquals(0, run.path("failures").asLong(), gateway + " failures");
+            assertTrue(run.path("serverCpuUsPerCall").isNumber(), gateway + " CPU of the process the client talks to");
             if (!gateway.equals("direct")) {
                 assertEquals(4, results.path("memory").path(gateway).path("sessions").asInt(), gateway + " held every session");
             }

@@ -68,6 +68,8 @@ public final class ServerCore implements AutoCloseable {
     private final Optional<String> title;
     private final Optional<String> instructions;
     final RequestHandler handler;
+    /** {@link RequestHandler#blocks()}: whether a request is handed to a worker before its handler is called. */
+    private final boolean handlerBlocks;
     final Capabilities capabilities;
     private final ObjectNode capabilitiesJson;
     /** What {@code server/discover} declares: the tasks extension in place of the handshake era's tasks. */
@@ -104,6 +106,7 @@ public final class ServerCore implements AutoCloseable {
         this.title = title;
         this.instructions = instructions;
         this.handler = handler;
+        this.handlerBlocks = handler.blocks();
         this.capabilities = handler.capabilities();
         this.capabilitiesJson = capabilities.toJson();
         capabilitiesJson.putObject("logging");
@@ -542,41 +545,11 @@ public final class ServerCore implements AutoCloseable {
         if (!gated(call.method)) {
             result.completeExceptionally(new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND,
                     "Method not found: " + call.method, null));
+        } else if (!handlerBlocks) {
+            invoke(call, id, result, false);
         } else {
             try {
-                threads.workers.execute(() -> {
-                    if (result.isDone()) {
-                        return;
-                    }
-                    CompletableFuture<JsonNode> answer;
-                    // A handler that blocks in handle() is interrupted when its call is cancelled meanwhile.
-                    Thread worker = Thread.currentThread();
-                    CompletableFuture<Void> interrupt = call.cancellation().thenRun(worker::interrupt);
-                    try {
-                        answer = handler.handle(new Request(id, call.method, call.params), call);
-                    } catch (RuntimeException | Error e) {
-                        answer = CompletableFuture.failedFuture(e);
-                    } finally {
-                        interrupt.cancel(false);
-                        Thread.interrupted();
-                    }
-                    if (answer == null) {
-                        answer = CompletableFuture.failedFuture(new IllegalStateException("the handler returned no future"));
-                    }
-                    CompletableFuture<JsonNode> handling = answer;
-                    result.whenComplete((value, error) -> {
-                        if (error instanceof CancellationException || call.aborted) {
-                            handling.cancel(false);
-                        }
-                    });
-                    handling.whenComplete((value, error) -> {
-                        if (error != null) {
-                            result.completeExceptionally(error);
-                        } else {
-                            result.complete(value);
-                        }
-                    });
-                });
+                threads.workers.execute(() -> invoke(call, id, result, true));
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 result.completeExceptionally(new McpProtocolException(JsonRpcError.INTERNAL_ERROR, "Server closing",
                         null));
@@ -587,6 +560,47 @@ public final class ServerCore implements AutoCloseable {
         } else {
             result.whenComplete((value, error) -> finish(call));
         }
+    }
+
+    /**
+     * Calls the handler and passes its answer on to {@code result}.
+     *
+     * @param worker whether this is a worker of ours, which a cancellation interrupts (a handler that may block is
+     *     interrupted when its call is cancelled meanwhile); a thread that read the request is never interrupted
+     */
+    private void invoke(Call call, RequestId id, CompletableFuture<JsonNode> result, boolean worker) {
+        if (result.isDone()) {
+            return;
+        }
+        CompletableFuture<JsonNode> answer;
+        Thread thread = Thread.currentThread();
+        CompletableFuture<Void> interrupt = worker ? call.cancellation().thenRun(thread::interrupt) : null;
+        try {
+            answer = handler.handle(new Request(id, call.method, call.params), call);
+        } catch (RuntimeException | Error e) {
+            answer = CompletableFuture.failedFuture(e);
+        } finally {
+            if (interrupt != null) {
+                interrupt.cancel(false);
+                Thread.interrupted();
+            }
+        }
+        if (answer == null) {
+            answer = CompletableFuture.failedFuture(new IllegalStateException("the handler returned no future"));
+        }
+        CompletableFuture<JsonNode> running = answer;
+        result.whenComplete((value, error) -> {
+            if (error instanceof CancellationException || call.aborted) {
+                running.cancel(false);
+            }
+        });
+        running.whenComplete((value, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(value);
+            }
+        });
     }
 
     /** @return whether the method's feature is one the handler declared (any method it does not know is its own) */

@@ -16,9 +16,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import mcp.api.HeaderCommands;
 import mcp.api.McpException;
 import mcp.api.spi.TransportRequest;
@@ -90,6 +95,106 @@ final class HttpEndpoint {
         builder.version("https".equalsIgnoreCase(uri.getScheme()) ? HttpClient.Version.HTTP_2
                 : HttpClient.Version.HTTP_1_1);
         this.client = builder.build();
+    }
+
+    /**
+     * Sends as {@link HttpClient#sendAsync} does, without its last step: the JDK hands the completion of every
+     * {@code sendAsync} future to CompletableFuture's default executor, which starts a new thread for each task where
+     * the common pool is too small (fewer than three CPUs). That thread, once per request, cost more CPU than the rest
+     * of a request. Here the request is sent with the blocking {@link HttpClient#send} on one of the client's own
+     * threads, which completes the future and then runs {@code then} (no further hand-off); cancelling the future
+     * interrupts that thread, which makes the JDK abandon the exchange as cancelling a {@code sendAsync} future does.
+     * A failure carries the cause the JDK's own future would carry.
+     *
+     * <p>The response timeout is kept here too, not in the request: the JDK wakes its selector thread for every
+     * request that has one, a context switch per request, whereas a timer of {@link HttpThreads#TIMER} that is
+     * cancelled before it is due wakes nobody. When it is due first, the future fails with an
+     * {@link HttpTimeoutException} and the exchange is abandoned, as the JDK does.
+     *
+     * @param request the request, without a timeout of its own
+     * @param handler how its body is read
+     * @param responseTimeout how long the response (its headers, and a JSON body) may take
+     * @param then what to do with the outcome, run once on a thread of {@link #executor} (a cancellation's outcome
+     *     is a {@link CancellationException})
+     * @param <T> the body's type
+     * @return the response
+     */
+    <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+            Duration responseTimeout, BiConsumer<HttpResponse<T>, Throwable> then) {
+        Sending<T> sending = new Sending<>();
+        ScheduledFuture<?> deadline = HttpThreads.TIMER.schedule(sending::expire, responseTimeout.toNanos(),
+                TimeUnit.NANOSECONDS);
+        try {
+            executor.execute(() -> sending.run(client, request, handler, deadline, then));
+        } catch (RuntimeException e) {
+            deadline.cancel(false);
+            throw e;
+        }
+        return sending;
+    }
+
+    /** A response being waited for by one of the executor's threads, which a cancellation interrupts. */
+    private static final class Sending<T> extends CompletableFuture<HttpResponse<T>> {
+        /** The thread in {@code send}, or {@code null}; guarded by {@code this}. */
+        private Thread sender;
+
+        /** The response timeout: the exchange is abandoned, and the future fails as the JDK's would. */
+        void expire() {
+            if (completeExceptionally(new HttpTimeoutException("request timed out"))) {
+                synchronized (this) {
+                    if (sender != null) {
+                        sender.interrupt();
+                    }
+                }
+            }
+        }
+
+        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler, Future<?> deadline,
+                BiConsumer<HttpResponse<T>, Throwable> then) {
+            boolean send;
+            synchronized (this) {
+                send = !isDone();
+                sender = send ? Thread.currentThread() : null;
+            }
+            if (send) {
+                try {
+                    complete(client.send(request, handler));
+                } catch (InterruptedException e) {
+                    completeExceptionally(new CancellationException("the request was abandoned"));
+                } catch (IOException | RuntimeException e) {
+                    // send() rethrows the exchange's failure as a new exception of a related type, with the original
+                    // as its cause (a timeout excepted); sendAsync fails with the original.
+                    completeExceptionally(e.getCause() != null && !(e instanceof HttpTimeoutException) ? e.getCause() : e);
+                } finally {
+                    synchronized (this) {
+                        sender = null;
+                    }
+                    Thread.interrupted(); // a cancellation that came as send returned is not the next task's
+                }
+            }
+            deadline.cancel(false);
+            HttpResponse<T> response = null;
+            Throwable failure = null;
+            try {
+                response = join();
+            } catch (CancellationException e) {
+                failure = e;
+            } catch (CompletionException e) {
+                failure = e.getCause() != null ? e.getCause() : e;
+            }
+            then.accept(response, failure);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            synchronized (this) {
+                if (sender != null) {
+                    sender.interrupt();
+                }
+            }
+            return cancelled;
+        }
     }
 
     /**
@@ -181,10 +286,16 @@ final class HttpEndpoint {
         return prepare(method, target, responseTimeout).builder();
     }
 
-    /** As {@link #request(String, URI, Duration)}, with what was presented. */
+    /**
+     * As {@link #request(String, URI, Duration)}, with what was presented; {@code responseTimeout} {@code null}: none
+     * in the request (for {@link #sendAsync}, which keeps the time itself).
+     */
     Prepared prepare(String method, URI target, Duration responseTimeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(responseTimeout)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target)
                 .setHeader("User-Agent", "mcp-host/" + HttpTransports.VERSION);
+        if (responseTimeout != null) {
+            builder.timeout(responseTimeout);
+        }
         CommandHeaders.Snapshot snapshot = headers.current();
         snapshot.headers().forEach(builder::setHeader);
         OAuthClient client = oauth;

@@ -27,6 +27,9 @@ final class HttpThreads {
 
     static final int IDLE_SECONDS = 5;
 
+    /** The period of the timer's no-op task, shorter than the response timeouts it keeps. */
+    static final long HEARTBEAT_MILLIS = 1_000;
+
     /** Delays and deadlines; tasks must not block. */
     static final ScheduledExecutorService TIMER = timer();
 
@@ -40,6 +43,10 @@ final class HttpThreads {
             return thread;
         });
         timer.setRemoveOnCancelPolicy(true);
+        // A new task that becomes the head of the queue wakes the timer's thread; with one request at a time, each
+        // request's response timeout would (armed into an empty queue, cancelled when answered). A no-op due within
+        // the period always sits ahead of such timers, so arming and cancelling them wakes nobody.
+        timer.scheduleAtFixedRate(() -> { }, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS, TimeUnit.MILLISECONDS);
         return timer;
     }
 

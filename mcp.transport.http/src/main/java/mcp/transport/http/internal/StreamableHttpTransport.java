@@ -316,7 +316,7 @@ final class StreamableHttpTransport implements Transport {
         boolean isRequest = out.message() instanceof JsonRpcRequest;
         Duration responseTimeout = isRequest ? http.timeout.multipliedBy(HttpTransports.REQUEST_BACKSTOP_FACTOR)
                 : http.timeout;
-        HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, responseTimeout);
+        HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, null); // sendAsync keeps the time
         HttpRequest.Builder builder = prepared.builder()
                 .POST(HttpRequest.BodyPublishers.ofByteArray(out.bytes()))
                 .setHeader("Accept", McpHeaders.ACCEPT_BOTH)
@@ -347,8 +347,10 @@ final class StreamableHttpTransport implements Transport {
         ReplyHandler handler = new ReplyHandler(isRequest, http.maxMessageBytes, ex,
                 isInitialize(out.message()) ? this::initializeHeaders : null,
                 out.stateless() ? ReplyHandler.ERROR_BODY_BYTES : ReplyHandler.EXCERPT_BYTES);
+        int sentHeaders = prepared.headerGeneration();
         try {
-            response = http.client.sendAsync(builder.build(), handler);
+            response = http.sendAsync(builder.build(), handler, responseTimeout, (reply, error) -> onPostResponse(out, ex, session,
+                    responseTimeout, sentAuthorization, sentHeaders, reply, error));
         } catch (RuntimeException e) {
             failOutgoing(out, ex, new McpException(prefix() + "cannot send POST " + HttpEndpoint.redact(http.uri) + ": "
                     + e.getMessage(), e));
@@ -357,9 +359,6 @@ final class StreamableHttpTransport implements Transport {
         if (ex != null) {
             ex.pending = response;
         }
-        int sentHeaders = prepared.headerGeneration();
-        response.whenCompleteAsync((reply, error) -> onPostResponse(out, ex, session, responseTimeout, sentAuthorization,
-                sentHeaders, reply, error), http.executor);
     }
 
     private void onPostResponse(Outgoing out, Exchange ex, String sentSession, Duration responseTimeout,

@@ -722,4 +722,60 @@ class StreamableHttpTransportTest {
         assertTrue(failure(call).getMessage().contains("request 9 cancelled"));
         assertEquals(0, transport.exchangesInFlight());
     }
+
+    @Test
+    void aCancelledPostWhoseAnswerNeverStartedFreesItsThread() throws Exception {
+        McpStub stub = new McpStub();
+        TestHttpServer server = server(stub);
+        stub.overrides.put("tools/call", (call, request) -> server.hang()); // no status line, no headers, ever
+        StreamableHttpTransport transport = open(server);
+        transport.start(new Recorder());
+        await(transport.send(initialize(1)));
+        CompletableFuture<Void> call = transport.send(new JsonRpcRequest(RequestId.of(9), "tools/call", null));
+        server.next("POST", WAIT);
+        server.next("POST", WAIT);
+        assertTrue(sendingThreads() > 0, "the POST waits on a thread of the transport");
+        await(transport.send(new JsonRpcNotification("notifications/cancelled", McpJson.object().put("requestId", 9))));
+        assertTrue(failure(call).getMessage().contains("request 9 cancelled"));
+        assertEquals(0, transport.exchangesInFlight());
+        // The thread that waited for the answer is interrupted, not left waiting for the response timeout.
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (sendingThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, sendingThreads());
+    }
+
+    @Test
+    void aPostWhoseAnswerNeverStartsFailsAtTheResponseTimeoutAndFreesItsThread() throws Exception {
+        McpStub stub = new McpStub();
+        TestHttpServer server = server(stub);
+        stub.overrides.put("tools/call", (call, request) -> server.hang());
+        // The backstop of a request is ten times the config's timeout: 1 s here.
+        StreamableHttpTransport transport = open(server, Map.of(), Duration.ofMillis(100),
+                TransportRequest.DEFAULT_MAX_MESSAGE_BYTES);
+        transport.start(new Recorder());
+        await(transport.send(initialize(1)));
+        long start = System.nanoTime();
+        CompletableFuture<Void> call = transport.send(new JsonRpcRequest(RequestId.of(9), "tools/call", null));
+        String message = failure(call).getMessage();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(message.contains("failed: no response within 1000 ms"), message);
+        assertTrue(millis >= 900, "gave up after " + millis + " ms");
+        assertEquals(0, transport.exchangesInFlight());
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (sendingThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, sendingThreads());
+    }
+
+    /** @return the threads of a transport of server "t" waiting in HttpClient.send */
+    private static long sendingThreads() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(entry -> entry.getKey().getName().startsWith("mcp-http-t-"))
+                .filter(entry -> java.util.Arrays.stream(entry.getValue())
+                        .anyMatch(frame -> frame.getMethodName().equals("send") && frame.getClassName().endsWith("HttpClientImpl")))
+                .count();
+    }
 }
