@@ -28,6 +28,7 @@ import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
 import mcp.gateway.internal.SearchView;
 import mcp.gateway.internal.ServerTools;
+import mcp.gateway.internal.ToolResults;
 import mcp.gateway.internal.ToolSchemas;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
@@ -386,12 +387,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     }
 
     private static ObjectNode textResult(String text, boolean error) {
-        ObjectNode result = McpJson.object();
-        result.putArray("content").addObject().put("type", "text").put("text", text);
-        if (error) {
-            result.put("isError", true);
-        }
-        return result;
+        return ToolResults.text(text, error);
     }
 
     /**

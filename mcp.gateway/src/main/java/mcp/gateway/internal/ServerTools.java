@@ -152,11 +152,6 @@ public final class ServerTools {
     }
 
     private static JsonNode result(String text, boolean error) {
-        ObjectNode result = McpJson.object();
-        result.putArray("content").addObject().put("type", "text").put("text", text);
-        if (error) {
-            result.put("isError", true);
-        }
-        return result;
+        return ToolResults.text(text, error);
     }
 }
