@@ -41,8 +41,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Each agent first has a user-level server of its own, written by its own CLI ({@code claude mcp add}, {@code codex
  * mcp add}, {@code gemini mcp add}), which connect moves into mcp-host's config. Two projects have a project server of
  * mcp-host's ({@code .mcp-host/mcp.json}), approved in the first only. Then one turn of each agent against the
- * recording model endpoint, offline ({@code agent-model.sh} in a network namespace): two in the first project, one in
- * the second, one after another; the first agent's {@code serve --stdio} starts the shared gateway and the others
+ * recording model endpoint, offline ({@code agent-model.sh} in a network namespace), in each project, one after
+ * another; the first agent's {@code serve --stdio} starts the shared gateway and the others
  * attach to it. Every server starts through a script that notes its process, its parent and its name, so the test
  * counts: each moved user server ran once for all three agents, the approved project server once, the unapproved one
  * never, all as children of the one gateway. Each agent offered its model exactly the tools a client of the gateway
@@ -160,26 +160,27 @@ class ConnectedAgentsIT {
         }
         Files.deleteIfExists(pids);
 
-        // One turn each, one after another: the first agent's serve starts the shared gateway, which outlives the
-        // turn (its idle time) and serves the next agents. Gemini CLI goes first: it waits for its servers before
-        // its first model request, and Claude Code in `-p` does not (its request went out 3 ms before its connect to
-        // a gateway that was still starting, on a busy machine, and offered no tool): attaching to a running gateway
-        // takes it well under its own start.
-        Map<String, Path> projectOf = new TreeMap<>(Map.of("claude", p1, "gemini", p1, "codex", p2));
-        Map<String, Path> logs = new TreeMap<>();
+        // One turn of each agent in each project, one after another: the first agent's serve starts the shared
+        // gateway, which outlives the turn (its idle time) and serves the next agents. Gemini CLI goes first: it
+        // waits for its servers before its first model request, and Claude Code in `-p` does not (its request went
+        // out 3 ms before its connect to a gateway that was still starting, on a busy machine, and offered no tool):
+        // attaching to a running gateway takes it well under its own start.
+        List<Turn> turns = new ArrayList<>();
         // The recorder's logs stay for the reader in target/connected-agents/.
         Path kept = Files.createDirectories(Path.of("target/connected-agents").toAbsolutePath());
-        for (String agent : List.of("gemini", "claude", "codex")) {
-            Path log = kept.resolve("model-" + agent + ".jsonl");
-            Files.deleteIfExists(log);
-            List<String> turn = new ArrayList<>(AgentTurns.command(agent));
-            if (agent.equals("claude")) {
-                turn.add("--debug"); // its log (when its MCP server connected, and what it sent) is kept
+        for (Path project : List.of(p1, p2)) {
+            for (String agent : List.of("gemini", "claude", "codex")) {
+                Path log = kept.resolve("model-" + agent + "-" + project.getFileName() + ".jsonl");
+                Files.deleteIfExists(log);
+                List<String> command = new ArrayList<>(AgentTurns.command(agent));
+                if (agent.equals("claude")) {
+                    command.add("--debug"); // its log (when its MCP server connected, and what it sent) is kept
+                }
+                Cli.Run ran = AgentTurns.turn(runtime, log, project, agentEnv, command, home);
+                assertEquals(0, ran.exitCode(), ran.toString());
+                assertTrue(Files.isRegularFile(log), agent + " sent its model no request that offered tools; " + ran);
+                turns.add(new Turn(agent, project, log));
             }
-            Cli.Run ran = AgentTurns.turn(runtime, log, projectOf.get(agent), agentEnv, turn, home);
-            assertEquals(0, ran.exitCode(), ran.toString());
-            assertTrue(Files.isRegularFile(log), agent + " sent its model no request that offered tools; " + ran);
-            logs.put(agent, log);
         }
 
         // The processes: one per user server for all three agents, one for the approved project server, none for
@@ -219,15 +220,15 @@ class ConnectedAgentsIT {
         withProject.add(PROJECT_SERVER);
         assertEquals(withProject, servers(exposed.get(p1)), "p1: the user's servers and its approved one");
         assertEquals(users, servers(exposed.get(p2)), "p2: the user's servers alone");
-        for (String agent : logs.keySet()) {
-            Set<String> expected = exposed.get(projectOf.get(agent)).stream().map(name -> AgentTurns.PREFIX.get(agent)
+        for (Turn turn : turns) {
+            Set<String> expected = exposed.get(turn.project()).stream().map(name -> AgentTurns.PREFIX.get(turn.agent())
                     + name).collect(Collectors.toCollection(TreeSet::new));
-            List<String> records = Files.readAllLines(logs.get(agent)).stream().filter(l -> !l.isBlank()).toList();
-            assertFalse(records.isEmpty(), agent + " recorded no model request");
+            List<String> records = Files.readAllLines(turn.log()).stream().filter(l -> !l.isBlank()).toList();
+            assertFalse(records.isEmpty(), turn + " recorded no model request");
             for (String record : records) {
-                assertEquals(expected, AgentTurns.offered(McpJson.mapper().readTree(record)),
-                        agent + " in " + projectOf.get(agent).getFileName() + " offered exactly its project's tools, "
-                                + "in every request: " + records);
+                assertEquals(expected, AgentTurns.offered(McpJson.mapper().readTree(record)), turn.agent() + " in "
+                        + turn.project().getFileName() + " offered exactly its project's tools, in every request: "
+                        + records);
             }
         }
         EraPeer.closeAndAssertNoChildLeft(clients);
@@ -259,6 +260,10 @@ class ConnectedAgentsIT {
         for (String server : OWN.values()) {
             assertFalse(own.path("mcpServers").has(server), "disconnect took " + server + " back: " + own);
         }
+    }
+
+    /** One agent's turn in a project, and the recorder's log of it. */
+    private record Turn(String agent, Path project, Path log) {
     }
 
     /**
