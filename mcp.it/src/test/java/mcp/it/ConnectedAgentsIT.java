@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolDefinition;
@@ -79,14 +81,14 @@ class ConnectedAgentsIT {
         Path kept = Path.of("target/connected-agents").toAbsolutePath();
         Path log = temp.resolve("home/.local/state/mcp-host/serve-shared.log");
         if (Files.isDirectory(kept) && Files.isRegularFile(log)) {
-            Files.copy(log, kept.resolve("serve-shared.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(log, kept.resolve("serve-shared.log"), StandardCopyOption.REPLACE_EXISTING);
         }
         Path debug = temp.resolve("home/.claude/debug");
         if (Files.isDirectory(kept) && Files.isDirectory(debug)) {
-            try (var files = Files.list(debug)) {
+            try (Stream<Path> files = Files.list(debug)) {
                 for (Path file : files.toList()) {
                     Files.copy(file, kept.resolve("claude-" + file.getFileName()),
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                            StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         }
