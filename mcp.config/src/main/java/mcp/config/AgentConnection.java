@@ -50,6 +50,16 @@ public final class AgentConnection {
     /** The name of the gateway's entry in every agent's file. */
     public static final String GATEWAY = "mcp-host";
 
+    /**
+     * The variables Codex must pass on to the gateway's {@code mcp-host serve} (its {@code env_vars}): Codex gives a
+     * stdio server only a few variables of its own (HOME, PATH, USER, LANG, ...), and without these the gateway's
+     * command would look for the user's shared gateway, configs and state somewhere else than the user's other agents
+     * and {@code mcp-host} itself, and start a second gateway with every user server again. Codex passes only those
+     * that are set.
+     */
+    public static final List<String> CODEX_PASSED_VARIABLES = List.of("XDG_CONFIG_HOME", "XDG_STATE_HOME",
+            "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR");
+
     private static final JsonMapper JSONC = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA).build();
     private static final Pattern GEMINI_VAR = Pattern.compile("\\$(?:([A-Za-z_][A-Za-z0-9_]*)|\\{([A-Za-z_][A-Za-z0-9_]*)})");
@@ -371,10 +381,20 @@ public final class AgentConnection {
             }
             moved.put(entry.getKey(), copy);
         }
-        String table = "[mcp_servers." + GATEWAY + "]\ncommand = " + quote(command.get(0)) + "\nargs = ["
+        return TomlText.replaceTables(text, "mcp_servers", codexTable(command));
+    }
+
+    /**
+     * The gateway's table in Codex's {@code config.toml}.
+     *
+     * @param command the gateway's command line ({@code [launcher, "serve", "--stdio"]})
+     * @return {@code [mcp_servers.mcp-host]} with its command, arguments and {@link #CODEX_PASSED_VARIABLES}
+     */
+    public static String codexTable(List<String> command) {
+        return "[mcp_servers." + GATEWAY + "]\ncommand = " + quote(command.get(0)) + "\nargs = ["
                 + String.join(", ", command.subList(1, command.size()).stream().map(AgentConnection::quote).toList())
-                + "]\n";
-        return TomlText.replaceTables(text, "mcp_servers", table);
+                + "]\nenv_vars = [" + String.join(", ", CODEX_PASSED_VARIABLES.stream().map(AgentConnection::quote)
+                        .toList()) + "]\n";
     }
 
     private static ObjectNode carryCodex(String name, JsonNode entry) {

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import mcp.api.McpException;
 import mcp.api.McpJson;
 import mcp.api.UserDirectories;
+import mcp.config.AgentConnection;
 import mcp.gateway.Attachment;
 import mcp.gateway.Gateway;
 import mcp.gateway.ServerControl;
@@ -435,8 +436,9 @@ final class ServeCommand implements Callable<Integer> {
         return switch (agent) {
             case "claude" -> "# Claude Code: run this (user scope: every project)\nclaude mcp add-json --scope user "
                     + "mcp-host " + shellQuote(entry.toString()) + "\n";
-            case "codex" -> "# Codex: add to ~/.codex/config.toml\n[mcp_servers.mcp-host]\ncommand = "
-                    + McpJson.mapper().writeValueAsString(command) + "\nargs = [\"serve\", \"--stdio\"]\n";
+            // Codex passes a server only a few variables: the table names those that say where the gateway is.
+            case "codex" -> "# Codex: add to ~/.codex/config.toml\n"
+                    + AgentConnection.codexTable(List.of(command, "serve", "--stdio"));
             case "gemini" -> "# Gemini CLI: add to ~/.gemini/settings.json\n"
                     + pretty(McpJson.object().set("mcpServers", McpJson.object().set("mcp-host", plain)));
             case "cursor" -> "# Cursor: add to ~/.cursor/mcp.json\n"

@@ -131,6 +131,12 @@ class ConnectCommandTest {
             if (agent.equals("codex") || agent.equals("gemini")) {
                 assertFalse(own.path("off").path("enabled").asBoolean(true), agent + ": off stays off: " + own);
             }
+            if (agent.equals("codex")) {
+                // Codex passes a server only a few variables of its own: without these, its mcp-host serve would
+                // look for the shared gateway elsewhere than the user's other agents, and start a second one.
+                assertTrue(now.contains("args = [\"serve\", \"--stdio\"]\nenv_vars = [\"XDG_CONFIG_HOME\", "
+                        + "\"XDG_STATE_HOME\", \"XDG_CACHE_HOME\", \"XDG_DATA_HOME\", \"XDG_RUNTIME_DIR\"]\n"), now);
+            }
             if (agent.equals("gemini")) {
                 assertEquals("${HOME}/src", own.path("git").path("args").get(1).asString());
                 assertEquals("push", own.path("git").path("disabledTools").get(0).asString());

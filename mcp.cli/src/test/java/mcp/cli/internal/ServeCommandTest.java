@@ -51,6 +51,11 @@ class ServeCommandTest {
             assertTrue(result.out().contains("/opt/mcp host/bin/mcp-host"), agent + ": " + result.out());
             assertTrue(result.out().contains("\"serve\"") && result.out().contains("\"--stdio\""), result.out());
         }
+        // Codex passes a server only HOME, PATH and a few more: the variables that say where the user's shared
+        // gateway, configs and state are must be passed on by name.
+        String codex = cli.run("serve", "--print-config", "codex").out();
+        assertTrue(codex.contains("\nenv_vars = [\"XDG_CONFIG_HOME\", \"XDG_STATE_HOME\", \"XDG_CACHE_HOME\", "
+                + "\"XDG_DATA_HOME\", \"XDG_RUNTIME_DIR\"]\n"), codex);
         String vscode = cli.run("serve", "--print-config", "vscode").out();
         JsonNode json = McpJson.mapper().readTree(vscode.substring(vscode.indexOf('{')));
         assertEquals("stdio", json.path("servers").path("mcp-host").path("type").asString());
