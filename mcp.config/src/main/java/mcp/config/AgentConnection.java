@@ -40,12 +40,16 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * <p>Agents: {@code claude} (Claude Code: {@code ~/.claude.json} or the project's {@code .mcp.json}), {@code codex}
  * ({@code ~/.codex/config.toml} or {@code .codex/config.toml}), {@code gemini} ({@code ~/.gemini/settings.json} or
  * {@code .gemini/settings.json}), {@code cursor} ({@code ~/.cursor/mcp.json} or {@code .cursor/mcp.json}) and
- * {@code vscode} (the user profile's {@code mcp.json} or {@code .vscode/mcp.json}).
+ * {@code vscode} (the user profile's {@code mcp.json} or {@code .vscode/mcp.json}), {@code opencode}
+ * ({@code opencode.json} or {@code opencode.jsonc} in opencode's config folder or the project), {@code goose} (its
+ * {@code config.yaml}; goose has no project file) and {@code zed} (Zed's {@code settings.json} or
+ * {@code .zed/settings.json}).
  */
 public final class AgentConnection {
 
     /** The agents this class connects. */
-    public static final List<String> AGENTS = List.of("claude", "codex", "gemini", "cursor", "vscode");
+    public static final List<String> AGENTS = List.of("claude", "codex", "gemini", "cursor", "vscode", "opencode",
+            "goose", "zed");
 
     /** The name of the gateway's entry in every agent's file. */
     public static final String GATEWAY = "mcp-host";
@@ -110,8 +114,35 @@ public final class AgentConnection {
             case "gemini" -> (project ? workingDirectory : home).resolve(".gemini/settings.json");
             case "cursor" -> (project ? workingDirectory : home).resolve(".cursor/mcp.json");
             case "vscode" -> project ? workingDirectory.resolve(".vscode/mcp.json") : vsCodeUser(home, env);
+            case "opencode" -> openCode(project ? workingDirectory : configHome(home, env).resolve("opencode"));
+            case "goose" -> {
+                if (project) {
+                    throw new McpException("goose has no project file: connect goose without --project");
+                }
+                yield absolute(env.get("GOOSE_PATH_ROOT"))
+                        .map(root -> root.resolve("config"))
+                        .orElse(configHome(home, env).resolve("goose")).resolve("config.yaml");
+            }
+            case "zed" -> project ? workingDirectory.resolve(".zed/settings.json")
+                    : absolute(env.get("FLATPAK_XDG_CONFIG_HOME"))
+                            .orElse(configHome(home, env)).resolve("zed/settings.json");
             default -> throw new McpException("mcp-host connects " + String.join(", ", AGENTS) + "; not " + agent);
         };
+    }
+
+    private static Optional<Path> absolute(String path) {
+        return Optional.ofNullable(path).filter(p -> !p.isBlank()).map(Path::of).filter(Path::isAbsolute);
+    }
+
+    private static Path configHome(Path home, Map<String, String> env) {
+        return mcp.api.UserDirectories.of(env, home).configHome();
+    }
+
+    /** opencode reads both names; the one that exists, {@code opencode.json} when both or neither do. */
+    private static Path openCode(Path dir) {
+        Path json = dir.resolve("opencode.json");
+        Path jsonc = dir.resolve("opencode.jsonc");
+        return !Files.exists(json) && Files.exists(jsonc) ? jsonc : json;
     }
 
     private static Path vsCodeUser(Path home, Map<String, String> env) {
@@ -147,6 +178,8 @@ public final class AgentConnection {
         try {
             if (agent.equals("codex")) {
                 connected = codex(file, text, command, moved, disabled);
+            } else if (agent.equals("goose")) {
+                connected = Goose.connect(text, command, moved, disabled);
             } else {
                 connected = json(agent, file, text, command, moved, disabled);
             }
@@ -158,7 +191,12 @@ public final class AgentConnection {
     }
 
     private static String serversKey(String agent) {
-        return agent.equals("vscode") ? "servers" : "mcpServers";
+        return switch (agent) {
+            case "vscode" -> "servers";
+            case "opencode" -> "mcp";
+            case "zed" -> "context_servers";
+            default -> "mcpServers";
+        };
     }
 
     private static String json(String agent, Path file, String text, List<String> command, Map<String, ObjectNode> moved,
@@ -175,11 +213,20 @@ public final class AgentConnection {
         if (servers.has(GATEWAY)) {
             throw new IllegalArgumentException("it already has the entry \"" + GATEWAY + "\" (connected already?)");
         }
+        if (agent.equals("opencode") && servers.path("servers").isObject() && !servers.path("servers").path("type")
+                .isString()) {
+            throw new IllegalArgumentException("its servers are in OpenCode 2's \"mcp\": {\"servers\": ...}, which"
+                    + " connect does not edit yet (connect opencode by hand)");
+        }
         for (Map.Entry<String, JsonNode> entry : servers.properties()) {
             if (!entry.getValue().isObject()) {
                 throw new IllegalArgumentException("the entry " + entry.getKey() + " is not an object");
             }
-            ObjectNode copy = carry(agent, entry.getKey(), (ObjectNode) entry.getValue());
+            ObjectNode copy = switch (agent) {
+                case "opencode" -> Entries.openCode(entry.getKey(), (ObjectNode) entry.getValue());
+                case "zed" -> Entries.zed(entry.getKey(), (ObjectNode) entry.getValue());
+                default -> carry(agent, entry.getKey(), (ObjectNode) entry.getValue());
+            };
             if (agent.equals("gemini") && geminiOff(root, entry.getKey())) {
                 copy.put("enabled", false);
             }
@@ -189,12 +236,22 @@ public final class AgentConnection {
             moved.put(entry.getKey(), copy);
         }
         ObjectNode gateway = McpJson.object();
-        if (agent.equals("claude") || agent.equals("vscode")) {
-            gateway.put("type", "stdio");
+        if (agent.equals("opencode")) {
+            // opencode's local server: the whole command line in one array.
+            gateway.put("type", "local");
+            ArrayNode argv = gateway.putArray("command");
+            command.forEach(argv::add);
+        } else {
+            if (agent.equals("claude") || agent.equals("vscode")) {
+                gateway.put("type", "stdio");
+            }
+            if (agent.equals("zed")) {
+                gateway.put("source", "custom");
+            }
+            gateway.put("command", command.get(0));
+            ArrayNode args = gateway.putArray("args");
+            command.subList(1, command.size()).forEach(args::add);
         }
-        gateway.put("command", command.get(0));
-        ArrayNode args = gateway.putArray("args");
-        command.subList(1, command.size()).forEach(args::add);
         if (text.isBlank()) {
             return "{\n  \"" + key + "\": " + render(GATEWAY, gateway, "  ") + "\n}\n";
         }
@@ -250,7 +307,7 @@ public final class AgentConnection {
         return out.toString();
     }
 
-    private static String quote(String text) {
+    static String quote(String text) {
         return McpJson.mapper().writeValueAsString(text);
     }
 
@@ -322,7 +379,7 @@ public final class AgentConnection {
         return copy;
     }
 
-    private static IllegalArgumentException cannot(String server, String what) {
+    static IllegalArgumentException cannot(String server, String what) {
         return new IllegalArgumentException("the server " + server + " has " + what
                 + ", which mcp-host's config cannot carry as the agent means it (connect that agent by hand, or"
                 + " move the server into mcp-host with mcp-host add first)");
@@ -455,7 +512,7 @@ public final class AgentConnection {
     }
 
     /** A value Codex takes as written: mcp-host would expand a ${...} in it, so it cannot be carried. */
-    private static String literal(String server, String value) {
+    static String literal(String server, String value) {
         if (value.contains("${")) {
             throw cannot(server, "the literal value \"" + value + "\" (mcp-host would expand its ${...})");
         }
@@ -482,6 +539,9 @@ public final class AgentConnection {
                 return TomlText.replaceTables(now, "mcp_servers", TomlText.tables(before, "mcp_servers"))
                         .getBytes(StandardCharsets.UTF_8);
             }
+            if (agent.equals("goose")) {
+                return Goose.restore(now, before).getBytes(StandardCharsets.UTF_8);
+            }
             String key = serversKey(agent);
             JsonNode servers = JSONC.readTree(now).path(key);
             onlyGateway(servers);
@@ -498,7 +558,7 @@ public final class AgentConnection {
         }
     }
 
-    private static void onlyGateway(JsonNode servers) {
+    static void onlyGateway(JsonNode servers) {
         List<String> others = new ArrayList<>();
         servers.properties().forEach(e -> {
             if (!e.getKey().equals(GATEWAY)) {

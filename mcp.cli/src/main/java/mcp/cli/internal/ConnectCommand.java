@@ -21,16 +21,17 @@ import tools.jackson.databind.node.ObjectNode;
  * confirmed. {@code disconnect AGENT} undoes it.
  */
 @Command(name = "connect", description = {
-    "Put an agent (" + "claude, codex, gemini, cursor, vscode) behind mcp-host: its MCP servers move into mcp-host's"
-            + " config and its file gets the one entry that starts `mcp-host serve`. The change is shown on stderr"
-            + " and asked about at the terminal (--yes: without asking; no terminal and no --yes: nothing changes).",
+    "Put an agent (claude, codex, gemini, cursor, vscode, opencode, goose, zed) behind mcp-host: its MCP servers"
+            + " move into mcp-host's config and its file gets the one entry that starts `mcp-host serve`. The change is"
+            + " shown on stderr and asked about at the terminal (--yes: without asking; no terminal and no --yes: nothing changes).",
     "The original file is kept in mcp-host's state folder; `mcp-host disconnect AGENT` puts it back."})
 final class ConnectCommand implements Callable<Integer> {
 
     @ParentCommand
     McpHostCommand root;
 
-    @Parameters(index = "0", paramLabel = "AGENT", description = "claude, codex, gemini, cursor or vscode.")
+    @Parameters(index = "0", paramLabel = "AGENT",
+            description = "claude, codex, gemini, cursor, vscode, opencode, goose or zed.")
     String agent;
 
     @Option(names = "--project", description = "The project's file (in the working directory) and mcp-host's project"

@@ -31,7 +31,8 @@ final class DisconnectCommand implements Callable<Integer> {
     @ParentCommand
     McpHostCommand root;
 
-    @Parameters(index = "0", paramLabel = "AGENT", description = "claude, codex, gemini, cursor or vscode.")
+    @Parameters(index = "0", paramLabel = "AGENT",
+            description = "claude, codex, gemini, cursor, vscode, opencode, goose or zed.")
     String agent;
 
     @Option(names = "--project", description = "The project's connection (connect --project).")

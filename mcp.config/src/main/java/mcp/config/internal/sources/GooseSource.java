@@ -58,6 +58,14 @@ public final class GooseSource extends FileSource {
 
     private final Platform platform;
 
+    /**
+     * @param key a variable's name
+     * @return whether goose refuses to let an extension set it (connect leaves it out of a moved entry, as goose does)
+     */
+    public static boolean disallowed(String key) {
+        return DISALLOWED.contains(key.toUpperCase(Locale.ROOT));
+    }
+
     /** Creates the source; ServiceLoader calls this. */
     public GooseSource() {
         this(Platform.current());
