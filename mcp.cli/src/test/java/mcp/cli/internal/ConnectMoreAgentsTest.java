@@ -193,6 +193,18 @@ class ConnectMoreAgentsTest {
     }
 
     @Test
+    void aGooseFileChangedSinceConnectGetsItsExtensionsBackAndKeepsTheChange() throws Exception {
+        Path file = home.resolve(".config/goose/config.yaml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, GOOSE);
+        assertEquals(0, cli.run("connect", "goose", "--yes").exitCode());
+        Files.writeString(file, Files.readString(file).replace("smart_approve", "auto"));
+        CliRunner.Result disconnected = cli.run("disconnect", "goose");
+        assertEquals(0, disconnected.exitCode(), disconnected.toString());
+        assertEquals(GOOSE.replace("smart_approve", "auto"), Files.readString(file));
+    }
+
+    @Test
     void anEntryThatCannotBeCarriedIsRefusedAndNothingChanges() throws Exception {
         Path file = home.resolve(".config/zed/settings.json");
         Files.createDirectories(file.getParent());
