@@ -138,11 +138,35 @@ public final class AgentConnection {
         return mcp.api.UserDirectories.of(env, home).configHome();
     }
 
-    /** opencode reads both names; the one that exists, {@code opencode.json} when both or neither do. */
+    /**
+     * opencode reads both names and merges them: the one that exists, or of both the one that has servers
+     * ({@code opencode.json} when neither has). Servers in both are refused: the file left out would still start its
+     * own beside the gateway.
+     */
     private static Path openCode(Path dir) {
         Path json = dir.resolve("opencode.json");
         Path jsonc = dir.resolve("opencode.jsonc");
-        return !Files.exists(json) && Files.exists(jsonc) ? jsonc : json;
+        if (!Files.exists(jsonc)) {
+            return json;
+        }
+        if (!Files.exists(json)) {
+            return jsonc;
+        }
+        boolean inJson = hasMember(json, "mcp");
+        boolean inJsonc = hasMember(jsonc, "mcp");
+        if (inJson && inJsonc) {
+            throw new McpException("both " + json + " and " + jsonc + " have servers (\"mcp\"); move them into one"
+                    + " of the two first; nothing was changed");
+        }
+        return inJsonc ? jsonc : json;
+    }
+
+    private static boolean hasMember(Path file, String key) {
+        try {
+            return JSONC.readTree(Files.readString(file)).has(key);
+        } catch (IOException | RuntimeException e) {
+            return false; // plan reads it again and says what is wrong with it
+        }
     }
 
     private static Path vsCodeUser(Path home, Map<String, String> env) {

@@ -49,7 +49,12 @@ final class ConnectCommand implements Callable<Integer> {
             throw CliException.usage("connect knows " + String.join(", ", AgentConnection.AGENTS) + "; not " + agent);
         }
         Connections connections = new Connections(context);
-        Path file = AgentConnection.file(name, project, context.home(), context.workingDirectory(), context.io().env());
+        Path file;
+        try {
+            file = AgentConnection.file(name, project, context.home(), context.workingDirectory(), context.io().env());
+        } catch (McpException e) {
+            throw CliException.usage(e.getMessage());
+        }
         Path state = connections.stateFile(name, project, file);
         if (Files.exists(state)) {
             throw CliException.usage(name + " is connected already (" + file + "); `mcp-host disconnect " + name

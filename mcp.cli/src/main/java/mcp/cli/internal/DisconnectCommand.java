@@ -46,7 +46,12 @@ final class DisconnectCommand implements Callable<Integer> {
             throw CliException.usage("disconnect knows " + String.join(", ", AgentConnection.AGENTS) + "; not "
                     + agent);
         }
-        Path file = AgentConnection.file(name, project, context.home(), context.workingDirectory(), context.io().env());
+        Path file;
+        try {
+            file = AgentConnection.file(name, project, context.home(), context.workingDirectory(), context.io().env());
+        } catch (McpException e) {
+            throw CliException.usage(e.getMessage());
+        }
         Connections connections = new Connections(context);
         Path state = connections.stateFile(name, project, file);
         JsonNode record = connections.load(state).orElseThrow(() -> CliException.usage(name + " is not connected ("

@@ -224,6 +224,22 @@ class ConnectMoreAgentsTest {
         assertTrue(refused.err().contains("one line"), refused.err());
         assertEquals(yaml, Files.readString(goose));
         assertFalse(Files.exists(home.resolve(".config/mcp-host/mcp.json")));
+
+        CliRunner.Result project = cli.run("connect", "goose", "--project", "--yes");
+        assertEquals(2, project.exitCode(), project.toString());
+        assertTrue(project.err().contains("no project file"), project.err());
+
+        Path opencode = home.resolve(".config/opencode");
+        Files.createDirectories(opencode);
+        String json = "{\"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"a\"]}}}\n";
+        String jsonc = "// both\n{\"mcp\": {\"b\": {\"type\": \"local\", \"command\": [\"b\"]}}}\n";
+        Files.writeString(opencode.resolve("opencode.json"), json);
+        Files.writeString(opencode.resolve("opencode.jsonc"), jsonc);
+        refused = cli.run("connect", "opencode", "--yes");
+        assertEquals(2, refused.exitCode(), refused.toString());
+        assertTrue(refused.err().contains("both"), refused.err());
+        assertEquals(json, Files.readString(opencode.resolve("opencode.json")));
+        assertEquals(jsonc, Files.readString(opencode.resolve("opencode.jsonc")));
     }
 
     /** Connects, checks mcp-host's config, list and discovery, and gives the file's text after the connect. */
