@@ -115,7 +115,8 @@ final class HttpEndpoint {
      * @param handler how its body is read
      * @param responseTimeout how long the response (its headers, and a JSON body) may take
      * @param then what to do with the outcome, run once on a thread of {@link #executor} (a cancellation's outcome
-     *     is a {@link CancellationException})
+     *     is a {@link CancellationException}); with a failure, the response is the one that came after all (its body
+     *     is the caller's to close), else {@code null}
      * @param <T> the body's type
      * @return the response
      */
@@ -156,9 +157,14 @@ final class HttpEndpoint {
                 send = !isDone();
                 sender = send ? Thread.currentThread() : null;
             }
+            HttpResponse<T> late = null;
             if (send) {
                 try {
-                    complete(client.send(request, handler));
+                    HttpResponse<T> sent = client.send(request, handler);
+                    if (!complete(sent)) {
+                        // Cancelled or timed out while the response came: its body may be a stream still open.
+                        late = sent;
+                    }
                 } catch (InterruptedException e) {
                     completeExceptionally(new CancellationException("the request was abandoned"));
                 } catch (IOException | RuntimeException e) {
@@ -173,7 +179,7 @@ final class HttpEndpoint {
                 }
             }
             deadline.cancel(false);
-            HttpResponse<T> response = null;
+            HttpResponse<T> response = late;
             Throwable failure = null;
             try {
                 response = join();

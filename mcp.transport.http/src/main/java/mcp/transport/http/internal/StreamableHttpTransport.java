@@ -365,6 +365,10 @@ final class StreamableHttpTransport implements Transport {
             OAuthClient.Presentation sentAuthorization, int sentHeaders, HttpResponse<Reply> response,
             Throwable error) {
         if (error != null) {
+            if (response != null && response.body() instanceof Reply.Stream late) {
+                // The request was abandoned as its stream began: closing the stream is what tells the server.
+                late.stream().cancel();
+            }
             Throwable cause = HttpEndpoint.unwrap(error);
             lastExchange = "POST " + HttpEndpoint.redact(http.uri) + " (" + describe(out.message()) + ") failed";
             if (cause instanceof BoundedBody.TooLargeException tooLarge) {
