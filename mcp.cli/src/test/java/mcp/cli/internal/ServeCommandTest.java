@@ -148,9 +148,41 @@ class ServeCommandTest {
         Files.writeString(config, root.toString());
         java.io.PipedInputStream serverIn = new java.io.PipedInputStream(1 << 20);
         java.io.PipedOutputStream toServer = new java.io.PipedOutputStream(serverIn);
-        java.io.PipedInputStream clientIn = new java.io.PipedInputStream(1 << 20);
-        java.io.PrintStream out = new java.io.PrintStream(new java.io.PipedOutputStream(clientIn), true,
-                java.nio.charset.StandardCharsets.UTF_8);
+        // Not a JDK pipe for what the server writes: it writes from whichever thread has something to say (the servers'
+        // list_changed come from the thread that starts them, which then ends), and a JDK pipe whose last writer
+        // thread ended fails its reader.
+        java.util.concurrent.LinkedBlockingQueue<Integer> written = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.io.InputStream clientIn = new java.io.InputStream() {
+            @Override
+            public int read() throws java.io.IOException {
+                try {
+                    return written.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+            }
+
+            @Override
+            public int read(byte[] bytes, int offset, int length) throws java.io.IOException {
+                if (length == 0) {
+                    return 0;
+                }
+                bytes[offset] = (byte) read();
+                int n = 1;
+                // What has come, without waiting for more (the default read would wait for a full buffer).
+                for (Integer next = written.poll(); next != null; next = n < length ? written.poll() : null) {
+                    bytes[offset + n++] = (byte) (int) next;
+                }
+                return n;
+            }
+        };
+        java.io.PrintStream out = new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                written.add(b & 0xff);
+            }
+        }, true, java.nio.charset.StandardCharsets.UTF_8);
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         CliIo io = cli.io(serverIn, out, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
         java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
@@ -171,28 +203,39 @@ class ServeCommandTest {
         assertEquals(1, McpJson.mapper().readTree(fromServer.readLine()).path("id").asInt());
         send.accept("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
         send.accept("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
-        // The servers start behind the handshake: their list_changed may come before the answer.
-        JsonNode listed = McpJson.mapper().readTree(fromServer.readLine());
-        while (!listed.has("id")) {
-            listed = McpJson.mapper().readTree(fromServer.readLine());
-        }
-        assertEquals(List.of("alpha_echo", "beta_pid", "list_servers", "manage_server", "search_tools"), names(listed),
+        // The servers start behind the handshake: their list_changed may come before an answer.
+        List<JsonNode> heard = new java.util.ArrayList<>();
+        java.util.function.IntFunction<JsonNode> answer = id -> {
+            try {
+                for (String line = fromServer.readLine(); line != null; line = fromServer.readLine()) {
+                    JsonNode message = McpJson.mapper().readTree(line);
+                    if (message.path("id").asInt(-1) == id) {
+                        return message;
+                    }
+                    heard.add(message);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            throw new AssertionError("no answer to " + id + "; heard " + heard);
+        };
+        assertEquals(List.of("alpha_echo", "beta_pid", "list_servers", "manage_server", "search_tools"),
+                names(answer.apply(2)),
                 "the tools always loaded (alpha's config, --always-load), the search and the servers' tools");
+        heard.clear();
         send.accept("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
                 + "\"search_tools\",\"arguments\":{\"query\":\"add two numbers\",\"limit\":1}}}");
-        List<JsonNode> messages = List.of(McpJson.mapper().readTree(fromServer.readLine()),
-                McpJson.mapper().readTree(fromServer.readLine()));
-        assertTrue(messages.stream().anyMatch(m -> m.path("method").asString("").equals(
-                "notifications/tools/list_changed")), messages.toString());
-        JsonNode found = messages.stream().filter(m -> m.path("id").asInt() == 3).findFirst().orElseThrow();
+        JsonNode found = answer.apply(3);
         String hit = found.path("result").path("structuredContent").path("tools").path(0).path("name").asString();
         assertTrue(hit.endsWith("_add"), found.toString());
         send.accept("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
-        List<String> after = names(McpJson.mapper().readTree(fromServer.readLine()));
-        assertTrue(after.contains(hit) && after.size() == 4, after.toString());
+        List<String> after = names(answer.apply(4));
+        assertTrue(after.contains(hit) && after.size() == 6, after.toString());
+        assertTrue(heard.stream().anyMatch(m -> m.path("method").asString("").equals(
+                "notifications/tools/list_changed")), "the search's find reaches the list as list_changed: " + heard);
         send.accept("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"beta_echo\","
                 + "\"arguments\":{\"message\":\"unlisted\"}}}");
-        assertEquals("unlisted", McpJson.mapper().readTree(fromServer.readLine()).path("result").path("content").path(0)
+        assertEquals("unlisted", answer.apply(5).path("result").path("content").path(0)
                 .path("text").asString(), "a tool not listed is still callable by its name");
         toServer.close();
         assertEquals(0, exit.get(60, java.util.concurrent.TimeUnit.SECONDS), err.toString());
