@@ -59,6 +59,8 @@ class ConnectedAgentsIT {
             "codex", "fromcodex",
             "gemini", "fromgemini"));
     private static final String PROJECT_SERVER = "notes";
+    /** The gateway's own tool that asks a project's user to approve its waiting servers. */
+    private static final String APPROVE_TOOL = "approve_project_servers";
 
     private static AgentTurns.Runtime runtime;
 
@@ -222,6 +224,9 @@ class ConnectedAgentsIT {
         withProject.add(PROJECT_SERVER);
         assertEquals(withProject, servers(exposed.get(p1)), "p1: the user's servers and its approved one");
         assertEquals(users, servers(exposed.get(p2)), "p2: the user's servers alone");
+        // p2's unapproved server waits for its user: the one tool that asks them is there, and only there.
+        assertTrue(exposed.get(p2).contains(APPROVE_TOOL), "p2 offers " + APPROVE_TOOL);
+        assertFalse(exposed.get(p1).contains(APPROVE_TOOL), "p1 has nothing waiting");
         for (Turn turn : turns) {
             Set<String> expected = exposed.get(turn.project()).stream().map(name -> AgentTurns.PREFIX.get(turn.agent())
                     + name).collect(Collectors.toCollection(TreeSet::new));
@@ -288,7 +293,8 @@ class ConnectedAgentsIT {
      * (which the gateway's names turn into '_').
      */
     private static Set<String> servers(Set<String> tools) {
-        return tools.stream().map(name -> name.substring(0, name.indexOf('_')))
+        return tools.stream().filter(name -> !name.equals(APPROVE_TOOL))
+                .map(name -> name.substring(0, name.indexOf('_')))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 

@@ -6,14 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mcp.api.Content;
+import mcp.api.LogLevel;
 import mcp.api.McpJson;
 import mcp.api.ToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -122,5 +127,46 @@ class CallerTest {
         // Once Dan's call is done, Eve's question is Eve's alone again.
         assertEquals("hello Eve", text(client.callTool("ask", McpJson.object(), eve.options())
                 .orTimeout(30, TimeUnit.SECONDS).join()));
+    }
+
+    /** A caller who keeps the data of the log messages it is given. */
+    private record Listening(Set<String> heard) implements Caller {
+        @Override
+        public Optional<ObjectNode> capabilities() {
+            return Optional.empty();
+        }
+
+        @Override
+        public ObjectNode answer(ObjectNode inputRequests) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public JsonNode ask(String method, JsonNode params) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void log(JsonNode params) {
+            heard.add(params.path("data").asString(""));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void aCallsLogMessageReachesItsCallerBeforeItsResult(String era) {
+        // A gateway passes the message on and then the result: one that came after the result would be lost, as
+        // the call is over by then. So each result must find its message already given.
+        McpClient client = TestServerProcesses.connect(era, "--era", era, "--features", "logging");
+        open.add(client);
+        client.setLogLevel(LogLevel.INFO).join();
+        Listening caller = new Listening(ConcurrentHashMap.newKeySet());
+        for (int i = 0; i < 200; i++) {
+            String message = "message " + i;
+            boolean heardFirst = client.callTool("log", McpJson.object().put("level", "info").put("message", message),
+                    CallOptions.DEFAULT.withCaller(caller)).thenApply(result -> caller.heard().contains(message))
+                    .orTimeout(30, TimeUnit.SECONDS).join();
+            assertTrue(heardFirst, era + ": the result of call " + i + " came before its log message");
+        }
     }
 }

@@ -1263,7 +1263,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
         } catch (McpProtocolException e) {
             return;
         }
-        if (caller.isPresent() && !events.offer(() -> {
+        if (caller.isEmpty()) {
+            return;
+        }
+        markCallerEvents(during, caller.get());
+        if (!events.offer(() -> {
             try {
                 caller.get().log(notification.params());
             } catch (RuntimeException e) {
@@ -1271,6 +1275,25 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
         })) {
             droppedNotifications.incrementAndGet();
+        }
+    }
+
+    /**
+     * Notes on the calls a caller's log message may belong to that it waits on {@link #events}: their results then
+     * come after it there, rather than overtake it and end the call before the message reaches the caller.
+     */
+    private void markCallerEvents(RequestId during, Caller caller) {
+        if (during != null) {
+            Pending call = pending.get(during);
+            if (call != null) {
+                call.callerEvents = true;
+            }
+            return;
+        }
+        for (Pending call : pending.values()) {
+            if (call.callOptions.caller().filter(c -> c == caller).isPresent()) {
+                call.callerEvents = true;
+            }
         }
     }
 
@@ -1332,8 +1355,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return;
         }
         entry.stopClock();
-        if (entry.callOptions.onProgress().isPresent()) {
-            // Progress updates run on `events`: the result comes after the last of them, not racing it.
+        if (entry.callOptions.onProgress().isPresent() || entry.callerEvents) {
+            // Progress updates and the caller's log messages run on `events`: the result comes after the last of
+            // them, not racing it.
             Runnable complete = response instanceof JsonRpcSuccess success
                     ? () -> entry.future.complete(success.result())
                     : () -> entry.future.completeExceptionally(protocolFailure((JsonRpcError) response));
@@ -1704,6 +1728,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         final boolean direct;
         /** The request's bounds; {@code null} for an untimed one. */
         final CallClock clock;
+        /** Whether a log message for the call's caller was put on {@link #events} (set on the reader thread). */
+        volatile boolean callerEvents;
         /** The progress update waiting for the consumer, if any (coalesced: a newer one replaces it). */
         final AtomicReference<ProgressUpdate> progress = new AtomicReference<>();
 
