@@ -132,9 +132,12 @@ class AgentsThroughGatewayIT {
                 .collect(Collectors.toCollection(TreeSet::new));
         List<String> records = Files.readAllLines(log).stream().filter(line -> !line.isBlank()).toList();
         assertFalse(records.isEmpty(), agent + " recorded no model request");
+        Path gatewayLog = home.resolve(".local/state/mcp-host/serve-shared.log");
+        String told = "; the agent's turn: " + ran + "; the gateway's log: "
+                + (Files.isRegularFile(gatewayLog) ? Files.readString(gatewayLog) : "none");
         for (String record : records) {
             Set<String> offered = AgentTurns.offered(McpJson.mapper().readTree(record));
-            assertEquals(expected, offered, agent + " offered its model exactly the gateway's tools");
+            assertEquals(expected, offered, agent + " offered its model exactly the gateway's tools" + told);
             List<String> tooLong = offered.stream().filter(name -> name.length() > MODEL_NAME_LIMIT).toList();
             assertEquals(List.of(), tooLong, "every name within " + MODEL_NAME_LIMIT + " characters");
         }
