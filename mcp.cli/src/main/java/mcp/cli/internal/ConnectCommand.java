@@ -26,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Command(name = "connect", description = {
     "Put an agent (claude, codex, gemini, cursor, vscode, opencode, goose, zed) behind mcp-host: its MCP servers"
-            + " move into mcp-host's config and its file gets the one entry that starts `mcp-host serve`. The change is"
+            + " move into mcp-host's config and its file gets the one entry that starts `mcp-host serve`, written by the"
+            + " agent's own CLI where it is on the PATH and can (claude, gemini), otherwise directly. The change is"
             + " shown on stderr and asked about at the terminal (--yes: without asking; no terminal and no --yes: nothing changes).",
     "The original file is kept in mcp-host's state folder; `mcp-host disconnect AGENT` puts it back."})
 final class ConnectCommand implements Callable<Integer> {
