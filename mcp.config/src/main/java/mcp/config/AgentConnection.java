@@ -582,6 +582,32 @@ public final class AgentConnection {
         }
     }
 
+    /**
+     * The servers an agent's file holds, read as {@link #plan} reads them: for checking a file that something else
+     * (the agent's own CLI) wrote.
+     *
+     * @param agent one of {@link #AGENTS} but {@code goose}
+     * @param bytes the file's bytes (empty: no file)
+     * @return the servers member (Codex: the {@code mcp_servers} tables), an empty object when there is none
+     * @throws McpException when the bytes cannot be parsed, or for goose
+     */
+    public static JsonNode servers(String agent, byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (agent.equals("goose")) {
+            throw new McpException("goose's extensions are not read here");
+        }
+        try {
+            if (text.isBlank()) {
+                return McpJson.object();
+            }
+            JsonNode root = agent.equals("codex") ? new TomlMapper().readTree(text) : JSONC.readTree(text);
+            JsonNode servers = root.path(agent.equals("codex") ? "mcp_servers" : serversKey(agent));
+            return servers.isObject() ? servers : McpJson.object();
+        } catch (RuntimeException e) {
+            throw new McpException("cannot read the servers of " + agent + "'s file: " + e.getMessage(), e);
+        }
+    }
+
     static void onlyGateway(JsonNode servers) {
         List<String> others = new ArrayList<>();
         servers.properties().forEach(e -> {

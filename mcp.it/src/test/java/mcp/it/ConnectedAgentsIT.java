@@ -41,7 +41,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code mcp-host connect AGENT --yes}, in one scratch home, and back by {@code mcp-host disconnect AGENT}.
  *
  * <p>Each agent first has a user-level server of its own, written by its own CLI ({@code claude mcp add}, {@code codex
- * mcp add}, {@code gemini mcp add}), which connect moves into mcp-host's config. Two projects have a project server of
+ * mcp add}, {@code gemini mcp add}), which connect moves into mcp-host's config; connect runs with the agents' CLIs on
+ * the PATH, so Claude Code's and Gemini CLI's files are written by their own CLI (and Codex's directly). Two projects have a project server of
  * mcp-host's ({@code .mcp-host/mcp.json}), approved in the first only. Then one turn of each agent against the
  * recording model endpoint, offline ({@code agent-model.sh} in a network namespace), in each project, one after
  * another; the first agent's {@code serve --stdio} starts the shared gateway and the others
@@ -135,12 +136,24 @@ class ConnectedAgentsIT {
                     agent + "'s CLI wrote its server: " + files.get(agent));
         }
 
-        // Connected: each file now starts the gateway, and the servers are mcp-host's.
+        // Connected: each file now starts the gateway, and the servers are mcp-host's. With the agents' CLIs on the
+        // PATH, offline: Claude Code's and Gemini CLI's files are written by their own CLI, Codex's directly.
         String launcher = Cli.IMAGE.resolve("bin/mcp-host").toString();
         Map<String, byte[]> connected = new TreeMap<>();
         for (String agent : OWN.keySet()) {
-            Cli.Run connect = Cli.run(home, home, env, "connect", agent, "--yes");
+            List<String> command = new ArrayList<>(runtime.netns());
+            command.addAll(List.of("env", "-i"));
+            agentEnv.forEach((name, value) -> {
+                if (!value.contains("@MODEL@")) {
+                    command.add(name + "=" + value);
+                }
+            });
+            command.addAll(List.of(launcher, "connect", agent, "--yes"));
+            Cli.Run connect = Cli.exec(command, home, home, Map.of());
             assertEquals(0, connect.exitCode(), connect.toString());
+            assertTrue(connect.err().contains("mcp-host connect: " + files.get(agent) + (agent.equals("codex")
+                    ? " written directly: codex mcp add cannot write the env_vars" : " written by " + agent
+                            + "'s own CLI: ")), connect.toString());
             connected.put(agent, Files.readAllBytes(files.get(agent)));
             String now = new String(connected.get(agent), StandardCharsets.UTF_8);
             assertTrue(now.contains(launcher) && !now.contains(OWN.get(agent)), agent + ": " + now);

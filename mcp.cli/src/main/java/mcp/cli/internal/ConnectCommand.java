@@ -1,11 +1,15 @@
 package mcp.cli.internal;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import mcp.api.McpException;
 import mcp.config.AgentConnection;
@@ -22,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Command(name = "connect", description = {
     "Put an agent (claude, codex, gemini, cursor, vscode, opencode, goose, zed) behind mcp-host: its MCP servers"
-            + " move into mcp-host's config and its file gets the one entry that starts `mcp-host serve`. The change is"
+            + " move into mcp-host's config and its file gets the one entry that starts `mcp-host serve`, written by the"
+            + " agent's own CLI where it is on the PATH and can (claude, gemini), otherwise directly. The change is"
             + " shown on stderr and asked about at the terminal (--yes: without asking; no terminal and no --yes: nothing changes).",
     "The original file is kept in mcp-host's state folder; `mcp-host disconnect AGENT` puts it back."})
 final class ConnectCommand implements Callable<Integer> {
@@ -74,27 +79,79 @@ final class ConnectCommand implements Callable<Integer> {
                         + "; rename or remove one of them first; nothing was changed");
             }
         }
-        show(context.err(), plan, ownConfig);
+        Map<String, String> cliEnv = new LinkedHashMap<>(context.io().env());
+        // The CLI must find the same files as connect: its home is this run's.
+        cliEnv.put("HOME", context.home().toString());
+        AgentCli.Route route = AgentCli.route(plan, project, cliEnv, context.home());
+        show(context.err(), plan, ownConfig, route);
         confirm(context, plan);
-        connections.save(state, plan, ownConfig);
-        for (Map.Entry<String, ObjectNode> moved : plan.moved().entrySet()) {
-            own.putServer(moved.getKey(), moved.getValue());
+
+        Optional<byte[]> ownBefore = read(ownConfig);
+        connections.save(state, plan, ownConfig, Connections.sha256(plan.connected()), "direct");
+        String way;
+        try {
+            for (Map.Entry<String, ObjectNode> moved : plan.moved().entrySet()) {
+                own.putServer(moved.getKey(), moved.getValue());
+            }
+            if (!plan.moved().isEmpty()) {
+                own.save();
+            }
+            Optional<String> failed = Optional.empty();
+            boolean byCli = false;
+            if (route instanceof AgentCli.Through through) {
+                failed = AgentCli.run(through, plan.command(), context.workingDirectory(), cliEnv);
+                byCli = failed.isEmpty();
+            }
+            if (byCli) {
+                way = "written by " + name + "'s own CLI: " + String.join("; ", ((AgentCli.Through) route)
+                        .commandLines());
+            } else {
+                Connections.write(file, plan.connected());
+                way = "written directly: " + failed.orElseGet(() -> ((AgentCli.Direct) route).why());
+            }
+            connections.save(state, plan, ownConfig, Connections.sha256(Files.readAllBytes(file)),
+                    byCli ? name + " mcp" : "direct");
+        } catch (IOException | RuntimeException e) {
+            List<String> left = new ArrayList<>();
+            putBack(file, plan.original(), left);
+            putBack(ownConfig, ownBefore, left);
+            putBack(state, Optional.empty(), left);
+            throw new CliException(ExitCodes.FAILURE, "connect " + name + " failed: " + e.getMessage() + "; "
+                    + (left.isEmpty() ? "nothing was changed" : "and could not put back " + String.join("; ", left)));
         }
-        if (!plan.moved().isEmpty()) {
-            own.save();
-        }
-        Connections.write(file, plan.connected());
+        context.err().println("mcp-host connect: " + file + " " + way);
         context.out().println("Connected " + name + ": " + file + " starts mcp-host serve"
                 + (plan.moved().isEmpty() ? "" : "; its servers " + plan.moved().keySet() + " are in " + ownConfig)
                 + ". Undo: mcp-host disconnect " + name + (project ? " --project" : ""));
         return ExitCodes.OK;
     }
 
+    private static Optional<byte[]> read(Path file) {
+        try {
+            return Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+        } catch (IOException e) {
+            throw CliException.usage(file + ": cannot read: " + e.getMessage() + "; nothing was changed");
+        }
+    }
+
+    /** After a connect that failed midway: the file as it was (its bytes, or no file). */
+    private static void putBack(Path file, Optional<byte[]> bytes, List<String> problems) {
+        try {
+            if (bytes.isPresent()) {
+                Connections.write(file, bytes.get());
+            } else {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException | RuntimeException e) {
+            problems.add(file + " (" + e.getMessage() + ")");
+        }
+    }
+
     /**
      * The change, diff-like: each entry of the agent's file that goes ({@code -}) and the one that comes ({@code +}).
      * Commands and URLs are shown with secret-looking values masked; env and header values not at all.
      */
-    private static void show(PrintStream err, AgentConnection.Plan plan, Path ownConfig) {
+    private static void show(PrintStream err, AgentConnection.Plan plan, Path ownConfig, AgentCli.Route route) {
         err.println("mcp-host connect " + plan.agent() + ": " + plan.file() + (plan.original().isEmpty() ? " (new)" : ""));
         plan.moved().forEach((server, entry) -> err.println("- " + server + "  " + Connections.describe(entry)
                 + (plan.disabled().contains(server) ? "  (off in " + plan.agent() + ", stays off)" : "")));
@@ -102,6 +159,12 @@ final class ConnectCommand implements Callable<Integer> {
         if (!plan.moved().isEmpty()) {
             err.println("The servers marked - move into mcp-host's " + ownConfig + "; the rest of the file stays as"
                     + " it is.");
+        }
+        if (route instanceof AgentCli.Through through) {
+            err.println("Written by " + plan.agent() + "'s own CLI, which may reformat the file: "
+                    + String.join("; ", through.commandLines()) + " (should it fail: undone, and written directly)");
+        } else if (route instanceof AgentCli.Direct direct) {
+            err.println("Written directly: " + direct.why());
         }
     }
 

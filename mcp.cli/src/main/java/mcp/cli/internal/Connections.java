@@ -40,13 +40,18 @@ final class Connections {
         return folder.resolve(agent + "-" + scope + ".json");
     }
 
-    void save(Path state, AgentConnection.Plan plan, Path ownConfig) {
+    /**
+     * @param written the SHA-256 of the agent's file as connect left it
+     * @param via who wrote it: {@code direct}, or the agent's CLI ({@code claude mcp})
+     */
+    void save(Path state, AgentConnection.Plan plan, Path ownConfig, String written, String via) {
         ObjectNode record = McpJson.object();
         record.put("agent", plan.agent());
         record.put("file", plan.file().toString());
         record.put("existed", plan.original().isPresent());
         plan.original().ifPresent(bytes -> record.put("original", Base64.getEncoder().encodeToString(bytes)));
-        record.put("connectedSha256", sha256(plan.connected()));
+        record.put("connectedSha256", written);
+        record.put("writtenBy", via);
         record.put("mcpHostConfig", ownConfig.toString());
         record.set("moved", McpJson.mapper().valueToTree(plan.moved()));
         try {

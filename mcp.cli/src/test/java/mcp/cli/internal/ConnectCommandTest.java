@@ -37,7 +37,10 @@ class ConnectCommandTest {
     void fixture() throws Exception {
         home = Files.createDirectories(temp.resolve("home"));
         project = Files.createDirectories(temp.resolve("project"));
-        cli = new CliRunner(project, home).env("MCP_HOST_LAUNCHER", LAUNCHER);
+        // No agent's CLI on the PATH, whatever this machine has: these files are written directly
+        // (ConnectThroughAgentCliTest runs fake CLIs, ConnectThroughAgentCliIT the real ones).
+        cli = new CliRunner(project, home).env("MCP_HOST_LAUNCHER", LAUNCHER)
+                .env("PATH", Files.createDirectories(temp.resolve("empty-bin")).toString());
     }
 
     private static final Map<String, String> FILES = Map.of(
@@ -117,6 +120,8 @@ class ConnectCommandTest {
             assertEquals(0, connected.exitCode(), agent + ": " + connected);
             assertTrue(connected.err().contains("- git") && connected.err().contains("+ mcp-host  " + LAUNCHER),
                     agent + ": the change is shown: " + connected.err());
+            assertTrue(connected.err().contains("mcp-host connect: " + file + " written directly: "),
+                    agent + ": the way it was written is said: " + connected.err());
             String now = Files.readString(file);
             Set<String> servers = servers(agent, now);
             assertEquals(Set.of("mcp-host"), servers, agent + ": " + now);
