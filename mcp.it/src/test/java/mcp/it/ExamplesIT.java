@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * invoker plugin, see pom.xml), then run. The embedding app opens a session on the official server-everything and
  * calls a tool, with nothing on stdout but its own lines; the third-party capability source shows its servers in
  * {@code mcp-host list} through the plugin folder and {@code --plugin-path}; and a jlink image of the app and the
- * plugin, built with the command the examples' README gives, runs and calls a tool.
+ * plugin, built with the command the examples' README gives, runs and calls a tool. The LangChain4j agent runs on the
+ * class path, as LangChain4j requires, and answers from a tool of server-everything.
  */
 class ExamplesIT {
 
@@ -31,6 +32,8 @@ class ExamplesIT {
     private static final Path EVERYTHING = Path.of(System.getProperty("mcp.interop.dir", "../interop"))
             .resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js").toAbsolutePath();
     private static final String MAIN = "com.example.mcp.embed/com.example.mcp.embed.Main";
+    private static final Path LANGCHAIN4J = EXAMPLES.resolve("langchain4j/target");
+    private static final Path LANGCHAIN4J_SOURCES = Path.of("../examples/langchain4j/src/main/java/com/example/mcp/langchain4j");
     private static final List<String> SUM = List.of("mcp_everything_get_sum", "{\"a\": 2, \"b\": 40}");
 
     @TempDir
@@ -167,5 +170,44 @@ class ExamplesIT {
         assertEquals("result: The sum of 2 and 40 is 42.", run.out().lines().reduce((a, b) -> b).orElse(""),
                 run.toString());
         assertFalse(run.err().contains("No SLF4J providers"), "the image has the app's logging backend: " + run);
+    }
+
+    /** The LangChain4j example on the class path: its scripted model asks for a tool and answers with the result. */
+    @Test
+    void theLangChain4jAgentAnswersFromAToolOnTheClassPath() throws IOException {
+        Path jar = LANGCHAIN4J.resolve("mcp-example-langchain4j-1.0.0.jar");
+        assertTrue(Files.isRegularFile(jar), jar + " was not built by the invoker plugin");
+        Path config = home.resolve("everything.json");
+        Files.writeString(config, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": [\""
+                + EVERYTHING + "\"]}}}");
+        List<String> command = Stream.concat(Stream.of(java("java"), "-cp",
+                LANGCHAIN4J.resolve("lib") + File.separator + "*" + File.pathSeparator + jar,
+                "com.example.mcp.langchain4j.Agent", "--config", config.toString()), SUM.stream()).toList();
+        Cli.Run run = Cli.exec(command, home, home, Map.of());
+        assertEquals(0, run.exitCode(), run.toString());
+        assertEquals(List.of("answer: The sum of 2 and 40 is 42."), run.out().lines().toList(), run.toString());
+
+        List<String> jars;
+        try (Stream<Path> files = Files.list(LANGCHAIN4J.resolve("lib"))) {
+            jars = files.map(path -> path.getFileName().toString()).sorted().toList();
+        }
+        assertTrue(jars.stream().anyMatch(name -> name.startsWith("mcp.langchain4j-")), jars.toString());
+        assertTrue(jars.stream().anyMatch(name -> name.startsWith("langchain4j-1.19.0")), jars.toString());
+        assertTrue(jars.stream().anyMatch(name -> name.startsWith("mcp.transport.http-")), jars.toString());
+        for (String name : jars) {
+            assertFalse(name.startsWith("picocli") || name.startsWith("tinylog") || name.startsWith("mcp.testkit")
+                    || name.startsWith("mcp.cli"), "a LangChain4j user got " + name + ": " + jars);
+        }
+    }
+
+    /** docs/langchain4j.md shows the example's code as it is, so the page's example compiles (the invoker built it). */
+    @Test
+    void theLangChain4jPageShowsTheExamplesCodeAsItIs() throws IOException {
+        String page = Files.readString(Path.of("../docs/langchain4j.md"));
+        for (String source : List.of("Agent.java", "ScriptedModel.java")) {
+            String code = Files.readString(LANGCHAIN4J_SOURCES.resolve(source));
+            assertTrue(page.contains("```java\n" + code + "```"), "docs/langchain4j.md does not show " + source
+                    + " as examples/langchain4j has it");
+        }
     }
 }

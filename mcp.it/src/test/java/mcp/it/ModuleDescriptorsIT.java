@@ -36,6 +36,11 @@ class ModuleDescriptorsIT {
     private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.protocol", "mcp.server", "mcp.transport.stdio",
             "mcp.transport.http", "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host",
             "mcp.host.defaults", "mcp.gateway", "mcp.cli", "mcp.testkit", "mcp.search");
+    /**
+     * Adapters for frameworks whose jars are not named modules (LangChain4j): they run on the class path, so they
+     * carry an Automatic-Module-Name and no descriptor, and no module of ours reads them.
+     */
+    private static final Set<String> CLASS_PATH_ADAPTERS = Set.of("mcp.langchain4j");
     /** Aggregators: modules with no package of their own, which only name other modules (as the JDK's java.se). */
     private static final Set<String> AGGREGATORS = Set.of("mcp.host.defaults");
 
@@ -55,6 +60,7 @@ class ModuleDescriptorsIT {
     private static List<Path> ourJars() {
         List<Path> jars = pathEntries().stream()
                 .filter(p -> p.getFileName().toString().startsWith("mcp."))
+                .filter(p -> !isClassPathAdapter(p))
                 .toList();
         for (Path jar : jars) {
             assertTrue(Files.isRegularFile(jar) && jar.toString().endsWith(".jar"),
@@ -64,6 +70,28 @@ class ModuleDescriptorsIT {
                 .collect(Collectors.toSet());
         assertEquals(OUR_MODULES, names);
         return jars;
+    }
+
+    private static boolean isClassPathAdapter(Path jar) {
+        return CLASS_PATH_ADAPTERS.contains(jar.getFileName().toString().replaceAll("-\\d.*\\.jar$", ""));
+    }
+
+    /** The adapters' jars: an explicit automatic name, the artifact's, and no descriptor that would force one. */
+    @Test
+    void theClassPathAdaptersNameThemselvesAndHaveNoDescriptor() throws Exception {
+        List<Path> adapters = pathEntries().stream().filter(ModuleDescriptorsIT::isClassPathAdapter).toList();
+        assertEquals(CLASS_PATH_ADAPTERS, adapters.stream().map(ModuleDescriptorsIT::descriptor)
+                .map(ModuleDescriptor::name).collect(Collectors.toSet()), adapters.toString());
+        for (Path jar : adapters) {
+            ModuleDescriptor descriptor = descriptor(jar);
+            assertTrue(descriptor.isAutomatic(), jar + " has a module descriptor");
+            try (JarFile file = new JarFile(jar.toFile())) {
+                assertEquals(descriptor.name(), file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"),
+                        jar + ": the name comes from the manifest, not from the file name");
+                assertTrue(file.stream().noneMatch(entry -> entry.getName().endsWith("module-info.class")),
+                        jar + " holds a module-info.class");
+            }
+        }
     }
 
     private static ModuleDescriptor descriptor(Path jar) {
@@ -199,7 +227,8 @@ class ModuleDescriptorsIT {
             assertTrue(names.contains("mcp.host"), names.toString());
             for (String name : names) {
                 assertFalse(name.startsWith("info.picocli") || name.startsWith("org.tinylog")
-                        || name.equals("mcp.testkit") || name.equals("mcp.cli") || name.equals("org.slf4j.simple"),
+                        || name.equals("mcp.testkit") || name.equals("mcp.cli") || name.equals("org.slf4j.simple")
+                        || CLASS_PATH_ADAPTERS.contains(name) || name.startsWith("langchain4j"),
                         root + " reads " + name + ": " + names);
             }
         }
