@@ -5,8 +5,9 @@ import mcp.manager.ServerStatus;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * A server's status changed: connected (also after the startup gate, or after a reconnect), failed, reconnecting,
- * disconnected ({@link mcp.manager.ManagerListener#onStatusChange}).
+ * A server's status changed: connecting, connected (also after the startup gate, or after a reconnect), failed,
+ * reconnecting, disconnected ({@link mcp.manager.ManagerListener#onStatusChange}); also published for every server
+ * when {@link McpApplicationEvents} starts, with its status then.
  */
 public final class McpServerStatusEvent extends ApplicationEvent {
 

@@ -145,8 +145,8 @@ public class McpHostAutoConfiguration {
     /**
      * @param session the session
      * @param publisher the context
-     * @return the publisher of the session's changes as application events; closed with the context, before the
-     *     session
+     * @return the publisher of the session's changes as application events, from the end of the context's start to
+     *     the beginning of its close
      */
     @Bean
     @ConditionalOnMissingBean
