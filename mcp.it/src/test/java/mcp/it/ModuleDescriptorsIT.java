@@ -36,6 +36,11 @@ class ModuleDescriptorsIT {
     private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.protocol", "mcp.server", "mcp.transport.stdio",
             "mcp.transport.http", "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host",
             "mcp.host.defaults", "mcp.gateway", "mcp.cli", "mcp.testkit", "mcp.search");
+    /**
+     * Adapters for frameworks whose jars are not named modules (Spring): they run on the class path, with an explicit
+     * Automatic-Module-Name and no descriptor that would force the framework onto the module path.
+     */
+    private static final Set<String> CLASS_PATH_ADAPTERS = Set.of("mcp.springai");
     /** Aggregators: modules with no package of their own, which only name other modules (as the JDK's java.se). */
     private static final Set<String> AGGREGATORS = Set.of("mcp.host.defaults");
 
@@ -55,6 +60,7 @@ class ModuleDescriptorsIT {
     private static List<Path> ourJars() {
         List<Path> jars = pathEntries().stream()
                 .filter(p -> p.getFileName().toString().startsWith("mcp."))
+                .filter(p -> CLASS_PATH_ADAPTERS.stream().noneMatch(a -> p.getFileName().toString().startsWith(a + "-")))
                 .toList();
         for (Path jar : jars) {
             assertTrue(Files.isRegularFile(jar) && jar.toString().endsWith(".jar"),
@@ -134,6 +140,25 @@ class ModuleDescriptorsIT {
             String name = java.util.regex.Pattern.quote(descriptor(jar).name());
             assertTrue(text.strip().split("\n")[0].matches(name + "(@\\S+)? jar:file:.*!/module-info\\.class"), text);
             assertFalse(text.contains("automatic"), text);
+        }
+    }
+
+    /** Each class-path adapter is an automatic module by the name its manifest gives, never by its file name. */
+    @Test
+    void theClassPathAdaptersNameThemselvesAndHaveNoDescriptor() throws Exception {
+        for (String adapter : CLASS_PATH_ADAPTERS) {
+            List<Path> jars = pathEntries().stream()
+                    .filter(p -> p.getFileName().toString().startsWith(adapter + "-")).toList();
+            assertEquals(1, jars.size(), adapter + " on the test path: " + jars);
+            Path jar = jars.get(0);
+            assertTrue(jar.toString().endsWith(".jar"), jar + " is not a jar: run this test with 'mvn verify'");
+            try (JarFile file = new JarFile(jar.toFile())) {
+                assertEquals(adapter, file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"));
+                assertTrue(file.getEntry("module-info.class") == null, jar + " has a module descriptor");
+            }
+            ModuleDescriptor descriptor = descriptor(jar);
+            assertTrue(descriptor.isAutomatic());
+            assertEquals(adapter, descriptor.name());
         }
     }
 
