@@ -31,6 +31,7 @@ class ExamplesIT {
     private static final Path EVERYTHING = Path.of(System.getProperty("mcp.interop.dir", "../interop"))
             .resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js").toAbsolutePath();
     private static final String MAIN = "com.example.mcp.embed/com.example.mcp.embed.Main";
+    private static final Path SPRING_AI = EXAMPLES.resolve("spring-ai/target");
     private static final List<String> SUM = List.of("mcp_everything_get_sum", "{\"a\": 2, \"b\": 40}");
 
     @TempDir
@@ -76,8 +77,31 @@ class ExamplesIT {
         assertTrue(jars.stream().anyMatch(jar -> jar.startsWith("mcp.transport.stdio-")), jars.toString());
         for (String jar : jars) {
             assertFalse(jar.startsWith("picocli") || jar.startsWith("tinylog") || jar.startsWith("slf4j-tinylog")
-                    || jar.startsWith("mcp.testkit") || jar.startsWith("mcp.cli"), "an embedder got " + jar + ": " + jars);
+                    || jar.startsWith("mcp.testkit") || jar.startsWith("mcp.cli") || jar.startsWith("spring-")
+                    || jar.startsWith("mcp.springai"), "an embedder got " + jar + ": " + jars);
         }
+    }
+
+    /**
+     * The Spring AI example, a Spring Boot application on the class path: its ChatClient, on the example's scripted
+     * model, calls server-everything's tool through mcp-host's auto-configuration, and stdout holds its own lines only.
+     */
+    @Test
+    void theSpringAiAppsChatClientCallsAToolAndItsStdoutHoldsOnlyItsOwnLines() throws IOException {
+        Path jar = SPRING_AI.resolve("mcp-example-spring-ai-1.0.0.jar");
+        assertTrue(Files.isRegularFile(jar), jar + " was not built by the invoker plugin");
+        Path config = home.resolve("everything.json");
+        Files.writeString(config, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": [\""
+                + EVERYTHING + "\"]}}}");
+        List<String> command = Stream.concat(Stream.of(java("java"), "-cp",
+                jar + File.pathSeparator + SPRING_AI.resolve("lib") + File.separator + "*",
+                "com.example.mcp.springai.Application", "--mcp-host.config-file=" + config), SUM.stream()).toList();
+        Cli.Run run = Cli.exec(command, home, home, Map.of());
+        assertEquals(0, run.exitCode(), run.toString());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), "only the app's own lines on stdout: " + run);
+        assertTrue(lines.get(0).matches("tools: \\d+"), run.toString());
+        assertEquals("answer: The sum of 2 and 40 is 42.", lines.get(1), run.toString());
     }
 
     @Test
