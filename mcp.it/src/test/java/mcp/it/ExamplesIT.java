@@ -104,6 +104,20 @@ class ExamplesIT {
         assertEquals("answer: The sum of 2 and 40 is 42.", lines.get(1), run.toString());
     }
 
+    /** docs/spring-ai.md shows the example's code as it is, so what the page shows is what the invoker compiled. */
+    @Test
+    void theSpringAiPageShowsTheExamplesCode() throws IOException {
+        String page = Files.readString(Path.of(System.getProperty("mcp.docs.dir", "../docs")).resolve("spring-ai.md"));
+        Path sources = Path.of(System.getProperty("mcp.examples.source", "../examples")).resolve("spring-ai/src/main");
+        for (Path file : List.of(sources.resolve("java/com/example/mcp/springai/Application.java"),
+                sources.resolve("java/com/example/mcp/springai/ScriptedChatModel.java"),
+                sources.resolve("resources/application.properties"))) {
+            String lang = file.toString().endsWith(".java") ? "java" : "properties";
+            assertTrue(page.contains("```" + lang + "\n" + Files.readString(file) + "```"),
+                    "docs/spring-ai.md does not show " + file + " as it is");
+        }
+    }
+
     @Test
     void thePluginsServersAppearInListThroughThePluginFolder() throws IOException {
         assertTrue(Files.isRegularFile(PLUGIN_JAR), PLUGIN_JAR + " was not built by the invoker plugin");
