@@ -34,6 +34,7 @@ class ExamplesIT {
     private static final String MAIN = "com.example.mcp.embed/com.example.mcp.embed.Main";
     private static final Path LANGCHAIN4J = EXAMPLES.resolve("langchain4j/target");
     private static final Path LANGCHAIN4J_SOURCES = Path.of("../examples/langchain4j/src/main/java/com/example/mcp/langchain4j");
+    private static final Path SPRING_AI = EXAMPLES.resolve("spring-ai/target");
     private static final List<String> SUM = List.of("mcp_everything_get_sum", "{\"a\": 2, \"b\": 40}");
 
     @TempDir
@@ -79,7 +80,44 @@ class ExamplesIT {
         assertTrue(jars.stream().anyMatch(jar -> jar.startsWith("mcp.transport.stdio-")), jars.toString());
         for (String jar : jars) {
             assertFalse(jar.startsWith("picocli") || jar.startsWith("tinylog") || jar.startsWith("slf4j-tinylog")
-                    || jar.startsWith("mcp.testkit") || jar.startsWith("mcp.cli"), "an embedder got " + jar + ": " + jars);
+                    || jar.startsWith("mcp.testkit") || jar.startsWith("mcp.cli") || jar.startsWith("spring-")
+                    || jar.startsWith("mcp.springai"), "an embedder got " + jar + ": " + jars);
+        }
+    }
+
+    /**
+     * The Spring AI example, a Spring Boot application on the class path: its ChatClient, on the example's scripted
+     * model, calls server-everything's tool through mcp-host's auto-configuration, and stdout holds its own lines only.
+     */
+    @Test
+    void theSpringAiAppsChatClientCallsAToolAndItsStdoutHoldsOnlyItsOwnLines() throws IOException {
+        Path jar = SPRING_AI.resolve("mcp-example-spring-ai-1.0.0.jar");
+        assertTrue(Files.isRegularFile(jar), jar + " was not built by the invoker plugin");
+        Path config = home.resolve("everything.json");
+        Files.writeString(config, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": [\""
+                + EVERYTHING + "\"]}}}");
+        List<String> command = Stream.concat(Stream.of(java("java"), "-cp",
+                jar + File.pathSeparator + SPRING_AI.resolve("lib") + File.separator + "*",
+                "com.example.mcp.springai.Application", "--mcp-host.config-file=" + config), SUM.stream()).toList();
+        Cli.Run run = Cli.exec(command, home, home, Map.of());
+        assertEquals(0, run.exitCode(), run.toString());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), "only the app's own lines on stdout: " + run);
+        assertTrue(lines.get(0).matches("tools: \\d+"), run.toString());
+        assertEquals("answer: The sum of 2 and 40 is 42.", lines.get(1), run.toString());
+    }
+
+    /** docs/spring-ai.md shows the example's code as it is, so what the page shows is what the invoker compiled. */
+    @Test
+    void theSpringAiPageShowsTheExamplesCode() throws IOException {
+        String page = Files.readString(Path.of(System.getProperty("mcp.docs.dir", "../docs")).resolve("spring-ai.md"));
+        Path sources = Path.of(System.getProperty("mcp.examples.source", "../examples")).resolve("spring-ai/src/main");
+        for (Path file : List.of(sources.resolve("java/com/example/mcp/springai/Application.java"),
+                sources.resolve("java/com/example/mcp/springai/ScriptedChatModel.java"),
+                sources.resolve("resources/application.properties"))) {
+            String lang = file.toString().endsWith(".java") ? "java" : "properties";
+            assertTrue(page.contains("```" + lang + "\n" + Files.readString(file) + "```"),
+                    "docs/spring-ai.md does not show " + file + " as it is");
         }
     }
 

@@ -37,10 +37,10 @@ class ModuleDescriptorsIT {
             "mcp.transport.http", "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host",
             "mcp.host.defaults", "mcp.gateway", "mcp.cli", "mcp.testkit", "mcp.search");
     /**
-     * Adapters for frameworks whose jars are not named modules (LangChain4j): they run on the class path, so they
-     * carry an Automatic-Module-Name and no descriptor, and no module of ours reads them.
+     * Adapters for frameworks whose jars are not named modules (LangChain4j, Spring): they run on the class path, so
+     * they carry an Automatic-Module-Name and no descriptor, and no module of ours reads them.
      */
-    private static final Set<String> CLASS_PATH_ADAPTERS = Set.of("mcp.langchain4j");
+    private static final Set<String> CLASS_PATH_ADAPTERS = Set.of("mcp.langchain4j", "mcp.springai");
     /** Aggregators: modules with no package of their own, which only name other modules (as the JDK's java.se). */
     private static final Set<String> AGGREGATORS = Set.of("mcp.host.defaults");
 
@@ -228,7 +228,8 @@ class ModuleDescriptorsIT {
             for (String name : names) {
                 assertFalse(name.startsWith("info.picocli") || name.startsWith("org.tinylog")
                         || name.equals("mcp.testkit") || name.equals("mcp.cli") || name.equals("org.slf4j.simple")
-                        || CLASS_PATH_ADAPTERS.contains(name) || name.startsWith("langchain4j"),
+                        || CLASS_PATH_ADAPTERS.contains(name) || name.startsWith("langchain4j")
+                        || name.startsWith("spring"),
                         root + " reads " + name + ": " + names);
             }
         }
