@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import mcp.api.McpJson;
 import mcp.host.McpHost;
 import mcp.host.ToolSession;
@@ -31,6 +32,7 @@ class SpringAiIT {
 
     @TempDir
     Path home;
+    private McpHost host;
     private ToolSession session;
 
     @AfterEach
@@ -49,7 +51,7 @@ class SpringAiIT {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(name -> name.startsWith("XDG_") || name.startsWith("MCP_HOST_"));
         env.put("HOME", home.toString());
-        McpHost host = McpHost.builder().home(home).environment(env).workingDirectory(home).configFile(config).build();
+        host = McpHost.builder().home(home).environment(env).workingDirectory(home).configFile(config).build();
         session = host.openSession();
         assertEquals(Map.of(), session.lastLoad().errors());
         return new McpToolCallbackProvider(session);
@@ -113,5 +115,7 @@ class SpringAiIT {
         assertEquals("42", ask(tools, "mcp_py_add", "{\"a\": 2, \"b\": 40}"));
         assertTrue(List.of(tools.getToolCallbacks()).stream()
                 .anyMatch(c -> c.getToolDefinition().name().equals("mcp_py_greet")));
+        assertEquals("2026-07-28", host.manager().clientForTool("py", "add").get(30, TimeUnit.SECONDS)
+                .initializeResult().protocolVersion());
     }
 }
