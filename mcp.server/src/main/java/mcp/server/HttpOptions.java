@@ -17,13 +17,15 @@ import java.util.Optional;
  * @param allowedOrigins the {@code Origin} values accepted besides those of the accepted hosts
  *     ({@code http://<host>})
  * @param bearerToken the token every request must carry ({@code Authorization: Bearer ...}); empty: none
+ * @param authenticator what decides who may use the endpoint and who they are (an OAuth resource server, ...);
+ *     empty: everyone who passes the token check is {@link Caller#LOCAL}. At most one of a token and an authenticator.
  */
 public record HttpOptions(String bindAddress, int port, String path, List<String> allowedHosts,
-        List<String> allowedOrigins, Optional<String> bearerToken) {
+        List<String> allowedOrigins, Optional<String> bearerToken, Optional<HttpAuthenticator> authenticator) {
 
     /** Loopback, any port, {@code /mcp}, no token. */
     public static final HttpOptions LOOPBACK = new HttpOptions("127.0.0.1", 0, "/mcp", List.of(), List.of(),
-            Optional.empty());
+            Optional.empty(), Optional.empty());
 
     /** Validates and copies. */
     public HttpOptions {
@@ -38,6 +40,34 @@ public record HttpOptions(String bindAddress, int port, String path, List<String
         if (bearerToken.isPresent() && bearerToken.get().isBlank()) {
             throw new IllegalArgumentException("the bearer token is blank");
         }
+        Objects.requireNonNull(authenticator, "authenticator");
+        if (bearerToken.isPresent() && authenticator.isPresent()) {
+            throw new IllegalArgumentException("a bearer token or an authenticator, not both");
+        }
+    }
+
+    /**
+     * Options without an authenticator.
+     *
+     * @param bindAddress the address to listen on
+     * @param port the port
+     * @param path the endpoint's path
+     * @param allowedHosts more {@code Host} values to accept
+     * @param allowedOrigins more {@code Origin} values to accept
+     * @param bearerToken the token every request must carry; empty: none
+     */
+    public HttpOptions(String bindAddress, int port, String path, List<String> allowedHosts,
+            List<String> allowedOrigins, Optional<String> bearerToken) {
+        this(bindAddress, port, path, allowedHosts, allowedOrigins, bearerToken, Optional.empty());
+    }
+
+    /**
+     * @param value what decides who may use the endpoint, and who they are
+     * @return a copy that asks it on every request (and no longer requires the bearer token)
+     */
+    public HttpOptions withAuthenticator(HttpAuthenticator value) {
+        return new HttpOptions(bindAddress, port, path, allowedHosts, allowedOrigins, Optional.empty(),
+                Optional.of(value));
     }
 
     /**
@@ -45,7 +75,7 @@ public record HttpOptions(String bindAddress, int port, String path, List<String
      * @return a copy on that port
      */
     public HttpOptions withPort(int newPort) {
-        return new HttpOptions(bindAddress, newPort, path, allowedHosts, allowedOrigins, bearerToken);
+        return new HttpOptions(bindAddress, newPort, path, allowedHosts, allowedOrigins, bearerToken, authenticator);
     }
 
     /**
@@ -53,7 +83,7 @@ public record HttpOptions(String bindAddress, int port, String path, List<String
      * @return a copy on that address
      */
     public HttpOptions withBindAddress(String address) {
-        return new HttpOptions(address, port, path, allowedHosts, allowedOrigins, bearerToken);
+        return new HttpOptions(address, port, path, allowedHosts, allowedOrigins, bearerToken, authenticator);
     }
 
     /**
@@ -61,7 +91,7 @@ public record HttpOptions(String bindAddress, int port, String path, List<String
      * @return a copy that requires it
      */
     public HttpOptions withBearerToken(String token) {
-        return new HttpOptions(bindAddress, port, path, allowedHosts, allowedOrigins, Optional.of(token));
+        return new HttpOptions(bindAddress, port, path, allowedHosts, allowedOrigins, Optional.of(token), Optional.empty());
     }
 
     /**
@@ -70,6 +100,6 @@ public record HttpOptions(String bindAddress, int port, String path, List<String
      * @return a copy that accepts them
      */
     public HttpOptions withAllowed(List<String> hosts, List<String> origins) {
-        return new HttpOptions(bindAddress, port, path, hosts, origins, bearerToken);
+        return new HttpOptions(bindAddress, port, path, hosts, origins, bearerToken, authenticator);
     }
 }

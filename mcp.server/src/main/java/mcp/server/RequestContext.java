@@ -60,6 +60,17 @@ public interface RequestContext {
         return Optional.empty();
     }
 
+    /**
+     * Who sent the request, as the HTTP endpoint's {@link HttpAuthenticator} established it; {@link Caller#LOCAL} over
+     * stdio and over HTTP without an authenticator. A handler that serves several people decides on it what each may
+     * see and call.
+     *
+     * @return the caller
+     */
+    default Caller caller() {
+        return Caller.LOCAL;
+    }
+
     /** @return the request's {@code _meta} as the client sent it (an empty object when it sent none) */
     JsonNode meta();
 

@@ -18,7 +18,7 @@ final class Fixtures {
     /**
      * A server with {@code echo} (the argument {@code text} back), {@code ask} (asks the user's name, key
      * {@code user_name}), {@code ask_twice} (two rounds), {@code flood} ({@code count} log messages of {@code size}
-     * characters) and {@code slow} (sleeps {@code ms}).
+     * characters), {@code whoami} (the caller's subject and groups) and {@code slow} (sleeps {@code ms}).
      */
     static McpServer server(ServerLimits limits) {
         return McpServer.builder("test-server", "1.0").limits(limits)
@@ -42,6 +42,9 @@ final class Fixtures {
                     }
                     return ToolResult.text("flooded");
                 })
+                .tool(ToolDefinition.of("whoami", "Says who called", OBJECT), (arguments, context) ->
+                        ToolResult.text(context.caller().subject() + " " + new java.util.TreeSet<>(context.caller()
+                                .groups())))
                 .tool(ToolDefinition.of("slow", "Sleeps", OBJECT), (arguments, context) -> {
                     Thread.sleep(arguments.path("ms").asLong(100));
                     return ToolResult.text("slept");

@@ -140,6 +140,75 @@ class HttpSecurityTest {
         assertEquals(200, Wire.post(uri, echo(), right).status());
     }
 
+    /** Tokens named after their holders, as a test's stand-in for an OAuth resource server. */
+    private static final HttpAuthenticator NAMED_TOKENS = new HttpAuthenticator() {
+        @Override
+        public Outcome authenticate(String method, String path,
+                java.util.function.Function<String, java.util.Optional<String>> header) {
+            java.util.Optional<String> token = header.apply("Authorization").filter(v -> v.startsWith("Bearer "))
+                    .map(v -> v.substring(7));
+            if (token.isEmpty() || !java.util.List.of("alice", "bob", "throw").contains(token.get())) {
+                return new Refused(401, "Unauthorized", Map.of("WWW-Authenticate",
+                        "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource/mcp\""));
+            }
+            if (token.get().equals("throw")) {
+                throw new IllegalStateException("the key server is down; token was " + token.get());
+            }
+            return new Allowed(new Caller(token.get(), java.util.Optional.of("cli"), java.util.Set.of(token.get()
+                    + "-team"), java.util.Set.of("mcp"), mcp.api.McpJson.object().put("sub", token.get())));
+        }
+
+        @Override
+        public java.util.Optional<tools.jackson.databind.JsonNode> document(String path) {
+            return path.equals("/.well-known/oauth-protected-resource/mcp")
+                    ? java.util.Optional.of(Wire.json("{\"resource\":\"http://127.0.0.1/mcp\"}"))
+                    : java.util.Optional.empty();
+        }
+    };
+
+    private static Map<String, String> as(String token, Map<String, String> headers) {
+        Map<String, String> all = new java.util.HashMap<>(headers);
+        all.put("Authorization", "Bearer " + token);
+        return all;
+    }
+
+    @Test
+    void anAuthenticatorSaysWhoCallsAndASessionAnswersOnlyItsOwner() throws Exception {
+        URI uri = start(HttpOptions.LOOPBACK.withAuthenticator(NAMED_TOKENS), ServerLimits.DEFAULT);
+        // Its metadata is read without a token; anything else is refused as it says.
+        Wire.Reply metadata = Wire.send(HttpRequest.newBuilder(uri.resolve("/.well-known/oauth-protected-resource/mcp"))
+                .GET().build());
+        assertEquals(200, metadata.status(), metadata.toString());
+        assertEquals("http://127.0.0.1/mcp", metadata.last().path("resource").asString());
+        Wire.Reply refused = Wire.post(uri, echo(), echoHeaders());
+        assertEquals(401, refused.status());
+        assertTrue(refused.header("WWW-Authenticate").contains("resource_metadata="));
+        // An authenticator that fails is a 503, and its message (which may hold the credential) stays inside.
+        Wire.Reply failed = Wire.post(uri, echo(), as("throw", echoHeaders()));
+        assertEquals(503, failed.status());
+        assertTrue(!failed.body().contains("throw"), failed.body());
+
+        String whoami = Wire.request(1, "tools/call", Wire.stateless("{\"name\":\"whoami\",\"arguments\":{}}", "{}"));
+        Wire.Reply stateless = Wire.post(uri, whoami, as("alice", Wire.statelessHeaders("tools/call", "whoami")));
+        assertEquals("alice [alice-team]", stateless.last().path("result").path("content").path(0).path("text")
+                .asString(), stateless.toString());
+
+        // A handshake-era session is bound to who opened it: to anybody else its id names nothing.
+        Wire.Reply opened = Wire.post(uri, Wire.request(0, "initialize", Wire.json("{\"protocolVersion\":"
+                + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}")),
+                as("bob", Map.of()));
+        String session = opened.header("Mcp-Session-Id");
+        assertNotNull(session, opened.toString());
+        String call = Wire.request(2, "tools/call", Wire.json("{\"name\":\"whoami\",\"arguments\":{}}"));
+        assertEquals(404, Wire.post(uri, call, as("alice", Wire.session(session))).status());
+        Wire.Reply own = Wire.post(uri, call, as("bob", Wire.session(session)));
+        assertEquals("bob [bob-team]", own.last().path("result").path("content").path(0).path("text").asString(),
+                own.toString());
+        HttpRequest.Builder delete = HttpRequest.newBuilder(uri).header("Mcp-Session-Id", session).DELETE();
+        assertEquals(404, Wire.send(delete.copy().header("Authorization", "Bearer alice").build()).status());
+        assertEquals(200, Wire.send(delete.copy().header("Authorization", "Bearer bob").build()).status());
+    }
+
     @Test
     void statelessHeadersMustMatchTheBody() throws Exception {
         URI uri = start(HttpOptions.LOOPBACK, ServerLimits.DEFAULT);

@@ -21,6 +21,7 @@ import mcp.protocol.McpHeaders;
 import mcp.protocol.McpMethods;
 import mcp.protocol.Meta;
 import mcp.server.InputRequest;
+import mcp.server.Caller;
 import mcp.server.RequestContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -64,6 +65,7 @@ final class Call implements RequestContext {
     private final CompletableFuture<Void> cancellation = new CompletableFuture<>();
     private final AtomicInteger keys = new AtomicInteger();
     volatile Channel channel;
+    private final Caller caller;
     volatile RequestId roundId;
     /** The handler's answer; set once the handler was called. */
     volatile CompletableFuture<JsonNode> result;
@@ -100,6 +102,13 @@ final class Call implements RequestContext {
         this.requestLogLevel = requestLogLevel;
         this.roundId = id;
         this.channel = channel;
+        // The first round's sender is the call's: later rounds carry the same call, whoever's connection they use.
+        this.caller = channel.caller();
+    }
+
+    @Override
+    public Caller caller() {
+        return caller;
     }
 
     @Override

@@ -3,6 +3,7 @@ package mcp.server.internal;
 import java.util.concurrent.CompletableFuture;
 import mcp.api.jsonrpc.JsonRpcMessage;
 import mcp.api.jsonrpc.JsonRpcResponse;
+import mcp.server.Caller;
 
 /**
  * Where the messages about one request go: its notifications and the server's own requests of the handshake era
@@ -35,6 +36,11 @@ interface Channel {
      * Ends the channel without an answer: a cancelled request of the handshake era gets none.
      */
     void abandon();
+
+    /** @return who sent the request this channel answers ({@link Caller#LOCAL} but over authenticated HTTP) */
+    default Caller caller() {
+        return Caller.LOCAL;
+    }
 
     /** @return completes when the client can no longer get what is sent (its connection or stream closed) */
     CompletableFuture<Void> gone();

@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.jsonrpc.JsonRpcCodec;
 import mcp.api.jsonrpc.JsonRpcError;
@@ -31,8 +32,11 @@ import mcp.api.jsonrpc.RequestId;
 import mcp.protocol.McpHeaders;
 import mcp.protocol.ProtocolVersions;
 import mcp.protocol.SseFrames;
+import mcp.server.Caller;
+import mcp.server.HttpAuthenticator;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The server over Streamable HTTP, on one endpoint for both eras: what the HTTP side of MCP says about requests,
@@ -87,12 +91,19 @@ public final class HttpFront implements HttpEndpoint {
     private static final class HttpSession {
         final HandshakeSession session;
         final Replay replay;
+        /** Who opened it: the session answers nobody else, so that an id seen elsewhere opens nothing. */
+        final Caller owner;
         /** The open GET stream's channel, or {@code null}. */
         StandaloneChannel standalone;
 
-        HttpSession(HandshakeSession session, Replay replay) {
+        HttpSession(HandshakeSession session, Replay replay, Caller owner) {
             this.session = session;
             this.replay = replay;
+            this.owner = owner;
+        }
+
+        boolean ownedBy(Caller caller) {
+            return owner.subject().equals(caller.subject()) && owner.client().equals(caller.client());
         }
     }
 
@@ -167,6 +178,14 @@ public final class HttpFront implements HttpEndpoint {
             return;
         }
         if (!exchange.path().equals(options.path())) {
+            // What the authenticator publishes beside the endpoint (RFC 9728 metadata) is read before any token.
+            Optional<JsonNode> document = exchange.method().equals("GET")
+                    ? options.authenticator().flatMap(a -> a.document(exchange.path())) : Optional.empty();
+            if (document.isPresent()) {
+                exchange.respond(200, Map.of("Content-Type", McpHeaders.JSON, "Cache-Control", "max-age=300"),
+                        McpJson.mapper().writeValueAsBytes(document.get()));
+                return;
+            }
             plain(exchange, 404, "no MCP endpoint at " + exchange.path() + "; it is " + options.path());
             return;
         }
@@ -195,16 +214,36 @@ public final class HttpFront implements HttpEndpoint {
                 return;
             }
         }
+        Caller caller = Caller.LOCAL;
+        if (options.authenticator().isPresent()) {
+            HttpAuthenticator.Outcome outcome;
+            try {
+                outcome = options.authenticator().get().authenticate(exchange.method(), exchange.path(),
+                        exchange::header);
+            } catch (RuntimeException e) {
+                // Its message may hold what the credential said: the class is enough to find it in the code.
+                ServerCore.LOG.warn("MCP HTTP authenticator failed: {}", e.getClass().getName());
+                error(exchange, 503, null, JsonRpcError.INTERNAL_ERROR, "Service Unavailable: the credentials could "
+                        + "not be checked now; try again", Map.of("Retry-After", "5"));
+                return;
+            }
+            if (outcome instanceof HttpAuthenticator.Refused refused) {
+                error(exchange, refused.status(), null, JsonRpcError.INVALID_REQUEST, refused.message(),
+                        refused.headers());
+                return;
+            }
+            caller = ((HttpAuthenticator.Allowed) outcome).caller();
+        }
         switch (exchange.method()) {
-            case "POST" -> post(exchange);
-            case "GET" -> get(exchange);
-            case "DELETE" -> delete(exchange);
+            case "POST" -> post(exchange, caller);
+            case "GET" -> get(exchange, caller);
+            case "DELETE" -> delete(exchange, caller);
             default -> error(exchange, 405, null, JsonRpcError.INVALID_REQUEST, "Method not allowed: "
                     + exchange.method(), Map.of("Allow", "GET, POST, DELETE"));
         }
     }
 
-    private void post(HttpBackend.Exchange exchange) {
+    private void post(HttpBackend.Exchange exchange, Caller caller) {
         String contentType = exchange.header("Content-Type").orElse("");
         if (!mediaType(contentType).equals(McpHeaders.JSON)) {
             error(exchange, 415, null, JsonRpcError.INVALID_REQUEST, "Unsupported Media Type: a POST carries one "
@@ -229,12 +268,12 @@ public final class HttpFront implements HttpEndpoint {
                 ServerCore.LOG.debug("MCP HTTP body could not be read: {}", failure.toString());
                 plain(exchange, 400, "the body could not be read");
             } else {
-                post(exchange, body, sse);
+                post(exchange, body, sse, caller);
             }
         });
     }
 
-    private void post(HttpBackend.Exchange exchange, byte[] body, boolean sse) {
+    private void post(HttpBackend.Exchange exchange, byte[] body, boolean sse, Caller caller) {
         long limit = core.limits.maxBodyBytes();
         if (body == null) {
             error(exchange, 413, null, JsonRpcError.INVALID_REQUEST, "Payload Too Large: a message may have at most "
@@ -252,10 +291,10 @@ public final class HttpFront implements HttpEndpoint {
             error(exchange, 503, newRequest(parsed).get().id(), refusal.code(), refusal.serverMessage(),
                     Map.of("Retry-After", "5"));
         } else if (parsed instanceof RequestParser.Initialize initialize) {
-            initialize(exchange, initialize.request(), sse);
+            initialize(exchange, initialize.request(), sse, caller);
         } else if (parsed instanceof RequestParser.Stateless stateless) {
             core.statelessRequest(stateless.request(), stateless.envelope(),
-                    new PostChannel(exchange, Map.of(), sse, null, true), null,
+                    new PostChannel(exchange, Map.of(), sse, null, true, caller), null,
                     Tasks.httpCaller(exchange.header("Authorization")), null);
         } else if (parsed instanceof RequestParser.StatelessNotification notification) {
             core.statelessNotification(notification.notification(), null);
@@ -263,7 +302,7 @@ public final class HttpFront implements HttpEndpoint {
         } else {
             JsonRpcMessage message = ((RequestParser.InSession) parsed).message();
             HttpSession session = sessions.get(sessionId.orElseThrow());
-            if (session == null || session.session.closed()) {
+            if (session == null || session.session.closed() || !session.ownedBy(caller)) {
                 error(exchange, 404, idOf(message), JsonRpcError.INVALID_REQUEST, "Session not found: "
                         + "it ended or expired; initialize a new one", Map.of());
                 return;
@@ -275,7 +314,7 @@ public final class HttpFront implements HttpEndpoint {
                         + session.session.protocolVersion + ")", Map.of());
                 return;
             }
-            inSession(exchange, session, message, sse);
+            inSession(exchange, session, message, sse, caller);
         }
     }
 
@@ -288,7 +327,7 @@ public final class HttpFront implements HttpEndpoint {
         return request != null && ServerCore.isNew(request) ? Optional.of(request) : Optional.empty();
     }
 
-    private void initialize(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse) {
+    private void initialize(HttpBackend.Exchange exchange, JsonRpcRequest request, boolean sse, Caller caller) {
         if (sessions.size() >= core.limits.maxSessions()) {
             error(exchange, 503, request.id(), JsonRpcError.INTERNAL_ERROR, "Service Unavailable: "
                     + core.limits.maxSessions() + " sessions are open", Map.of("Retry-After", "5"));
@@ -297,14 +336,15 @@ public final class HttpFront implements HttpEndpoint {
         byte[] bytes = new byte[24];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false);
+        PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false, caller);
         core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
-                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))));
+                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES), caller)));
     }
 
-    private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse) {
+    private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse,
+            Caller caller) {
         if (message instanceof JsonRpcRequest request) {
-            PostChannel channel = new PostChannel(exchange, Map.of(), sse, session.replay, false);
+            PostChannel channel = new PostChannel(exchange, Map.of(), sse, session.replay, false, caller);
             core.handshakeRequest(session.session, request, channel);
         } else if (message instanceof JsonRpcNotification notification) {
             core.handshakeNotification(session.session, notification);
@@ -315,7 +355,7 @@ public final class HttpFront implements HttpEndpoint {
         }
     }
 
-    private void get(HttpBackend.Exchange exchange) {
+    private void get(HttpBackend.Exchange exchange, Caller caller) {
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
         if (sessionId.isEmpty()) {
             error(exchange, 400, null, JsonRpcError.INVALID_REQUEST, "Bad Request: a GET stream belongs to a session ("
@@ -323,7 +363,7 @@ public final class HttpFront implements HttpEndpoint {
             return;
         }
         HttpSession session = sessions.get(sessionId.get());
-        if (session == null || session.session.closed()) {
+        if (session == null || session.session.closed() || !session.ownedBy(caller)) {
             error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
                     Map.of());
             return;
@@ -378,14 +418,16 @@ public final class HttpFront implements HttpEndpoint {
         }
     }
 
-    private void delete(HttpBackend.Exchange exchange) {
+    private void delete(HttpBackend.Exchange exchange, Caller caller) {
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
         if (sessionId.isEmpty()) {
             error(exchange, 400, null, JsonRpcError.INVALID_REQUEST, "Bad Request: DELETE ends a session ("
                     + McpHeaders.SESSION_ID + ")", Map.of());
             return;
         }
-        HttpSession session = sessions.remove(sessionId.get());
+        HttpSession found = sessions.get(sessionId.get());
+        HttpSession session = found != null && found.ownedBy(caller) && sessions.remove(sessionId.get(), found)
+                ? found : null;
         if (session == null) {
             error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
                     Map.of());
@@ -427,6 +469,7 @@ public final class HttpFront implements HttpEndpoint {
         private final Replay replay;
         /** Whether a stream that breaks cancels the request (the stateless revision). */
         private final boolean stateless;
+        private final Caller caller;
         private final CompletableFuture<Void> gone = new CompletableFuture<>();
         private HttpBackend.Stream stream;
         private Replay.Record record;
@@ -434,7 +477,8 @@ public final class HttpFront implements HttpEndpoint {
         private final ScheduledFuture<?> patience;
 
         PostChannel(HttpBackend.Exchange exchange, Map<String, String> extra, boolean sse, Replay replay,
-                boolean stateless) {
+                boolean stateless, Caller caller) {
+            this.caller = caller;
             this.exchange = exchange;
             this.extra = extra;
             this.sse = sse;
@@ -539,6 +583,11 @@ public final class HttpFront implements HttpEndpoint {
         @Override
         public CompletableFuture<Void> gone() {
             return stateless ? gone : new CompletableFuture<>();
+        }
+
+        @Override
+        public Caller caller() {
+            return caller;
         }
     }
 
