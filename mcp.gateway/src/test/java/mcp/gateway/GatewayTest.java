@@ -226,6 +226,14 @@ class GatewayTest {
         }
         assertEquals(1, Files.readAllLines(temp.resolve("starts-alpha")).size());
         assertEquals(1, Files.readAllLines(temp.resolve("starts-beta")).size());
+        // A stopped server's process may take a moment to go on a loaded machine: wait for it, bounded, so that a
+        // process seen below can only be one the gateway started.
+        long gone = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (ProcessHandle.current().descendants().anyMatch(p -> p.info().commandLine().orElse("")
+                .contains("starts-"))) {
+            assertTrue(System.nanoTime() < gone, "the filler's servers did not end");
+            Thread.sleep(20);
+        }
 
         // The gateway's host starts neither; its client lists their cached tools.
         McpClient client = client(gateway(entries, ServerLimits.DEFAULT), ClientOptions.builder("gateway"));
