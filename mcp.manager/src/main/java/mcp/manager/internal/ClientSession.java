@@ -108,6 +108,13 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final AtomicLong nextId = new AtomicLong(1);
     private final ConcurrentHashMap<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ClientThreads.Serial events = new ClientThreads.Serial(LOG);
+    /**
+     * Held while a log message is given its place on {@link #events}, and while a result of a call with a caller
+     * decides where to complete. A transport may deliver the next message on another thread while one is still in
+     * the listener (stdio does when a delivery takes long), so the result could otherwise be placed before a message
+     * that came first on the wire.
+     */
+    private final Object callerOrder = new Object();
     /** The warnings this server's junk causes, rate-limited. */
     private final WarningLimiter warnings;
     /** What the bounds did: see {@link #bounds()}. */
@@ -1257,6 +1264,12 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * whose stream it came, else the one call in flight whose caller does (several: none, it cannot be told which).
      */
     private void toCaller(JsonRpcNotification notification, RequestId during) {
+        synchronized (callerOrder) {
+            toCallerInOrder(notification, during);
+        }
+    }
+
+    private void toCallerInOrder(JsonRpcNotification notification, RequestId during) {
         Optional<Caller> caller;
         try {
             caller = caller(during, null);
@@ -1355,7 +1368,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return;
         }
         entry.stopClock();
-        if (entry.callOptions.onProgress().isPresent() || entry.callerEvents) {
+        boolean afterEvents = entry.callOptions.onProgress().isPresent();
+        if (!afterEvents && entry.callOptions.caller().isPresent()) {
+            // A log message delivered before this result has marked the call, and taken its place on `events`, by
+            // the time this lock is had. Only the decision is made under it: completing runs the caller's code.
+            synchronized (callerOrder) {
+                afterEvents = entry.callerEvents;
+            }
+        }
+        if (afterEvents) {
             // Progress updates and the caller's log messages run on `events`: the result comes after the last of
             // them, not racing it.
             Runnable complete = response instanceof JsonRpcSuccess success
