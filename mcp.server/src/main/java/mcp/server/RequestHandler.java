@@ -33,7 +33,9 @@ public interface RequestHandler {
      * @param context the request's context: the client, progress, logs, cancellation, and what to ask the client
      * @return the result object ({@code resultType} and caching hints are added by the server where the era needs
      *     them, unless the result states its own); fails with an {@link mcp.api.McpProtocolException} to answer with
-     *     that JSON-RPC error, and with anything else to answer {@code -32603}
+     *     that JSON-RPC error, and with anything else to answer {@code -32603}. A rate limit
+     *     ({@link mcp.protocol.ErrorCodes#rateLimited}) is answered over HTTP with status 429 and {@code Retry-After}
+     *     in either era, the JSON-RPC error with its {@code retryAfterMs} in the body
      */
     CompletableFuture<JsonNode> handle(Request request, RequestContext context);
 

@@ -671,6 +671,14 @@ public final class ServerCore implements AutoCloseable {
     /** Answers an error about a call. */
     void answerError(Channel channel, RequestId id, Call call, Throwable error) {
         JsonRpcError response = toError(id, error);
+        Optional<java.time.Duration> retryAfter = ErrorCodes.retryAfter(response.code(), response.data());
+        if (retryAfter.isPresent()) {
+            // A rate limit is about the HTTP exchange in either era: 429, and Retry-After for proxies and clients
+            // that read no body (whole seconds, rounded up).
+            long seconds = Math.max(1, (retryAfter.get().toMillis() + 999) / 1000);
+            channel.finish(response, 429, Map.of("Retry-After", Long.toString(seconds)));
+            return;
+        }
         channel.finish(response, call.era == Era.STATELESS ? ErrorCodes.httpStatus(response.code()) : 200);
     }
 
