@@ -71,6 +71,9 @@ class GatewayPolicyTest {
     Path temp;
 
     private final List<AutoCloseable> open = new ArrayList<>();
+    /** The last gateway built, and what it reported of its policy file. */
+    private Gateway gateway;
+    private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
 
     /** Holders by token: the token is not the subject, so a log line that holds one is seen. */
     private static final Map<String, Caller> HOLDERS = Map.of(
@@ -135,11 +138,13 @@ class GatewayPolicyTest {
                 .clientSettings(Gateway.clientSettings()).build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
-        Gateway.Builder builder = Gateway.builder(host.manager()).search(search).policyFile(policyFile);
+        // Polled by the test, so that it decides when a change is seen.
+        Gateway.Builder builder = Gateway.builder(host.manager()).search(search).policyFile(policyFile)
+                .policyPoll(Duration.ofHours(1)).policyProblems(problems::add);
         if (search) {
             builder.serverControl(ServerControl.of(host, temp));
         }
-        Gateway gateway = track(builder.build());
+        gateway = track(builder.build());
         McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).build());
         gateway.attach(server);
         return server.serveHttp(HttpOptions.LOOPBACK.withAuthenticator(TOKENS));
@@ -152,12 +157,16 @@ class GatewayPolicyTest {
     }
 
     private McpClient client(HttpEndpoint endpoint, String era, String token) {
+        return client(endpoint, ClientOptions.builder("gateway").protocolVersion(era), token);
+    }
+
+    private McpClient client(HttpEndpoint endpoint, ClientOptions.Builder options, String token) {
         TransportProvider http = Providers.load(TransportProvider.class, getClass().getClassLoader()).stream()
                 .filter(provider -> provider.id().equals("http")).findFirst().orElseThrow();
         HttpServerConfig config = HttpServerConfig.of(endpoint.uri().toString())
                 .withHeaders(Map.of("Authorization", "Bearer " + token));
         return track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
-                ClientOptions.builder("gateway").protocolVersion(era).build()));
+                options.build()));
     }
 
     private static Set<String> names(List<ToolDefinition> tools) {
@@ -281,6 +290,41 @@ class GatewayPolicyTest {
         assertTrue(bobs.contains("beta_echo") && !bobs.contains("alpha_"), bobs);
         assertEquals(refusal(alice, "no_such_tool"), refusal(alice, "list_servers"));
         assertEquals(refusal(alice, "no_such_tool"), refusal(alice, "beta_echo"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "2025-11-25"})
+    void aChangedPolicyChangesTheViewAndIsHeardAndABadOneKeepsThePrevious(String era) throws Exception {
+        HttpEndpoint endpoint = gateway(VIEWS, false);
+        java.util.concurrent.Semaphore heard = new java.util.concurrent.Semaphore(0);
+        McpClient alice = client(endpoint, ClientOptions.builder("gateway").protocolVersion(era)
+                .listener(new mcp.manager.ClientListener() {
+                    @Override
+                    public void onToolsListChanged() {
+                        heard.release();
+                    }
+                }), "tok-alice-7f3a");
+        assertTrue(names(alice.listToolsBlocking()).contains("alpha_echo"));
+        if (era.equals("auto")) {
+            // The stateless client hears changes on its listen stream, which it opens after connecting.
+            Thread.sleep(500);
+        }
+        Files.writeString(temp.resolve("policy.json"), VIEWS.replace("\"tools\": [\"alpha/*\"]",
+                "\"tools\": [\"beta/*\"]"));
+        gateway.pollPolicy();
+        assertTrue(heard.tryAcquire(30, TimeUnit.SECONDS), "the client did not hear that its view changed");
+        Set<String> now = names(alice.listToolsBlocking());
+        assertTrue(now.contains("beta_echo") && now.stream().noneMatch(name -> name.startsWith("alpha_")),
+                now.toString());
+        assertEquals(refusal(alice, "no_such_tool"), refusal(alice, "alpha_echo"));
+
+        Files.writeString(temp.resolve("policy.json"), "{\"rules\": [{\"match\": {}, \"allow\": {\"servers\": "
+                + "[\"*\"]}, \"deny\": {\"sever\": [\"beta\"]}}]}");
+        gateway.pollPolicy();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains(temp.resolve("policy.json").toString())
+                && problems.get(0).contains("/rules/0/deny/sever is not a known field"), problems.get(0));
+        assertEquals(now, names(alice.listToolsBlocking()), "a bad file keeps the policy in force");
     }
 
     private static final String LIMITS = """
