@@ -798,6 +798,24 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return manager.complete(server, reference, argument, value, context).thenApply(result -> ours(result.raw()));
     }
 
+    /** A subscription to a resource outside the caller's view never hears of it (and is logged). */
+    @Override
+    public boolean maySubscribe(String uri, mcp.server.Caller caller) {
+        Policy policy = policy();
+        if (policy.open()) {
+            return true;
+        }
+        Policy.Access access = policy.accessFor(caller);
+        Optional<String> owner = ownerOf(uri);
+        // A URI no server lists has nothing to hear of; one a server lists is heard of within the view only.
+        if (owner.isEmpty() || access.resource(owner.get(), uri)) {
+            return true;
+        }
+        LOG.info("Gateway: refused subscription {} to {} (client {}): outside its view", uri, caller.subject(),
+                caller.client().orElse("-"));
+        return false;
+    }
+
     @Override
     public void subscriptionsChanged(Set<String> uris) {
         List<Runnable> actions = new ArrayList<>();

@@ -125,7 +125,8 @@ class GatewayPolicyTest {
     /** Two testkit servers (alpha with prompts, resources and completions), a gateway with this policy, over HTTP. */
     private HttpEndpoint gateway(String policy, boolean search) throws Exception {
         ObjectNode entries = McpJson.object();
-        new TreeMap<>(Map.of("alpha", List.of("--features", "prompts,resources,completions"), "beta", List.<String>of()))
+        new TreeMap<>(Map.of("alpha", List.of("--features",
+                "prompts,resources,completions,subscriptions"), "beta", List.<String>of()))
                 .forEach((name, args) -> entries.set(name, stdio(TestServers.command(args.toArray(String[]::new)))));
         ObjectNode root = McpJson.object();
         root.set("mcpServers", entries);
@@ -325,6 +326,34 @@ class GatewayPolicyTest {
         assertTrue(problems.get(0).contains(temp.resolve("policy.json").toString())
                 && problems.get(0).contains("/rules/0/deny/sever is not a known field"), problems.get(0));
         assertEquals(now, names(alice.listToolsBlocking()), "a bad file keeps the policy in force");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "2025-11-25"})
+    void aSubscriptionOutsideTheViewIsAcceptedAndNeverHears(String era) throws Exception {
+        HttpEndpoint endpoint = gateway(VIEWS, false);
+        Map<String, java.util.concurrent.Semaphore> heard = new TreeMap<>();
+        Map<String, McpClient> clients = new TreeMap<>();
+        for (String holder : List.of("tok-carol-5d10", "tok-bob-91c2")) {
+            java.util.concurrent.Semaphore updates = new java.util.concurrent.Semaphore(0);
+            heard.put(holder, updates);
+            McpClient client = client(endpoint, ClientOptions.builder("gateway").protocolVersion(era)
+                    .listener(new mcp.manager.ClientListener() {
+                        @Override
+                        public void onResourceUpdated(String uri) {
+                            updates.release();
+                        }
+                    }), holder);
+            client.subscribeResource("test://text/readme").get(30, TimeUnit.SECONDS);
+            clients.put(holder, client);
+        }
+        // Carol's view holds the resource, Bob's does not; both were answered alike. A change reaches Carol alone.
+        String touched = text(clients.get("tok-carol-5d10").callToolBlocking("alpha_touch_resource",
+                McpJson.object().put("uri", "test://text/readme")));
+        assertTrue(touched.startsWith("notified"), touched);
+        assertTrue(heard.get("tok-carol-5d10").tryAcquire(30, TimeUnit.SECONDS), "carol did not hear the update");
+        assertFalse(heard.get("tok-bob-91c2").tryAcquire(1, TimeUnit.SECONDS), "bob heard of a resource outside "
+                + "his view");
     }
 
     private static final String LIMITS = """

@@ -65,6 +65,21 @@ public interface RequestHandler {
     }
 
     /**
+     * Whether a caller may hear of changes to a resource it subscribes to ({@code resources/subscribe} of the
+     * handshake era, a listen stream's {@code resourceSubscriptions} of the stateless one). A subscription it may not
+     * have is answered as any other (a server takes a subscription to any URI, so the answer tells nothing), and never
+     * hears an update, nor reaches {@link #subscriptionsChanged}. Called on the thread that reads the request: keep it
+     * cheap. The default allows every subscription.
+     *
+     * @param uri the resource's URI
+     * @param caller who subscribes
+     * @return whether the subscription counts
+     */
+    default boolean maySubscribe(String uri, Caller caller) {
+        return true;
+    }
+
+    /**
      * A client that had a {@link RequestContext#clientId()} is gone (its session ended or expired, its stdio
      * connection closed): what the handler kept for it can go. Called once per client that ends; the default does
      * nothing.
