@@ -356,6 +356,28 @@ class GatewayPolicyTest {
                 + "his view");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "2025-11-25"})
+    void aToolsLimitIsPerClientAndPerTool(String era) throws Exception {
+        HttpEndpoint endpoint = gateway("""
+                {"rules": [{"match": {}, "allow": {"servers": ["*"]}}],
+                 "rateLimits": {"tool": {"perSecond": 0.05, "burst": 2}}}
+                """, false);
+        McpClient alice = client(endpoint, era, "tok-alice-7f3a");
+        McpClient carol = client(endpoint, era, "tok-carol-5d10");
+        for (int i = 0; i < 2; i++) {
+            assertEquals("x", text(alice.callToolBlocking("alpha_echo", McpJson.object().put("message", "x"))));
+        }
+        McpProtocolException limited = error(alice.callTool("alpha_echo", McpJson.object().put("message", "x")));
+        assertEquals(ErrorCodes.RATE_LIMITED, limited.code(), limited.getMessage());
+        assertEquals("tool", limited.data().orElseThrow().path("scope").asString());
+        // One token every 20 s: the hint says so (within the rounding of a moment's refill).
+        assertTrue(limited.data().orElseThrow().path("retryAfterMs").asLong() > 15_000, limited.data().toString());
+        // Another tool of the same client, and the same tool of another client, have buckets of their own.
+        assertEquals("y", text(alice.callToolBlocking("beta_echo", McpJson.object().put("message", "y"))));
+        assertEquals("z", text(carol.callToolBlocking("alpha_echo", McpJson.object().put("message", "z"))));
+    }
+
     private static final String LIMITS = """
             {"rules": [{"match": {}, "allow": {"servers": ["*"]}}],
              "rateLimits": {"client": {"perSecond": 20, "burst": 20}, "tool": {"perSecond": 1000, "burst": 1000}}}
