@@ -53,9 +53,12 @@ public record Policy(List<Rule> rules, Limits limits, int maxTracked, boolean lo
         Objects.requireNonNull(limits, "limits");
     }
 
-    /** @return whether this is {@link #OPEN}: nothing to check */
+    /**
+     * @return whether this is {@link #OPEN}, the absence of a policy: nothing to check. A file with no rule is not
+     *     open: it denies every remote caller everything.
+     */
     public boolean open() {
-        return rules.isEmpty() && limits.equals(Limits.NONE) && !localRules;
+        return this == OPEN;
     }
 
     /**

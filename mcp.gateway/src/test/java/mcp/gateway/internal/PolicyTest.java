@@ -96,6 +96,17 @@ class PolicyTest {
     }
 
     @Test
+    void aFileWithoutRulesDeniesRemoteCallersEverything() {
+        Policy empty = Policy.parse("{\"rateLimits\": {\"client\": {\"perSecond\": 5}}}", "limits-only.json");
+        assertFalse(empty.open());
+        assertFalse(empty.accessFor(caller("a", null, Set.of(), "{}")).tool("any", "tool"));
+        assertTrue(empty.accessFor(Caller.LOCAL).tool("any", "tool"));
+        assertEquals(5, empty.accessFor(Caller.LOCAL).limits().client().perSecond(), "the local user's limits");
+        assertFalse(Policy.parse("{}", "empty.json").open());
+        assertTrue(Policy.OPEN.open());
+    }
+
+    @Test
     void globsOfUrisStopAtSlashesAndNamesDoNot() {
         assertTrue(Policy.glob("docs://*.md", true).matcher("docs://a.md").matches());
         assertFalse(Policy.glob("docs://*.md", true).matcher("docs://a/b.md").matches());
