@@ -261,6 +261,20 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return schemas.of(name);
     }
 
+    /** The schema of a tool in the caller's view; none for one outside it, as for a tool that does not exist. */
+    @Override
+    public Optional<JsonNode> toolInputSchema(String name, mcp.server.Caller caller) {
+        Policy policy = policy();
+        if (!policy.open()) {
+            Policy.Access access = policy.accessFor(caller);
+            BridgedTool tool = exposed().tools().get(name);
+            if (!access.everything() && (tool == null || !access.tool(tool.serverName(), tool.toolName()))) {
+                return Optional.empty();
+            }
+        }
+        return toolInputSchema(name);
+    }
+
     /**
      * Never: {@link #handle} starts the work upstream and returns (the host's sessions send without waiting, and what
      * a call waits for, the connection or the client's confirmation, is a future), so the server calls it on the

@@ -124,7 +124,12 @@ class GatewayPolicyTest {
 
     /** Two testkit servers (alpha with prompts, resources and completions), a gateway with this policy, over HTTP. */
     private HttpEndpoint gateway(String policy, boolean search) throws Exception {
-        ObjectNode entries = McpJson.object();
+        return gateway(policy, search, McpJson.object());
+    }
+
+    /** {@link #gateway(String, boolean)} with more servers. */
+    private HttpEndpoint gateway(String policy, boolean search, ObjectNode more) throws Exception {
+        ObjectNode entries = more.deepCopy();
         new TreeMap<>(Map.of("alpha", List.of("--features",
                 "prompts,resources,completions,subscriptions"), "beta", List.<String>of()))
                 .forEach((name, args) -> entries.set(name, stdio(TestServers.command(args.toArray(String[]::new)))));
@@ -268,6 +273,48 @@ class GatewayPolicyTest {
         McpProtocolException completion = error(alice.complete(new CompletionReference.Prompt("alpha_greet"), "style",
                 "", Map.of()));
         assertEquals("Unknown prompt: alpha_greet", completion.serverMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void theHeaderCheckOfAToolOutsideTheViewTellsNothingEither() throws Exception {
+        ObjectNode conformance = McpJson.object();
+        conformance.set("conf", stdio(TestServers.conformance()));
+        HttpEndpoint endpoint = gateway(VIEWS, false, conformance);
+        // The conformance fixture's test_header_param mirrors its region into the Mcp-Param-Region header: a stateless
+        // call whose header disagrees with its body is refused before any handler when the schema is known.
+        java.util.function.BiFunction<String, String, HttpResponse<String>> call = (token, tool) -> {
+            ObjectNode params = McpJson.object().put("name", tool);
+            params.putObject("arguments").put("region", "eu");
+            ObjectNode meta = params.putObject("_meta");
+            meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+            meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            ObjectNode body = McpJson.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/call");
+            body.set("params", params);
+            try {
+                return HttpClient.newHttpClient().send(HttpRequest.newBuilder(endpoint.uri())
+                        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                        .header("Accept", "application/json").header("MCP-Protocol-Version", "2026-07-28")
+                        .header("Mcp-Method", "tools/call").header("Mcp-Name", tool)
+                        .header("Mcp-Param-Region", "us").header("Authorization", "Bearer " + token)
+                        .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        // Bob's view is the conformance server's, Alice's alpha's.
+        Files.writeString(temp.resolve("policy.json"), VIEWS.replace("{\"match\": {\"groups\": [\"ops\"]}, \"allow\": "
+                + "{\"servers\": [\"beta\"]}}", "{\"match\": {\"groups\": [\"ops\"]}, \"allow\": {\"servers\": "
+                + "[\"conf\"]}}"));
+        gateway.pollPolicy();
+        HttpResponse<String> seen = call.apply("tok-bob-91c2", "conf_test_header_param");
+        assertTrue(seen.body().contains(String.valueOf(ErrorCodes.HEADER_MISMATCH)), "the check holds in view: "
+                + seen.statusCode() + " " + seen.body());
+        HttpResponse<String> hidden = call.apply("tok-alice-7f3a", "conf_test_header_param");
+        HttpResponse<String> unknown = call.apply("tok-alice-7f3a", "conf_no_such_tool");
+        assertEquals(unknown.statusCode(), hidden.statusCode());
+        assertEquals(unknown.body().replace("conf_no_such_tool", "<name>"),
+                hidden.body().replace("conf_test_header_param", "<name>"));
     }
 
     @ParameterizedTest

@@ -102,6 +102,19 @@ public interface RequestHandler {
     }
 
     /**
+     * {@link #toolInputSchema(String)} as one caller sees the tools: a handler that shows each caller its own tools
+     * answers empty for a tool outside that caller's view, so that the header check tells nothing of it. The default
+     * asks {@link #toolInputSchema(String)}.
+     *
+     * @param name a tool's name
+     * @param caller who calls it
+     * @return its input schema, when the caller may see it
+     */
+    default Optional<JsonNode> toolInputSchema(String name, Caller caller) {
+        return toolInputSchema(name);
+    }
+
+    /**
      * Whether a tool may run as a task, when the handler declares {@link Capabilities#tasks()}: the server then holds
      * the task of a call the client wants as one (it calls {@link #handle} as for a plain call, and keeps its status,
      * result, time to live and cancellation), and writes the answer as each tool's {@code execution.taskSupport} in

@@ -282,7 +282,7 @@ public final class HttpFront implements HttpEndpoint {
         }
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
         RequestParser.Parsed parsed = RequestParser.parse(body, sessionId.isPresent(), exchange::header,
-                core.handler::toolInputSchema);
+                name -> core.handler.toolInputSchema(name, caller));
         if (parsed instanceof RequestParser.Refused refused) {
             error(exchange, refused.status(), refused.id(), refused.code(), refused.message(), Map.of());
         } else if (core.draining() && newRequest(parsed).isPresent()) {
