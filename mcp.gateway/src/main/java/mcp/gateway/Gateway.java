@@ -85,6 +85,12 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>Tool search.</b> With {@link Builder#search} on, a client's {@code tools/list} holds the tools always
  *       loaded and {@value ToolSearch#TOOL}; what that client's searches find is added to its list alone (and it
  *       alone hears {@code list_changed}). Every tool stays callable by its name, listed or not.</li>
+ *   <li><b>A view per caller.</b> With {@link Builder#policyFile}, what each caller (the {@link mcp.server.Caller} the
+ *       HTTP endpoint's authenticator names) sees and may call, and its rate limits per client and per tool: listings
+ *       show the view; a call, read, get, completion or header check outside it is answered as for a name that does
+ *       not exist, and logged; a subscription outside it hears nothing; a request over a limit is answered with
+ *       {@link ErrorCodes#RATE_LIMITED} (HTTP 429 and {@code Retry-After}). The upstreams are reached with the host's
+ *       own credentials for every caller: a client's token never reaches them.</li>
  *   <li><b>Changes.</b> {@link #attach} makes the manager's list changes and resource updates reach every client
  *       that listens; the resources clients subscribe to are subscribed upstream.</li>
  * </ul>
@@ -775,7 +781,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return got.thenApply(result -> ours(result.raw()));
     }
 
-    private CompletableFuture<JsonNode> complete(ObjectNode params, RequestContext caller, Policy.Access access) {
+    private CompletableFuture<JsonNode> complete(ObjectNode params, RequestContext request, Policy.Access access) {
         JsonNode ref = params.path("ref");
         String argument = params.path("argument").path("name").asString("");
         String value = params.path("argument").path("value").asString("");
@@ -787,7 +793,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         if (ref.path("type").asString("").equals("ref/prompt")) {
             Exposed.Prompt prompt = exposed().prompts().get(ref.path("name").asString(""));
             if (prompt != null && !access.prompt(prompt.server(), prompt.definition().name())) {
-                outsideView(caller, "prompt completion", prompt.server() + "/" + prompt.definition().name());
+                outsideView(request, "prompt completion", prompt.server() + "/" + prompt.definition().name());
                 prompt = null;
             }
             if (prompt == null) {
@@ -803,7 +809,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                     .findFirst().or(() -> ownerOf(template)).orElseThrow(() -> new McpProtocolException(
                             JsonRpcError.INVALID_PARAMS, "No server lists the resource template " + template, null));
             if (!access.resource(server, template)) {
-                outsideView(caller, "resource template completion", template);
+                outsideView(request, "resource template completion", template);
                 throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "No server lists the resource template "
                         + template, null);
             }
