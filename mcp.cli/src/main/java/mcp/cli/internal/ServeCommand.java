@@ -127,7 +127,7 @@ final class ServeCommand implements Callable<Integer> {
             + " stopped, unless its entry sets lazy.idleTimeout (default 600000: 10 minutes).")
     Long lazyIdle;
 
-    @Option(names = "--policy", paramLabel = "FILE", description = "A policy file (JSON): which servers, tools,"
+    @Option(names = "--policy", paramLabel = "FILE", description = "A policy file (JSON, or YAML named .yaml): which servers, tools,"
             + " resources and prompts each caller sees and may call, and rate limits per client and per tool; re-read"
             + " when it changes (default: $MCP_HOST_POLICY; none: everything, no limit). See docs/gateway-policy.md.")
     Path policy;

@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Who sees and may call what of a gateway, decided on the caller's claims: a list of rules, each with what it applies
  * to ({@code match}) and what it allows and denies, and the rate limits. Immutable; one is read from a file
- * ({@link #parse}) and replaced whole when the file changes.
+ * ({@link #parse}: JSON, or YAML for a file named {@code .yaml} or {@code .yml}) and replaced whole when the file
+ * changes.
  *
  * <p>Semantics: a remote caller (one an authenticator named) sees nothing but what a rule that matches it allows, and
  * nothing that a rule that matches it denies (deny wins). The machine's own user ({@link Caller#LOCAL}: stdio, or HTTP
@@ -271,16 +272,49 @@ public record Policy(List<Rule> rules, Limits limits, int maxTracked, boolean lo
      * @throws McpException naming the source and the position (line and column, or the JSON pointer) of what is wrong
      */
     public static Policy parse(String text, String source) {
-        JsonNode root;
+        String lower = source.toLowerCase(java.util.Locale.ROOT);
+        JsonNode root = lower.endsWith(".yaml") || lower.endsWith(".yml") ? yaml(text, source) : json(text, source);
+        Reader reader = new Reader(source);
+        return reader.policy(root);
+    }
+
+    private static JsonNode json(String text, String source) {
         try {
-            root = McpJson.mapper().readTree(text);
+            return McpJson.mapper().readTree(text);
         } catch (JacksonException e) {
             TokenStreamLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
             throw new McpException("Policy " + source + " is not valid JSON" + where + ": " + e.getOriginalMessage());
         }
-        Reader reader = new Reader(source);
-        return reader.policy(root);
+    }
+
+    /**
+     * The YAML form (a Kubernetes ConfigMap's usual one), read by snakeyaml-engine's loader (aliases resolved and
+     * bounded, duplicate keys refused) and turned into the same tree as the JSON form.
+     */
+    private static JsonNode yaml(String text, String source) {
+        org.snakeyaml.engine.v2.api.LoadSettings settings = org.snakeyaml.engine.v2.api.LoadSettings.builder()
+                .setSchema(new org.snakeyaml.engine.v2.schema.CoreSchema())
+                .setAllowDuplicateKeys(false)
+                .setAllowRecursiveKeys(false)
+                .setLabel(source)
+                .build();
+        Object value;
+        try {
+            value = new org.snakeyaml.engine.v2.api.Load(settings).loadFromString(text);
+        } catch (org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException e) {
+            String where = e.getProblemMark().map(mark -> " at line " + (mark.getLine() + 1) + ", column "
+                    + (mark.getColumn() + 1)).orElse("");
+            throw new McpException("Policy " + source + " is not valid YAML" + where + ": " + e.getProblem());
+        } catch (org.snakeyaml.engine.v2.exceptions.YamlEngineException e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw new McpException("Policy " + source + " is not valid YAML: " + message);
+        }
+        try {
+            return value == null ? McpJson.object() : McpJson.mapper().valueToTree(value);
+        } catch (JacksonException | IllegalArgumentException e) {
+            throw new McpException("Policy " + source + " holds a YAML value JSON cannot hold: " + e.getMessage());
+        }
     }
 
     /** Reads the JSON tree, naming the JSON pointer of what is wrong. */

@@ -96,6 +96,36 @@ class PolicyTest {
     }
 
     @Test
+    void theYamlFormReadsAsTheJsonOneAndNamesWhereItIsWrong() {
+        Policy yaml = Policy.parse("""
+                rules:
+                  - match: {groups: [dev]}
+                    allow:
+                      tools: &alpha ["alpha/*"]
+                    deny: {tools: ["alpha/crash"]}
+                  - match: {subject: "ops-*"}
+                    allow: {tools: *alpha}
+                rateLimits:
+                  client: {perSecond: 2.5, burst: 5}
+                """, "/etc/mcp/policy.yaml");
+        Policy.Access dev = yaml.accessFor(caller("d", null, Set.of("dev"), "{}"));
+        assertTrue(dev.tool("alpha", "echo"));
+        assertFalse(dev.tool("alpha", "crash"));
+        assertTrue(yaml.accessFor(caller("ops-1", null, Set.of(), "{}")).tool("alpha", "echo"), "an alias resolves");
+        assertEquals(new Policy.Rate(2.5, 5), dev.limits().client());
+        McpException syntax = assertThrows(McpException.class, () -> Policy.parse("rules:\n  - match: {\n  allow: x",
+                "p.yml"));
+        assertTrue(syntax.getMessage().startsWith("Policy p.yml is not valid YAML at line "), syntax.getMessage());
+        McpException duplicate = assertThrows(McpException.class, () -> Policy.parse("rules: []\nrules: []\n",
+                "p.yaml"));
+        assertTrue(duplicate.getMessage().contains("p.yaml") && duplicate.getMessage().contains("line 2"),
+                duplicate.getMessage());
+        McpException field = assertThrows(McpException.class, () -> Policy.parse("rules:\n  - allow: {tool: [x]}\n",
+                "p.yaml"));
+        assertTrue(field.getMessage().contains("/rules/0/allow/tool is not a known field"), field.getMessage());
+    }
+
+    @Test
     void aFileWithoutRulesDeniesRemoteCallersEverything() {
         Policy empty = Policy.parse("{\"rateLimits\": {\"client\": {\"perSecond\": 5}}}", "limits-only.json");
         assertFalse(empty.open());
