@@ -10,6 +10,8 @@ module mcp.gateway {
     requires transitive mcp.host;
     requires transitive mcp.server;
     requires org.slf4j;
+    // The YAML form of the policy file: snakeyaml-engine's own loader, as mcp.manager reads skills' frontmatter.
+    requires org.snakeyaml.engine;
 
     exports mcp.gateway;
 }

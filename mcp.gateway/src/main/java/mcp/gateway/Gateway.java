@@ -26,6 +26,9 @@ import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
 import mcp.gateway.internal.Exposed;
+import mcp.gateway.internal.Policy;
+import mcp.gateway.internal.PolicyFile;
+import mcp.gateway.internal.RateLimiter;
 import mcp.gateway.internal.SearchView;
 import mcp.gateway.internal.ServerTools;
 import mcp.gateway.internal.ToolResults;
@@ -82,6 +85,12 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>Tool search.</b> With {@link Builder#search} on, a client's {@code tools/list} holds the tools always
  *       loaded and {@value ToolSearch#TOOL}; what that client's searches find is added to its list alone (and it
  *       alone hears {@code list_changed}). Every tool stays callable by its name, listed or not.</li>
+ *   <li><b>A view per caller.</b> With {@link Builder#policyFile}, what each caller (the {@link mcp.server.Caller} the
+ *       HTTP endpoint's authenticator names) sees and may call, and its rate limits per client and per tool: listings
+ *       show the view; a call, read, get, completion or header check outside it is answered as for a name that does
+ *       not exist, and logged; a subscription outside it hears nothing; a request over a limit is answered with
+ *       {@link ErrorCodes#RATE_LIMITED} (HTTP 429 and {@code Retry-After}). The upstreams are reached with the host's
+ *       own credentials for every caller: a client's token never reaches them.</li>
  *   <li><b>Changes.</b> {@link #attach} makes the manager's list changes and resource updates reach every client
  *       that listens; the resources clients subscribe to are subscribed upstream.</li>
  * </ul>
@@ -119,6 +128,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private volatile Snapshot snapshot;
     /** The resources subscribed upstream for the gateway's clients: URI to server. Guarded by itself. */
     private final Map<String, String> upstreamSubscriptions = new HashMap<>();
+    /** The policy file, or {@code null}: everyone sees everything, without limits. */
+    private final PolicyFile policyFile;
+    /** The buckets of the rate limits; replaced when the policy changes their bound. */
+    private volatile RateLimiter limiter;
 
     private Gateway(Builder builder) {
         this.manager = builder.manager;
@@ -135,6 +148,36 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
         this.ownTools = List.copyOf(own);
         this.tasks = builder.tasks;
+        this.policyFile = builder.policyFile == null ? null : new PolicyFile(builder.policyFile, builder.policyPoll,
+                builder.policyProblems, this::policyChanged);
+        this.limiter = new RateLimiter(policy().maxTracked(), System::nanoTime);
+    }
+
+    /** @return the policy in force */
+    Policy policy() {
+        return policyFile == null ? Policy.OPEN : policyFile.policy();
+    }
+
+    /** A new policy: every client that listens hears that its lists may have changed. */
+    private void policyChanged() {
+        int bound = policy().maxTracked();
+        if (limiter.maxTracked() != bound) {
+            limiter = new RateLimiter(bound, System::nanoTime);
+        }
+        schemas.invalidate();
+        McpServer target = server;
+        if (target != null) {
+            target.toolsChanged();
+            target.promptsChanged();
+            target.resourcesChanged();
+        }
+    }
+
+    /** Reads the policy file now, as its poller does every interval. */
+    void pollPolicy() {
+        if (policyFile != null) {
+            policyFile.poll();
+        }
     }
 
     /**
@@ -224,6 +267,20 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return schemas.of(name);
     }
 
+    /** The schema of a tool in the caller's view; none for one outside it, as for a tool that does not exist. */
+    @Override
+    public Optional<JsonNode> toolInputSchema(String name, mcp.server.Caller caller) {
+        Policy policy = policy();
+        if (!policy.open()) {
+            Policy.Access access = policy.accessFor(caller);
+            BridgedTool tool = exposed().tools().get(name);
+            if (!access.everything() && (tool == null || !access.tool(tool.serverName(), tool.toolName()))) {
+                return Optional.empty();
+            }
+        }
+        return toolInputSchema(name);
+    }
+
     /**
      * Never: {@link #handle} starts the work upstream and returns (the host's sessions send without waiting, and what
      * a call waits for, the connection or the client's confirmation, is a future), so the server calls it on the
@@ -258,15 +315,20 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     @Override
     public CompletableFuture<JsonNode> handle(Request request, RequestContext context) {
         try {
+            Policy policy = policy();
+            Policy.Access access = policy.open() ? Policy.Access.ALL : policy.accessFor(context.caller());
+            if (access.limits().client() != null) {
+                limit(clientKey(context), access.limits().client(), "client", context);
+            }
             return switch (request.method()) {
-                case "tools/list" -> whenReady(() -> listTools(context));
-                case "tools/call" -> afterReady(() -> callTool(request.params(), context));
-                case "resources/list" -> whenReady(this::listResources);
-                case "resources/templates/list" -> whenReady(this::listTemplates);
-                case "resources/read" -> afterReady(() -> readResource(request.params(), context));
-                case "prompts/list" -> whenReady(this::listPrompts);
-                case "prompts/get" -> afterReady(() -> getPrompt(request.params(), context));
-                case "completion/complete" -> complete(request.params());
+                case "tools/list" -> whenReady(() -> listTools(context, access));
+                case "tools/call" -> afterReady(() -> callTool(request.params(), context, access));
+                case "resources/list" -> whenReady(() -> listResources(access));
+                case "resources/templates/list" -> whenReady(() -> listTemplates(access));
+                case "resources/read" -> afterReady(() -> readResource(request.params(), context, access));
+                case "prompts/list" -> whenReady(() -> listPrompts(access));
+                case "prompts/get" -> afterReady(() -> getPrompt(request.params(), context, access));
+                case "completion/complete" -> complete(request.params(), context, access);
                 default -> CompletableFuture.failedFuture(new McpProtocolException(JsonRpcError.METHOD_NOT_FOUND,
                         "Method not found: " + request.method(), null));
             };
@@ -275,10 +337,73 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
     }
 
-    private JsonNode listTools(RequestContext context) {
+    /**
+     * Takes a token of a bucket, or refuses the request with the rate limit's error (429 over HTTP).
+     *
+     * @param key whose bucket
+     * @param rate its rate
+     * @param scope what the bucket is about, for the answer
+     */
+    private void limit(String key, Policy.Rate rate, String scope, RequestContext context) {
+        long wait = limiter.take(key, rate);
+        if (wait > 0) {
+            long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
+            mcp.server.Caller caller = context.caller();
+            LOG.debug("Gateway: {} (client {}) is over its {} rate limit", caller.subject(),
+                    caller.client().orElse("-"), scope);
+            throw ErrorCodes.rateLimited("Rate limit exceeded: " + (scope.equals("tool") ? "calls of this tool by "
+                    + "this client" : "requests of this client") + " are limited to " + format(rate.perSecond())
+                    + " a second (burst " + format(rate.burst()) + "); retry after " + millis + " ms",
+                    Duration.ofMillis(millis), scope);
+        }
+    }
+
+    private static String format(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    /**
+     * The key of a client's buckets: an authenticated caller by its subject and OAuth client, whichever connection
+     * it uses; the machine's own user by its session or connection (each agent its own), all its stateless HTTP
+     * requests together.
+     */
+    private static String clientKey(RequestContext context) {
+        mcp.server.Caller caller = context.caller();
+        if (caller.local()) {
+            return "local\u0000" + context.clientId().orElse("");
+        }
+        return "caller\u0000" + caller.subject() + "\u0000" + caller.client().orElse("");
+    }
+
+    /**
+     * A request for something outside the caller's view: logged (who and what; never a credential), and answered as
+     * for something that does not exist, so that a guessed name tells nothing.
+     */
+    private static void outsideView(RequestContext context, String kind, String name) {
+        mcp.server.Caller caller = context.caller();
+        LOG.info("Gateway: refused {} {} to {} (client {}): outside its view", kind, name, caller.subject(),
+                caller.client().orElse("-"));
+    }
+
+    /** The tools in the caller's view, by the names the clients see. */
+    private Map<String, BridgedTool> visibleTools(Policy.Access access) {
+        Map<String, BridgedTool> all = exposed().tools();
+        if (access.everything()) {
+            return all;
+        }
+        Map<String, BridgedTool> visible = new LinkedHashMap<>();
+        all.forEach((name, tool) -> {
+            if (access.tool(tool.serverName(), tool.toolName())) {
+                visible.put(name, tool);
+            }
+        });
+        return visible;
+    }
+
+    private JsonNode listTools(RequestContext context, Policy.Access access) {
         ObjectNode result = McpJson.object();
         ArrayNode list = result.putArray("tools");
-        Map<String, BridgedTool> tools = exposed().tools();
+        Map<String, BridgedTool> tools = visibleTools(access);
         if (search != null) {
             tools = search.listed(tools, context.clientId().orElse(null), manager::alwaysLoad);
         }
@@ -297,7 +422,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             list.add(SearchView.definition());
         }
         for (OwnTool own : ownTools) {
-            own.definition().ifPresent(definition -> list.add(definition.toJson()));
+            own.definition().filter(definition -> access.tool(Policy.GATEWAY_SERVER, definition.name()))
+                    .ifPresent(definition -> list.add(definition.toJson()));
         }
         return result;
     }
@@ -308,19 +434,38 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 .findFirst();
     }
 
-    private CompletableFuture<JsonNode> callTool(ObjectNode params, RequestContext context) {
+    private static McpProtocolException unknownTool(String name) {
+        return new McpProtocolException(JsonRpcError.INVALID_PARAMS, "Unknown tool: " + name, null);
+    }
+
+    private CompletableFuture<JsonNode> callTool(ObjectNode params, RequestContext context, Policy.Access access) {
         String name = params.path("name").asString("");
         if (search != null && name.equals(ToolSearch.TOOL)) {
-            return CompletableFuture.completedFuture(searchTools(params.path("arguments"), context));
+            return CompletableFuture.completedFuture(searchTools(params.path("arguments"), context, access));
         }
         Optional<OwnTool> own = ownTool(name);
         if (own.isPresent()) {
+            if (!access.tool(Policy.GATEWAY_SERVER, name)) {
+                outsideView(context, "tool", Policy.GATEWAY_SERVER + "/" + name);
+                throw unknownTool(name);
+            }
+            if (access.limits().tool() != null) {
+                limit(clientKey(context) + "\u0000" + Policy.GATEWAY_SERVER + "/" + name, access.limits().tool(),
+                        "tool", context);
+            }
             return own.get().call(params.path("arguments").isObject() ? params.get("arguments") : McpJson.object(),
                     context);
         }
         BridgedTool tool = exposed().tools().get(name);
         if (tool == null) {
-            throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "Unknown tool: " + name, null);
+            throw unknownTool(name);
+        }
+        if (!access.tool(tool.serverName(), tool.toolName())) {
+            outsideView(context, "tool", tool.label());
+            throw unknownTool(name);
+        }
+        if (access.limits().tool() != null) {
+            limit(clientKey(context) + "\u0000" + tool.label(), access.limits().tool(), "tool", context);
         }
         JsonNode arguments = params.path("arguments").isObject() ? params.get("arguments") : McpJson.object();
         CompletableFuture<Boolean> confirmed = tool.callPolicy().decision() == CallPolicy.Decision.ASK
@@ -350,12 +495,12 @@ public final class Gateway implements RequestHandler, AutoCloseable {
      * {@value ToolSearch#TOOL}: the best matches among every tool in view, listed or not, by the host's ranking; they
      * join the calling client's list, and that client alone hears {@code list_changed}.
      */
-    private JsonNode searchTools(JsonNode arguments, RequestContext context) {
+    private JsonNode searchTools(JsonNode arguments, RequestContext context, Policy.Access access) {
         JsonNode query = arguments.get("query");
         if (query == null || !query.isString() || query.asString().isBlank()) {
             return textResult(ToolSearch.TOOL + " needs \"query\" (a string)", true);
         }
-        Map<String, BridgedTool> all = exposed().tools();
+        Map<String, BridgedTool> all = visibleTools(access);
         String client = context.clientId().orElse(null);
         SearchView.Found found;
         try {
@@ -542,13 +687,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return copy;
     }
 
-    private JsonNode listResources() {
+    private JsonNode listResources(Policy.Access access) {
         ObjectNode result = McpJson.object();
         ArrayNode list = result.putArray("resources");
         Set<String> seen = new java.util.HashSet<>();
         for (SurfaceSlice slice : slices()) {
             for (ResourceDefinition resource : slice.surface().resources()) {
-                if (seen.add(resource.uri())) {
+                if (access.resource(slice.server(), resource.uri()) && seen.add(resource.uri())) {
                     list.add(resource.toJson());
                 }
             }
@@ -556,11 +701,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return result;
     }
 
-    private JsonNode listTemplates() {
+    private JsonNode listTemplates(Policy.Access access) {
         ObjectNode result = McpJson.object();
         ArrayNode list = result.putArray("resourceTemplates");
         for (SurfaceSlice slice : slices()) {
-            slice.surface().templates().forEach(template -> list.add(template.toJson()));
+            slice.surface().templates().stream()
+                    .filter(template -> access.resource(slice.server(), template.uriTemplate()))
+                    .forEach(template -> list.add(template.toJson()));
         }
         return result;
     }
@@ -572,9 +719,14 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 .toList();
     }
 
-    private CompletableFuture<JsonNode> readResource(ObjectNode params, RequestContext context) {
+    private CompletableFuture<JsonNode> readResource(ObjectNode params, RequestContext context,
+            Policy.Access access) {
         String uri = params.path("uri").asString("");
         String owner = ownerOf(uri).orElseThrow(() -> ErrorCodes.resourceNotFound(uri, context.era()));
+        if (!access.resource(owner, uri)) {
+            outsideView(context, "resource", uri);
+            throw ErrorCodes.resourceNotFound(uri, context.era());
+        }
         CompletableFuture<mcp.api.ResourceResult> read = manager.readResource(owner, uri, CallOptions.DEFAULT
                 .withCaller(callerOf(context)));
         context.cancellation().thenRun(() -> read.cancel(true));
@@ -597,10 +749,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return Optional.empty();
     }
 
-    private JsonNode listPrompts() {
+    private JsonNode listPrompts(Policy.Access access) {
         ObjectNode result = McpJson.object();
         ArrayNode list = result.putArray("prompts");
         exposed().prompts().forEach((name, prompt) -> {
+            if (!access.prompt(prompt.server(), prompt.definition().name())) {
+                return;
+            }
             ObjectNode json = prompt.definition().toJson();
             json.put("name", name);
             list.add(json);
@@ -608,9 +763,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return result;
     }
 
-    private CompletableFuture<JsonNode> getPrompt(ObjectNode params, RequestContext context) {
+    private CompletableFuture<JsonNode> getPrompt(ObjectNode params, RequestContext context, Policy.Access access) {
         String name = params.path("name").asString("");
         Exposed.Prompt prompt = exposed().prompts().get(name);
+        if (prompt != null && !access.prompt(prompt.server(), prompt.definition().name())) {
+            outsideView(context, "prompt", prompt.server() + "/" + prompt.definition().name());
+            prompt = null;
+        }
         if (prompt == null) {
             throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "Unknown prompt: " + name, null);
         }
@@ -622,7 +781,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return got.thenApply(result -> ours(result.raw()));
     }
 
-    private CompletableFuture<JsonNode> complete(ObjectNode params) {
+    private CompletableFuture<JsonNode> complete(ObjectNode params, RequestContext request, Policy.Access access) {
         JsonNode ref = params.path("ref");
         String argument = params.path("argument").path("name").asString("");
         String value = params.path("argument").path("value").asString("");
@@ -633,6 +792,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         CompletionReference reference;
         if (ref.path("type").asString("").equals("ref/prompt")) {
             Exposed.Prompt prompt = exposed().prompts().get(ref.path("name").asString(""));
+            if (prompt != null && !access.prompt(prompt.server(), prompt.definition().name())) {
+                outsideView(request, "prompt completion", prompt.server() + "/" + prompt.definition().name());
+                prompt = null;
+            }
             if (prompt == null) {
                 throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "Unknown prompt: "
                         + ref.path("name").asString(""), null);
@@ -645,9 +808,32 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                     .map(ResourceTemplate::uriTemplate).anyMatch(template::equals)).map(SurfaceSlice::server)
                     .findFirst().or(() -> ownerOf(template)).orElseThrow(() -> new McpProtocolException(
                             JsonRpcError.INVALID_PARAMS, "No server lists the resource template " + template, null));
+            if (!access.resource(server, template)) {
+                outsideView(request, "resource template completion", template);
+                throw new McpProtocolException(JsonRpcError.INVALID_PARAMS, "No server lists the resource template "
+                        + template, null);
+            }
             reference = new CompletionReference.Template(template);
         }
         return manager.complete(server, reference, argument, value, context).thenApply(result -> ours(result.raw()));
+    }
+
+    /** A subscription to a resource outside the caller's view never hears of it (and is logged). */
+    @Override
+    public boolean maySubscribe(String uri, mcp.server.Caller caller) {
+        Policy policy = policy();
+        if (policy.open()) {
+            return true;
+        }
+        Policy.Access access = policy.accessFor(caller);
+        Optional<String> owner = ownerOf(uri);
+        // A URI no server lists has nothing to hear of; one a server lists is heard of within the view only.
+        if (owner.isEmpty() || access.resource(owner.get(), uri)) {
+            return true;
+        }
+        LOG.info("Gateway: refused subscription {} to {} (client {}): outside its view", uri, caller.subject(),
+                caller.client().orElse("-"));
+        return false;
     }
 
     @Override
@@ -709,6 +895,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     @Override
     public void close() {
         manager.removeListener(listener);
+        if (policyFile != null) {
+            policyFile.close();
+        }
     }
 
     private static String describe(Throwable error) {
@@ -764,6 +953,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private ServerControl control;
         private boolean tasks;
         private Set<String> alwaysLoad = Set.of();
+        private java.nio.file.Path policyFile;
+        private Duration policyPoll = Duration.ofSeconds(1);
+        private Consumer<String> policyProblems = problem -> { };
 
         private Builder(McpManager manager) {
             this.manager = Objects.requireNonNull(manager, "manager");
@@ -866,6 +1058,42 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder tasks(boolean on) {
             this.tasks = on;
+            return this;
+        }
+
+        /**
+         * A policy file: who (by the claims of the {@link mcp.server.Caller} the HTTP endpoint's authenticator names)
+         * sees and may call which servers, tools, resources and prompts, and the rate limits per client and per tool.
+         * It is read by {@link #build} (which fails with an {@link McpException} naming the file and the place in it
+         * when it is invalid) and again whenever it changes: a bad version keeps the policy in force and is reported
+         * to {@link #policyProblems}; a good one takes force at once, and the clients that listen hear
+         * {@code list_changed}. The format: {@code docs/gateway-policy.md}. Default: none (everyone sees everything,
+         * without a limit).
+         *
+         * @param file the policy file (JSON)
+         * @return this builder
+         */
+        public Builder policyFile(java.nio.file.Path file) {
+            this.policyFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * @param interval how often the policy file is looked at for changes (default 1 s)
+         * @return this builder
+         */
+        public Builder policyPoll(Duration interval) {
+            this.policyPoll = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * @param reports told of a changed policy file that is invalid (the message names the file and the place;
+         *     the policy in force stays); default: logged only
+         * @return this builder
+         */
+        public Builder policyProblems(Consumer<String> reports) {
+            this.policyProblems = Objects.requireNonNull(reports, "reports");
             return this;
         }
 

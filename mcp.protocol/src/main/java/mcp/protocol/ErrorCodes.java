@@ -32,6 +32,15 @@ public final class ErrorCodes {
     public static final int RESOURCE_NOT_FOUND = -32002;
     /** A request that needs the user to complete an elicitation in URL mode first. */
     public static final int URL_ELICITATION_REQUIRED = -32042;
+    /**
+     * The client sent more requests than it may: {@code data.retryAfterMs} says when to try again. No revision defines
+     * a code for it, and 2026-07-28 reserves -32020 to -32099 for its own codes and asks for new ones outside
+     * JSON-RPC's reserved range: 429 mirrors the HTTP status it travels with, and is as valid in the older
+     * revisions (plain JSON-RPC leaves that range to applications).
+     */
+    public static final int RATE_LIMITED = 429;
+    /** The {@code data} member of a {@link #RATE_LIMITED} error that says how long to wait, in milliseconds. */
+    public static final String RETRY_AFTER_MS = "retryAfterMs";
 
     private ErrorCodes() {
     }
@@ -89,9 +98,38 @@ public final class ErrorCodes {
     }
 
     /**
+     * @param message what was limited (no credential in it)
+     * @param retryAfter how long the client should wait before it tries again
+     * @param scope what the limit is about ({@code client}, {@code tool}, ...), or {@code null}
+     * @return the error a server answers: {@link #RATE_LIMITED}, with {@code data.retryAfterMs} (at least 1)
+     */
+    public static McpProtocolException rateLimited(String message, java.time.Duration retryAfter, String scope) {
+        ObjectNode data = McpJson.object().put(RETRY_AFTER_MS, Math.max(1, retryAfter.toMillis()));
+        if (scope != null) {
+            data.put("scope", scope);
+        }
+        return new McpProtocolException(RATE_LIMITED, message, data);
+    }
+
+    /**
+     * @param code an error's code
+     * @param data its {@code data} member, or {@code null}
+     * @return how long a {@link #RATE_LIMITED} error asks the client to wait, or empty for any other error
+     */
+    public static Optional<java.time.Duration> retryAfter(int code, JsonNode data) {
+        if (code != RATE_LIMITED) {
+            return Optional.empty();
+        }
+        JsonNode ms = data == null ? null : data.get(RETRY_AFTER_MS);
+        return Optional.of(java.time.Duration.ofMillis(ms != null && ms.canConvertToLong() ? Math.max(1, ms.asLong())
+                : 1_000));
+    }
+
+    /**
      * The HTTP status a server answers an error with in the stateless revision: 404 for a method it does not have,
-     * 400 for a request it refuses as such (bad params, envelope, headers, version, capabilities), 200 for an error
-     * of the request's processing (the HTTP exchange itself was fine).
+     * 400 for a request it refuses as such (bad params, envelope, headers, version, capabilities), 429 for a request
+     * over the client's rate limit (in either era), 200 for an error of the request's processing (the HTTP exchange
+     * itself was fine).
      *
      * @param code a JSON-RPC error code
      * @return the HTTP status
@@ -101,6 +139,7 @@ public final class ErrorCodes {
             case mcp.api.jsonrpc.JsonRpcError.METHOD_NOT_FOUND -> 404;
             case mcp.api.jsonrpc.JsonRpcError.PARSE_ERROR, mcp.api.jsonrpc.JsonRpcError.INVALID_REQUEST,
                     HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION -> 400;
+            case RATE_LIMITED -> 429;
             default -> 200;
         };
     }

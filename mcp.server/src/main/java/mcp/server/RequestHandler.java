@@ -33,7 +33,9 @@ public interface RequestHandler {
      * @param context the request's context: the client, progress, logs, cancellation, and what to ask the client
      * @return the result object ({@code resultType} and caching hints are added by the server where the era needs
      *     them, unless the result states its own); fails with an {@link mcp.api.McpProtocolException} to answer with
-     *     that JSON-RPC error, and with anything else to answer {@code -32603}
+     *     that JSON-RPC error, and with anything else to answer {@code -32603}. A rate limit
+     *     ({@link mcp.protocol.ErrorCodes#rateLimited}) is answered over HTTP with status 429 and {@code Retry-After}
+     *     in either era, the JSON-RPC error with its {@code retryAfterMs} in the body
      */
     CompletableFuture<JsonNode> handle(Request request, RequestContext context);
 
@@ -63,6 +65,21 @@ public interface RequestHandler {
     }
 
     /**
+     * Whether a caller may hear of changes to a resource it subscribes to ({@code resources/subscribe} of the
+     * handshake era, a listen stream's {@code resourceSubscriptions} of the stateless one). A subscription it may not
+     * have is answered as any other (a server takes a subscription to any URI, so the answer tells nothing), and never
+     * hears an update, nor reaches {@link #subscriptionsChanged}. Called on the thread that reads the request: keep it
+     * cheap. The default allows every subscription.
+     *
+     * @param uri the resource's URI
+     * @param caller who subscribes
+     * @return whether the subscription counts
+     */
+    default boolean maySubscribe(String uri, Caller caller) {
+        return true;
+    }
+
+    /**
      * A client that had a {@link RequestContext#clientId()} is gone (its session ended or expired, its stdio
      * connection closed): what the handler kept for it can go. Called once per client that ends; the default does
      * nothing.
@@ -82,6 +99,19 @@ public interface RequestHandler {
      */
     default Optional<JsonNode> toolInputSchema(String name) {
         return Optional.empty();
+    }
+
+    /**
+     * {@link #toolInputSchema(String)} as one caller sees the tools: a handler that shows each caller its own tools
+     * answers empty for a tool outside that caller's view, so that the header check tells nothing of it. The default
+     * asks {@link #toolInputSchema(String)}.
+     *
+     * @param name a tool's name
+     * @param caller who calls it
+     * @return its input schema, when the caller may see it
+     */
+    default Optional<JsonNode> toolInputSchema(String name, Caller caller) {
+        return toolInputSchema(name);
     }
 
     /**

@@ -127,6 +127,11 @@ final class ServeCommand implements Callable<Integer> {
             + " stopped, unless its entry sets lazy.idleTimeout (default 600000: 10 minutes).")
     Long lazyIdle;
 
+    @Option(names = "--policy", paramLabel = "FILE", description = "A policy file (JSON, or YAML named .yaml): which servers, tools,"
+            + " resources and prompts each caller sees and may call, and rate limits per client and per tool; re-read"
+            + " when it changes (default: $MCP_HOST_POLICY; none: everything, no limit). See docs/gateway-policy.md.")
+    Path policy;
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -190,10 +195,19 @@ final class ServeCommand implements Callable<Integer> {
         if (idleSeconds <= 0) {
             throw CliException.usage("--idle must be positive");
         }
+        Path policyFile = policy != null ? policy : Optional.ofNullable(context.io().env().get("MCP_HOST_POLICY"))
+                .filter(value -> !value.isBlank()).map(Path::of).orElse(null);
+        if (policyFile != null && !policyFile.isAbsolute()) {
+            policyFile = context.workingDirectory().resolve(policyFile);
+        }
         if (shared) {
+            if (policy != null) {
+                throw CliException.usage("--policy is for a gateway of its own (--http or --standalone), not the "
+                        + "user's shared one");
+            }
             return runShared(context, sharedDirectory);
         }
-        if (!http && !standalone && servers.isEmpty() && tools.isEmpty() && !lazy && lazyIdle == null && !tasks
+        if (!http && !standalone && policyFile == null && servers.isEmpty() && tools.isEmpty() && !lazy && lazyIdle == null && !tasks
                 && context.defaultHostOptions()) {
             // An agent's stdio session goes to the user's one gateway: one process per server for every agent.
             Attachment.builder(sharedDirectory.resolve(SharedGateway.SOCKET), context.workingDirectory())
@@ -210,10 +224,15 @@ final class ServeCommand implements Callable<Integer> {
             // gets its handshake at once, and its first list waits for them a little.
             CompletableFuture<LoadResult> loaded = http ? CompletableFuture.completedFuture(load(context, host))
                     : loadInBackground(context, host);
-            try (Gateway gateway = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
+            Gateway.Builder builder = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
                     .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad))
                     .serverControl(ServerControl.of(host, context.workingDirectory())).tasks(tasks)
-                    .ready(loaded, LIST_WAIT).build();
+                    .ready(loaded, LIST_WAIT);
+            if (policyFile != null) {
+                builder.policyFile(policyFile)
+                        .policyProblems(problem -> context.err().println("mcp-host serve: " + problem));
+            }
+            try (Gateway gateway = builder.build();
                     McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
                 gateway.attach(server);
                 CountDownLatch stop = new CountDownLatch(1);

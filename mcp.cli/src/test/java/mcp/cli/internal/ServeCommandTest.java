@@ -276,4 +276,46 @@ class ServeCommandTest {
         assertEquals("through the gateway", messages.get(1).path("result").path("content").get(0).path("text")
                 .asString(), result.toString());
     }
+
+    @Test
+    void aPolicyFromTheEnvironmentHoldsTheLocalUserToItsRulesAndABadOneStopsTheStart() throws Exception {
+        ObjectNode root = McpJson.object();
+        ObjectNode servers = root.putObject("mcpServers");
+        for (String name : List.of("alpha", "beta")) {
+            List<String> command = TestServers.command();
+            ObjectNode entry = servers.putObject(name).put("command", command.get(0));
+            command.subList(1, command.size()).forEach(entry.putArray("args")::add);
+        }
+        Path config = temp.resolve("servers.json");
+        Files.writeString(config, root.toString());
+        Path policy = temp.resolve("policy.json");
+        Files.writeString(policy, "{\"rules\": [{\"match\": {\"local\": true}, \"allow\": {\"servers\": [\"beta\"]}}]}");
+        cli.env("MCP_HOST_POLICY", policy.toString());
+        String input = String.join("\n",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+                        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"alpha_echo\","
+                        + "\"arguments\":{\"message\":\"x\"}}}") + "\n";
+        CliRunner.Result result = cli.runWithInput(input, "--config", config.toString(), "serve", "--stdio");
+        assertEquals(0, result.exitCode(), result.toString());
+        List<JsonNode> messages = result.out().lines().map(McpJson.mapper()::readTree)
+                .filter(message -> message.has("id")).toList();
+        assertEquals(3, messages.size(), result.toString());
+        // By id: the two answers may come in either order once the servers have started.
+        java.util.function.IntFunction<JsonNode> answer = id -> messages.stream()
+                .filter(message -> message.path("id").asInt() == id).findFirst().orElseThrow();
+        List<String> listed = names(answer.apply(2));
+        assertTrue(!listed.isEmpty() && listed.stream().allMatch(name -> name.startsWith("beta_")), result.toString());
+        assertEquals("Unknown tool: alpha_echo", answer.apply(3).path("error").path("message").asString(),
+                result.toString());
+        CliRunner.assertNoChildProcessLeft();
+
+        Files.writeString(policy, "{\"rules\": [\n  {\"match\": {}, \"allow\": {\"servers\": [\"beta\"]},}\n]}");
+        CliRunner.Result bad = cli.run("--config", config.toString(), "serve", "--http", "--policy", policy.toString());
+        assertTrue(bad.exitCode() != 0, bad.toString());
+        assertTrue(bad.err().contains(policy.toString()) && bad.err().contains("line 2"), bad.err());
+        CliRunner.assertNoChildProcessLeft();
+    }
 }

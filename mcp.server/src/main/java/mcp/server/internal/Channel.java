@@ -33,6 +33,17 @@ interface Channel {
     void finish(JsonRpcResponse response, int httpStatus);
 
     /**
+     * Answers the request with headers of its own, where the transport has headers ({@code Retry-After} of a 429).
+     *
+     * @param response the response
+     * @param httpStatus the HTTP status of an answer that has not started an event stream yet (ignored otherwise)
+     * @param headers the answer's headers (ignored where there are none, or once an event stream started)
+     */
+    default void finish(JsonRpcResponse response, int httpStatus, java.util.Map<String, String> headers) {
+        finish(response, httpStatus);
+    }
+
+    /**
      * Ends the channel without an answer: a cancelled request of the handshake era gets none.
      */
     void abandon();

@@ -282,7 +282,7 @@ public final class HttpFront implements HttpEndpoint {
         }
         Optional<String> sessionId = exchange.header(McpHeaders.SESSION_ID).map(String::trim);
         RequestParser.Parsed parsed = RequestParser.parse(body, sessionId.isPresent(), exchange::header,
-                core.handler::toolInputSchema);
+                name -> core.handler.toolInputSchema(name, caller));
         if (parsed instanceof RequestParser.Refused refused) {
             error(exchange, refused.status(), refused.id(), refused.code(), refused.message(), Map.of());
         } else if (core.draining() && newRequest(parsed).isPresent()) {
@@ -544,16 +544,21 @@ public final class HttpFront implements HttpEndpoint {
 
         @Override
         public void finish(JsonRpcResponse response, int httpStatus) {
-            end(response, httpStatus);
+            end(response, httpStatus, Map.of());
+        }
+
+        @Override
+        public void finish(JsonRpcResponse response, int httpStatus, Map<String, String> headers) {
+            end(response, httpStatus, headers);
         }
 
         @Override
         public void abandon() {
-            end(null, 202);
+            end(null, 202, Map.of());
         }
 
         /** Answers (or, with no response, ends without an answer): JSON when no stream was started, else the last event. */
-        private synchronized void end(JsonRpcResponse response, int httpStatus) {
+        private synchronized void end(JsonRpcResponse response, int httpStatus, Map<String, String> own) {
             if (done) {
                 return;
             }
@@ -563,6 +568,7 @@ public final class HttpFront implements HttpEndpoint {
             }
             if (stream == null) {
                 Map<String, String> headers = new HashMap<>(extra);
+                headers.putAll(own);
                 if (response == null) {
                     exchange.respond(httpStatus, headers, new byte[0]);
                 } else {

@@ -223,7 +223,9 @@ public final class ServerCore implements AutoCloseable {
                             "Invalid params: " + method + " needs a uri (a string)", null), 200);
                 } else {
                     if (method.equals("resources/subscribe")) {
-                        session.subscriptions.add(uri.asString());
+                        if (maySubscribe(uri.asString(), channel)) {
+                            session.subscriptions.add(uri.asString());
+                        }
                     } else {
                         session.subscriptions.remove(uri.asString());
                     }
@@ -496,7 +498,11 @@ public final class ServerCore implements AutoCloseable {
         SubscriptionFilter filter = SubscriptionFilter.read(params.get(SubscriptionFilter.KEY)).narrowedTo(
                 capabilities.toolsListChanged(), capabilities.promptsListChanged(), capabilities.resourcesListChanged(),
                 capabilities.resourcesSubscribe());
-        Listen listen = new Listen(id, channel, filter, connection);
+        // The acknowledgement says what was asked; what the handler does not allow this caller is left out quietly.
+        SubscriptionFilter allowed = new SubscriptionFilter(filter.toolsListChanged(), filter.promptsListChanged(),
+                filter.resourcesListChanged(), filter.resourceSubscriptions().stream()
+                        .filter(uri -> maySubscribe(uri, channel)).toList());
+        Listen listen = new Listen(id, channel, allowed, connection);
         listens.add(listen);
         ObjectNode ack = McpJson.object();
         ack.set(SubscriptionFilter.KEY, filter.toJson());
@@ -671,6 +677,14 @@ public final class ServerCore implements AutoCloseable {
     /** Answers an error about a call. */
     void answerError(Channel channel, RequestId id, Call call, Throwable error) {
         JsonRpcError response = toError(id, error);
+        Optional<java.time.Duration> retryAfter = ErrorCodes.retryAfter(response.code(), response.data());
+        if (retryAfter.isPresent()) {
+            // A rate limit is about the HTTP exchange in either era: 429, and Retry-After for proxies and clients
+            // that read no body (whole seconds, rounded up).
+            long seconds = Math.max(1, (retryAfter.get().toMillis() + 999) / 1000);
+            channel.finish(response, 429, Map.of("Retry-After", Long.toString(seconds)));
+            return;
+        }
         channel.finish(response, call.era == Era.STATELESS ? ErrorCodes.httpStatus(response.code()) : 200);
     }
 
@@ -819,6 +833,16 @@ public final class ServerCore implements AutoCloseable {
                 tagged.putObject(Meta.KEY).set(Meta.SUBSCRIPTION_ID, idNode(listen.id()));
                 listen.channel().send(new JsonRpcNotification(method, tagged));
             }
+        }
+    }
+
+    /** Whether the handler lets the channel's caller hear of the resource's changes (a failing handler: no). */
+    private boolean maySubscribe(String uri, Channel channel) {
+        try {
+            return handler.maySubscribe(uri, channel.caller());
+        } catch (RuntimeException e) {
+            LOG.warn("MCP server \"{}\": its handler failed on a subscription: {}", name, e.toString());
+            return false;
         }
     }
 

@@ -426,7 +426,9 @@ final class StreamableHttpTransport implements Transport {
                     challenges, http.statusMessage("POST", http.uri, response, excerpt, false));
             return;
         }
-        if (ex != null && out.stateless() && status >= 400 && status <= 499 && status != 401 && status != 403) {
+        // A rate limit's body is the JSON-RPC error with its retry hint, in either era.
+        if (ex != null && (out.stateless() || status == ErrorCodes.RATE_LIMITED) && status >= 400 && status <= 499
+                && status != 401 && status != 403) {
             Optional<JsonRpcError> answer = jsonRpcError(reply, ex.id);
             if (answer.isPresent()) {
                 LOG.debug("MCP server \"{}\": HTTP {} to request {} carries JSON-RPC error {}", http.serverName, status,
