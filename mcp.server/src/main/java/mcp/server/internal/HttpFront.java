@@ -5,9 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -67,6 +65,11 @@ public final class HttpFront implements HttpEndpoint {
      * client that does not read can make the server hold for it.
      */
     static final long MAX_QUEUED_BYTES = 16L << 20;
+    /** How many sealed session ids ended by DELETE one replica remembers. */
+    static final int MAX_ENDED = 10_000;
+    /** The balancer's probes: answered before any other check, with nothing about the server in them. */
+    static final String HEALTH_PATH = "/healthz";
+    static final String READY_PATH = "/readyz";
 
     private final ServerCore core;
     private final HttpOptions options;
@@ -76,9 +79,19 @@ public final class HttpFront implements HttpEndpoint {
     private final Optional<byte[]> token;
     private final URI uri;
     private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+    /**
+     * Sealed session ids ended here by DELETE (replicas sharing keys): refused here from then on, though another
+     * replica would still take them up until they expire. At most {@link #MAX_ENDED} of them, the oldest forgotten
+     * first. Guarded by itself.
+     */
+    private final Map<String, Boolean> deleted = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > MAX_ENDED;
+        }
+    };
     /** The event streams that may still be opened: {@code ServerLimits.maxStreams} in all. */
     private final Semaphore streams;
-    private final SecureRandom random = new SecureRandom();
     private final CountDownLatch ended = new CountDownLatch(1);
     private final ScheduledFuture<?> janitor;
     private volatile boolean closed;
@@ -162,6 +175,13 @@ public final class HttpFront implements HttpEndpoint {
     // ------------------------------------------------------------------------------------------ dispatch
 
     private void handle(HttpBackend.Exchange exchange) {
+        if (exchange.method().equals("GET") && (exchange.path().equals(HEALTH_PATH)
+                || exchange.path().equals(READY_PATH))) {
+            // Unauthenticated, for a load balancer: alive while it answers; ready while it takes new requests.
+            boolean ready = exchange.path().equals(HEALTH_PATH) ? !closed : !closed && !core.draining();
+            plain(exchange, ready ? 200 : 503, ready ? "ok\n" : "not ready\n");
+            return;
+        }
         if (closed) {
             plain(exchange, 503, "the server is closing");
             return;
@@ -262,7 +282,12 @@ public final class HttpFront implements HttpEndpoint {
             exchange.respond(202, Map.of(), new byte[0]);
         } else {
             JsonRpcMessage message = ((RequestParser.InSession) parsed).message();
-            HttpSession session = sessions.get(sessionId.orElseThrow());
+            HttpSession session = find(sessionId.orElseThrow());
+            if (session == null && sessions.size() >= core.limits.maxSessions() && opens(sessionId.get())) {
+                error(exchange, 503, idOf(message), JsonRpcError.INTERNAL_ERROR, "Service Unavailable: "
+                        + core.limits.maxSessions() + " sessions are open", Map.of("Retry-After", "5"));
+                return;
+            }
             if (session == null || session.session.closed()) {
                 error(exchange, 404, idOf(message), JsonRpcError.INVALID_REQUEST, "Session not found: "
                         + "it ended or expired; initialize a new one", Map.of());
@@ -294,9 +319,7 @@ public final class HttpFront implements HttpEndpoint {
                     + core.limits.maxSessions() + " sessions are open", Map.of("Retry-After", "5"));
             return;
         }
-        byte[] bytes = new byte[24];
-        random.nextBytes(bytes);
-        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String id = core.newSessionId(request);
         PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false);
         core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
                 new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))));
@@ -309,6 +332,13 @@ public final class HttpFront implements HttpEndpoint {
         } else if (message instanceof JsonRpcNotification notification) {
             core.handshakeNotification(session.session, notification);
             exchange.respond(202, Map.of(), new byte[0]);
+        } else if (core.sessionSeal.isPresent() && !session.session.awaits(((JsonRpcResponse) message).id())) {
+            // Replicas: the request it answers was made by another replica (the balancer took the answer elsewhere),
+            // or has ended; the call waiting for it there fails when its wait runs out.
+            error(exchange, 400, null, JsonRpcError.INVALID_REQUEST, "Bad Request: this server is not waiting for "
+                    + "an answer with id " + ((JsonRpcResponse) message).id() + " (a server's request is answered "
+                    + "to the replica that made it: route the session to one replica for elicitation and sampling)",
+                    Map.of());
         } else {
             session.session.onResponse((JsonRpcResponse) message);
             exchange.respond(202, Map.of(), new byte[0]);
@@ -322,7 +352,7 @@ public final class HttpFront implements HttpEndpoint {
                     + McpHeaders.SESSION_ID + "); the stateless revision has none", Map.of());
             return;
         }
-        HttpSession session = sessions.get(sessionId.get());
+        HttpSession session = find(sessionId.get());
         if (session == null || session.session.closed()) {
             error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
                     Map.of());
@@ -385,7 +415,18 @@ public final class HttpFront implements HttpEndpoint {
                     + McpHeaders.SESSION_ID + ")", Map.of());
             return;
         }
+        boolean sealed = core.sessionSeal.isPresent() && opens(sessionId.get());
+        if (sealed) {
+            synchronized (deleted) {
+                deleted.put(sessionId.get(), Boolean.TRUE);
+            }
+        }
         HttpSession session = sessions.remove(sessionId.get());
+        if (session == null && sealed) {
+            // Started or served elsewhere: nothing of it is held here, and this replica takes it up no more.
+            exchange.respond(200, Map.of(), new byte[0]);
+            return;
+        }
         if (session == null) {
             error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
                     Map.of());
@@ -393,6 +434,32 @@ public final class HttpFront implements HttpEndpoint {
         }
         core.endSession(session.session);
         exchange.respond(200, Map.of(), new byte[0]);
+    }
+
+    /**
+     * @return the session of that id: held here, or (replicas sharing keys) taken up from its sealed id; {@code null}
+     *     when there is none (ended here, expired, not sealed with these keys, or the session bound is reached)
+     */
+    private HttpSession find(String id) {
+        HttpSession held = sessions.get(id);
+        if (held != null || core.sessionSeal.isEmpty()) {
+            return held;
+        }
+        synchronized (deleted) {
+            if (deleted.containsKey(id)) {
+                return null;
+            }
+        }
+        if (sessions.size() >= core.limits.maxSessions()) {
+            return null;
+        }
+        return sessions.computeIfAbsent(id, key -> core.adopt(key).map(session -> new HttpSession(session,
+                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))).orElse(null));
+    }
+
+    /** @return whether the id is a sealed session id of these keys that has not expired */
+    private boolean opens(String id) {
+        return core.sessionSeal.flatMap(seal -> seal.open(id, System.currentTimeMillis())).isPresent();
     }
 
     // ------------------------------------------------------------------------------------------ streams
