@@ -73,6 +73,13 @@ class ReplicasTest {
         assertEquals(400, stray.status(), stray.body());
         assertTrue(stray.body().contains("not waiting"), stray.body());
 
+        // A request's stream that ran on another replica does not resume here: 404, the request is lost.
+        HttpRequest resume = HttpRequest.newBuilder(b).timeout(Wire.TIMEOUT).GET().header("Accept",
+                "text/event-stream").header("Mcp-Session-Id", session).header("Last-Event-ID", "elsewhere-r1.4").build();
+        Wire.Reply lost = Wire.send(resume);
+        assertEquals(404, lost.status(), lost.body());
+        assertTrue(lost.body().contains("resumes only on the replica that ran it"), lost.body());
+
         // Altered, or sealed with other keys: not a session of these replicas.
         char last = session.charAt(session.length() - 2);
         String altered = session.substring(0, session.length() - 2) + (last == 'A' ? 'B' : 'A')

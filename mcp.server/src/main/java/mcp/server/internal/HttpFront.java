@@ -322,7 +322,7 @@ public final class HttpFront implements HttpEndpoint {
         String id = core.newSessionId(request);
         PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false);
         core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
-                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))));
+                replay())));
     }
 
     private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse) {
@@ -366,6 +366,19 @@ public final class HttpFront implements HttpEndpoint {
         }
         session.session.touch();
         Optional<String> lastEventId = exchange.header(McpHeaders.LAST_EVENT_ID).map(String::trim);
+        if (lastEventId.isPresent() && core.sessionSeal.isPresent() && !session.replay.knows(lastEventId.get())
+                && Replay.standalone(lastEventId.get())) {
+            // Replicas: the session's GET stream ran on another replica (perhaps one that died). What it carried is
+            // not here; the session goes on with a new GET stream here.
+            lastEventId = Optional.empty();
+        } else if (lastEventId.isPresent() && core.sessionSeal.isPresent()
+                && !session.replay.knows(lastEventId.get())) {
+            // Replicas: a request's stream that ran on another replica; its events are not here.
+            error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Not Found: no stream of this session with "
+                    + "event id " + lastEventId.get() + " on this server (a stream resumes only on the replica that "
+                    + "ran it; its request is lost: send it again)", Map.of());
+            return;
+        }
         if (!reserveStream()) {
             error(exchange, 503, null, JsonRpcError.INTERNAL_ERROR, "Service Unavailable: " + core.limits.maxStreams()
                     + " streams are open", Map.of("Retry-After", "5"));
@@ -388,7 +401,7 @@ public final class HttpFront implements HttpEndpoint {
                 return;
             }
             HttpBackend.Stream stream = openStream(exchange, Map.of());
-            Replay.Record record = session.replay.open();
+            Replay.Record record = session.replay.open(true);
             stream.write(SseFrames.priming(record.nextId(), core.limits.retryMillis()));
             record.attach(stream);
             StandaloneChannel channel = new StandaloneChannel(stream, record);
@@ -454,7 +467,13 @@ public final class HttpFront implements HttpEndpoint {
             return null;
         }
         return sessions.computeIfAbsent(id, key -> core.adopt(key).map(session -> new HttpSession(session,
-                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES))).orElse(null));
+                replay())).orElse(null));
+    }
+
+    /** A session's kept streams: their ids name this instance when replicas share sessions. */
+    private Replay replay() {
+        return new Replay(core.limits.replayEvents(), Replay.MAX_BYTES,
+                core.sessionSeal.isPresent() ? core.inputs.instance : null);
     }
 
     /** @return whether the id is a sealed session id of these keys that has not expired */
