@@ -27,9 +27,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>An id is good for {@link #MAX_AGE} from its issue (a replica's clock may be {@link #SKEW} ahead); the state a
  * session builds up later (log level, subscriptions) is not in it and stays with the replica where it was set.
  * Bounded: a client whose capabilities and info would make an id longer than {@link #MAX_PLAIN_BYTES} gets its info cut
- * to name, version and title, then its capabilities to their top-level names. Thread-safe.
+ * to name, version and title, then its capabilities to their top-level names. Thread-safe. Public for the benchmark
+ * that measures it on the class path ({@code mcp.bench.jmh.SessionSealBench}); the package is not exported.
  */
-final class SessionSeal {
+public final class SessionSeal {
 
     /** The label of the session keys derived from the ring's keys. */
     static final String LABEL = "mcp-host session v1";
@@ -54,7 +55,7 @@ final class SessionSeal {
      * @param clientInfo the client's info, if it sent one
      * @param issuedAtMillis when the id was issued (epoch milliseconds)
      */
-    record Opened(String protocolVersion, JsonNode capabilities, Optional<JsonNode> clientInfo, long issuedAtMillis) {
+    public record Opened(String protocolVersion, JsonNode capabilities, Optional<JsonNode> clientInfo, long issuedAtMillis) {
     }
 
     private final String current;
@@ -62,7 +63,7 @@ final class SessionSeal {
     private final SecureRandom random = new SecureRandom();
 
     /** @param ring the keys: the current one seals, every one opens */
-    SessionSeal(ReplicaKeys ring) {
+    public SessionSeal(ReplicaKeys ring) {
         this.current = ring.currentId();
         for (String id : ring.ids()) {
             keys.put(id, new SecretKeySpec(ring.derive(id, LABEL).orElseThrow(), "AES"));
@@ -70,9 +71,13 @@ final class SessionSeal {
     }
 
     /**
+     * @param protocolVersion the version agreed
+     * @param capabilities the client's capabilities
+     * @param clientInfo the client's info, if any
+     * @param nowMillis the time now (epoch milliseconds)
      * @return a new session id that carries these
      */
-    String seal(String protocolVersion, JsonNode capabilities, Optional<JsonNode> clientInfo, long nowMillis) {
+    public String seal(String protocolVersion, JsonNode capabilities, Optional<JsonNode> clientInfo, long nowMillis) {
         ObjectNode json = McpJson.object().put("v", protocolVersion).put("t", nowMillis);
         json.set("c", capabilities);
         clientInfo.ifPresent(info -> json.set("i", info));
@@ -110,10 +115,11 @@ final class SessionSeal {
 
     /**
      * @param id a session id a client sent
+     * @param nowMillis the time now (epoch milliseconds)
      * @return what it says; empty when it is not a sealed id of these keys (unknown key, altered, not one), or has
      *     expired
      */
-    Optional<Opened> open(String id, long nowMillis) {
+    public Optional<Opened> open(String id, long nowMillis) {
         if (!id.startsWith(PREFIX)) {
             return Optional.empty();
         }
