@@ -54,6 +54,8 @@ class ReplicasIT {
     /** Calls per client; the load is bounded by these, not by time. */
     private static final int CALLS = Integer.getInteger("replicas.calls", 40);
     private static final long CALL_MILLIS = 150;
+    /** Calls of each Python SDK client (one per era), after the kill. */
+    private static final int PYTHON_CALLS = 15;
 
     @TempDir
     Path temp;
@@ -162,7 +164,32 @@ class ReplicasIT {
         long killStart = System.nanoTime();
         killJvm(replicas.get(1).process().toHandle());
         long killed = System.nanoTime();
+        // The Python SDK's client joins after the kill, in both eras, beside the load: each of its calls must succeed.
+        List<Process> python = new ArrayList<>();
+        Path interpreter = EraPeer.INTEROP.resolve("python/venv/bin/python");
+        if (Files.isExecutable(interpreter)) {
+            for (String era : List.of("2025", "2026")) {
+                StringBuilder script = new StringBuilder("[");
+                for (int n = 0; n < PYTHON_CALLS; n++) {
+                    script.append(n == 0 ? "" : ",").append("{\"op\":\"call\",\"name\":\"slow\",\"arguments\":")
+                            .append(McpJson.object().put("ms", CALL_MILLIS).put("steps", 1).put("tag", "py" + era
+                                    + "-" + n)).append('}');
+                }
+                python.add(new ProcessBuilder(interpreter.toString(), EraPeer.INTEROP.resolve("python/probe_client.py")
+                        .toString(), "--era", era, "--timeout", "120", "--script", script.append(']').toString(),
+                        "--url", url.toString()).redirectErrorStream(true).start());
+            }
+        } else {
+            System.err.println("ReplicasIT: the Python SDK's client left out: " + interpreter + " is missing (the "
+                    + "build's interop/install.sh makes it)");
+        }
         CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new)).get(300, TimeUnit.SECONDS);
+        for (Process process : python) {
+            assertTrue(process.waitFor(150, TimeUnit.SECONDS), "the Python client did not end");
+            String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, process.exitValue(), "every call of the Python SDK's client after the kill succeeds: "
+                    + output);
+        }
 
         List<Outcome> failures = outcomes.stream().filter(outcome -> outcome.failure().isPresent()).toList();
         for (Outcome failure : failures) {
@@ -192,6 +219,11 @@ class ReplicasIT {
             }
         }
         executions.forEach((tag, count) -> assertEquals(1, count, "call " + tag + " was executed " + count + " times"));
+        for (int n = 0; n < (python.isEmpty() ? 0 : PYTHON_CALLS); n++) {
+            for (String era : List.of("2025", "2026")) {
+                assertEquals(1, executions.getOrDefault("py" + era + "-" + n, 0), "Python call " + era + "-" + n);
+            }
+        }
         for (Outcome outcome : outcomes) {
             if (outcome.failure().isEmpty()) {
                 assertEquals(1, executions.getOrDefault(outcome.tag(), 0), "answered but not executed: " + outcome);
@@ -203,9 +235,11 @@ class ReplicasIT {
         Collections.sort(latencies);
         System.err.printf(Locale.ROOT, "ReplicasIT: %d replicas behind HAProxy, %d clients (2 of 2025-11-25, 2 of "
                 + "2026-07-28), %d calls of %d ms, one replica killed (SIGKILL) after %d: %d failed in flight, %d "
-                + "succeeded, 0 executed twice; p50 %.1f ms, p95 %.1f ms through the balancer%n", REPLICAS,
+                + "succeeded, 0 executed twice; p50 %.1f ms, p95 %.1f ms through the balancer; and %d calls of the "
+                + "Python SDK client after the kill, all succeeded%n", REPLICAS,
                 clients.size(), outcomes.size(), CALL_MILLIS, clients.size() * CALLS / 4, failures.size(),
-                latencies.size(), percentile(latencies, 50), percentile(latencies, 95));
+                latencies.size(), percentile(latencies, 50), percentile(latencies, 95),
+                python.size() * PYTHON_CALLS);
         failures.forEach(failure -> System.err.println("ReplicasIT: failed in flight: " + failure.tag() + ": "
                 + failure.failure().get()));
     }
