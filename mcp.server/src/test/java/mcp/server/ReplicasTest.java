@@ -160,6 +160,11 @@ class ReplicasTest {
         }
         assertEquals(401, Wire.post(uri, Wire.request(1, "ping", McpJson.object()), Map.of()).status(),
                 "the endpoint itself still needs the token");
+        server.drain(java.time.Duration.ofSeconds(5));
+        assertEquals(503, Wire.send(HttpRequest.newBuilder(uri.resolve("/readyz")).timeout(Wire.TIMEOUT).GET().build())
+                .status(), "a draining replica takes no new work");
+        assertEquals(200, Wire.send(HttpRequest.newBuilder(uri.resolve("/healthz")).timeout(Wire.TIMEOUT).GET()
+                .build()).status(), "but is alive");
     }
 
     private static Wire.Reply call(URI uri, String tool, String extra) throws Exception {
