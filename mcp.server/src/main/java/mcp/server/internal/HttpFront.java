@@ -56,8 +56,8 @@ import mcp.server.HttpOptions;
  * expire ({@code sessionIdleTimeout}). A request that has not been answered within a few seconds is answered as an
  * event stream with keep-alive comments, so that a client that went away is noticed.
  *
- * <p>Replicas ({@link ServerCore#sessionSeal} present): session ids are sealed, and a session this process does not
- * hold is taken up from its id ({@link #find}); what only the replica that ran it has (a request's stream to resume,
+ * <p>Replicas ({@code ServerCore.sessionSeal} present): session ids are sealed, and a session this process does not
+ * hold is taken up from its id ({@code find}); what only the replica that ran it has (a request's stream to resume,
  * a server request's answer) is refused with 404 or 400, and DELETE ends the session here only. {@code GET /healthz}
  * and {@code GET /readyz} answer a load balancer before any other check.
  */
