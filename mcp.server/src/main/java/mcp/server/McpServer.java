@@ -158,6 +158,7 @@ public final class McpServer implements AutoCloseable {
         private ServerLimits limits = ServerLimits.DEFAULT;
         private CacheHints cacheHints = CacheHints.NONE;
         private byte[] stateKey;
+        private ReplicaKeys replicaKeys;
 
         private Builder(String name, String version) {
             this.name = Objects.requireNonNull(name, "name");
@@ -293,6 +294,22 @@ public final class McpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes this server one of several replicas behind a load balancer: the {@code requestState} of
+         * {@code input_required} rounds is sealed with these keys (a retry that reaches a replica where its call does
+         * not wait runs the request again there, with the answers the state carries), and session ids of the
+         * handshake era are sealed with them too (AES-GCM, with what the session needs), so that any replica with the
+         * keys serves any session. Without it (the default) the request state key is this server's own and session
+         * ids are random: a session lives in this process only. Replaces {@link #requestStateKey}.
+         *
+         * @param keys the keys every replica is given
+         * @return this
+         */
+        public Builder replicaKeys(ReplicaKeys keys) {
+            this.replicaKeys = java.util.Objects.requireNonNull(keys, "keys");
+            return this;
+        }
+
         /** @return the server */
         public McpServer build() {
             if (handler != null && features != null) {
@@ -304,8 +321,11 @@ public final class McpServer implements AutoCloseable {
                 key = new byte[32];
                 new SecureRandom().nextBytes(key);
             }
-            ServerCore core = new ServerCore(name, version, title, instructions, handler != null ? handler : typed,
-                    limits, cacheHints, key);
+            ServerCore core = replicaKeys != null
+                    ? new ServerCore(name, version, title, instructions, handler != null ? handler : typed, limits,
+                            cacheHints, replicaKeys)
+                    : new ServerCore(name, version, title, instructions, handler != null ? handler : typed, limits,
+                            cacheHints, key);
             if (typed != null) {
                 typed.onChange(core::listChanged);
             }

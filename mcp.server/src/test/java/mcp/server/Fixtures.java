@@ -21,6 +21,11 @@ final class Fixtures {
      * characters), {@code whoami} (the caller's subject and groups) and {@code slow} (sleeps {@code ms}).
      */
     static McpServer server(ServerLimits limits) {
+        return builder(limits).build();
+    }
+
+    /** The builder of {@link #server}, for options of a test's own. */
+    static McpServer.Builder builder(ServerLimits limits) {
         return McpServer.builder("test-server", "1.0").limits(limits)
                 .tool(ToolDefinition.of("echo", "Echoes its text", OBJECT),
                         (arguments, context) -> ToolResult.text(arguments.path("text").asString("")))
@@ -48,7 +53,6 @@ final class Fixtures {
                 .tool(ToolDefinition.of("slow", "Sleeps", OBJECT), (arguments, context) -> {
                     Thread.sleep(arguments.path("ms").asLong(100));
                     return ToolResult.text("slept");
-                })
-                .build();
+                });
     }
 }

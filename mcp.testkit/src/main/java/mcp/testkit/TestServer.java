@@ -1246,6 +1246,15 @@ public final class TestServer {
     private JsonNode callTool(JsonNode params) throws InterruptedException {
         String name = text(params.path("name"), "");
         JsonNode args = params.path("arguments");
+        if (options.callLog != null) {
+            // One line per execution, before it runs: a call executed twice shows up twice, whichever process ran it.
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Path.of(options.callLog), name + " " + args + "\n",
+                        UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                System.err.println("mcp-testkit: cannot append to the call log: " + e);
+            }
+        }
         switch (name) {
             case "log": return log(params, args);
             case "big_text":

@@ -32,6 +32,7 @@ import mcp.manager.ReconcileResult;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.McpServer;
+import mcp.server.ReplicaKeys;
 import mcp.server.ServerEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,6 +56,9 @@ final class ServeCommand implements Callable<Integer> {
 
     /** The agents {@code --print-config} knows. */
     static final List<String> AGENTS = List.of("claude", "codex", "gemini", "cursor", "vscode");
+
+    /** The environment variable that may hold the replicas' keys, in the form of a {@code --keys} file. */
+    static final String KEYS_VARIABLE = "MCP_HOST_GATEWAY_KEYS";
 
     @ParentCommand
     McpHostCommand root;
@@ -132,6 +136,20 @@ final class ServeCommand implements Callable<Integer> {
             + " when it changes (default: $MCP_HOST_POLICY; none: everything, no limit). See docs/gateway-policy.md.")
     Path policy;
 
+    @Option(names = "--keys", paramLabel = "FILE", description = "With --http: run as one of several replicas behind a"
+            + " load balancer, with the keys in FILE (one ID:BASE64 a line, at least 32 random bytes each; the first"
+            + " seals, all open): session ids are sealed so that any replica serves any session, and request states"
+            + " are retried on any replica. Or the keys in the environment variable " + KEYS_VARIABLE + ".")
+    Path keys;
+
+    @Option(names = "--allowed-host", split = ",", paramLabel = "HOST[:PORT]", description = "With --http: a Host"
+            + " value to accept besides loopback and the bind address (the name clients and the balancer use).")
+    List<String> allowedHosts = List.of();
+
+    @Option(names = "--allowed-origin", split = ",", paramLabel = "ORIGIN", description = "With --http: an Origin"
+            + " to accept besides those of the accepted hosts (e.g. https://mcp.example.com).")
+    List<String> allowedOrigins = List.of();
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -182,6 +200,10 @@ final class ServeCommand implements Callable<Integer> {
         if (noToken && !isLoopback(bind)) {
             throw CliException.usage("--no-token is allowed on a loopback address only, not " + bind);
         }
+        if (!http && (keys != null || !allowedHosts.isEmpty() || !allowedOrigins.isEmpty())) {
+            throw CliException.usage("--keys, --allowed-host and --allowed-origin are HTTP options");
+        }
+        Optional<ReplicaKeys> replicaKeys = http ? replicaKeys(context) : Optional.empty();
         if (lazyIdle != null && lazyIdle <= 0) {
             throw CliException.usage("--lazy-idle must be a positive number of milliseconds");
         }
@@ -233,7 +255,7 @@ final class ServeCommand implements Callable<Integer> {
                         .policyProblems(problem -> context.err().println("mcp-host serve: " + problem));
             }
             try (Gateway gateway = builder.build();
-                    McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build()) {
+                    McpServer server = serverBuilder(gateway, replicaKeys).build()) {
                 gateway.attach(server);
                 CountDownLatch stop = new CountDownLatch(1);
                 AtomicReference<String> signal = new AtomicReference<>();
@@ -243,12 +265,16 @@ final class ServeCommand implements Callable<Integer> {
                 })) {
                     ServerEndpoint endpoint;
                     if (http) {
-                        HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port);
+                        HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port)
+                                .withAllowed(allowedHosts, allowedOrigins);
                         if (!noToken) {
                             options = options.withBearerToken(GatewayToken.loadOrCreate(directories.state()));
                         }
                         HttpEndpoint listening = server.serveHttp(options);
                         endpoint = listening;
+                        replicaKeys.ifPresent(ring -> context.err().println("mcp-host serve: replica keys "
+                                + ring.ids() + " (" + ring.currentId() + " seals): sessions and request states are "
+                                + "shared with the other replicas"));
                         context.err().println("mcp-host serve: listening on " + listening.uri()
                                 + (noToken ? "; WARNING: no token is required, so any local process may call it"
                                         : " (bearer token: mcp-host serve --token)"));
@@ -267,6 +293,36 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    private static McpServer.Builder serverBuilder(Gateway gateway, Optional<ReplicaKeys> keys) {
+        McpServer.Builder builder = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway);
+        keys.ifPresent(builder::replicaKeys);
+        return builder;
+    }
+
+    /**
+     * The replicas' keys: from --keys FILE, else from the environment variable, else none. Never printed: errors name
+     * the file or variable and the entry, not a key.
+     */
+    private Optional<ReplicaKeys> replicaKeys(CliContext context) {
+        try {
+            if (keys != null) {
+                Path file = keys.isAbsolute() ? keys : context.workingDirectory().resolve(keys);
+                String text;
+                try {
+                    text = Files.readString(file);
+                } catch (IOException e) {
+                    throw CliException.usage("--keys: cannot read " + file + ": " + e.getMessage());
+                }
+                return Optional.of(ReplicaKeys.parse(text, file.toString()));
+            }
+            String value = context.io().env().get(KEYS_VARIABLE);
+            return value == null || value.isBlank() ? Optional.empty()
+                    : Optional.of(ReplicaKeys.parse(value, "the environment variable " + KEYS_VARIABLE));
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
+        }
     }
 
     /** The host's settings with this command's lazy start. */

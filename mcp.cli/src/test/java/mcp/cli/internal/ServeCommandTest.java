@@ -1,6 +1,7 @@
 package mcp.cli.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -73,6 +74,31 @@ class ServeCommandTest {
             CliRunner.Result result = cli.run(args.toArray(String[]::new));
             assertEquals(2, result.exitCode(), args + ": " + result);
         }
+    }
+
+    @Test
+    void badReplicaKeysAreRefusedBeforeAnythingStartsAndNeverShown() throws Exception {
+        String shortKey = java.util.Base64.getEncoder().encodeToString("not thirty-two bytes".getBytes());
+        Path file = temp.resolve("keys");
+        Files.writeString(file, "k1:" + shortKey + "\n");
+        CliRunner.Result fromFile = cli.run("serve", "--http", "--keys", file.toString());
+        assertEquals(2, fromFile.exitCode(), fromFile.toString());
+        assertTrue(fromFile.err().contains(file.toString()) && fromFile.err().contains("at least 32"), fromFile.err());
+        assertFalse(fromFile.err().contains(shortKey) || fromFile.out().contains(shortKey), fromFile.toString());
+
+        CliRunner.Result missing = cli.run("serve", "--http", "--keys", temp.resolve("absent").toString());
+        assertEquals(2, missing.exitCode(), missing.toString());
+        assertTrue(missing.err().contains("cannot read"), missing.err());
+
+        cli.env("MCP_HOST_GATEWAY_KEYS", "k1:" + shortKey);
+        CliRunner.Result fromEnv = cli.run("serve", "--http");
+        assertEquals(2, fromEnv.exitCode(), fromEnv.toString());
+        assertTrue(fromEnv.err().contains("MCP_HOST_GATEWAY_KEYS"), fromEnv.err());
+        assertFalse(fromEnv.err().contains(shortKey), fromEnv.err());
+
+        CliRunner.Result stdio = cli.run("serve", "--stdio", "--keys", file.toString());
+        assertEquals(2, stdio.exitCode(), stdio.toString());
+        assertTrue(stdio.err().contains("HTTP options"), stdio.err());
     }
 
     @Test

@@ -79,6 +79,8 @@ final class Call implements RequestContext {
     final Object lock = new Object();
     /** Answers the client sent with the first round of a call (a retry without state): an ask takes them at once. */
     Map<String, JsonNode> presets = Map.of();
+    /** The answers the client sent with its retries so far, by key: what a state carries to another replica. */
+    final Map<String, JsonNode> given = new LinkedHashMap<>();
     final List<Round> open = new ArrayList<>();
     /** Completes when a round with missing keys is asked; replaced when the round goes to the client. */
     CompletableFuture<Void> asked = new CompletableFuture<>();

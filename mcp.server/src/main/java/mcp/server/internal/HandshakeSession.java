@@ -47,6 +47,12 @@ final class HandshakeSession {
     final Map<RequestId, Call> calls = new ConcurrentHashMap<>();
     private final Map<RequestId, CompletableFuture<JsonNode>> awaiting = new ConcurrentHashMap<>();
     private final AtomicLong nextRequestId = new AtomicLong(1);
+    /**
+     * What the ids of the server's own requests start with when replicas share the session ({@code null}: plain
+     * numbers): this instance's id, so that an answer that a balancer takes to another replica never completes a
+     * request of that replica's with the same number.
+     */
+    private final String requestIdPrefix;
     private final ServerCore core;
     private volatile boolean closed;
 
@@ -58,6 +64,7 @@ final class HandshakeSession {
         this.protocolVersion = protocolVersion;
         this.clientCapabilities = clientCapabilities;
         this.clientInfo = clientInfo;
+        this.requestIdPrefix = core.sessionSeal.isPresent() ? core.inputs.instance + "-" : null;
     }
 
     void touch() {
@@ -90,7 +97,8 @@ final class HandshakeSession {
                     + core.limits.maxPendingInputs() + " requests already wait for a client's input", null));
             return answer;
         }
-        RequestId requestId = RequestId.of(nextRequestId.getAndIncrement());
+        RequestId requestId = requestIdPrefix == null ? RequestId.of(nextRequestId.getAndIncrement())
+                : RequestId.of(requestIdPrefix + nextRequestId.getAndIncrement());
         awaiting.put(requestId, answer);
         Duration wait = core.limits.inputWait();
         ScheduledFuture<?> timeout = core.threads.timer.schedule(() -> {
@@ -113,6 +121,11 @@ final class HandshakeSession {
     private void sendCancelled(RequestId requestId, Channel channel, String reason) {
         JsonNode params = McpJson.object().put("reason", reason).set("requestId", ServerCore.idNode(requestId));
         channel.send(new JsonRpcNotification("notifications/cancelled", params));
+    }
+
+    /** @return whether the server waits for the client's answer of that id in this session */
+    boolean awaits(RequestId requestId) {
+        return requestId != null && awaiting.containsKey(requestId);
     }
 
     /** A response of the client to a request of the server's. */

@@ -5,9 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -61,6 +59,11 @@ import tools.jackson.databind.JsonNode;
  * stream ({@code maxQueuedEvents}: a client that does not read loses that stream, nobody else waits), idle sessions
  * expire ({@code sessionIdleTimeout}). A request that has not been answered within a few seconds is answered as an
  * event stream with keep-alive comments, so that a client that went away is noticed.
+ *
+ * <p>Replicas ({@code ServerCore.sessionSeal} present): session ids are sealed, and a session this process does not
+ * hold is taken up from its id ({@code find}); what only the replica that ran it has (a request's stream to resume,
+ * a server request's answer) is refused with 404 or 400, and DELETE ends the session here only. {@code GET /healthz}
+ * and {@code GET /readyz} answer a load balancer before any other check.
  */
 public final class HttpFront implements HttpEndpoint {
 
@@ -71,6 +74,11 @@ public final class HttpFront implements HttpEndpoint {
      * client that does not read can make the server hold for it.
      */
     static final long MAX_QUEUED_BYTES = 16L << 20;
+    /** How many sealed session ids ended by DELETE one replica remembers. */
+    static final int MAX_ENDED = 10_000;
+    /** The balancer's probes: answered before any other check, with nothing about the server in them. */
+    static final String HEALTH_PATH = "/healthz";
+    static final String READY_PATH = "/readyz";
 
     private final ServerCore core;
     private final HttpOptions options;
@@ -80,9 +88,19 @@ public final class HttpFront implements HttpEndpoint {
     private final Optional<byte[]> token;
     private final URI uri;
     private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+    /**
+     * Sealed session ids ended here by DELETE (replicas sharing keys): refused here from then on, though another
+     * replica would still take them up until they expire. At most {@link #MAX_ENDED} of them, the oldest forgotten
+     * first. Guarded by itself.
+     */
+    private final Map<String, Boolean> deleted = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > MAX_ENDED;
+        }
+    };
     /** The event streams that may still be opened: {@code ServerLimits.maxStreams} in all. */
     private final Semaphore streams;
-    private final SecureRandom random = new SecureRandom();
     private final CountDownLatch ended = new CountDownLatch(1);
     private final ScheduledFuture<?> janitor;
     private volatile boolean closed;
@@ -91,20 +109,25 @@ public final class HttpFront implements HttpEndpoint {
     private static final class HttpSession {
         final HandshakeSession session;
         final Replay replay;
-        /** Who opened it: the session answers nobody else, so that an id seen elsewhere opens nothing. */
-        final Caller owner;
+        /** Who opened it ({@link #ownerKey}): the session answers nobody else, so an id seen elsewhere opens nothing. */
+        final String owner;
         /** The open GET stream's channel, or {@code null}. */
         StandaloneChannel standalone;
 
-        HttpSession(HandshakeSession session, Replay replay, Caller owner) {
+        HttpSession(HandshakeSession session, Replay replay, String owner) {
             this.session = session;
             this.replay = replay;
             this.owner = owner;
         }
 
         boolean ownedBy(Caller caller) {
-            return owner.subject().equals(caller.subject()) && owner.client().equals(caller.client());
+            return owner.equals(ownerKey(caller));
         }
+    }
+
+    /** @return what binds a session to its caller: the subject and the OAuth client, never a credential */
+    static String ownerKey(Caller caller) {
+        return caller.subject() + "\n" + caller.client().orElse("");
     }
 
     private HttpFront(ServerCore core, HttpOptions options, HttpBackend backend) {
@@ -173,6 +196,13 @@ public final class HttpFront implements HttpEndpoint {
     // ------------------------------------------------------------------------------------------ dispatch
 
     private void handle(HttpBackend.Exchange exchange) {
+        if (exchange.method().equals("GET") && (exchange.path().equals(HEALTH_PATH)
+                || exchange.path().equals(READY_PATH))) {
+            // Unauthenticated, for a load balancer: alive while it answers; ready while it takes new requests.
+            boolean ready = exchange.path().equals(HEALTH_PATH) ? !closed : !closed && !core.draining();
+            plain(exchange, ready ? 200 : 503, ready ? "ok\n" : "not ready\n");
+            return;
+        }
         if (closed) {
             plain(exchange, 503, "the server is closing");
             return;
@@ -301,7 +331,12 @@ public final class HttpFront implements HttpEndpoint {
             exchange.respond(202, Map.of(), new byte[0]);
         } else {
             JsonRpcMessage message = ((RequestParser.InSession) parsed).message();
-            HttpSession session = sessions.get(sessionId.orElseThrow());
+            HttpSession session = find(sessionId.orElseThrow());
+            if (session == null && sessions.size() >= core.limits.maxSessions() && opens(sessionId.get())) {
+                error(exchange, 503, idOf(message), JsonRpcError.INTERNAL_ERROR, "Service Unavailable: "
+                        + core.limits.maxSessions() + " sessions are open", Map.of("Retry-After", "5"));
+                return;
+            }
             if (session == null || session.session.closed() || !session.ownedBy(caller)) {
                 error(exchange, 404, idOf(message), JsonRpcError.INVALID_REQUEST, "Session not found: "
                         + "it ended or expired; initialize a new one", Map.of());
@@ -333,12 +368,10 @@ public final class HttpFront implements HttpEndpoint {
                     + core.limits.maxSessions() + " sessions are open", Map.of("Retry-After", "5"));
             return;
         }
-        byte[] bytes = new byte[24];
-        random.nextBytes(bytes);
-        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String id = core.newSessionId(request, ownerKey(caller));
         PostChannel channel = new PostChannel(exchange, Map.of(McpHeaders.SESSION_ID, id), sse, null, false, caller);
         core.initialize(id, request, channel, started -> sessions.put(id, new HttpSession(started,
-                new Replay(core.limits.replayEvents(), Replay.MAX_BYTES), caller)));
+                replay(), ownerKey(caller))));
     }
 
     private void inSession(HttpBackend.Exchange exchange, HttpSession session, JsonRpcMessage message, boolean sse,
@@ -349,6 +382,13 @@ public final class HttpFront implements HttpEndpoint {
         } else if (message instanceof JsonRpcNotification notification) {
             core.handshakeNotification(session.session, notification);
             exchange.respond(202, Map.of(), new byte[0]);
+        } else if (core.sessionSeal.isPresent() && !session.session.awaits(((JsonRpcResponse) message).id())) {
+            // Replicas: the request it answers was made by another replica (the balancer took the answer elsewhere),
+            // or has ended; the call waiting for it there fails when its wait runs out.
+            error(exchange, 400, null, JsonRpcError.INVALID_REQUEST, "Bad Request: this server is not waiting for "
+                    + "an answer with id " + ((JsonRpcResponse) message).id() + " (a server's request is answered "
+                    + "to the replica that made it: route the session to one replica for elicitation and sampling)",
+                    Map.of());
         } else {
             session.session.onResponse((JsonRpcResponse) message);
             exchange.respond(202, Map.of(), new byte[0]);
@@ -362,7 +402,7 @@ public final class HttpFront implements HttpEndpoint {
                     + McpHeaders.SESSION_ID + "); the stateless revision has none", Map.of());
             return;
         }
-        HttpSession session = sessions.get(sessionId.get());
+        HttpSession session = find(sessionId.get());
         if (session == null || session.session.closed() || !session.ownedBy(caller)) {
             error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
                     Map.of());
@@ -376,6 +416,19 @@ public final class HttpFront implements HttpEndpoint {
         }
         session.session.touch();
         Optional<String> lastEventId = exchange.header(McpHeaders.LAST_EVENT_ID).map(String::trim);
+        if (lastEventId.isPresent() && core.sessionSeal.isPresent() && !session.replay.knows(lastEventId.get())
+                && Replay.standalone(lastEventId.get())) {
+            // Replicas: the session's GET stream ran on another replica (perhaps one that died). What it carried is
+            // not here; the session goes on with a new GET stream here.
+            lastEventId = Optional.empty();
+        } else if (lastEventId.isPresent() && core.sessionSeal.isPresent()
+                && !session.replay.knows(lastEventId.get())) {
+            // Replicas: a request's stream that ran on another replica; its events are not here.
+            error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Not Found: no stream of this session with "
+                    + "event id " + lastEventId.get() + " on this server (a stream resumes only on the replica that "
+                    + "ran it; its request is lost: send it again)", Map.of());
+            return;
+        }
         if (!reserveStream()) {
             error(exchange, 503, null, JsonRpcError.INTERNAL_ERROR, "Service Unavailable: " + core.limits.maxStreams()
                     + " streams are open", Map.of("Retry-After", "5"));
@@ -398,7 +451,7 @@ public final class HttpFront implements HttpEndpoint {
                 return;
             }
             HttpBackend.Stream stream = openStream(exchange, Map.of());
-            Replay.Record record = session.replay.open();
+            Replay.Record record = session.replay.open(true);
             stream.write(SseFrames.priming(record.nextId(), core.limits.retryMillis()));
             record.attach(stream);
             StandaloneChannel channel = new StandaloneChannel(stream, record);
@@ -425,9 +478,20 @@ public final class HttpFront implements HttpEndpoint {
                     + McpHeaders.SESSION_ID + ")", Map.of());
             return;
         }
+        boolean sealed = core.sessionSeal.isPresent() && opens(sessionId.get(), caller);
+        if (sealed) {
+            synchronized (deleted) {
+                deleted.put(sessionId.get(), Boolean.TRUE);
+            }
+        }
         HttpSession found = sessions.get(sessionId.get());
         HttpSession session = found != null && found.ownedBy(caller) && sessions.remove(sessionId.get(), found)
                 ? found : null;
+        if (session == null && sealed) {
+            // Started or served elsewhere: nothing of it is held here, and this replica takes it up no more.
+            exchange.respond(200, Map.of(), new byte[0]);
+            return;
+        }
         if (session == null) {
             error(exchange, 404, null, JsonRpcError.INVALID_REQUEST, "Session not found: it ended or expired",
                     Map.of());
@@ -435,6 +499,49 @@ public final class HttpFront implements HttpEndpoint {
         }
         core.endSession(session.session);
         exchange.respond(200, Map.of(), new byte[0]);
+    }
+
+    /**
+     * @return the session of that id: held here, or (replicas sharing keys) taken up from its sealed id; {@code null}
+     *     when there is none (ended here, expired, not sealed with these keys, or the session bound is reached)
+     */
+    private HttpSession find(String id) {
+        HttpSession held = sessions.get(id);
+        if (held != null || core.sessionSeal.isEmpty()) {
+            return held;
+        }
+        synchronized (deleted) {
+            if (deleted.containsKey(id)) {
+                return null;
+            }
+        }
+        if (sessions.size() >= core.limits.maxSessions()) {
+            return null;
+        }
+        Optional<String> owner = core.sessionSeal.flatMap(seal -> seal.open(id, System.currentTimeMillis()))
+                .map(SessionSeal.Opened::owner);
+        if (owner.isEmpty()) {
+            return null;
+        }
+        return sessions.computeIfAbsent(id, key -> core.adopt(key).map(session -> new HttpSession(session,
+                replay(), owner.get())).orElse(null));
+    }
+
+    /** A session's kept streams: their ids name this instance when replicas share sessions. */
+    private Replay replay() {
+        return new Replay(core.limits.replayEvents(), Replay.MAX_BYTES,
+                core.sessionSeal.isPresent() ? core.inputs.instance : null);
+    }
+
+    /** @return whether the id is a sealed session id of these keys that has not expired */
+    private boolean opens(String id) {
+        return core.sessionSeal.flatMap(seal -> seal.open(id, System.currentTimeMillis())).isPresent();
+    }
+
+    /** @return whether the id is a sealed session id of these keys, not expired, that this caller opened */
+    private boolean opens(String id, Caller caller) {
+        return core.sessionSeal.flatMap(seal -> seal.open(id, System.currentTimeMillis()))
+                .filter(opened -> opened.owner().equals(ownerKey(caller))).isPresent();
     }
 
     // ------------------------------------------------------------------------------------------ streams

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -42,10 +43,15 @@ final class InputRounds {
     /** The waits for a client's input that may still begin: {@code ServerLimits.maxPendingInputs} in all. */
     private final Semaphore reserved;
     private final SecureRandom random = new SecureRandom();
+    /** This server instance's id in the states it seals: a retry that names another instance ran elsewhere. */
+    final String instance;
 
-    InputRounds(ServerCore core, byte[] key) {
+    InputRounds(ServerCore core, mcp.server.ReplicaKeys keys) {
         this.core = core;
-        this.states = new RequestStates(key);
+        this.states = new RequestStates(keys);
+        byte[] bytes = new byte[12];
+        random.nextBytes(bytes);
+        this.instance = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         this.reserved = new Semaphore(core.limits.maxPendingInputs());
     }
 
@@ -137,8 +143,10 @@ final class InputRounds {
                     call.expiry.cancel(false);
                 }
                 call.expiry = core.threads.timer.schedule(() -> expire(call), wait, TimeUnit.MILLISECONDS);
+                Map<String, JsonNode> carried = new LinkedHashMap<>(call.presets);
+                carried.putAll(call.given);
                 String state = states.seal(new RequestStates.State(call.waitingId, call.round,
-                        System.currentTimeMillis() + wait, call.method, call.subject()));
+                        System.currentTimeMillis() + wait, call.method, call.subject(), instance, carried));
                 result = McpJson.object().put(ResultType.KEY, ResultType.INPUT_REQUIRED.wire());
                 ObjectNode inputRequests = result.putObject("inputRequests");
                 for (Call.Round round : call.open) {
@@ -155,6 +163,27 @@ final class InputRounds {
             return;
         }
         channel.finish(new JsonRpcSuccess(id, result), 200);
+    }
+
+    /**
+     * The answers a retry brings to run its request again, when its state is good but was sealed by another instance
+     * (a replica behind the same balancer, or one that died): the call does not wait here, so, as the stateless
+     * revision intends, the request runs again, its handler's questions answered from what the state carries and
+     * what the retry brings.
+     *
+     * @return the answers so far, empty when the state is this instance's (then {@link #retry} serves it)
+     * @throws McpProtocolException {@code -32602} for a state that fails its check, has expired, or belongs to
+     *     another request
+     */
+    Optional<Map<String, JsonNode>> elsewhere(String token, Map<String, JsonNode> responses, String method,
+            String subject) {
+        RequestStates.State state = states.open(token, method, subject, System.currentTimeMillis());
+        if (state.instance().equals(instance)) {
+            return Optional.empty();
+        }
+        Map<String, JsonNode> answers = new LinkedHashMap<>(state.answers());
+        answers.putAll(responses);
+        return Optional.of(answers);
     }
 
     /**
@@ -195,6 +224,7 @@ final class InputRounds {
                     JsonNode answer = responses.get(key);
                     if (answer != null) {
                         round.answers.put(key, answer);
+                        call.given.put(key, answer);
                         return true;
                     }
                     return false;

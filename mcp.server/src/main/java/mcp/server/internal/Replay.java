@@ -104,13 +104,36 @@ final class Replay {
      * @param maxBytes the most bytes of events kept (the last event is kept whatever its size)
      */
     Replay(int capacity, long maxBytes) {
-        this.capacity = capacity;
-        this.maxBytes = maxBytes;
+        this(capacity, maxBytes, null);
     }
 
-    /** @return a new stream of the session */
+    /**
+     * @param capacity the most events kept
+     * @param maxBytes the most bytes of events kept (the last event is kept whatever its size)
+     * @param instance this server instance's id, when replicas share the session ({@code null}: none): stream ids
+     *     then name the instance, so that another replica never takes a stream of this one for one of its own, and say
+     *     whether they are a GET stream ({@code g}) or a request's ({@code r})
+     */
+    Replay(int capacity, long maxBytes, String instance) {
+        this.capacity = capacity;
+        this.maxBytes = maxBytes;
+        this.instance = instance;
+    }
+
+    private final String instance;
+
+    /** @return a new stream of the session, for a request's answer */
     synchronized Record open() {
-        Record record = new Record(Long.toString(nextStream.incrementAndGet(), 36));
+        return open(false);
+    }
+
+    /**
+     * @param standalone whether it is the session's GET stream
+     * @return a new stream of the session
+     */
+    synchronized Record open(boolean standalone) {
+        String number = Long.toString(nextStream.incrementAndGet(), 36);
+        Record record = new Record(instance == null ? number : instance + "-" + (standalone ? "g" : "r") + number);
         records.put(record.id, record);
         if (records.size() > MAX_RECORDS) {
             for (Iterator<Record> it = records.values().iterator(); it.hasNext() && records.size() > MAX_RECORDS;) {
@@ -157,6 +180,19 @@ final class Replay {
             record.live = stream;
         }
         return true;
+    }
+
+    /** @return whether the event id names a GET stream (of replicas sharing the session: see the constructor) */
+    static boolean standalone(String lastEventId) {
+        int dot = lastEventId.lastIndexOf('.');
+        int dash = lastEventId.lastIndexOf('-', dot < 0 ? lastEventId.length() : dot);
+        return dash >= 0 && dash + 1 < lastEventId.length() && lastEventId.charAt(dash + 1) == 'g';
+    }
+
+    /** @return whether the event id names a stream of this session that is kept here */
+    synchronized boolean knows(String lastEventId) {
+        int dot = lastEventId.lastIndexOf('.');
+        return dot > 0 && records.containsKey(lastEventId.substring(0, dot));
     }
 
     /** @return the record of a stream id */

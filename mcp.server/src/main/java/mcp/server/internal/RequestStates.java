@@ -4,19 +4,26 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import mcp.api.McpJson;
 import mcp.api.McpProtocolException;
 import mcp.api.jsonrpc.JsonRpcError;
+import mcp.server.ReplicaKeys;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The {@code requestState} of an {@code input_required} round: which call waits in this server, which round of it,
- * until when, and for which request (method and name), sealed with an HMAC-SHA256 under a key only the server holds,
- * so that a client can hand it back but not forge, alter or move it to another request. The call itself stays in the
- * server ({@link InputRounds}); the state only names it. Thread-safe.
+ * until when, and for which request (method and name), sealed with an HMAC-SHA256 under a key only the server (and
+ * its replicas) hold, so that a client can hand it back but not forge, alter or move it to another request. The call
+ * itself stays in the server that ran it ({@link InputRounds}); the state names it, and that server (by a random
+ * instance id), and carries the answers the call got so far, so that a replica where the call does not wait can run
+ * the request again with them. Form: {@code KEYID.PAYLOAD.MAC}, the MAC over {@code KEYID.PAYLOAD}; the current key
+ * seals, every key of the ring opens. Thread-safe.
  */
 final class RequestStates {
 
@@ -32,23 +39,34 @@ final class RequestStates {
      * @param expiresAtMillis until when (epoch milliseconds)
      * @param method the request's method
      * @param name the request's tool or prompt name or resource URI ({@code ""} for none)
+     * @param instance the id of the server instance where the call waits
+     * @param answers the answers the call got in its earlier rounds (and with its first request)
      */
-    record State(String call, int round, long expiresAtMillis, String method, String name) {
+    record State(String call, int round, long expiresAtMillis, String method, String name, String instance,
+            Map<String, JsonNode> answers) {
         State {
             Objects.requireNonNull(call, "call");
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(instance, "instance");
+            answers = Map.copyOf(answers);
         }
     }
 
-    private final SecretKeySpec key;
+    /** The label of the request state keys derived from the ring's keys. */
+    static final String LABEL = "mcp-host requestState v1";
+    /** Answers are carried in a state up to this size; beyond it a call run again elsewhere asks for them again. */
+    static final int MAX_CARRIED_BYTES = 32 * 1024;
 
-    /** @param key the HMAC key: at least 32 bytes */
-    RequestStates(byte[] key) {
-        if (key.length < 32) {
-            throw new IllegalArgumentException("the request state key must have at least 32 bytes");
+    private final String current;
+    private final Map<String, SecretKeySpec> keys = new LinkedHashMap<>();
+
+    /** @param ring the keys: the current one seals, every one opens */
+    RequestStates(ReplicaKeys ring) {
+        this.current = ring.currentId();
+        for (String id : ring.ids()) {
+            keys.put(id, new SecretKeySpec(ring.derive(id, LABEL).orElseThrow(), ALGORITHM));
         }
-        this.key = new SecretKeySpec(key.clone(), ALGORITHM);
     }
 
     /**
@@ -56,10 +74,18 @@ final class RequestStates {
      * @return the opaque {@code requestState}
      */
     String seal(State state) {
-        String payload = ENCODER.encodeToString(McpJson.mapper().writeValueAsBytes(McpJson.object()
-                .put("c", state.call()).put("r", state.round()).put("e", state.expiresAtMillis())
-                .put("m", state.method()).put("n", state.name())));
-        return payload + "." + ENCODER.encodeToString(mac(payload));
+        ObjectNode json = McpJson.object().put("c", state.call()).put("r", state.round())
+                .put("e", state.expiresAtMillis()).put("m", state.method()).put("n", state.name())
+                .put("p", state.instance());
+        if (!state.answers().isEmpty()) {
+            ObjectNode answers = McpJson.object();
+            state.answers().forEach(answers::set);
+            if (McpJson.mapper().writeValueAsBytes(answers).length <= MAX_CARRIED_BYTES) {
+                json.set("a", answers);
+            }
+        }
+        String signed = current + "." + ENCODER.encodeToString(McpJson.mapper().writeValueAsBytes(json));
+        return signed + "." + ENCODER.encodeToString(mac(keys.get(current), signed));
     }
 
     /**
@@ -74,25 +100,33 @@ final class RequestStates {
      *     another request
      */
     State open(String token, String method, String name, long nowMillis) {
-        int dot = token.indexOf('.');
+        int first = token.indexOf('.');
+        int last = token.lastIndexOf('.');
+        SecretKeySpec key = first <= 0 || last <= first ? null : keys.get(token.substring(0, first));
         byte[] given;
         try {
-            given = dot < 0 ? null : DECODER.decode(token.substring(dot + 1));
+            given = key == null ? null : DECODER.decode(token.substring(last + 1));
         } catch (IllegalArgumentException e) {
             given = null;
         }
-        String payload = dot < 0 ? token : token.substring(0, dot);
-        if (given == null || !MessageDigest.isEqual(given, mac(payload))) {
+        String signed = key == null ? "" : token.substring(0, last);
+        if (key == null || given == null || !MessageDigest.isEqual(given, mac(key, signed))) {
             throw invalid("requestState failed its integrity check: it was not issued by this server or was altered");
         }
+        String payload = signed.substring(first + 1);
         JsonNode json;
         try {
             json = McpJson.mapper().readTree(DECODER.decode(payload));
         } catch (RuntimeException e) {
             throw invalid("requestState cannot be read");
         }
+        Map<String, JsonNode> answers = new LinkedHashMap<>();
+        JsonNode carried = json.path("a");
+        if (carried.isObject()) {
+            carried.propertyNames().forEach(entry -> answers.put(entry, carried.get(entry)));
+        }
         State state = new State(json.path("c").asString(""), json.path("r").asInt(-1), json.path("e").asLong(0),
-                json.path("m").asString(""), json.path("n").asString(""));
+                json.path("m").asString(""), json.path("n").asString(""), json.path("p").asString(""), answers);
         if (state.expiresAtMillis() < nowMillis) {
             throw invalid("requestState has expired: the server no longer waits for this input; send the request "
                     + "again without it");
@@ -104,7 +138,7 @@ final class RequestStates {
         return state;
     }
 
-    private byte[] mac(String payload) {
+    private static byte[] mac(SecretKeySpec key, String payload) {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);

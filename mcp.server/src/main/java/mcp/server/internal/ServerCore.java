@@ -34,6 +34,7 @@ import mcp.protocol.SubscriptionFilter;
 import mcp.protocol.TaskRules;
 import mcp.server.Capabilities;
 import mcp.server.Request;
+import mcp.server.ReplicaKeys;
 import mcp.server.RequestHandler;
 import mcp.server.ServerLimits;
 import mcp.server.TaskSupport;
@@ -78,6 +79,8 @@ public final class ServerCore implements AutoCloseable {
     private final CacheHints cacheHints;
     final ServerThreads threads;
     final InputRounds inputs;
+    /** How session ids are sealed when replicas share keys; empty: ids are random and sessions live here only. */
+    final Optional<SessionSeal> sessionSeal;
     final Tasks tasks;
     private final Semaphore permits;
     private final Set<HandshakeSession> sessions = ConcurrentHashMap.newKeySet();
@@ -97,10 +100,32 @@ public final class ServerCore implements AutoCloseable {
      * @param handler what answers the requests about its features
      * @param limits its bounds
      * @param cacheHints the caching hints of cacheable results that state none (stateless revision)
-     * @param stateKey the HMAC key of request states (at least 32 bytes)
+     * @param stateKey the HMAC key of request states (at least 32 bytes), this process's own: session ids are random
      */
     public ServerCore(String name, String version, Optional<String> title, Optional<String> instructions,
             RequestHandler handler, ServerLimits limits, CacheHints cacheHints, byte[] stateKey) {
+        this(name, version, title, instructions, handler, limits, cacheHints,
+                ReplicaKeys.of("p", Map.of("p", stateKey)), false);
+    }
+
+    /**
+     * @param name the server's name ({@code serverInfo.name})
+     * @param version its version
+     * @param title its display title, or empty
+     * @param instructions what it tells clients about itself, or empty
+     * @param handler what answers the requests about its features
+     * @param limits its bounds
+     * @param cacheHints the caching hints of cacheable results that state none (stateless revision)
+     * @param keys the keys this server shares with its replicas: request states and sealed session ids
+     */
+    public ServerCore(String name, String version, Optional<String> title, Optional<String> instructions,
+            RequestHandler handler, ServerLimits limits, CacheHints cacheHints, ReplicaKeys keys) {
+        this(name, version, title, instructions, handler, limits, cacheHints, keys, true);
+    }
+
+    private ServerCore(String name, String version, Optional<String> title, Optional<String> instructions,
+            RequestHandler handler, ServerLimits limits, CacheHints cacheHints, ReplicaKeys stateKeys,
+            boolean shared) {
         this.name = name;
         this.version = version;
         this.title = title;
@@ -124,7 +149,8 @@ public final class ServerCore implements AutoCloseable {
         this.limits = limits;
         this.cacheHints = cacheHints;
         this.threads = new ServerThreads(name, limits.maxConcurrentRequests());
-        this.inputs = new InputRounds(this, stateKey);
+        this.inputs = new InputRounds(this, stateKeys);
+        this.sessionSeal = shared ? Optional.of(new SessionSeal(stateKeys)) : Optional.empty();
         this.tasks = new Tasks(this);
         this.permits = new Semaphore(limits.maxConcurrentRequests());
     }
@@ -182,6 +208,47 @@ public final class ServerCore implements AutoCloseable {
                 sessionId == null ? "" : " " + sessionId, agreed);
         onStart.accept(session);
         channel.finish(new JsonRpcSuccess(request.id(), result), 200);
+        return Optional.of(session);
+    }
+
+    /**
+     * The id of the session an {@code initialize} will start: sealed with what the session needs when replicas share
+     * keys ({@link SessionSeal}), else random.
+     */
+    String newSessionId(JsonRpcRequest request, String owner) {
+        ObjectNode params = paramsOf(request.params());
+        JsonNode requested = params.get("protocolVersion");
+        if (sessionSeal.isEmpty() || requested == null || !requested.isString()) {
+            byte[] bytes = new byte[24];
+            CLIENT_IDS.nextBytes(bytes);
+            return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        }
+        JsonNode info = params.get("clientInfo");
+        return sessionSeal.get().seal(ProtocolVersions.negotiateHandshake(requested.asString()),
+                params.path("capabilities").isObject() ? params.get("capabilities") : McpJson.object(),
+                info != null && info.isObject() ? Optional.of(info) : Optional.empty(), System.currentTimeMillis(),
+                owner);
+    }
+
+    /**
+     * Takes up a session that another replica (or this one, before it forgot it) started, from its sealed id.
+     *
+     * @return the session, registered and initialized; empty when the id does not open (not sealed with these keys,
+     *     altered, or expired)
+     */
+    Optional<HandshakeSession> adopt(String sessionId) {
+        Optional<SessionSeal.Opened> opened = sessionSeal.flatMap(seal -> seal.open(sessionId,
+                System.currentTimeMillis()));
+        if (opened.isEmpty()) {
+            return Optional.empty();
+        }
+        HandshakeSession session = new HandshakeSession(this, sessionId, opened.get().protocolVersion(),
+                opened.get().capabilities(), opened.get().clientInfo());
+        session.initialized = true;
+        sessions.add(session);
+        LOG.debug("MCP session of client {} taken up from its sealed id (protocol version {})",
+                opened.get().clientInfo().map(info -> info.path("name").asString("")).orElse(""),
+                opened.get().protocolVersion());
         return Optional.of(session);
     }
 
@@ -386,6 +453,23 @@ public final class ServerCore implements AutoCloseable {
                         return;
                     }
                     answers = responses == null ? Map.of() : toMap(responses);
+                    if (state != null) {
+                        Optional<Map<String, JsonNode>> elsewhere;
+                        try {
+                            elsewhere = inputs.elsewhere(state.asString(), answers, method,
+                                    McpHeaders.nameOf(method, params).orElse(""));
+                        } catch (McpProtocolException e) {
+                            channel.finish(new JsonRpcError(request.id(), e.code(), e.serverMessage(),
+                                    e.data().orElse(null)), 400);
+                            return;
+                        }
+                        if (elsewhere.isPresent()) {
+                            LOG.debug("MCP {} retried with a request state of another instance: it runs again here",
+                                    method);
+                            answers = elsewhere.get();
+                            state = null;
+                        }
+                    }
                     if (state != null) {
                         retry(request.id(), method, params, state.asString(), answers, channel, cancellers);
                         return;

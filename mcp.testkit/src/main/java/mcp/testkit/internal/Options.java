@@ -108,6 +108,8 @@ public final class Options {
             "                          graceful close, not a signal",
             "  --cancel-log FILE       append the requestId of every notifications/cancelled to FILE, one a line:",
             "                          what a client cancelled, readable after the server is gone",
+            "  --call-log FILE         append \"<tool> <arguments>\" to FILE for every tools/call, before it runs:",
+            "                          how often each call was executed, across every process given that FILE",
             "  --fail-first N          the first N starts fail (see --fail-with), counted in the --state file, which",
             "                          this option needs; later starts serve as usual: a server whose first connects",
             "                          meet a passing failure",
@@ -152,6 +154,8 @@ public final class Options {
     public String exitMarker;
     /** The file each notifications/cancelled's requestId is appended to, or {@code null}. */
     public String cancelLog;
+    /** The file each tools/call is appended to ({@code --call-log}), or {@code null}. */
+    public String callLog;
     /** How many of the first starts fail ({@code --fail-first}); 0: none. */
     public int failFirst;
     /** The file that counts the starts of {@code --fail-first}, or {@code null}. */
@@ -188,6 +192,7 @@ public final class Options {
                 case "--tools-file": o.toolsFile = value; break;
                 case "--exit-marker": o.exitMarker = value; break;
                 case "--cancel-log": o.cancelLog = value; break;
+                case "--call-log": o.callLog = value; break;
                 case "--tasks": o.tasksPollMs = number(opt, value); break;
                 case "--fault": o.faults.add(fault(value)); break;
                 case "--blob-bytes": o.blobBytes = number(opt, value); break;
@@ -254,7 +259,7 @@ public final class Options {
 
     private static boolean isKnown(String opt) {
         return Set.of("--tools", "--page-size", "--latency-ms", "--init-delay-ms", "--protocol-version",
-                "--stderr", "--name", "--tools-file", "--exit-marker", "--cancel-log", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui", "--fail-first", "--state", "--fail-with").contains(opt);
+                "--stderr", "--name", "--tools-file", "--exit-marker", "--cancel-log", "--call-log", "--fault", "--era", "--list-ttl-ms", "--list-scope", "--tasks", "--features", "--blob-bytes", "--log-every", "--tool-ui", "--fail-first", "--state", "--fail-with").contains(opt);
     }
 
     private static int number(String opt, String value) {
