@@ -34,8 +34,11 @@ public record Caller(String subject, Optional<String> client, Set<String> groups
         claims = Objects.requireNonNull(claims, "claims").deepCopy();
     }
 
-    /** @return whether this is the machine's own user rather than an authenticated remote caller */
+    /**
+     * @return whether this is the machine's own user rather than an authenticated remote caller: {@link #LOCAL}
+     *     itself, never a caller an authenticator made, whatever its claims say
+     */
     public boolean local() {
-        return this == LOCAL || equals(LOCAL);
+        return this == LOCAL;
     }
 }
