@@ -8,10 +8,12 @@
 #   /etc/nsswitch.conf       files, then DNS
 #   /home/mcp-host, /tmp     empty; a read-only deployment mounts writable volumes there
 #   /proc, /dev              empty mount points
-# Usage: stage-rootfs.sh <jlink image dir> <output dir>
+# Usage: stage-rootfs.sh <jlink image dir> <output dir> [<classes dir>]
+# The classes dir, if given, is created empty: Jib insists on a project's build output even when it has no classes.
 set -euo pipefail
 image=$(cd "$1" && pwd)
 rootfs=$2
+if [ $# -ge 3 ]; then mkdir -p "$3"; fi
 
 if [ ! -x "$image/bin/java" ]; then
   echo "stage-rootfs.sh: no runtime image at $image (mcp.cli's package phase builds it)" >&2
