@@ -71,7 +71,8 @@ class ImageIT {
                 .replace(".000Z", "Z").replace("T00:00Z", "T00:00:00Z"), "pinned creation time");
         assertEquals("10001:10001", user);
         assertEquals(List.of("/opt/mcp-host/bin/java"), entrypoint.subList(0, 1));
-        assertTrue(String.join(" ", entrypoint).endsWith("-m mcp.cli/mcp.cli.Main serve --http --bind 0.0.0.0 --port 8080"),
+        assertTrue(String.join(" ", entrypoint)
+                        .endsWith("-m mcp.cli/mcp.cli.Main serve --http --bind 0.0.0.0 --port 8080"),
                 "entrypoint: " + entrypoint);
         assertTrue(Files.isExecutable(rootfs.resolve("opt/mcp-host/bin/java")));
         assertTrue(Files.getPosixFilePermissions(rootfs.resolve("opt/mcp-host/lib/jspawnhelper"))
@@ -124,14 +125,16 @@ class ImageIT {
             String initialize = """
                     {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
                     "capabilities":{},"clientInfo":{"name":"image-test","version":"1"}}}""";
-            HttpResponse<String> refused = http.send(post(mcp, initialize, null, null), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> refused = http.send(post(mcp, initialize, null, null),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(401, refused.statusCode(), "no token: " + refused.body());
             assertTrue(refused.headers().firstValue("WWW-Authenticate").isPresent());
 
             Path tokenFile = home.resolve(".local/state/mcp-host/serve-token");
             assertTrue(Files.isRegularFile(tokenFile), "the token, made by the image's user in its home");
             String token = Files.readString(tokenFile).strip();
-            HttpResponse<String> init = http.send(post(mcp, initialize, token, null), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> init = http.send(post(mcp, initialize, token, null),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, init.statusCode(), init.body());
             assertTrue(init.body().contains("\"serverInfo\""), init.body());
             String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
@@ -239,7 +242,9 @@ class ImageIT {
                 "neither bwrap nor chroot with unshare (as root) can run the image here: install bubblewrap"
                         + " (.ci/run does)");
         // chroot has no bind mounts: the home is the copy's own, bound over it from the test's directory.
-        List<String> chroot = new ArrayList<>(List.of("unshare", "--mount", "--pid", "--fork", "--", "sh", "-c",
+        // --kill-child=SIGTERM: the test's SIGTERM to unshare reaches the gateway, which drains and ends.
+        List<String> chroot = new ArrayList<>(List.of("unshare", "--mount", "--pid", "--fork", "--kill-child=SIGTERM",
+                "--", "sh", "-c",
                 "mount -t proc proc \"$0/proc\" && mount --bind \"$1\" \"$0/home/mcp-host\" && shift 2"
                         + " && exec env -i \"$@\"",
                 rootfs.toString(), home.toString()));

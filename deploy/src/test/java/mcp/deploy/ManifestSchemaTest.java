@@ -47,7 +47,8 @@ class ManifestSchemaTest {
 
     @Test
     void aMissingRequiredFieldFails() throws Exception {
-        assertBroken("deployment.yaml", s -> s.replace("        - name: mcp-host\n          image:", "        - image:"),
+        assertBroken("deployment.yaml",
+                s -> s.replace("        - name: mcp-host\n          image:", "        - image:"),
                 "containers/0 must have required property name");
     }
 
@@ -112,7 +113,8 @@ class ManifestSchemaTest {
         }
         Result result = check(MANIFESTS, files.stream().map(Path::toString).toList());
         assertEquals(1, result.exit, result.toString());
-        assertTrue(result.err.contains("INVALID") && result.err.contains(expected), "expected " + expected + ": " + result);
+        assertTrue(result.err.contains("INVALID") && result.err.contains(expected),
+                "expected " + expected + ": " + result);
     }
 
     private Result check(Path manifests, List<String> files) throws Exception {

@@ -3,7 +3,7 @@ package mcp.deploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The Node.js that runs the manifest checker: the build's Node 22 when the interop peers are installed, else PATH's. */
+/** The Node.js of the manifest checker: the build's Node 22 when the interop peers are installed, else PATH's. */
 final class Node {
 
     private Node() {
