@@ -1,13 +1,14 @@
 // Checks Kubernetes manifests against the Kubernetes API schemas, offline: every object is validated by the
 // kubernetes-models class of its apiVersion and kind (validators generated from the Kubernetes OpenAPI spec: types,
-// required fields, enums, formats). Then the references between the objects, which no schema sees: selectors and
-// labels, port names, volumes, ConfigMaps, Secrets and their keys. Unknown fields are not caught (the generated
-// validators allow them, where kubeconform -strict would not).
+// required fields, enums, formats). Those validators let unknown fields through, so every field is also looked up in
+// the package's type declarations (generated from the same spec), as kubeconform -strict does: a misspelt field is
+// an error, not a field the API server drops. Then the references between the objects, which no schema sees:
+// selectors and labels, port names, volumes, ConfigMaps, Secrets and their keys.
 //
 // node check.mjs [FILE...]   (default: every *.yaml beside this file)
 // Prints one line per object; exit code 0 when all pass, 1 with one line per problem otherwise.
 import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 
@@ -26,6 +27,7 @@ const files = process.argv.length > 2 ? process.argv.slice(2)
   : readdirSync(here).filter((f) => f.endsWith(".yaml")).sort().map((f) => join(here, f));
 const problems = [];
 const objects = [];
+const declarations = new Map(); // type declaration file -> its fields
 
 for (const file of files) {
   const docs = parseAllDocuments(readFileSync(file, "utf8"));
@@ -49,8 +51,69 @@ for (const file of files) {
       problems.push(`${where}: ${e.message.split("\n").join("; ")}`);
       continue;
     }
+    const unknown = [];
+    strict(obj, declaration(join(here, "node_modules", `${module}.d.ts`)), "", unknown);
+    if (unknown.length > 0) {
+      for (const path of unknown) problems.push(`${where}: unknown field ${path}`);
+      continue;
+    }
     objects.push({ where, obj });
     console.log(`${where}: valid ${obj.apiVersion} ${obj.kind}`);
+  }
+}
+
+// The fields each type declares, read from kubernetes-models' declarations: `export interface I... { "name"?: TYPE; }`
+// with TYPE a primitive, a literal, Array<T>, { [key: string]: T } or an imported interface.
+function declaration(file) {
+  const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  const imports = new Map();
+  for (const m of text.matchAll(/import \{([^}]*)\} from "([^"]+)";/g)) {
+    const from = m[2].startsWith(".") ? resolve(dirname(file), m[2].replace(/\.js$/, ""))
+      : join(here, "node_modules", m[2]);
+    for (const name of m[1].split(",").map((n) => n.trim()).filter(Boolean)) imports.set(name, `${from}.d.ts`);
+  }
+  const start = text.match(/export interface \w+(?: extends ([\w, ]+))? \{/);
+  if (!start) return null; // a type alias (IntOrString, Quantity, Time): a scalar
+  const fields = new Map();
+  if (start[1]) { fields.set("apiVersion", "string"); fields.set("kind", "string"); }
+  const body = text.slice(start.index + start[0].length);
+  let i = 0;
+  for (;;) {
+    const m = /^\s*"([^"]+)"\??:\s*/.exec(body.slice(i));
+    if (!m) break;
+    i += m[0].length;
+    let depth = 0, type = "";
+    for (; i < body.length; i++) {
+      const c = body[i];
+      if ("{<(".includes(c)) depth++;
+      if ("}>)".includes(c)) depth--;
+      if (c === ";" && depth === 0) { i++; break; }
+      type += c;
+    }
+    fields.set(m[1], type.replace(/\s+/g, " ").trim());
+  }
+  return { file, imports, fields };
+}
+
+function strict(value, decl, path, unknown) {
+  if (decl === null || value === null || typeof value !== "object" || Array.isArray(value)) return;
+  for (const [key, v] of Object.entries(value)) {
+    const type = decl.fields.get(key);
+    if (type === undefined) { unknown.push(`${path}.${key}`.replace(/^\./, "")); continue; }
+    walk(v, type, decl, `${path}.${key}`, unknown);
+  }
+}
+function walk(value, type, decl, path, unknown) {
+  if (value === null || value === undefined) return;
+  let m;
+  if ((m = /^Array<(.*)>$/.exec(type))) {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, m[1], decl, `${path}[${i}]`, unknown));
+  } else if ((m = /^\{ \[key: string\]: (.*);? \}$/.exec(type))) {
+    for (const [k, v] of Object.entries(value)) walk(v, m[1].replace(/;$/, ""), decl, `${path}.${k}`, unknown);
+  } else if (decl.imports.has(type)) {
+    const file = decl.imports.get(type);
+    if (!declarations.has(file)) declarations.set(file, declaration(file));
+    strict(value, declarations.get(file), path, unknown);
   }
 }
 

@@ -63,6 +63,7 @@ class ImageIT {
         entrypoint = new ArrayList<>();
         config.at("/config/Entrypoint").forEach(a -> entrypoint.add(a.asString()));
         user = config.at("/config/User").asString();
+        System.err.println("ImageIT: the image runs under " + (bwrap() ? "bwrap" : "chroot, if it can"));
     }
 
     @Test

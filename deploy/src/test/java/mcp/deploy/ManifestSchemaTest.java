@@ -52,6 +52,17 @@ class ManifestSchemaTest {
                 "containers/0 must have required property name");
     }
 
+    /** The generated validators let unknown fields through; the check does not, as kubeconform -strict. */
+    @Test
+    void aMisspeltFieldFails() throws Exception {
+        assertBroken("deployment.yaml", s -> s.replace("readinessProbe:", "readinesProbe:"),
+                "unknown field spec.template.spec.containers[0].readinesProbe");
+        assertBroken("deployment.yaml", s -> s.replace("sizeLimit: 256Mi", "sizeLimt: 256Mi"),
+                "unknown field spec.template.spec.volumes[0].emptyDir.sizeLimt");
+        assertBroken("service.yaml", s -> s.replace("sessionAffinity:", "sesionAffinity:"),
+                "unknown field spec.sesionAffinity");
+    }
+
     @Test
     void aWrongEnumValueFails() throws Exception {
         assertBroken("service.yaml", s -> s.replace("protocol: TCP", "protocol: HTTP"), "must be equal to one of");
