@@ -152,11 +152,36 @@ class ImageIT {
                         + "\nstderr: " + Files.readString(err));
             }
         } finally {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            stop(process);
         }
+    }
+
+    /**
+     * Stops the gateway as Kubernetes does, with SIGTERM to the gateway itself (the sandbox's own process may not
+     * pass it on), and checks that the whole tree ends: the gateway ends its stdio server itself, and the sandbox ends
+     * with the gateway.
+     */
+    private static void stop(Process process) throws InterruptedException {
+        List<ProcessHandle> tree = process.descendants().toList();
+        List<ProcessHandle> gateway = tree.stream()
+                .filter(h -> h.info().command().orElse("").endsWith("/opt/mcp-host/bin/java")
+                        && h.info().commandLine().orElse("").contains("mcp.cli/mcp.cli.Main"))
+                .toList();
+        assertEquals(1, gateway.size(), "one gateway process in the sandbox's tree");
+        gateway.get(0).destroy();
+        boolean ended = process.waitFor(20, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        List<ProcessHandle> left = tree.stream().filter(ProcessHandle::isAlive).toList();
+        left.forEach(ProcessHandle::destroyForcibly);
+        if (!ended) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        assertTrue(ended, "the sandbox ended within 20 s of SIGTERM");
+        assertEquals(List.of(), left.stream().map(h -> h.info().commandLine().orElse("pid " + h.pid())).toList(),
+                "processes left 30 s after SIGTERM");
     }
 
     private static HttpRequest post(URI uri, String body, String token, String session) {
@@ -218,7 +243,8 @@ class ImageIT {
     /**
      * The process of {@code command} in the image, as its user: bwrap with the image as a read-only root, the home
      * and a fresh /tmp writable, the host's network (the test reaches it on 127.0.0.1), the image's environment
-     * only. Without bwrap: chroot into a copy where the home is, with /proc mounted in a mount namespace.
+     * only. Without bwrap: chroot into the unpacked copy, with /proc, /dev (as a container runtime gives them: without
+     * /dev/urandom the JVM's seeding alone takes seconds) and the home mounted in a mount namespace.
      */
     private static ProcessBuilder sandbox(List<String> command, Path home) throws Exception {
         List<String> env = new ArrayList<>();
@@ -243,10 +269,9 @@ class ImageIT {
                 "neither bwrap nor chroot with unshare (as root) can run the image here: install bubblewrap"
                         + " (.ci/run does)");
         // chroot has no bind mounts: the home is the copy's own, bound over it from the test's directory.
-        // --kill-child=SIGTERM: the test's SIGTERM to unshare reaches the gateway, which drains and ends.
-        List<String> chroot = new ArrayList<>(List.of("unshare", "--mount", "--pid", "--fork", "--kill-child=SIGTERM",
-                "--", "sh", "-c",
-                "mount -t proc proc \"$0/proc\" && mount --bind \"$1\" \"$0/home/mcp-host\" && shift 2"
+        List<String> chroot = new ArrayList<>(List.of("unshare", "--mount", "--pid", "--fork", "--", "sh", "-c",
+                "mount -t proc proc \"$0/proc\" && mount --rbind /dev \"$0/dev\""
+                        + " && mount --bind \"$1\" \"$0/home/mcp-host\" && shift 2"
                         + " && exec env -i \"$@\"",
                 rootfs.toString(), home.toString()));
         chroot.addAll(env);
