@@ -94,8 +94,6 @@ public final class JwtResourceServer implements OAuthResourceServer {
         ArrayNode scopes = document.putArray("scopes_supported");
         new TreeSet<>(settings.scopesSupported()).forEach(scopes::add);
         document.putArray("bearer_methods_supported").add("header");
-        ArrayNode algorithms = document.putArray("resource_signing_alg_values_supported");
-        new TreeSet<>(settings.algorithms()).forEach(algorithms::add);
         this.metadata = document;
         this.documents = new IssuerDocuments(settings.httpTimeout());
     }
