@@ -38,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * its environment ({@code MCP_HOST_OAUTH_*}), as a replica is. A client with a token of the provider calls a tool; a
  * token for another audience, an expired one and one without the required scope are refused with 401, 401 and 403 and
  * their challenges; the provider's key rotation is picked up without restarting the gateway; and the TypeScript SDK's
- * own OAuth client finds everything from the gateway's 401 and gets through.
+ * own OAuth client, v1 and v2, finds everything from the gateway's 401 and gets through.
  */
 class OAuthGatewayIT {
 
@@ -213,10 +213,21 @@ class OAuthGatewayIT {
     }
 
     @Test
-    void theTypeScriptSdksOwnOAuthClientGetsThrough() throws Exception {
+    void theTypeScriptSdksOwnOAuthClientGetsThroughV1() throws Exception {
+        sdkClient("v1", "bob-cli");
+    }
+
+    @Test
+    void theTypeScriptSdksOwnOAuthClientGetsThroughV2() throws Exception {
+        sdkClient("v2", "alice-cli");
+    }
+
+    /** The SDK's own OAuth client: from the gateway's 401 alone to a tool's answer. */
+    private void sdkClient(String major, String clientId) throws Exception {
         Process probe = new ProcessBuilder(NODE.toString(), EraPeer.INTEROP.resolve("oidc/sdk-client.mjs").toString(),
-                resource, issuer, "bob-cli", "bob-cli-secret", SCOPE, "echo", "{\"message\":\"from the TS SDK\"}")
-                .redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                major, resource, issuer, clientId, clientId + "-secret", SCOPE, "echo",
+                "{\"message\":\"from the TS SDK\"}")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         probe.getOutputStream().close();
         String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(probe.waitFor(90, TimeUnit.SECONDS), "the probe did not end");
