@@ -11,6 +11,9 @@
 //   bob-cli      scopes mcp:tools,           groups ["ops"]
 //   narrow-cli   scope  profile only (a token without mcp:tools)
 //   short-cli    scopes mcp:tools, tokens that live 1 second (for expiry)
+//   browser-cli  a public client (PKCE, no secret) of the authorization-code grant, redirect
+//                http://127.0.0.1:1/callback; a person logs in through the provider's development login form
+//                (devInteractions: any login name is an account; carol is in ["dev"]), then consents
 // Prints "oidc-provider listening on http://127.0.0.1:PORT" once it accepts connections.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +41,7 @@ writeFileSync(keysFile, JSON.stringify(keys), { mode: 0o600 });
 // The first key signs; every key stays published, so tokens signed before a rotation still verify.
 const signingKid = keys[0].kid;
 
-const groups = { 'alice-cli': ['dev'], 'bob-cli': ['ops'] };
+const groups = { 'alice-cli': ['dev'], 'bob-cli': ['ops'], carol: ['dev'] };
 const client = (id, scope) => ({
     client_id: id,
     client_secret: `${id}-secret`,
@@ -56,11 +59,22 @@ const provider = new Provider(issuer, {
         client('narrow-cli', 'profile'),
         client('short-cli', 'mcp:tools'),
         { ...client('post-cli', 'mcp:tools'), token_endpoint_auth_method: 'client_secret_post' },
+        {
+            client_id: 'browser-cli',
+            application_type: 'native',
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+            redirect_uris: ['http://127.0.0.1:1/callback'],
+            scope: 'openid mcp:tools',
+            token_endpoint_auth_method: 'none',
+        },
     ],
+    findAccount: (ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
     jwks: { keys },
     scopes: ['openid', 'profile', 'mcp:tools', 'mcp:admin'],
     features: {
-        devInteractions: { enabled: false },
+        // The provider's own minimal login and consent pages, which a test drives as a browser would.
+        devInteractions: { enabled: true },
         clientCredentials: { enabled: true },
         introspection: { enabled: false },
         resourceIndicators: {
@@ -81,7 +95,7 @@ const provider = new Provider(issuer, {
         },
     },
     extraTokenClaims: (ctx, token) => {
-        const clientGroups = groups[token.clientId];
+        const clientGroups = groups[token.accountId ?? token.clientId];
         return clientGroups ? { groups: clientGroups } : undefined;
     },
     // Only the client-credentials grant is used; the cookies' keys are made per run.

@@ -38,7 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  * its environment ({@code MCP_HOST_OAUTH_*}), as a replica is. A client with a token of the provider calls a tool; a
  * token for another audience, an expired one and one without the required scope are refused with 401, 401 and 403 and
  * their challenges; the provider's key rotation is picked up without restarting the gateway; and the TypeScript SDK's
- * own OAuth client, v1 and v2, finds everything from the gateway's 401 and gets through.
+ * own OAuth clients (client credentials in v1 and v2, and v1's authorization-code flow with a scripted login) find
+ * everything from the gateway's 401 and get through.
  */
 class OAuthGatewayIT {
 
@@ -220,6 +221,29 @@ class OAuthGatewayIT {
     @Test
     void theTypeScriptSdksOwnOAuthClientGetsThroughV2() throws Exception {
         sdkClient("v2", "alice-cli");
+    }
+
+    @Test
+    void aPersonsLoginThroughTheSdksAuthorizationCodeFlowGetsThrough() throws Exception {
+        Process probe = new ProcessBuilder(NODE.toString(), EraPeer.INTEROP.resolve("oidc/sdk-login.mjs").toString(),
+                resource, "carol", "echo", "{\"message\":\"carol's call\"}")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        probe.getOutputStream().close();
+        String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(probe.waitFor(90, TimeUnit.SECONDS), "the probe did not end");
+        JsonNode report = McpJson.mapper().readTree(output.lines().reduce((a, b) -> b).orElse("{}"));
+        assertTrue(report.path("ok").asBoolean(), output);
+        assertEquals("carol's call", report.path("result").path("content").path(0).path("text").asString(), output);
+        // A person's token: her subject and groups, for this resource, through the browser client.
+        assertEquals("carol", report.path("claims").path("sub").asString(), output);
+        assertEquals("[\"dev\"]", report.path("claims").path("groups").toString(), output);
+        assertEquals(resource, report.path("claims").path("aud").asString(), output);
+        assertEquals("browser-cli", report.path("claims").path("client_id").asString(), output);
+        String requests = report.path("requests").toString();
+        assertTrue(report.path("requests").path(0).asString().endsWith(" 401"), requests);
+        assertTrue(requests.contains("GET " + issuer + "/auth 303") && requests.contains("POST " + issuer + "/token 200"),
+                requests);
+        assertEquals(0, probe.exitValue(), output);
     }
 
     /** The SDK's own OAuth client: from the gateway's 401 alone to a tool's answer. */
