@@ -72,7 +72,8 @@ public interface OAuthResourceServer extends HttpAuthenticator {
      *     metadata)
      * @param httpTimeout the bound of each connect and each read of the issuer's documents (default 5 s)
      * @param jwksCacheTtl how long a fetched key set is used before it is fetched again (default 5 minutes)
-     * @param jwksMinRefresh the window in which an unknown key id causes at most two fetches (default 30 s)
+     * @param jwksMinRefresh the window in which an unknown key id causes at most two fetches (default 30 s; shorter than
+ *     {@code jwksCacheTtl}; zero: no limit)
      */
     record Settings(URI issuer, URI resource, String audience, Set<String> requiredScopes, Set<String> scopesSupported,
             String groupsClaim, Set<String> algorithms, Duration clockSkew, Optional<URI> jwksUri,
@@ -122,6 +123,10 @@ public interface OAuthResourceServer extends HttpAuthenticator {
             requireBetween("the HTTP timeout", httpTimeout, Duration.ofMillis(1), Duration.ofMinutes(1));
             requireBetween("the key cache's time to live", jwksCacheTtl, Duration.ofSeconds(1), Duration.ofDays(1));
             requireBetween("the key refresh interval", jwksMinRefresh, Duration.ZERO, jwksCacheTtl);
+            if (!jwksMinRefresh.isZero() && jwksMinRefresh.compareTo(jwksCacheTtl) >= 0) {
+                throw new IllegalArgumentException("the key refresh interval (" + jwksMinRefresh + ") must be shorter "
+                        + "than the key cache's time to live (" + jwksCacheTtl + ")");
+            }
         }
 
         private static void requireHttp(String what, URI uri) {

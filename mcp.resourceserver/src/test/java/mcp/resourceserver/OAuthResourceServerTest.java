@@ -229,6 +229,21 @@ class OAuthResourceServerTest {
     }
 
     @Test
+    void anIssuerThatGoesDownIsA503NotARefusalOnceItsKeysExpire() throws Exception {
+        OAuthResourceServer server = OAuthResourceServer.builder(issuer.issuer, RESOURCE)
+                .jwksCacheTtl(Duration.ofSeconds(2)).jwksMinRefresh(Duration.ofSeconds(1))
+                .httpTimeout(Duration.ofSeconds(2)).build();
+        String token = issuer.sign(issuer.claims(RESOURCE.toString()).build());
+        assertInstanceOf(HttpAuthenticator.Allowed.class, call(server, "Bearer " + token));
+        issuer.close();
+        Thread.sleep(2_200);
+        // Fetches fail, then the rate limit holds them back: neither may turn a good token into a refusal.
+        for (int i = 0; i < 5; i++) {
+            assertThrows(IllegalStateException.class, () -> call(server, "Bearer " + token), "attempt " + i);
+        }
+    }
+
+    @Test
     void metadataNamingAnotherIssuerIsRefusedAtPrefetch() {
         issuer.namedIssuer.set("http://127.0.0.1:1");
         McpException e = assertThrows(McpException.class, server()::prefetch);
@@ -250,6 +265,8 @@ class OAuthResourceServerTest {
                 URI.create("http://127.0.0.1/mcp#x")).build());
         assertThrows(IllegalArgumentException.class, () -> OAuthResourceServer.builder(issuer.issuer, RESOURCE)
                 .requiredScopes(Set.of("a\"b")).build());
+        assertThrows(IllegalArgumentException.class, () -> OAuthResourceServer.builder(issuer.issuer, RESOURCE)
+                .jwksCacheTtl(Duration.ofSeconds(30)).jwksMinRefresh(Duration.ofSeconds(30)).build());
         assertEquals(Set.of("ES256"), OAuthResourceServer.builder(issuer.issuer, RESOURCE).algorithms(Set.of("es256"))
                 .build().settings().algorithms());
     }

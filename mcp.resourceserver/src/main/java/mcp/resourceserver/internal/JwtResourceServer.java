@@ -6,9 +6,13 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.jwk.JWKMatcher;
 import com.nimbusds.jose.jwk.JWKSelector;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
+import com.nimbusds.jose.jwk.source.JWKSetSource;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.jwk.source.RateLimitReachedException;
+import com.nimbusds.jose.jwk.source.URLBasedJWKSetSource;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
@@ -29,6 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import mcp.api.McpException;
@@ -63,8 +68,15 @@ public final class JwtResourceServer implements OAuthResourceServer {
     private static final Set<JOSEObjectType> TYPES = new LinkedHashSet<>(java.util.Arrays.asList(JOSEObjectType.JWT,
             new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"), null));
 
+    /** At most one warning per this long about keys that cannot be fetched, however many requests fail on it. */
+    private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private final Settings settings;
     private final URI metadataUri;
+    /** When the key set was last fetched ({@link System#nanoTime()}); none yet: a time far enough in the past. */
+    private final AtomicLong fetched = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+    /** When the last warning about the keys was logged. */
+    private final AtomicLong warned = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
     private final Set<String> documentPaths;
     private final ObjectNode metadata;
     private final IssuerDocuments documents;
@@ -138,11 +150,19 @@ public final class JwtResourceServer implements OAuthResourceServer {
         } catch (ParseException e) {
             return invalid("the token is not a signed JWT");
         } catch (RateLimitReachedException e) {
-            // The set was fetched a moment ago and has no such key: the token's key is not the issuer's.
-            return invalid("the token is signed with a key the issuer does not publish");
+            if (keysAreFresh()) {
+                // The set was fetched a moment ago and has no such key: the token's key is not the issuer's.
+                return invalid("the token is signed with a key the issuer does not publish");
+            }
+            // No fresh set to judge by (the issuer is down and its keys expired): the token may be good.
+            throw new IllegalStateException("the issuer's keys could not be fetched", e);
         } catch (KeySourceException e) {
-            // Nimbus's message names the URL and the failure, never the token.
-            LOG.warn("OAuth: the issuer's keys could not be fetched: {}", e.getMessage());
+            // Nimbus's message names the URL and the failure, never the token. Once per window, not per request.
+            long now = System.nanoTime();
+            long last = warned.get();
+            if (now - last > WARN_EVERY_NANOS && warned.compareAndSet(last, now)) {
+                LOG.warn("OAuth: the issuer's keys could not be fetched: {}", e.getMessage());
+            }
             throw new IllegalStateException("the issuer's keys could not be fetched", e);
         } catch (BadJOSEException | JOSEException e) {
             // What the header said (its type, its algorithm) may be the sender's text: the log, not the answer.
@@ -298,8 +318,23 @@ public final class JwtResourceServer implements OAuthResourceServer {
             throw new McpException("the JWKS URI is not a URL: " + jwksUri, e);
         }
         int timeout = (int) settings.httpTimeout().toMillis();
-        JWKSourceBuilder<SecurityContext> builder = JWKSourceBuilder.<SecurityContext>create(url,
-                new DefaultResourceRetriever(timeout, timeout, MAX_JWKS_BYTES))
+        JWKSetSource<SecurityContext> remote = new URLBasedJWKSetSource<>(url,
+                new DefaultResourceRetriever(timeout, timeout, MAX_JWKS_BYTES));
+        JWKSetSource<SecurityContext> recorded = new JWKSetSource<>() {
+            @Override
+            public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator evaluator, long now, SecurityContext context)
+                    throws KeySourceException {
+                JWKSet set = remote.getJWKSet(evaluator, now, context);
+                fetched.set(System.nanoTime());
+                return set;
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                remote.close();
+            }
+        };
+        JWKSourceBuilder<SecurityContext> builder = JWKSourceBuilder.<SecurityContext>create(recorded)
                 // A thread that waits for another's fetch waits no longer than that fetch may take.
                 .cache(settings.jwksCacheTtl().toMillis(), 2L * timeout + 1000)
                 .refreshAheadCache(false)
@@ -308,6 +343,11 @@ public final class JwtResourceServer implements OAuthResourceServer {
         builder = settings.jwksMinRefresh().isZero() ? builder.rateLimited(false)
                 : builder.rateLimited(settings.jwksMinRefresh().toMillis());
         return builder.build();
+    }
+
+    /** @return whether the key set was fetched within its time to live: what it lacks, the issuer does not publish */
+    private boolean keysAreFresh() {
+        return System.nanoTime() - fetched.get() < settings.jwksCacheTtl().toNanos();
     }
 
     private DefaultJWTProcessor<SecurityContext> processor(JWKSource<SecurityContext> source) {
