@@ -1,6 +1,6 @@
 // A real OpenID provider for mcp-host's OAuth tests: oidc-provider (pinned in interop/package.json) on 127.0.0.1,
 // issuing JWT access tokens (RFC 9068) for any resource indicator (RFC 8707) on 127.0.0.1 through the
-// client-credentials grant.
+// client-credentials grant and, for browser-cli, the authorization-code grant with PKCE.
 //
 // Usage: node provider.mjs PORT KEYS_FILE [--rotate]
 //   KEYS_FILE holds the provider's private signing keys (a JSON array of JWKs); it is created with one new RSA key
