@@ -144,9 +144,15 @@ public final class JwtResourceServer implements OAuthResourceServer {
             return new Refused(401, "Unauthorized: this endpoint needs an OAuth access token (Authorization: Bearer); "
                     + "how to get one: " + metadataUri, challenge(Map.of()));
         }
+        DefaultJWTProcessor<SecurityContext> processor = keys().processor();
         JWTClaimsSet claims;
         try {
-            claims = keys().processor().process(token, null);
+            claims = processor.process(token, null);
+        } catch (RuntimeException e) {
+            // Nimbus's parsers throw unchecked exceptions on some malformed headers (a JSON null where an object
+            // belongs): still the sender's malformed token, not a fault of the server.
+            LOG.debug("OAuth: token refused: {}", e.toString());
+            return invalid("the token is not a signed JWT");
         } catch (ParseException e) {
             return invalid("the token is not a signed JWT");
         } catch (RateLimitReachedException e) {
