@@ -253,6 +253,46 @@ class OAuthResourceServerTest {
     }
 
     @Test
+    void anEs256TokenVerifiesAndIsRefusedWhenOnlyRs256IsAccepted() throws Exception {
+        com.nimbusds.jose.jwk.ECKey ec = new com.nimbusds.jose.jwk.gen.ECKeyGenerator(com.nimbusds.jose.jwk.Curve.P_256)
+                .keyID("ec-1").generate();
+        issuer.published.set(new com.nimbusds.jose.jwk.JWKSet(List.of(issuer.signing.toPublicJWK(),
+                ec.toPublicJWK())));
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("ec-1").build(),
+                issuer.claims(RESOURCE.toString()).build());
+        jwt.sign(new com.nimbusds.jose.crypto.ECDSASigner(ec));
+        assertInstanceOf(HttpAuthenticator.Allowed.class, call(server(), "Bearer " + jwt.serialize()));
+        OAuthResourceServer rsaOnly = OAuthResourceServer.builder(issuer.issuer, RESOURCE).algorithms(Set.of("RS256"))
+                .build();
+        invalid(rsaOnly, jwt.serialize(), "algorithm");
+    }
+
+    @Test
+    void anIssuerWithAPathIsFoundThroughRfc8414Metadata() throws Exception {
+        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        try {
+            String origin = "http://127.0.0.1:" + other.getAddress().getPort();
+            URI withPath = URI.create(origin + "/realms/dev");
+            // Only the RFC 8414 form, path inserted after the well-known part; the keys are the test issuer's.
+            other.createContext("/.well-known/oauth-authorization-server/realms/dev", exchange -> {
+                byte[] body = ("{\"issuer\":\"" + withPath + "\",\"jwks_uri\":\"" + issuer.issuer + "/jwks\"}")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            other.start();
+            OAuthResourceServer server = OAuthResourceServer.builder(withPath, RESOURCE).build();
+            server.prefetch();
+            assertInstanceOf(HttpAuthenticator.Allowed.class, call(server, "Bearer " + issuer.sign(issuer.claims(
+                    RESOURCE.toString()).issuer(withPath.toString()).build())));
+        } finally {
+            other.stop(0);
+        }
+    }
+
+    @Test
     void settingsRefuseWhatCannotBeSafe() {
         IllegalArgumentException hmac = assertThrows(IllegalArgumentException.class, () -> OAuthResourceServer
                 .builder(issuer.issuer, RESOURCE).algorithms(Set.of("HS256")).build());
