@@ -4,8 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,11 +30,11 @@ import mcp.gateway.GatewayToken;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
 import mcp.manager.ReconcileResult;
+import mcp.resourceserver.OAuthResourceServer;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.McpServer;
 import mcp.server.ServerEndpoint;
-import mcp.resourceserver.OAuthResourceServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -285,7 +285,7 @@ final class ServeCommand implements Callable<Integer> {
             throw CliException.usage("--no-token and --oauth-issuer exclude each other: with an issuer every request "
                     + "needs one of its tokens");
         }
-        boolean audienceGiven = oauth.audience != null || context.io().env().containsKey(ServeOAuth.AUDIENCE);
+        boolean audienceGiven = oauth.audienceGiven(context.io().env());
         if (!audienceGiven && port == 0) {
             throw CliException.usage("with --oauth-issuer, give --port or --oauth-audience: a token names the URL it "
                     + "is for, so that URL must be known before the port opens");

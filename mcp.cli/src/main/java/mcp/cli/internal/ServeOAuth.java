@@ -81,6 +81,14 @@ final class ServeOAuth {
 
     /**
      * @param env the process environment
+     * @return whether the audience is given (option or variable), so that the served URL need not be
+     */
+    boolean audienceGiven(Map<String, String> env) {
+        return value(audience, env, AUDIENCE).isPresent();
+    }
+
+    /**
+     * @param env the process environment
      * @param served the URL the endpoint is served at
      * @return the resource server the options and environment describe
      * @throws CliException for a value that cannot work
