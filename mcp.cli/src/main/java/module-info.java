@@ -8,6 +8,7 @@
 module mcp.cli {
     requires mcp.host.defaults;
     requires mcp.gateway;
+    requires mcp.resourceserver;
     requires org.slf4j;
     requires info.picocli;
     // sun.misc.Signal: serve drains its calls on SIGTERM instead of letting the JVM's shutdown cancel them.

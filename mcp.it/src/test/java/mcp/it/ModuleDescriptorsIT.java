@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class ModuleDescriptorsIT {
 
     /** Every jar this build ships so far; the test fails if one is missing rather than passing on fewer. */
-    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.protocol", "mcp.server", "mcp.transport.stdio",
+    private static final Set<String> OUR_MODULES = Set.of("mcp.api", "mcp.protocol", "mcp.server", "mcp.resourceserver", "mcp.transport.stdio",
             "mcp.transport.http", "mcp.auth", "mcp.cache", "mcp.consent", "mcp.config", "mcp.manager", "mcp.host",
             "mcp.host.defaults", "mcp.gateway", "mcp.cli", "mcp.testkit", "mcp.search");
     /**

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,12 +30,14 @@ import mcp.gateway.GatewayToken;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
 import mcp.manager.ReconcileResult;
+import mcp.resourceserver.OAuthResourceServer;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import mcp.server.McpServer;
 import mcp.server.ReplicaKeys;
 import mcp.server.ServerEndpoint;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,7 +50,7 @@ import tools.jackson.databind.node.ObjectNode;
     "Serve the host's servers as one MCP server: every agent gets the same servers, mcp-host's consent and pins,"
             + " one process per server.",
     "--stdio (default): for an agent that starts it; --http: on 127.0.0.1 (--bind, --port), with the token of"
-            + " `mcp-host serve --token` required.",
+            + " `mcp-host serve --token` required, or OAuth access tokens of --oauth-issuer (MCP_HOST_OAUTH_*).",
     "--print-config AGENT prints what to put in claude, codex, gemini, cursor or vscode to use it."})
 final class ServeCommand implements Callable<Integer> {
 
@@ -150,6 +153,10 @@ final class ServeCommand implements Callable<Integer> {
             + " to accept besides those of the accepted hosts (e.g. https://mcp.example.com).")
     List<String> allowedOrigins = List.of();
 
+    /** The OAuth resource server mode of --http: tokens of the team's identity provider instead of serve's own. */
+    @Mixin
+    ServeOAuth oauth = new ServeOAuth();
+
     @Option(names = "--print-config", paramLabel = "AGENT", description = "Print the config that makes AGENT (claude,"
             + " codex, gemini, cursor, vscode) use this gateway, and exit.")
     String printConfig;
@@ -164,6 +171,10 @@ final class ServeCommand implements Callable<Integer> {
             throw CliException.usage("--stdio and --http exclude each other");
         }
         UserDirectories directories = UserDirectories.of(context.io().env(), context.io().home());
+        if (printToken && oauth.anyOption()) {
+            throw CliException.usage("--token prints serve's own token; with --oauth-issuer the tokens come from the "
+                    + "issuer");
+        }
         if (printToken) {
             context.out().println(GatewayToken.loadOrCreate(directories.state()));
             return ExitCodes.OK;
@@ -204,6 +215,7 @@ final class ServeCommand implements Callable<Integer> {
             throw CliException.usage("--keys, --allowed-host and --allowed-origin are HTTP options");
         }
         Optional<ReplicaKeys> replicaKeys = http ? replicaKeys(context) : Optional.empty();
+        Optional<OAuthResourceServer> resourceServer = resourceServer(context);
         if (lazyIdle != null && lazyIdle <= 0) {
             throw CliException.usage("--lazy-idle must be a positive number of milliseconds");
         }
@@ -267,7 +279,9 @@ final class ServeCommand implements Callable<Integer> {
                     if (http) {
                         HttpOptions options = HttpOptions.LOOPBACK.withBindAddress(bind).withPort(port)
                                 .withAllowed(allowedHosts, allowedOrigins);
-                        if (!noToken) {
+                        if (resourceServer.isPresent()) {
+                            options = withResourceServer(context, options, resourceServer.get());
+                        } else if (!noToken) {
                             options = options.withBearerToken(GatewayToken.loadOrCreate(directories.state()));
                         }
                         HttpEndpoint listening = server.serveHttp(options);
@@ -276,7 +290,9 @@ final class ServeCommand implements Callable<Integer> {
                                 + ring.ids() + " (" + ring.currentId() + " seals): sessions and request states are "
                                 + "shared with the other replicas"));
                         context.err().println("mcp-host serve: listening on " + listening.uri()
-                                + (noToken ? "; WARNING: no token is required, so any local process may call it"
+                                + (resourceServer.isPresent() ? " (OAuth: tokens of " + resourceServer.get().settings()
+                                        .issuer() + " for " + resourceServer.get().settings().audience() + ")"
+                                        : noToken ? "; WARNING: no token is required, so any local process may call it"
                                         : " (bearer token: mcp-host serve --token)"));
                     } else {
                         // The protocol's own streams: nothing else of the CLI writes to stdout while it serves.
@@ -323,6 +339,62 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         }
+    }
+
+    /**
+     * The OAuth resource server that the --oauth-* options or the MCP_HOST_OAUTH_* variables describe, checked before
+     * any server starts; empty: serve's own token (or --no-token) as before.
+     */
+    private Optional<OAuthResourceServer> resourceServer(CliContext context) {
+        if (oauth.anyOption() && !http) {
+            throw CliException.usage("the --oauth-* options are --http options");
+        }
+        Optional<String> issuer = http ? oauth.issuer(context.io().env()) : Optional.empty();
+        if (issuer.isEmpty()) {
+            if (oauth.anyOption()) {
+                throw CliException.usage("the --oauth-* options need --oauth-issuer (or " + ServeOAuth.ISSUER + ")");
+            }
+            return Optional.empty();
+        }
+        if (noToken) {
+            throw CliException.usage("--no-token and --oauth-issuer exclude each other: with an issuer every request "
+                    + "needs one of its tokens");
+        }
+        boolean audienceGiven = oauth.audienceGiven(context.io().env());
+        if (!audienceGiven && port == 0) {
+            throw CliException.usage("with --oauth-issuer, give --port or --oauth-audience: a token names the URL it "
+                    + "is for, so that URL must be known before the port opens");
+        }
+        if (!audienceGiven && (bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]"))) {
+            throw CliException.usage("with --bind " + bind + ", give --oauth-audience: the URL clients reach this "
+                    + "gateway at (and tokens are issued for)");
+        }
+        String host = bind.contains(":") && !bind.startsWith("[") ? "[" + bind + "]" : bind;
+        URI served = URI.create("http://" + host + ":" + port + HttpOptions.LOOPBACK.path());
+        return Optional.of(oauth.build(context.io().env(), served));
+    }
+
+    /**
+     * Options that ask the resource server on every request, and accept the {@code Host} of its canonical URL (a
+     * proxy's or load balancer's name). Its issuer is read now, so that a wrong one shows at start; one that cannot
+     * be reached yet costs a warning, and requests get 503 until it can.
+     */
+    private static HttpOptions withResourceServer(CliContext context, HttpOptions options,
+            OAuthResourceServer resourceServer) {
+        URI resource = resourceServer.settings().resource();
+        List<String> hosts = new ArrayList<>(options.allowedHosts());
+        String authority = resource.getRawAuthority().toLowerCase(Locale.ROOT);
+        hosts.add(authority);
+        if (resource.getPort() == -1) {
+            hosts.add(authority + ":" + (resource.getScheme().equalsIgnoreCase("https") ? 443 : 80));
+        }
+        try {
+            resourceServer.prefetch();
+        } catch (McpException e) {
+            context.err().println("mcp-host serve: WARNING: OAuth: " + e.getMessage() + "; requests are answered "
+                    + "503 until it can be read");
+        }
+        return options.withAllowed(hosts, options.allowedOrigins()).withAuthenticator(resourceServer);
     }
 
     /** The host's settings with this command's lazy start. */

@@ -102,6 +102,35 @@ class ServeCommandTest {
     }
 
     @Test
+    void oauthOptionsThatCannotWorkAreRefusedBeforeAnyServerStarts() {
+        String issuer = "http://127.0.0.1:9";
+        for (List<String> args : List.of(List.of("serve", "--oauth-issuer", issuer),
+                List.of("serve", "--http", "--port", "8931", "--oauth-scopes", "mcp"),
+                List.of("serve", "--http", "--port", "8931", "--oauth-issuer", issuer, "--no-token"),
+                List.of("serve", "--token", "--oauth-issuer", issuer),
+                List.of("serve", "--http", "--oauth-issuer", issuer),
+                List.of("serve", "--http", "--bind", "0.0.0.0", "--port", "8931", "--oauth-issuer", issuer),
+                List.of("serve", "--http", "--port", "8931", "--oauth-issuer", issuer, "--oauth-algorithms", "HS256"),
+                List.of("serve", "--http", "--port", "8931", "--oauth-issuer", "not a url"),
+                List.of("serve", "--http", "--port", "8931", "--oauth-issuer", issuer, "--oauth-clock-skew", "-1"))) {
+            CliRunner.Result result = cli.run(args.toArray(String[]::new));
+            assertEquals(2, result.exitCode(), args + ": " + result);
+            assertFalse(result.err().contains("listening"), result.toString());
+        }
+        CliRunner.Result hmac = cli.run("serve", "--http", "--port", "8931", "--oauth-issuer", issuer,
+                "--oauth-algorithms", "HS256");
+        assertTrue(hmac.err().contains("HMAC"), hmac.toString());
+        // The environment configures a replica as the options do, and is checked as they are.
+        cli.env(ServeOAuth.ISSUER, issuer).env(ServeOAuth.CLOCK_SKEW, "soon");
+        CliRunner.Result fromEnv = cli.run("serve", "--http", "--port", "8931");
+        assertEquals(2, fromEnv.exitCode(), fromEnv.toString());
+        assertTrue(fromEnv.err().contains(ServeOAuth.CLOCK_SKEW), fromEnv.toString());
+        CliRunner.Result noToken = cli.run("serve", "--http", "--port", "8931", "--no-token");
+        assertEquals(2, noToken.exitCode(), noToken.toString());
+        assertTrue(noToken.err().contains("exclude each other"), noToken.toString());
+    }
+
+    @Test
     void aServeStartedAsAServerOfMcpHostRefusesBeforeStartingAnyServer() throws Exception {
         Path marker = temp.resolve("started");
         ObjectNode root = McpJson.object();
