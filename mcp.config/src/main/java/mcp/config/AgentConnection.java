@@ -469,14 +469,22 @@ public final class AgentConnection {
      * The gateway's table in Codex's {@code config.toml}.
      *
      * @param command the gateway's command line ({@code [launcher, "serve", "--stdio"]})
-     * @return {@code [mcp_servers.mcp-host]} with its command, arguments and {@link #CODEX_PASSED_VARIABLES}
+     * @return {@code [mcp_servers.mcp-host]} with its command, arguments, {@link #CODEX_PASSED_VARIABLES} and
+     *     {@link #CODEX_STARTUP_TIMEOUT_SECONDS}
      */
     public static String codexTable(List<String> command) {
         return "[mcp_servers." + GATEWAY + "]\ncommand = " + quote(command.get(0)) + "\nargs = ["
                 + String.join(", ", command.subList(1, command.size()).stream().map(AgentConnection::quote).toList())
                 + "]\nenv_vars = [" + String.join(", ", CODEX_PASSED_VARIABLES.stream().map(AgentConnection::quote)
-                        .toList()) + "]\n";
+                        .toList()) + "]\nstartup_timeout_sec = " + CODEX_STARTUP_TIMEOUT_SECONDS + "\n";
     }
+
+    /**
+     * How long Codex may wait for the gateway's entry to list its tools. Codex's own default (10 s) is meant for one
+     * server; the gateway's first start on a machine also starts the user's shared gateway and has its first list
+     * wait for servers that are starting, and a Codex that gives up goes on without any of the user's tools.
+     */
+    public static final int CODEX_STARTUP_TIMEOUT_SECONDS = 30;
 
     private static ObjectNode carryCodex(String name, JsonNode entry) {
         ObjectNode copy = McpJson.object();

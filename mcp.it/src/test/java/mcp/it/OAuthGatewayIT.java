@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import mcp.api.Content;
 import mcp.api.HttpServerConfig;
@@ -71,8 +72,12 @@ class OAuthGatewayIT {
         entry.put("command", command.get(0));
         command.subList(1, command.size()).forEach(entry.putArray("args")::add);
         Files.writeString(config, McpJson.object().set("mcpServers", McpJson.object().set("alpha", entry)).toString());
+        // Views by the provider's groups claim: dev sees the server, ops one tool of it.
+        Path policy = Files.writeString(temp.resolve("policy.json"), "{\"rules\": ["
+                + "{\"match\": {\"groups\": [\"dev\"]}, \"allow\": {\"servers\": [\"*\"]}},"
+                + "{\"match\": {\"groups\": [\"ops\"]}, \"allow\": {\"tools\": [\"alpha/echo\"]}}]}");
         gateway = new LoopbackServer(port -> List.of("env", "HOME=" + home, "MCP_HOST_OAUTH_ISSUER=" + issuer,
-                "MCP_HOST_OAUTH_SCOPES=" + SCOPE, "MCP_HOST_OAUTH_CLOCK_SKEW=0",
+                "MCP_HOST_OAUTH_SCOPES=" + SCOPE, "MCP_HOST_OAUTH_CLOCK_SKEW=0", "MCP_HOST_POLICY=" + policy,
                 Cli.IMAGE.resolve("bin/mcp-host").toString(), "--config", config.toString(), "serve", "--http",
                 "--port", Integer.toString(port)));
         resource = "http://127.0.0.1:" + gateway.port() + "/mcp";
@@ -163,6 +168,30 @@ class OAuthGatewayIT {
         McpClient client = connect(token("alice-cli", resource, SCOPE));
         assertTrue(client.listToolsBlocking().stream().anyMatch(tool -> tool.name().equals("echo")));
         assertEquals("through the gateway", echo(client, "through the gateway"));
+    }
+
+    @Test
+    void theProvidersGroupsDecideWhatEachClientSeesAndMayCall() throws Exception {
+        Set<String> dev = names(connect(token("alice-cli", resource, SCOPE)).listToolsBlocking());
+        McpClient ops = connect(token("bob-cli", resource, SCOPE));
+        Set<String> opsTools = names(ops.listToolsBlocking());
+        assertTrue(dev.containsAll(Set.of("echo", "pid")), dev.toString());
+        assertEquals(Set.of("echo"), opsTools);
+        assertEquals("in view", echo(ops, "in view"));
+        // A tool outside the view is answered as one that does not exist, under any name the client guesses.
+        for (String guess : List.of("pid", "alpha_pid", "mcp_alpha_pid", "alpha/pid")) {
+            String refusal;
+            try {
+                refusal = String.valueOf(ops.callToolBlocking(guess, McpJson.object()));
+            } catch (RuntimeException e) {
+                refusal = e.getMessage();
+            }
+            assertTrue(refusal.contains("Unknown tool"), guess + ": " + refusal);
+        }
+    }
+
+    private static Set<String> names(List<mcp.api.ToolDefinition> tools) {
+        return tools.stream().map(mcp.api.ToolDefinition::name).collect(java.util.stream.Collectors.toSet());
     }
 
     @Test
