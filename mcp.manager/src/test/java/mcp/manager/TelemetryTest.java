@@ -209,6 +209,17 @@ class TelemetryTest {
     }
 
     @Test
+    void closingASessionRecordsItsDuration() {
+        McpClient client = client("modern", McpTelemetry.of(sdk));
+        client.listTools().join();
+        client.close();
+        HistogramPointData session = histogram("mcp.client.session.duration").get(0);
+        assertEquals(1, session.getCount());
+        assertEquals("2026-07-28", session.getAttributes().get(AttributeKey.stringKey("mcp.protocol.version")));
+        assertEquals("pipe", session.getAttributes().get(AttributeKey.stringKey("network.transport")));
+    }
+
+    @Test
     void withoutTelemetryNothingIsEmittedAndNoTraceContextIsSent() {
         McpClient client = client("legacy", McpTelemetry.none());
         Span parent = sdk.getTracer("test").spanBuilder("agent turn").startSpan();
