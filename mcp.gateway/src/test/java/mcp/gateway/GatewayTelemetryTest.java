@@ -85,7 +85,7 @@ class GatewayTelemetryTest {
     }
 
     private HttpEndpoint gateway() throws Exception {
-        List<String> command = TestServers.command("--era", "legacy");
+        List<String> command = TestServers.command("--era", "legacy", "--features", "trace-context");
         ObjectNode entry = McpJson.object().put("command", command.get(0));
         command.subList(1, command.size()).forEach(entry.putArray("args")::add);
         ObjectNode root = McpJson.object();

@@ -67,7 +67,7 @@ class TelemetryTest {
 
     private McpClient client(String era, McpTelemetry telemetry) {
         McpClient client = connect("kit", ClientOptions.builder("kit").telemetry(telemetry), "--era", era,
-                "--features", "prompts,resources");
+                "--features", "prompts,resources,trace-context");
         open.add(client);
         return client;
     }
