@@ -24,6 +24,15 @@ module mcp.bench {
     // Bench only: Lucene as the other engine of the tool search bench (SearchBench).
     requires org.apache.lucene.core;
     requires tools.jackson.databind;
+    // The cost of tracing (TracingCostBench): the OpenTelemetry SDK, bench only.
+    requires io.opentelemetry.api;
+    requires io.opentelemetry.context;
+    requires io.opentelemetry.sdk;
+    requires io.opentelemetry.sdk.common;
+    requires io.opentelemetry.sdk.trace;
+    requires io.opentelemetry.sdk.metrics;
+    // The client JVM's CPU time per call (TracingCostBench).
+    requires jdk.management;
     // The client of the HTTP choice (HttpChoice).
     requires java.net.http;
     // Providers found by ServiceLoader, as the host finds them.

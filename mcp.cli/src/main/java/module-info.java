@@ -11,6 +11,9 @@ module mcp.cli {
     requires mcp.resourceserver;
     requires org.slf4j;
     requires info.picocli;
+    // OpenTelemetry's API, SDK, autoconfigure and OTLP exporter as one named module (see io.opentelemetry.api/pom.xml):
+    // configured only when an OTEL_* variable asks for it (OtelSetup).
+    requires io.opentelemetry.api;
     // sun.misc.Signal: serve drains its calls on SIGTERM instead of letting the JVM's shutdown cancel them.
     requires jdk.unsupported;
 

@@ -11,8 +11,9 @@ module mcp.manager {
     requires transitive mcp.api;
     // Transitive: the builder takes the pinned tool definitions (mcp.consent.ToolPins).
     requires transitive mcp.consent;
-    // The protocol rules the server side shares: versions and eras, the envelope, error codes, result types.
-    requires mcp.protocol;
+    // The protocol rules the server side shares: versions and eras, the envelope, error codes, result types; and
+    // transitive since ClientOptions takes its McpTelemetry.
+    requires transitive mcp.protocol;
     requires org.slf4j;
     // JSON Schema 2020-12: structured tool results are checked against the tool's outputSchema.
     requires com.networknt.schema;

@@ -13,5 +13,11 @@ module mcp.protocol {
     // Transitive: the rules read and write mcp.api's JSON-RPC messages and Jackson trees.
     requires transitive mcp.api;
 
+    // Optional: spans and metrics when the application has OpenTelemetry (McpTelemetry); guarded, never loaded without.
+    requires static io.opentelemetry.api;
+    requires static io.opentelemetry.context;
+
     exports mcp.protocol;
+    // The tracing both sides run, on one implementation of the conventions.
+    exports mcp.protocol.internal to mcp.manager, mcp.server, mcp.gateway;
 }

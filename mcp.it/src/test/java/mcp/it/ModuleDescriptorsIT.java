@@ -235,6 +235,40 @@ class ModuleDescriptorsIT {
         }
     }
 
+    /**
+     * OpenTelemetry is optional: of the libraries only {@code mcp.protocol} names its API, and only as {@code requires
+     * static}, so a graph resolved from the host or the gateway holds none of it. The command ({@code mcp.cli}) alone
+     * brings the SDK, as one named module, into its runtime image.
+     */
+    @Test
+    void openTelemetryIsAnOptionalDependencyOnly() throws Exception {
+        for (Path jar : ourJars()) {
+            ModuleDescriptor descriptor = descriptor(jar);
+            for (ModuleDescriptor.Requires requires : descriptor.requires()) {
+                if (requires.name().startsWith("io.opentelemetry") && !descriptor.name().equals("mcp.cli")) {
+                    assertEquals("mcp.protocol", descriptor.name(), descriptor.name() + " requires " + requires);
+                    assertTrue(requires.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC),
+                            descriptor.name() + " requires " + requires + " without static");
+                }
+            }
+        }
+        assertTrue(descriptor(ourJars().stream().filter(j -> j.getFileName().toString().startsWith("mcp.protocol-"))
+                .findFirst().orElseThrow()).requires().stream().anyMatch(r -> r.name().equals("io.opentelemetry.api")),
+                "mcp.protocol reads the API when present");
+        for (String root : List.of("mcp.host.defaults", "mcp.gateway")) {
+            Set<String> names = layerOf(Set.of(root), false).modules().stream().map(Module::getName)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertTrue(names.stream().noneMatch(name -> name.startsWith("io.opentelemetry")), root + ": " + names);
+        }
+        ModuleDescriptor bundle = descriptor(pathEntries().stream()
+                .filter(p -> p.getFileName().toString().startsWith("io.opentelemetry.api-")).findFirst()
+                .orElseThrow(() -> new AssertionError("the OpenTelemetry module of the image is not on the path")));
+        assertFalse(bundle.isAutomatic(), "jlink takes named modules only");
+        assertTrue(bundle.packages().contains("io.opentelemetry.sdk.autoconfigure"), "autoconfigure is in it");
+        assertTrue(bundle.provides().stream().anyMatch(p -> p.service().endsWith("HttpSenderProvider")),
+                "the JDK HTTP sender is provided");
+    }
+
     /** A layer over every jar of this test's paths, resolved from the roots, with or without service binding. */
     private static ModuleLayer layerOf(Set<String> roots, boolean bind) {
         ModuleFinder finder = ModuleFinder.of(pathEntries().stream().filter(p -> p.toString().endsWith(".jar"))

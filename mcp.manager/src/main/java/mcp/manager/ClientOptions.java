@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import mcp.api.CallLimits;
 import mcp.api.LogLevel;
+import mcp.protocol.McpTelemetry;
 
 /**
  * Settings of one client session. Build with {@link #builder(String)}.
@@ -57,12 +58,16 @@ import mcp.api.LogLevel;
  *     {@link #DEFAULT_MAX_SERVER_REQUESTS}): one more is answered with an error at once, without running its handler,
  *     since a handler may block (it may ask a person) and each runs on a thread of its own. A gateway, whose clients'
  *     calls each may bring one, raises it, its own server bounding those calls
+ * @param telemetry where the spans and metrics of this session's requests go, and whether trace context is carried
+ *     in {@code _meta} (default {@link McpTelemetry#global()}: nothing when the application has no OpenTelemetry)
+ * @param serverUrl the server's URL, for {@code server.address}, {@code server.port} and {@code network.transport}
+ *     in telemetry; empty for a child process over stdio (the default)
  */
 public record ClientOptions(String serverName, String clientName, String clientVersion, Duration initializeTimeout,
         Duration requestTimeout, Duration toolCallTimeout, Optional<List<Root>> roots, Map<String, ServerRequestHandler> handlers,
         ClientListener listener, int maxListPages, boolean directCompletion, String protocolVersion,
         Optional<String> knownProtocolVersion, CallLimits callLimits, long maxResourceBytes, LogLevel logLevel,
-        Optional<ServerLog> serverLog, int maxServerRequests) {
+        Optional<ServerLog> serverLog, int maxServerRequests, McpTelemetry telemetry, Optional<java.net.URI> serverUrl) {
 
     /** The default {@link #maxServerRequests()}. */
     public static final int DEFAULT_MAX_SERVER_REQUESTS = 64;
@@ -109,6 +114,8 @@ public record ClientOptions(String serverName, String clientName, String clientV
         }
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(serverLog, "serverLog");
+        Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(serverUrl, "serverUrl");
     }
 
     /**
@@ -140,6 +147,8 @@ public record ClientOptions(String serverName, String clientName, String clientV
         private LogLevel logLevel = LogLevel.INFO;
         private ServerLog serverLog;
         private int maxServerRequests = DEFAULT_MAX_SERVER_REQUESTS;
+        private McpTelemetry telemetry = McpTelemetry.global();
+        private java.net.URI serverUrl;
 
         private Builder(String serverName) {
             this.serverName = Objects.requireNonNull(serverName, "serverName");
@@ -250,12 +259,31 @@ public record ClientOptions(String serverName, String clientName, String clientV
             return this;
         }
 
+        /**
+         * @param value where spans and metrics go ({@link ClientOptions#telemetry()})
+         * @return this
+         */
+        public Builder telemetry(McpTelemetry value) {
+            this.telemetry = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        /**
+         * @param value the server's URL, for telemetry ({@link ClientOptions#serverUrl()}); {@code null} for stdio
+         * @return this
+         */
+        public Builder serverUrl(java.net.URI value) {
+            this.serverUrl = value;
+            return this;
+        }
+
         /** @return the options */
         public ClientOptions build() {
             return new ClientOptions(serverName, clientName, clientVersion, initializeTimeout, requestTimeout,
                     toolCallTimeout == null ? requestTimeout : toolCallTimeout, Optional.ofNullable(roots), handlers, listener, maxListPages, directCompletion,
                     protocolVersion, Optional.ofNullable(knownProtocolVersion), callLimits,
-                    maxResourceBytes, logLevel, Optional.ofNullable(serverLog), maxServerRequests);
+                    maxResourceBytes, logLevel, Optional.ofNullable(serverLog), maxServerRequests, telemetry,
+                    Optional.ofNullable(serverUrl));
         }
     }
 }

@@ -1008,6 +1008,7 @@ public final class McpManager implements AutoCloseable {
                 .protocolVersion(server.config.protocolVersion())
                 .knownProtocolVersion(server.knownProtocolVersion)
                 .serverLog(serverLog(server.name))
+                .serverUrl(telemetryUrl(server.config))
                 .listener(new ClientListener() {
                     @Override
                     public void onToolsListChanged() {
@@ -1036,6 +1037,20 @@ public final class McpManager implements AutoCloseable {
                 });
         clientSettings.accept(options);
         return options.build();
+    }
+
+    /** The server's URL for telemetry's {@code server.address} and {@code server.port}; {@code null} for stdio. */
+    private static java.net.URI telemetryUrl(ServerConfig config) {
+        String url = config instanceof HttpServerConfig http ? http.url()
+                : config instanceof SseServerConfig sse ? sse.url() : null;
+        if (url == null) {
+            return null;
+        }
+        try {
+            return java.net.URI.create(url);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private void connected(Server server, McpClient client) {

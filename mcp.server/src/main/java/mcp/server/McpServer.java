@@ -14,6 +14,7 @@ import mcp.api.ResourceDefinition;
 import mcp.api.ResourceTemplate;
 import mcp.api.ToolDefinition;
 import mcp.protocol.CacheHints;
+import mcp.protocol.McpTelemetry;
 import mcp.server.internal.HttpFront;
 import mcp.server.internal.ServerCore;
 import mcp.server.internal.StdioEndpoint;
@@ -310,6 +311,19 @@ public final class McpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param value where the {@code SERVER} spans and the {@code mcp.server.operation.duration} histogram of the
+         *     requests served go, each span continuing the trace context of its request's {@code params._meta}
+         *     (default {@link McpTelemetry#global()}: nothing when the application has no OpenTelemetry)
+         * @return this
+         */
+        public Builder telemetry(McpTelemetry value) {
+            this.telemetry = Objects.requireNonNull(value, "value");
+            return this;
+        }
+
+        private McpTelemetry telemetry = McpTelemetry.global();
+
         /** @return the server */
         public McpServer build() {
             if (handler != null && features != null) {
@@ -326,6 +340,7 @@ public final class McpServer implements AutoCloseable {
                             cacheHints, replicaKeys)
                     : new ServerCore(name, version, title, instructions, handler != null ? handler : typed, limits,
                             cacheHints, key);
+            core.telemetry(telemetry);
             if (typed != null) {
                 typed.onChange(core::listChanged);
             }

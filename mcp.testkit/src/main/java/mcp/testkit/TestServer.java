@@ -132,6 +132,12 @@ public final class TestServer {
 
     /** Every request's method, in the order received: what the tool {@code received} returns. */
     private final List<String> received = new CopyOnWriteArrayList<>();
+    /**
+     * Every request's method and the W3C trace context in its {@code params._meta} ({@code traceparent},
+     * {@code tracestate}, {@code baggage}, each only when sent): what the tool {@code trace_context} returns, so that
+     * a test sees which trace each request of a client or gateway belonged to ({@code --features trace-context}).
+     */
+    private final List<JsonNode> traceContexts = new CopyOnWriteArrayList<>();
     /** How many notifications/cancelled arrived: what the tool {@code cancellations} returns. */
     private final java.util.concurrent.atomic.AtomicInteger cancellations = new java.util.concurrent.atomic.AtomicInteger();
     /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */
@@ -168,8 +174,13 @@ public final class TestServer {
                     + " array.", schema()));
             tools.add(tool("cancellations", "Returns how many notifications/cancelled the server received.",
                     schema()));
+
             tools.add(tool("ask", "Asks the user's name by elicitation (2026-07-28: a multi round-trip request; 2025:"
                     + " a server request) and greets them.", schema()));
+        }
+        if (options.offers("trace-context")) {
+            tools.add(tool("trace_context", "Returns each request's method with the traceparent, tracestate and"
+                    + " baggage of its params._meta, in order, as a JSON array.", schema()));
         }
         if (!options.era.equals("legacy")) {
             tools.add(tool("end_listen", "Ends every subscriptions/listen stream with a complete result (2026-07-28).",
@@ -506,6 +517,16 @@ public final class TestServer {
                 System.exit(6);
             }
             received.add(method);
+            if (options.offers("trace-context")) {
+                ObjectNode trace = mapper.createObjectNode().put("method", method);
+                for (String field : List.of("traceparent", "tracestate", "baggage")) {
+                    JsonNode value = msg.path("params").path("_meta").path(field);
+                    if (value.isString()) {
+                        trace.put(field, value.asString());
+                    }
+                }
+                traceContexts.add(trace);
+            }
             if (method.equals("tools/call") && options.has(Fault.EXIT_DURING_CALL)) {
                 System.err.println("fatal: exit during call on purpose");
                 System.exit(4);
@@ -1332,6 +1353,11 @@ public final class TestServer {
             case "received":
                 if (options.eraGiven) {
                     return textResult(mapper.writeValueAsString(new ArrayList<>(received)));
+                }
+                throw new RpcError(-32602, "Unknown tool: " + name);
+            case "trace_context":
+                if (options.offers("trace-context")) {
+                    return textResult(mapper.writeValueAsString(new ArrayList<>(traceContexts)));
                 }
                 throw new RpcError(-32602, "Unknown tool: " + name);
             case "cancellations":

@@ -44,7 +44,14 @@ public final class Main {
         // This is the process: serve may take over SIGTERM and SIGINT (never in a test's JVM, which runs Main.run).
         StopSignals.enable();
         // The library's rule, so that the command and an embedded host agree on every file.
+        // Only when an OTEL_* variable asks for it: then the spans and metrics of this run go where it says.
+        AutoCloseable telemetry = OtelSetup.start(env);
         int exitCode = run(args, out, err, env, Path.of("").toAbsolutePath(), UserDirectories.home(env), System.in);
+        try {
+            telemetry.close();
+        } catch (Exception e) {
+            err.println("mcp-host: the last spans and metrics could not be sent: " + e.getClass().getSimpleName());
+        }
         out.flush();
         err.flush();
         System.exit(exitCode);

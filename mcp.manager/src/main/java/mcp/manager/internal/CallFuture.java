@@ -44,6 +44,42 @@ public final class CallFuture<T> extends CompletableFuture<T> {
         return super.join();
     }
 
+    /**
+     * @param hook runs before this future completes, on the completing thread, and before any dependent: a
+     *     request's span then ends before its caller sees the response, as a span covers the time until the
+     *     response is received. Runs at most once per completion attempt on a future not yet done.
+     */
+    void beforeCompletion(java.util.function.BiConsumer<? super T, ? super Throwable> hook) {
+        this.beforeCompletion = hook;
+    }
+
+    private volatile java.util.function.BiConsumer<? super T, ? super Throwable> beforeCompletion;
+
+    @Override
+    public boolean complete(T value) {
+        before(value, null);
+        return super.complete(value);
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable error) {
+        before(null, error);
+        return super.completeExceptionally(error);
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        before(null, new java.util.concurrent.CancellationException());
+        return super.cancel(mayInterruptIfRunning);
+    }
+
+    private void before(T value, Throwable error) {
+        java.util.function.BiConsumer<? super T, ? super Throwable> hook = beforeCompletion;
+        if (hook != null && !isDone()) {
+            hook.accept(value, error);
+        }
+    }
+
     private void aboutToWait() {
         if (!isDone()) {
             ClientSession.blockingHere();

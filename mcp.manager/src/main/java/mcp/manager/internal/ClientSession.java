@@ -72,6 +72,7 @@ import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
 import mcp.protocol.ResultType;
 import mcp.protocol.ToolHeaders;
+import mcp.protocol.internal.McpTracing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -158,9 +159,16 @@ public final class ClientSession implements McpClient, Transport.Listener {
     /** The least severe log message asked of the server; see {@link #setLogLevel}. */
     private volatile LogLevel logLevel;
 
+    /** The spans and metrics of this session's requests ({@link McpTracing#NOOP} without OpenTelemetry). */
+    private final McpTracing tracing;
+    private final McpTracing.Peer peer;
+    private final long openedAt = System.nanoTime();
+
     private ClientSession(Transport transport, ClientOptions options) {
         this.transport = transport;
         this.options = options;
+        this.tracing = McpTracing.of(options.telemetry());
+        this.peer = McpTracing.Peer.of(options.serverUrl().orElse(null));
         this.completeInPlace = transport.listenerMayBlock() || options.directCompletion();
         this.warnings = new WarningLimiter(LOG, options.serverName());
         this.listChanges = new ListChanges(options, events, coalescedListChanges, listChangesSession());
@@ -597,7 +605,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions,
             boolean direct, boolean untimed, boolean reissue, Consumer<RequestId> onId) {
         JsonNode original = params;
-        CompletableFuture<JsonNode> future = new CallFuture<>();
+        CallFuture<JsonNode> future = new CallFuture<>();
         TransportClosedException reason = closeReason;
         if (reason != null) {
             future.completeExceptionally(reason);
@@ -615,6 +623,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         String tool = method.equals("tools/call") && params != null && params.path("name").isString()
                 ? params.get("name").asString() : null;
+        McpTracing.Operation traced = tracing.startClient(method, params, id, peer, protocolVersionNow());
+        if (traced != McpTracing.Operation.NOOP) {
+            params = traced.inject(params);
+            future.beforeCompletion(traced::end);
+        }
         Pending entry = new Pending(id, method, tool, future, bounds, direct, untimed);
         if (!untimed) {
             inUse.incrementAndGet();
@@ -667,6 +680,16 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
         });
         return future;
+    }
+
+    /** @return the protocol version agreed so far, or {@code null} before it is */
+    private String protocolVersionNow() {
+        Envelope current = envelope;
+        if (current != null) {
+            return current.version();
+        }
+        InitializeResult init = initializeResult;
+        return init == null ? null : init.protocolVersion();
     }
 
     private static JsonNode withProgressToken(JsonNode params, RequestId id) {
@@ -1723,6 +1746,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public void close() {
+        if (tracing != McpTracing.NOOP && closeReason == null && (initializeResult != null || envelope != null)) {
+            tracing.sessionEnded(true, openedAt, peer, protocolVersionNow(), null);
+        }
         transport.close();
         // The transport reports its close too; whichever comes first gives the reason.
         onClose(new TransportClosedException("closed by client"));

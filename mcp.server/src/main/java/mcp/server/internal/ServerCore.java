@@ -26,12 +26,14 @@ import mcp.protocol.Era;
 import mcp.protocol.ErrorCodes;
 import mcp.protocol.McpHeaders;
 import mcp.protocol.McpMethods;
+import mcp.protocol.McpTelemetry;
 import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
 import mcp.protocol.RequestEnvelope;
 import mcp.protocol.ResultType;
 import mcp.protocol.SubscriptionFilter;
 import mcp.protocol.TaskRules;
+import mcp.protocol.internal.McpTracing;
 import mcp.server.Capabilities;
 import mcp.server.Request;
 import mcp.server.ReplicaKeys;
@@ -184,8 +186,10 @@ public final class ServerCore implements AutoCloseable {
      * @param onStart gets the session before the answer goes out, so that the client's next message finds it
      * @return the session, registered; empty when the request was refused (the refusal is answered)
      */
-    Optional<HandshakeSession> initialize(String sessionId, JsonRpcRequest request, Channel channel,
+    Optional<HandshakeSession> initialize(String sessionId, JsonRpcRequest request, Channel incoming,
             java.util.function.Consumer<HandshakeSession> onStart) {
+        Channel channel = TracedChannel.of(incoming, tracing.startServer(request.method(), request.params(),
+                request.id(), sessionId == null ? McpTracing.Peer.STDIO : HTTP_PEER, null));
         ObjectNode params = paramsOf(request.params());
         JsonNode requested = params.get("protocolVersion");
         if (requested == null || !requested.isString()) {
@@ -263,9 +267,11 @@ public final class ServerCore implements AutoCloseable {
     }
 
     /** A request of a handshake-era client. */
-    void handshakeRequest(HandshakeSession session, JsonRpcRequest request, Channel channel) {
+    void handshakeRequest(HandshakeSession session, JsonRpcRequest request, Channel incoming) {
         session.touch();
         String method = request.method();
+        Channel channel = TracedChannel.of(incoming, tracing.startServer(method, request.params(), request.id(),
+                session.id == null ? McpTracing.Peer.STDIO : HTTP_PEER, session.protocolVersion));
         ObjectNode params = paramsOf(request.params());
         switch (method) {
             case "ping" -> channel.finish(new JsonRpcSuccess(request.id(), McpJson.object()), 200);
@@ -401,9 +407,11 @@ public final class ServerCore implements AutoCloseable {
      * @param caller who sends it, as far as the transport can tell: whose tasks it may reach ({@link Tasks})
      * @param connection the id of the connection that is the client (stdio), or {@code null} (HTTP: none)
      */
-    void statelessRequest(JsonRpcRequest request, RequestEnvelope envelope, Channel channel,
+    void statelessRequest(JsonRpcRequest request, RequestEnvelope envelope, Channel incoming,
             Map<RequestId, Runnable> cancellers, Object caller, String connection) {
         String method = request.method();
+        Channel channel = TracedChannel.of(incoming, tracing.startServer(method, request.params(), request.id(),
+                connection != null ? McpTracing.Peer.STDIO : HTTP_PEER, envelope.protocolVersion()));
         if (!ProtocolVersions.STATELESS_VERSIONS.contains(envelope.protocolVersion())) {
             McpProtocolException error = ErrorCodes.unsupportedProtocolVersion(envelope.protocolVersion(),
                     ProtocolVersions.STATELESS_VERSIONS);
@@ -665,11 +673,13 @@ public final class ServerCore implements AutoCloseable {
         CompletableFuture<JsonNode> answer;
         Thread thread = Thread.currentThread();
         CompletableFuture<Void> interrupt = worker ? call.cancellation().thenRun(thread::interrupt) : null;
+        AutoCloseable traced = TracedChannel.current(call.channel);
         try {
             answer = handler.handle(new Request(id, call.method, call.params), call);
         } catch (RuntimeException | Error e) {
             answer = CompletableFuture.failedFuture(e);
         } finally {
+            closeQuietly(traced);
             if (interrupt != null) {
                 interrupt.cancel(false);
                 Thread.interrupted();
@@ -691,6 +701,27 @@ public final class ServerCore implements AutoCloseable {
                 result.complete(value);
             }
         });
+    }
+
+    private static void closeQuietly(AutoCloseable scope) {
+        if (scope != null) {
+            try {
+                scope.close();
+            } catch (Exception e) {
+                LOG.debug("closing a trace scope failed: {}", e.toString());
+            }
+        }
+    }
+
+    /** The spans and metrics of the requests served ({@link McpTracing#NOOP} without OpenTelemetry). */
+    private volatile McpTracing tracing = McpTracing.of(McpTelemetry.global());
+
+    /** A client over HTTP: the conventions' {@code network.transport} and {@code network.protocol.name}. */
+    private static final McpTracing.Peer HTTP_PEER = new McpTracing.Peer("tcp", "http", null, -1);
+
+    /** @param telemetry where the spans and metrics of the requests served go from now on */
+    public void telemetry(McpTelemetry telemetry) {
+        this.tracing = McpTracing.of(telemetry);
     }
 
     /** @return whether the method's feature is one the handler declared (any method it does not know is its own) */

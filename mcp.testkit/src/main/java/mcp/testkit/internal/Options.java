@@ -75,6 +75,8 @@ public final class Options {
             "                          it input_required (answered with tasks/update), tasks/cancel cancels it; the tool",
             "                          task_states returns {taskId: status} of every task",
             "  --features LIST         comma-separated, of prompts (greet {name, style} and hello), resources",
+            "                          [trace-context: the tool trace_context returns each request's method with the",
+            "                          traceparent, tracestate and baggage of its params._meta, in order]",
             "                          [large-results: the tools big_text {bytes, hint, error} (bytes characters of",
             "                          numbered lines; hint: the result's _meta anthropic/maxResultSizeChars;",
             "                          error: as a tool error), hinted_text {bytes} (its definition's _meta asks for",
@@ -209,10 +211,11 @@ public final class Options {
                 case "--features":
                     for (String feature : value.split(",")) {
                         if (!Set.of("prompts", "resources", "completions", "subscriptions", "list-changes", "skills",
-                                "logging", "large-results", "sandbox-probes")
+                                "logging", "large-results", "sandbox-probes", "trace-context")
                                 .contains(feature)) {
                             throw new IllegalArgumentException("--features takes prompts, resources, completions,"
-                                    + " subscriptions, list-changes, skills, logging, large-results and sandbox-probes,"
+                                    + " subscriptions, list-changes, skills, logging, large-results, sandbox-probes and"
+                                    + " trace-context,"
                                     + " got: " + feature);
                         }
                         o.features.add(feature);
