@@ -518,13 +518,13 @@ public final class HttpFront implements HttpEndpoint {
         if (sessions.size() >= core.limits.maxSessions()) {
             return null;
         }
-        Optional<String> owner = core.sessionSeal.flatMap(seal -> seal.open(id, System.currentTimeMillis()))
-                .map(SessionSeal.Opened::owner);
-        if (owner.isEmpty()) {
+        Optional<SessionSeal.Opened> opened = core.sessionSeal.flatMap(seal -> seal.open(id,
+                System.currentTimeMillis()));
+        if (opened.isEmpty()) {
             return null;
         }
-        return sessions.computeIfAbsent(id, key -> core.adopt(key).map(session -> new HttpSession(session,
-                replay(), owner.get())).orElse(null));
+        return sessions.computeIfAbsent(id, key -> new HttpSession(core.adopt(key, opened.get()), replay(),
+                opened.get().owner()));
     }
 
     /** A session's kept streams: their ids name this instance when replicas share sessions. */

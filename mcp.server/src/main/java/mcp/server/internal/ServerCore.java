@@ -237,23 +237,18 @@ public final class ServerCore implements AutoCloseable {
     /**
      * Takes up a session that another replica (or this one, before it forgot it) started, from its sealed id.
      *
-     * @return the session, registered and initialized; empty when the id does not open (not sealed with these keys,
-     *     altered, or expired)
+     * @param sessionId the id
+     * @param opened what the id says, opened by the caller (once: each open is an AES-GCM decryption)
+     * @return the session, registered and initialized
      */
-    Optional<HandshakeSession> adopt(String sessionId) {
-        Optional<SessionSeal.Opened> opened = sessionSeal.flatMap(seal -> seal.open(sessionId,
-                System.currentTimeMillis()));
-        if (opened.isEmpty()) {
-            return Optional.empty();
-        }
-        HandshakeSession session = new HandshakeSession(this, sessionId, opened.get().protocolVersion(),
-                opened.get().capabilities(), opened.get().clientInfo());
+    HandshakeSession adopt(String sessionId, SessionSeal.Opened opened) {
+        HandshakeSession session = new HandshakeSession(this, sessionId, opened.protocolVersion(),
+                opened.capabilities(), opened.clientInfo());
         session.initialized = true;
         sessions.add(session);
         LOG.debug("MCP session of client {} taken up from its sealed id (protocol version {})",
-                opened.get().clientInfo().map(info -> info.path("name").asString("")).orElse(""),
-                opened.get().protocolVersion());
-        return Optional.of(session);
+                opened.clientInfo().map(info -> info.path("name").asString("")).orElse(""), opened.protocolVersion());
+        return session;
     }
 
     /**
