@@ -7,16 +7,23 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +53,12 @@ public final class Attachment {
 
     /** The id prefix of the {@code initialize} given again on the client's behalf, whose answer it must not see. */
     private static final String REPLAY_ID = "mcp-host-attach-replay-";
+    /** The id prefix of this session's own {@code roots/list} requests to the client. */
+    private static final String ROOTS_ID = "mcp-host-attach-roots-";
+    /** How long the client's first messages wait for its answer to the first {@code roots/list}. */
+    private static final Duration ROOTS_WAIT = Duration.ofSeconds(2);
+    /** How long the requests sent to a project's gateway may take to be answered once the session moved on. */
+    private static final Duration MOVE_DRAIN = Duration.ofSeconds(10);
 
     /** A two-way byte stream to a gateway. */
     public interface Link extends Closeable {
@@ -60,13 +73,14 @@ public final class Attachment {
     }
 
     private final Path socket;
-    private final Path project;
+    /** The project the session is attached in: where the agent started it, until the client's roots name another. */
+    private volatile Path project;
     private final Runnable starter;
     private final Supplier<Link> fallback;
     private final Duration attachWait;
     private final PrintStream warnings;
     private final boolean search;
-    private final java.util.List<String> alwaysLoad;
+    private final List<String> alwaysLoad;
 
     private final Object writeLock = new Object();
     /** The client's requests in flight, by their id's JSON text. Guarded by itself. */
@@ -78,6 +92,14 @@ public final class Attachment {
     private volatile Link link;
     private volatile boolean inputEnded;
     private OutputStream client;
+    /** Whether the client's {@code initialize} declared the roots capability. */
+    private volatile boolean rootsDeclared;
+    /** The id, as JSON text, of the {@code roots/list} this session asked last, or null. */
+    private volatile String rootsId;
+    private int rootsAsked;
+    /** The client's messages held while its roots are awaited, or null. Guarded by {@link #heldLock}. */
+    private List<String> held;
+    private final Object heldLock = new Object();
 
     private Attachment(Builder builder) {
         this.socket = builder.socket;
@@ -87,7 +109,7 @@ public final class Attachment {
         this.attachWait = builder.attachWait;
         this.warnings = builder.warnings;
         this.search = builder.search;
-        this.alwaysLoad = java.util.List.copyOf(builder.alwaysLoad);
+        this.alwaysLoad = List.copyOf(builder.alwaysLoad);
     }
 
     /**
@@ -200,17 +222,16 @@ public final class Attachment {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         try {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank()) {
+                if (line.isBlank() || rootsAnswer(line)) {
                     continue;
                 }
-                String id = remember(line);
-                Link current = link;
-                try {
-                    send(current, line);
-                } catch (IOException e) {
-                    // Not delivered: sent again to the next gateway, not failed as a request in flight.
-                    resend(current, line, id);
+                synchronized (heldLock) {
+                    if (held != null) {
+                        held.add(line);
+                        continue;
+                    }
                 }
+                forward(line);
             }
         } catch (IOException e) {
             LOG.debug("The client's input failed: {}", e.toString());
@@ -235,6 +256,173 @@ public final class Attachment {
             }
         }
         closeQuietly(link);
+    }
+
+    /** One of the client's messages to the gateway; then, after its handshake's end, the client's roots asked. */
+    private void forward(String line) {
+        String id = remember(line);
+        Link current = link;
+        try {
+            send(current, line);
+        } catch (IOException e) {
+            // Not delivered: sent again to the next gateway, not failed as a request in flight.
+            resend(current, line, id);
+        }
+        String method = method(line);
+        if (rootsDeclared && (method.equals("notifications/initialized")
+                || method.equals("notifications/roots/list_changed"))) {
+            askRoots(method.equals("notifications/initialized"));
+        }
+    }
+
+    private static String method(String line) {
+        try {
+            return McpJson.mapper().readTree(line).path("method").asString("");
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Asks the client for its roots: the project is where the agent started the session, unless the roots say the
+     * agent works elsewhere. The first time, the client's next messages wait for the answer (a bounded while), so that
+     * its first lists come from the project its roots name.
+     */
+    private void askRoots(boolean first) {
+        String id;
+        synchronized (this) {
+            id = ROOTS_ID + (++rootsAsked);
+        }
+        rootsId = "\"" + id + "\"";
+        if (first) {
+            synchronized (heldLock) {
+                held = new ArrayList<>();
+            }
+            Thread timeout = new Thread(() -> {
+                try {
+                    Thread.sleep(ROOTS_WAIT.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                release();
+            }, "mcp-host-attach-roots-wait");
+            timeout.setDaemon(true);
+            timeout.start();
+        }
+        write(McpJson.object().put("jsonrpc", "2.0").put("id", id).put("method", "roots/list").toString());
+    }
+
+    /** Sends the messages held for the roots' answer, in their order. */
+    private void release() {
+        synchronized (heldLock) {
+            List<String> lines = held;
+            held = null;
+            if (lines != null) {
+                lines.forEach(this::forward);
+            }
+        }
+    }
+
+    /**
+     * @return whether the line is the client's answer to this session's own {@code roots/list}: the session moves to
+     *     the project the roots name, and the answer goes no further
+     */
+    private boolean rootsAnswer(String line) {
+        String asked = rootsId;
+        if (asked == null || !line.contains(ROOTS_ID)) {
+            return false;
+        }
+        JsonNode message;
+        try {
+            message = McpJson.mapper().readTree(line);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (message.has("method") || !message.has("id") || !message.get("id").toString().equals(asked)) {
+            return false;
+        }
+        rootsId = null;
+        Optional<Path> named = projectOf(message.path("result").path("roots"), project);
+        if (named.isPresent()) {
+            move(named.get());
+        }
+        release();
+        return true;
+    }
+
+    /**
+     * The project a client's roots name, if not the one the session is in: the session's directory when it lies in one
+     * of the roots (the agent started where it works), else the first root that is a directory here.
+     *
+     * @param roots the {@code roots} of a {@code roots/list} result
+     * @param current the session's project now
+     * @return the project to move to; empty: stay
+     */
+    static Optional<Path> projectOf(JsonNode roots, Path current) {
+        List<Path> directories = new ArrayList<>();
+        for (JsonNode root : roots) {
+            String uri = root.path("uri").asString("");
+            try {
+                URI parsed = new URI(uri);
+                if ("file".equalsIgnoreCase(parsed.getScheme())) {
+                    Path path = Path.of(parsed).toAbsolutePath().normalize();
+                    if (Files.isDirectory(path)) {
+                        directories.add(path);
+                    }
+                }
+            } catch (URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                LOG.debug("A root that is not a local directory: {}", uri);
+            }
+        }
+        if (directories.isEmpty() || directories.stream().anyMatch(current::startsWith)) {
+            return Optional.empty();
+        }
+        return Optional.of(directories.get(0));
+    }
+
+    /**
+     * Moves the session to the gateway of another project: the client's next messages go there, after its handshake
+     * given again; what the old project's gateway still owes is answered from there, for a bounded while. When the
+     * shared gateway cannot be had for it, the session stays where it is.
+     */
+    private synchronized void move(Path to) {
+        Path from = project;
+        Link old = link;
+        project = to;
+        Optional<Link> next = tryAttach(System.nanoTime() + attachWait.toNanos());
+        if (next.isEmpty()) {
+            project = from;
+            warnings.println("mcp-host serve: the client's roots name " + to + ", but the shared gateway could not"
+                    + " serve it there; the session stays in " + from);
+            return;
+        }
+        LOG.info("The client's roots name {}: the session moves there from {}", to, from);
+        Set<String> owed;
+        synchronized (inFlight) {
+            owed = new HashSet<>(inFlight.keySet());
+        }
+        link = next.get();
+        Link started = next.get();
+        Thread reading = new Thread(() -> pump(started), "mcp-host-attach-pump");
+        reading.setDaemon(true);
+        reading.start();
+        replay(started);
+        Thread draining = new Thread(() -> {
+            long deadline = System.nanoTime() + MOVE_DRAIN.toNanos();
+            synchronized (inFlight) {
+                while (owed.stream().anyMatch(inFlight::containsKey) && System.nanoTime() < deadline) {
+                    try {
+                        inFlight.wait(100);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            }
+            closeQuietly(old);
+        }, "mcp-host-attach-move");
+        draining.setDaemon(true);
+        draining.start();
     }
 
     private void resend(Link failed, String line, String id) {
@@ -275,6 +463,7 @@ public final class Attachment {
         String method = message.path("method").asString("");
         if (method.equals("initialize")) {
             initialize = line;
+            rootsDeclared = message.path("params").path("capabilities").has("roots");
         } else if (method.equals("notifications/initialized")) {
             initialized = line;
         }
@@ -528,7 +717,7 @@ public final class Attachment {
         private Duration attachWait = Duration.ofSeconds(15);
         private PrintStream warnings = System.err;
         private boolean search;
-        private java.util.Set<String> alwaysLoad = java.util.Set.of();
+        private Set<String> alwaysLoad = Set.of();
 
         private Builder(Path socket, Path project) {
             this.socket = Objects.requireNonNull(socket, "socket");
@@ -577,9 +766,9 @@ public final class Attachment {
          * @param names in it, the servers and tools always listed besides those their configs name
          * @return this builder
          */
-        public Builder search(boolean on, java.util.Set<String> names) {
+        public Builder search(boolean on, Set<String> names) {
             this.search = on;
-            this.alwaysLoad = java.util.Set.copyOf(names);
+            this.alwaysLoad = Set.copyOf(names);
             return this;
         }
 

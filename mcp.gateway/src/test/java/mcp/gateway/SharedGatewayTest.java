@@ -450,6 +450,72 @@ class SharedGatewayTest {
         assertFalse(inProcess.isAlive());
     }
 
+    @Test
+    void aClientsRootsNameItsProjectWhenTheAgentStartedItElsewhere() throws Exception {
+        config(home().resolve(".config/mcp-host/mcp.json"), "alpha");
+        Path b = temp.resolve("b");
+        config(b.resolve(".mcp-host/mcp.json"), "beta");
+        Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+        SharedGateway gateway = gateway(Set.of(b));
+        gateway.start();
+
+        // Started outside its project, an agent whose roots name b sees b's servers from its first list on.
+        assertEquals(Set.of("alpha_echo", "beta_echo"), toolsThroughAttachment(gateway, elsewhere, b));
+        // Started inside its root, it stays where it started (a sub-directory may be a project of its own).
+        Path inside = Files.createDirectories(b.resolve("sub"));
+        assertEquals(Set.of("echo"), toolsThroughAttachment(gateway, inside, b));
+        // Roots that are no local directory change nothing.
+        assertEquals(Set.of("echo"), toolsThroughAttachment(gateway, elsewhere, temp.resolve("missing")));
+    }
+
+    /** The echo tools a client lists through an attachment started in {@code start}, its one root being {@code root}. */
+    private Set<String> toolsThroughAttachment(SharedGateway gateway, Path start, Path root) throws Exception {
+        LinePipe toAttachment = new LinePipe();
+        LinePipe fromAttachment = new LinePipe();
+        Attachment attachment = Attachment.builder(gateway.socket(), start)
+                .fallback(() -> {
+                    throw new IllegalStateException("not in this test");
+                })
+                .warnings(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).build();
+        Thread carrying = new Thread(() -> attachment.run(toAttachment.input(), fromAttachment.output()));
+        carrying.start();
+        OutputStream writer = toAttachment.output();
+        writer.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-11-25\",\"capabilities\":{\"roots\":{}},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{}}\n")
+                .getBytes(StandardCharsets.UTF_8));
+        BufferedReader reader = new BufferedReader(new InputStreamReader(fromAttachment.input(), StandardCharsets.UTF_8));
+        JsonNode listed = CompletableFuture.supplyAsync(() -> {
+            try {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    JsonNode message = McpJson.mapper().readTree(line);
+                    if (message.path("method").asString("").equals("roots/list")) {
+                        ObjectNode reply = McpJson.object().put("jsonrpc", "2.0");
+                        reply.set("id", message.get("id"));
+                        reply.putObject("result").putArray("roots").addObject().put("uri", root.toUri().toString());
+                        writer.write((reply + "\n").getBytes(StandardCharsets.UTF_8));
+                    } else if (message.path("id").asInt(-1) == 2 && !message.has("method")) {
+                        return message;
+                    }
+                }
+                return McpJson.object().put("ended", true);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }).orTimeout(60, TimeUnit.SECONDS).join();
+        Set<String> names = new TreeSet<>();
+        listed.path("result").path("tools").forEach(tool -> {
+            if (tool.path("name").asString().endsWith("echo")) {
+                names.add(tool.path("name").asString());
+            }
+        });
+        writer.close();
+        carrying.join(TimeUnit.SECONDS.toMillis(20));
+        assertFalse(carrying.isAlive());
+        return names;
+    }
+
     private static JsonNode answer(BufferedReader reader, int id) {
         return CompletableFuture.supplyAsync(() -> {
             try {
