@@ -7,7 +7,9 @@
 #
 # LOG gets the recorder's lines; CALL is --call (the recorder asks to call every MCP tool offered) or -; the agent
 # runs in DIR with exactly the given environment, in which @MODEL@ stands for the recorder's base URL
-# (http://127.0.0.1:PORT), as it may in the arguments.
+# (http://127.0.0.1:PORT), as it may in the arguments. The agent's own output is dropped, or kept in the file
+# AGENT_OUTPUT names (set in the environment of this script, not the agent's) for whoever has to find out why a turn
+# went as it did.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log=$1 call=$2 dir=$3
@@ -30,7 +32,8 @@ command=()
 for word in "$@"; do command+=("${word//@MODEL@/$url}"); done
 resolved=()
 for assignment in "${env_vars[@]}"; do resolved+=("${assignment//@MODEL@/$url}"); done
-(cd "$dir" && env -i "${resolved[@]}" timeout 120 "${command[@]}" </dev/null >/dev/null 2>&1) || true
+output=${AGENT_OUTPUT:-/dev/null}
+(cd "$dir" && env -i "${resolved[@]}" timeout 120 "${command[@]}" </dev/null >"$output" 2>&1) || true
 pid=$model_PID
 eval "exec ${model[1]}>&-"
 wait "$pid" 2>/dev/null || true

@@ -469,14 +469,19 @@ public final class AgentConnection {
      * The gateway's table in Codex's {@code config.toml}.
      *
      * @param command the gateway's command line ({@code [launcher, "serve", "--stdio"]})
-     * @return {@code [mcp_servers.mcp-host]} with its command, arguments, {@link #CODEX_PASSED_VARIABLES} and
-     *     {@link #CODEX_STARTUP_TIMEOUT_SECONDS}
+     * @return {@code [mcp_servers.mcp-host]} with its command, arguments, {@link #CODEX_PASSED_VARIABLES},
+     *     {@link #CODEX_STARTUP_TIMEOUT_SECONDS} and {@code required = true}
      */
     public static String codexTable(List<String> command) {
+        // required: Codex gives a server it may do without one second from its first turn (its optional-server
+        // grace) and then sends that turn without its tools. A first start of the gateway (its JVM, and the user's
+        // shared gateway's) takes about as long, so without it a `codex exec` may run with none of the user's tools.
+        // A required server is waited for up to the startup timeout, and if it cannot start Codex says so and stops.
         return "[mcp_servers." + GATEWAY + "]\ncommand = " + quote(command.get(0)) + "\nargs = ["
                 + String.join(", ", command.subList(1, command.size()).stream().map(AgentConnection::quote).toList())
                 + "]\nenv_vars = [" + String.join(", ", CODEX_PASSED_VARIABLES.stream().map(AgentConnection::quote)
-                        .toList()) + "]\nstartup_timeout_sec = " + CODEX_STARTUP_TIMEOUT_SECONDS + "\n";
+                        .toList()) + "]\nstartup_timeout_sec = " + CODEX_STARTUP_TIMEOUT_SECONDS
+                + "\nrequired = true\n";
     }
 
     /**
@@ -523,6 +528,12 @@ public final class AgentConnection {
                 case "enabled_tools", "disabled_tools" -> {
                     ArrayNode tools = copy.putArray(key.equals("enabled_tools") ? "enabledTools" : "disabledTools");
                     value.forEach(tools::add);
+                }
+                // Codex's default; a server Codex must not start without is not something mcp-host's config says.
+                case "required" -> {
+                    if (value.asBoolean(false)) {
+                        throw cannot(name, "required = true");
+                    }
                 }
                 case "startup_timeout_sec" -> copy.put("timeout", Math.round(value.asDouble() * 1000));
                 case "startup_timeout_ms" -> copy.put("timeout", value.asLong());

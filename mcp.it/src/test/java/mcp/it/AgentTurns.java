@@ -91,7 +91,17 @@ final class AgentTurns {
         env.forEach((name, value) -> command.add(name + "=" + value));
         command.add("--");
         command.addAll(turn);
-        return Cli.exec(command, home, directory, Map.of());
+        Path output = log.resolveSibling(log.getFileName() + ".agent-output");
+        Cli.Run ran = Cli.exec(command, home, directory, Map.of("AGENT_OUTPUT", output.toString()));
+        // The script's own exit says little (it ends 0 however the agent ended): what the agent printed is what tells
+        // why a turn went wrong.
+        String printed;
+        try {
+            printed = Files.isRegularFile(output) ? Files.readString(output) : "nothing";
+        } catch (IOException e) {
+            printed = "unreadable: " + e;
+        }
+        return new Cli.Run(ran.exitCode(), ran.out(), ran.err() + "\n--- the agent printed:\n" + printed);
     }
 
     /**

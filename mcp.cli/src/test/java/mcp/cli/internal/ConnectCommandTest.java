@@ -76,6 +76,7 @@ class ConnectCommandTest {
                     args = ["mcp-server-git"]
                     env = { GIT_TOKEN = "abc" }
                     startup_timeout_sec = 20
+                    required = false
 
                     [mcp_servers.off]
                     command = "node"
@@ -141,6 +142,7 @@ class ConnectCommandTest {
                 // look for the shared gateway elsewhere than the user's other agents, and start a second one.
                 assertTrue(now.contains("args = [\"serve\", \"--stdio\"]\nenv_vars = [\"XDG_CONFIG_HOME\", "
                         + "\"XDG_STATE_HOME\", \"XDG_CACHE_HOME\", \"XDG_DATA_HOME\", \"XDG_RUNTIME_DIR\"]\n"), now);
+                assertTrue(now.contains("\nrequired = true\n"), "Codex waits for the gateway's tools: " + now);
             }
             if (agent.equals("gemini")) {
                 assertEquals("${HOME}/src", own.path("git").path("args").get(1).asString());
@@ -202,6 +204,15 @@ class ConnectCommandTest {
         assertEquals(2, refused.exitCode(), refused.toString());
         assertTrue(refused.err().contains("gh") && refused.err().contains("tools"), refused.err());
         assertEquals(text, Files.readString(file));
+
+        // A server Codex must not start without: mcp-host's config has no such thing to carry it as.
+        String required = "[mcp_servers.db]\ncommand = \"db-mcp\"\nrequired = true\n";
+        Files.writeString(file, required);
+        CliRunner.Result notCarried = cli.run("connect", "codex", "--yes");
+        assertEquals(2, notCarried.exitCode(), notCarried.toString());
+        assertTrue(notCarried.err().contains("db") && notCarried.err().contains("required = true"),
+                notCarried.err());
+        assertEquals(required, Files.readString(file));
     }
 
     private static Set<String> servers(String agent, String text) throws Exception {

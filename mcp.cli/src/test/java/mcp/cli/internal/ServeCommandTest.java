@@ -57,6 +57,8 @@ class ServeCommandTest {
         String codex = cli.run("serve", "--print-config", "codex").out();
         assertTrue(codex.contains("\nenv_vars = [\"XDG_CONFIG_HOME\", \"XDG_STATE_HOME\", \"XDG_CACHE_HOME\", "
                 + "\"XDG_DATA_HOME\", \"XDG_RUNTIME_DIR\"]\n"), codex);
+        // Codex waits one second for a server it may do without, then sends its turn without that server's tools.
+        assertTrue(codex.contains("\nrequired = true\n"), codex);
         String vscode = cli.run("serve", "--print-config", "vscode").out();
         JsonNode json = McpJson.mapper().readTree(vscode.substring(vscode.indexOf('{')));
         assertEquals("stdio", json.path("servers").path("mcp-host").path("type").asString());
