@@ -156,6 +156,11 @@ final class AgentTurns {
         // Claude Code's wait for its servers' connect (ms): on a machine busy with a build the gateway's JVM and
         // its first answer can take longer than Claude Code's default.
         env.put("MCP_TIMEOUT", "60000");
+        // Claude Code in `-p` sends its first model request when its own start is done, its servers connected or not,
+        // unless told to wait for them (bounded by MCP_TIMEOUT): a script that needs the tools in its one turn sets
+        // this, as docs/serve.md says. A first start of the gateway (two JVMs) takes longer than Claude Code's own
+        // start on a busy machine.
+        env.put("MCP_CONNECTION_NONBLOCKING", "0");
         env.put("ANTHROPIC_BASE_URL", "@MODEL@");
         env.put("ANTHROPIC_API_KEY", "sk-ant-fixture");
         env.put("GOOGLE_GEMINI_BASE_URL", "@MODEL@");
