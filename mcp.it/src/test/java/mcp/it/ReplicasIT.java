@@ -244,33 +244,6 @@ class ReplicasIT {
                 + failure.failure().get()));
     }
 
-    /**
-     * A replica with keys (sealed session ids, shared request state key) serves as one process does: the official
-     * suite's required server scenarios all pass in both revisions, in front of the testkit's fixture.
-     */
-    @Test
-    void aReplicaWithKeysScoresAsOneProcessDoes() throws Exception {
-        Path home = Files.createDirectories(temp.resolve("home"));
-        Path config = temp.resolve("conformance.json");
-        List<String> fixture = TestServers.conformance();
-        ObjectNode entry = McpJson.object().put("command", fixture.get(0));
-        fixture.subList(1, fixture.size()).forEach(entry.putArray("args")::add);
-        Files.writeString(config, McpJson.object().set("mcpServers", McpJson.object().set("conformance", entry))
-                .toString());
-        byte[] secret = new byte[32];
-        new SecureRandom().nextBytes(secret);
-        LoopbackServer replica = new LoopbackServer(port -> List.of("env", "HOME=" + home, "MCP_HOST_GATEWAY_KEYS=k1:"
-                + Base64.getEncoder().encodeToString(secret), Cli.IMAGE.resolve("bin/mcp-host").toString(),
-                "--config", config.toString(), "serve", "--http", "--no-token", "--port", Integer.toString(port)));
-        replicas.add(replica);
-        assertTrue(replica.output().stream().noneMatch(line -> line.contains(Base64.getEncoder()
-                .encodeToString(secret))), "the key is never printed: " + replica.output());
-        URI url = URI.create("http://localhost:" + replica.port() + "/mcp");
-        ConformanceServerIT.warmUp(url);
-        ConformanceServerIT.judge(temp, "serve with replica keys", url.toString(), "2025-11-25", 30);
-        ConformanceServerIT.judge(temp, "serve with replica keys", url.toString(), "2026-07-28", 37);
-    }
-
     private static double percentile(List<Long> sorted, int p) {
         if (sorted.isEmpty()) {
             return Double.NaN;

@@ -1,9 +1,13 @@
 package mcp.it;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -26,6 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * calls of several clients in flight the gateway passes it to none of them (docs/serve.md). The gateway must score what the
  * fixture scores directly ({@link ConformanceServerIT}): every required scenario of 2025-11-25 (30) and of
  * 2026-07-28 (37), every check SUCCESS or INFO. {@code --no-token}: the suite sends no token (it is warned at start).
+ * The gateway in front of the HTTP upstream runs as a replica does ({@code MCP_HOST_GATEWAY_KEYS}: sealed session ids,
+ * the replicas' shared request-state key, docs/replicas.md), the one in front of the stdio upstream as a single
+ * process: each suite run then judges one of the two modes, and a replica scores as one process does.
  */
 class ServeConformanceIT {
 
@@ -43,26 +50,40 @@ class ServeConformanceIT {
         List<String> stdioFixture = TestServers.conformance();
         ObjectNode stdio = McpJson.object().put("command", stdioFixture.get(0));
         stdioFixture.subList(1, stdioFixture.size()).forEach(stdio.putArray("args")::add);
-        overStdio = gateway("stdio", stdio);
+        overStdio = gateway("stdio", stdio, List.of());
         fixture = new LoopbackServer(port -> {
             List<String> command = new ArrayList<>(stdioFixture);
             command.addAll(List.of("--http", Integer.toString(port)));
             return command;
         });
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        String keys = "k1:" + Base64.getEncoder().encodeToString(secret);
         overHttp = gateway("http", McpJson.object().put("type", "http").put("url", "http://127.0.0.1:" + fixture.port()
-                + "/mcp"));
+                + "/mcp"), List.of("MCP_HOST_GATEWAY_KEYS=" + keys));
+        assertTrue(overHttp.output().stream().noneMatch(line -> line.contains(Base64.getEncoder().encodeToString(
+                secret))), "the key is never printed: " + overHttp.output());
         ConformanceServerIT.warmUp(url(overStdio));
         ConformanceServerIT.warmUp(url(overHttp));
     }
 
-    /** {@code mcp-host serve --http --no-token} with the fixture as its one server, reached that way. */
-    private static LoopbackServer gateway(String name, ObjectNode upstream) throws Exception {
+    /**
+     * {@code mcp-host serve --http --no-token} with the fixture as its one server, reached that way.
+     *
+     * @param env variables of the gateway's environment beside its HOME ({@code NAME=VALUE})
+     */
+    private static LoopbackServer gateway(String name, ObjectNode upstream, List<String> env) throws Exception {
         Path home = Files.createDirectories(work.resolve(name + "-home"));
         Path config = work.resolve(name + ".json");
         Files.writeString(config, McpJson.object().set("mcpServers", McpJson.object().set("conformance", upstream))
                 .toString());
-        return new LoopbackServer(port -> List.of("env", "HOME=" + home, Cli.IMAGE.resolve("bin/mcp-host").toString(),
-                "--config", config.toString(), "serve", "--http", "--no-token", "--port", Integer.toString(port)));
+        return new LoopbackServer(port -> {
+            List<String> command = new ArrayList<>(List.of("env", "HOME=" + home));
+            command.addAll(env);
+            command.addAll(List.of(Cli.IMAGE.resolve("bin/mcp-host").toString(), "--config", config.toString(), "serve",
+                    "--http", "--no-token", "--port", Integer.toString(port)));
+            return command;
+        });
     }
 
     /** As {@code localhost}: the DNS-rebinding scenario applies only then. */
