@@ -163,6 +163,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final McpTracing tracing;
     private final McpTracing.Peer peer;
     private final long openedAt = System.nanoTime();
+    /** Whether {@link #close()} was called: a close that follows is the client's, not the connection dropping. */
+    private volatile boolean closing;
+    /** Whether {@code mcp.client.session.duration} was recorded: once, by a close or by the connection dropping. */
+    private final AtomicBoolean sessionRecorded = new AtomicBoolean();
     /** The server's counts, which outlive this session (the manager's), or this session's own. */
     private final ActivityCounters activity;
 
@@ -639,7 +643,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         String tool = method.equals("tools/call") && params != null && params.path("name").isString()
                 ? params.get("name").asString() : null;
-        McpTracing.Operation traced = tracing.startClient(method, params, id, peer, protocolVersionNow());
+        McpTracing.Operation traced = tracing == McpTracing.NOOP ? McpTracing.Operation.NOOP
+                : tracing.startClient(method, params, id, peer, protocolVersionNow(),
+                        transport.sessionId().orElse(null));
         if (traced != McpTracing.Operation.NOOP) {
             params = traced.inject(params);
             future.beforeCompletion(traced::end);
@@ -1735,6 +1741,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return;
         }
         closeReason = reason;
+        if (!closing) {
+            // The connection dropped: the session ends here, with why as its error.
+            sessionEnded(reason);
+        }
         LOG.debug("MCP server \"{}\": {}", options.serverName(), reason.getMessage());
         warnings.flush();
         List<Pending> failed = new ArrayList<>();
@@ -1777,12 +1787,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public void close() {
-        if (tracing != McpTracing.NOOP && closeReason == null && (initializeResult != null || envelope != null)) {
-            tracing.sessionEnded(true, openedAt, peer, protocolVersionNow(), null);
-        }
+        closing = true;
+        sessionEnded(null);
         transport.close();
         // The transport reports its close too; whichever comes first gives the reason.
         onClose(new TransportClosedException("closed by client"));
+    }
+
+    /** Records the session's duration, from connect to its end, once; not for a session that never connected. */
+    private void sessionEnded(Throwable error) {
+        if (tracing != McpTracing.NOOP && (initializeResult != null || envelope != null)
+                && sessionRecorded.compareAndSet(false, true)) {
+            tracing.sessionEnded(true, openedAt, peer, protocolVersionNow(), error);
+        }
     }
 
     static Throwable unwrap(Throwable error) {
