@@ -25,6 +25,7 @@ import mcp.api.ResourceDefinition;
 import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
+import mcp.gateway.internal.ActivityJson;
 import mcp.gateway.internal.Exposed;
 import mcp.gateway.internal.Policy;
 import mcp.gateway.internal.PolicyFile;
@@ -279,6 +280,40 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             }
         }
         return toolInputSchema(name);
+    }
+
+    /**
+     * The servers in the caller's view for {@code GET /status}: each one's state, its tools the caller sees, its
+     * last error and its counts ({@link McpManager#activity}, all clients together), errors masked. A caller that a
+     * policy limits sees the servers a rule gives it whole, and those of which it sees a tool now; and never the last
+     * failed call's error, which may quote another client's call. Without a policy, or for the machine's own user,
+     * every server in view.
+     */
+    @Override
+    public Optional<JsonNode> status(mcp.server.Caller caller) {
+        Policy policy = policy();
+        Policy.Access access = policy.open() ? Policy.Access.ALL : policy.accessFor(caller);
+        boolean everything = access.everything();
+        Map<String, Integer> toolCounts = new HashMap<>();
+        for (BridgedTool tool : exposed().tools().values()) {
+            if (everything || access.tool(tool.serverName(), tool.toolName())) {
+                toolCounts.merge(tool.serverName(), 1, Integer::sum);
+            }
+        }
+        View current = view;
+        ObjectNode status = McpJson.object();
+        ArrayNode servers = status.putArray("servers");
+        manager.statuses().forEach((name, state) -> {
+            if (!current.contains(name) || !everything && !access.server(name) && !toolCounts.containsKey(name)) {
+                return;
+            }
+            ObjectNode entry = servers.addObject().put("name", current.shown().getOrDefault(name, name))
+                    .put("state", state.state().name().toLowerCase(java.util.Locale.ROOT))
+                    .put("tools", toolCounts.getOrDefault(name, 0))
+                    .put("error", state.error().map(mcp.api.internal.Secrets::maskText).orElse(null));
+            entry.set("activity", ActivityJson.of(manager.activity(name), everything));
+        });
+        return Optional.of(status);
     }
 
     /**

@@ -35,6 +35,7 @@ import mcp.api.McpJson;
 import mcp.api.UserDirectories;
 import mcp.api.spi.ConsentHandler;
 import mcp.config.DiscoveryResult;
+import mcp.gateway.internal.ActivityJson;
 import mcp.gateway.internal.Channels;
 import mcp.gateway.internal.Composition;
 import mcp.gateway.internal.ProjectApprovals;
@@ -209,7 +210,7 @@ public final class SharedGateway implements AutoCloseable {
 
     /**
      * @return the gateway's state as its status line gives it: pid, start, socket, the projects with their clients and
-     *     servers, and every server with its state
+     *     servers, and every server with its state and its counts since the gateway started ({@code activity})
      */
     public synchronized ObjectNode status() {
         ObjectNode status = McpJson.object().put("pid", ProcessHandle.current().pid())
@@ -232,10 +233,12 @@ public final class SharedGateway implements AutoCloseable {
         userServers.forEach(user::add);
         ArrayNode servers = status.putArray("servers");
         McpManager manager = base.manager();
+        // The socket is the user's own (owner-only): the user sees every server's counts and last errors, masked.
         manager.statuses().forEach((name, state) -> servers.addObject().put("name", name)
                 .put("state", state.state().name().toLowerCase(java.util.Locale.ROOT))
                 .put("tools", manager.toolsOf(name).size())
-                .put("error", state.error().orElse(null)));
+                .put("error", state.error().orElse(null))
+                .set("activity", ActivityJson.of(manager.activity(name), true)));
         return status;
     }
 

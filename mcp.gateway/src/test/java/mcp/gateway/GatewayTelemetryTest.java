@@ -190,4 +190,63 @@ class GatewayTelemetryTest {
                 .mapToLong(p -> p.getCount()).sum();
         assertEquals(1, serverCalls);
     }
+
+    /** The points of a histogram whose attributes satisfy the filter, summed. */
+    private long count(String histogram, java.util.function.Predicate<io.opentelemetry.api.common.Attributes> which) {
+        return metrics.collectAllMetrics().stream().filter(m -> m.getName().equals(histogram))
+                .flatMap(m -> m.getHistogramData().getPoints().stream())
+                .filter(p -> which.test(p.getAttributes())).mapToLong(p -> p.getCount()).sum();
+    }
+
+    private static final AttributeKey<String> SESSION_ID = AttributeKey.stringKey("mcp.session.id");
+    private static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-07-28", "2025-11-25"})
+    void aHandshakeSessionsIdIsOnTheSpansOfBothSidesAndItsDurationIsRecordedOnBoth(String era) throws Exception {
+        boolean handshake = era.equals("2025-11-25");
+        HttpEndpoint endpoint = gateway();
+        McpClient agent = agent(endpoint, era);
+        assertEquals("hi", text(agent.callToolBlocking("echo", McpJson.object().put("message", "hi"))));
+
+        SpanData server = one("tools/call echo", SpanKind.SERVER);
+        List<SpanData> clients = spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("tools/call echo") && s.getKind() == SpanKind.CLIENT).toList();
+        SpanData client = clients.stream().filter(s -> s.getAttributes().get(SERVER_ADDRESS) != null).findFirst()
+                .orElseThrow();
+        SpanData upstream = clients.stream().filter(s -> s != client).findFirst().orElseThrow();
+        String sessionId = client.getAttributes().get(SESSION_ID);
+        if (handshake) {
+            assertTrue(sessionId != null && !sessionId.isBlank(), client.getAttributes().toString());
+            assertEquals(sessionId, server.getAttributes().get(SESSION_ID), "the session the client was given");
+        } else {
+            assertEquals(null, sessionId, "the stateless revision has no session");
+            assertEquals(null, server.getAttributes().get(SESSION_ID));
+        }
+        assertEquals(null, upstream.getAttributes().get(SESSION_ID), "stdio has no session id");
+        List<String> metricNames = metrics.collectAllMetrics().stream().map(MetricData::getName).toList();
+        for (MetricData metric : metrics.collectAllMetrics()) {
+            if (metric.getName().startsWith("mcp.")) {
+                metric.getHistogramData().getPoints().forEach(point -> assertEquals(null,
+                        point.getAttributes().get(SESSION_ID), "a series per session: " + metric.getName()));
+            }
+        }
+        assertEquals(0, count("mcp.client.session.duration", a -> a.get(SERVER_ADDRESS) != null),
+                "the agent's session is still open: " + metricNames);
+
+        agent.close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (count("mcp.client.session.duration", a -> a.get(SERVER_ADDRESS) != null) == 0
+                || handshake && count("mcp.server.session.duration", a -> true) == 0) {
+            assertTrue(System.nanoTime() < deadline, () -> "session durations: " + metrics.collectAllMetrics());
+            Thread.sleep(20);
+        }
+        assertEquals(1, count("mcp.client.session.duration", a -> "127.0.0.1".equals(a.get(SERVER_ADDRESS))
+                && era.equals(a.get(AttributeKey.stringKey("mcp.protocol.version")))
+                && a.get(AttributeKey.stringKey("error.type")) == null), "closed by the client, not an error");
+        assertEquals(handshake ? 1 : 0, count("mcp.server.session.duration",
+                a -> era.equals(a.get(AttributeKey.stringKey("mcp.protocol.version")))
+                        && "tcp".equals(a.get(AttributeKey.stringKey("network.transport")))),
+                "the server ends the session the client deleted; the stateless revision has none");
+    }
 }

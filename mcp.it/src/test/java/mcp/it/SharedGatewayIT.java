@@ -103,6 +103,15 @@ class SharedGatewayIT {
         assertEquals(0, shown.exitCode(), shown.toString());
         assertTrue(shown.err().contains("Served by mcp-host's shared gateway (pid " + daemon.pid()), shown.err());
         assertTrue(shown.out().contains("alpha"), shown.out());
+        // The gateway's counts: the three agents' calls of the user's one server, and the summary beside its tools.
+        assertTrue(shown.out().lines().anyMatch(line -> line.startsWith("● alpha") && line.contains("; 3 calls)")),
+                shown.out());
+        Cli.Run json = Cli.run(home, a, Map.of("XDG_RUNTIME_DIR", temp.resolve("run").toString()), "status",
+                "--json");
+        assertEquals(0, json.exitCode(), json.toString());
+        JsonNode alphaActivity = json.json().path(0).path("activity");
+        assertEquals(3, alphaActivity.path("calls").asLong(), json.out());
+        assertEquals(0, alphaActivity.path("failedCalls").asLong(), json.out());
         ProcessHandle upstream = ProcessHandle.of(Long.parseLong(pids.get(0).strip())).orElseThrow();
 
         // Killed during a call: that call fails, the upstream goes with the gateway, the next calls work.

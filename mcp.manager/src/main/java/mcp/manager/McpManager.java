@@ -57,6 +57,7 @@ import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.consent.ToolPins;
+import mcp.manager.internal.ActivityCounters;
 import mcp.manager.internal.ClientSession;
 import mcp.manager.internal.ClientThreads;
 import mcp.manager.internal.JvmShutdown;
@@ -150,6 +151,11 @@ public final class McpManager implements AutoCloseable {
     private final Optional<ServerLogFiles> logFiles;
     /** The log of every server name asked for or connected: it outlives the server's sessions. */
     private final Map<String, ServerLog> serverLogs = new ConcurrentHashMap<>();
+    /**
+     * The counts of every server name launched, for {@link #activity}: kept for the manager's life, across
+     * disconnects and reloads, since they count from its start; a few counters per name.
+     */
+    private final Map<String, ActivityCounters> activity = new ConcurrentHashMap<>();
 
     /*
      * The registries, all guarded by `lock` (I/O never happens under it). Invariants:
@@ -955,7 +961,8 @@ public final class McpManager implements AutoCloseable {
                     transport.close();
                     throw new McpException("MCP server \"" + server.name + "\" was disconnected while connecting");
                 }
-                McpClient.connect(transport, clientOptions(server)).whenComplete((client, error) -> {
+                ClientSession.connect(transport, clientOptions(server), counters(server.name))
+                        .<McpClient>thenApply(session -> session).whenComplete((client, error) -> {
                     if (error != null && unwrap(error) instanceof ClientSession.ProbeClosedException closed
                             && !server.probeClosedOnce && !server.cancelled && server.reconnect == null) {
                         // (Not for a reconnect attempt: its era is known, and a server that closes at once is just a
@@ -1080,6 +1087,7 @@ public final class McpManager implements AutoCloseable {
                     server.reconnect.limit);
             server.reconnect.ready.complete(client);
         } else if (server.reconnect != null) {
+            counters(server.name).reconnectAttempt(true, null);
             LOG.info("MCP server \"{}\" reconnected (attempt {} of {})", server.name, server.attempt,
                     server.reconnect.policy.attempts());
             server.reconnect.ready.complete(client);
@@ -1302,6 +1310,16 @@ public final class McpManager implements AutoCloseable {
                 current = true;
             }
             boolean goesOn = current && !server.cancelled && !JvmShutdown.inProgress();
+            if (goesOn) {
+                ActivityCounters counts = counters(server.name);
+                if (server.reconnect != null && !server.reconnect.startup() && server.client == null) {
+                    counts.reconnectAttempt(false, message);
+                } else {
+                    // A first connect, a retry of one, or a reconnect whose first listing failed after it connected
+                    // (that attempt counted as it connected).
+                    counts.failed(message);
+                }
+            }
             ReconnectPolicy policy = reconnectPolicy(server.config);
             if (goesOn && server.reconnect != null && (!server.reconnect.startup() || verdict.retry())) {
                 // An attempt of a run that failed (the process exited at its start, the handshake or first listing
@@ -1379,6 +1397,9 @@ public final class McpManager implements AutoCloseable {
             }
             connections.remove(server.name);
             pendingToolLoads.remove(server.name);
+            if (!server.cancelled && !JvmShutdown.inProgress()) {
+                counters(server.name).dropped(message);
+            }
             if (server.relist != null) {
                 server.relist.cancel(false);
             }
@@ -1420,6 +1441,10 @@ public final class McpManager implements AutoCloseable {
             server.outcome.completeExceptionally(reason);
         }
         server.left.complete(null);
+    }
+
+    private ActivityCounters counters(String name) {
+        return activity.computeIfAbsent(name, ignored -> new ActivityCounters());
     }
 
     private ReconnectPolicy reconnectPolicy(ServerConfig config) {
@@ -1467,6 +1492,7 @@ public final class McpManager implements AutoCloseable {
      */
     private void endRunLocked(Reconnect run, String message) {
         reconnects.remove(run.name, run);
+        counters(run.name).failed(message);
         filling.remove(run.name);
         if (run.startup() && backToSleepLocked(run.first, message, run.lastTransport)) {
             LOG.warn("{}; the next call tries again", message);
@@ -1928,6 +1954,26 @@ public final class McpManager implements AutoCloseable {
             return ServerStatus.of(ServerStatus.State.CONNECTING);
         }
         return inactive.getOrDefault(name, ServerStatus.of(ServerStatus.State.DISCONNECTED));
+    }
+
+    /**
+     * What a server did since this manager started: its tool calls and how they ended, its dropped connections and
+     * reconnects, and its last errors. Cheap: a few counters read, no lock taken; the counts go on across the
+     * server's reconnects, disconnects and reloads.
+     *
+     * @param name a server
+     * @return its counts; {@link ServerActivity#NONE} for a server never started
+     */
+    public ServerActivity activity(String name) {
+        ActivityCounters counts = activity.get(name);
+        return counts == null ? ServerActivity.NONE : counts.snapshot();
+    }
+
+    /** @return {@link #activity(String)} of every server started since this manager started, by name */
+    public Map<String, ServerActivity> activities() {
+        Map<String, ServerActivity> all = new java.util.TreeMap<>();
+        activity.forEach((name, counts) -> all.put(name, counts.snapshot()));
+        return all;
     }
 
     /** @return the status of every server the manager knows (given to it and not disconnected since) */

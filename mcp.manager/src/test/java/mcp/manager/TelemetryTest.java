@@ -215,8 +215,30 @@ class TelemetryTest {
         client.close();
         HistogramPointData session = histogram("mcp.client.session.duration").get(0);
         assertEquals(1, session.getCount());
+        assertNull(session.getAttributes().get(AttributeKey.stringKey("error.type")), "closed by the client");
         assertEquals("2026-07-28", session.getAttributes().get(AttributeKey.stringKey("mcp.protocol.version")));
         assertEquals("pipe", session.getAttributes().get(AttributeKey.stringKey("network.transport")));
+    }
+
+    @Test
+    void aSessionWhoseConnectionDropsRecordsItsDurationOnceWithTheErrorAndNoSessionIdOverStdio()
+            throws InterruptedException {
+        McpClient client = client("legacy", McpTelemetry.of(sdk));
+        client.listTools().join();
+        assertThrows(CompletionException.class, () -> client.callTool("crash", McpJson.object()).join());
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (metrics.collectAllMetrics().stream().noneMatch(m -> m.getName().equals("mcp.client.session.duration"))) {
+            assertTrue(System.nanoTime() < deadline, "no session duration after the server exited");
+            Thread.sleep(20);
+        }
+        client.close();
+        List<HistogramPointData> points = histogram("mcp.client.session.duration");
+        assertEquals(1, points.size(), points.toString());
+        assertEquals(1, points.get(0).getCount(), "the close after the drop is not a second session");
+        assertEquals("mcp.api.TransportClosedException",
+                points.get(0).getAttributes().get(AttributeKey.stringKey("error.type")));
+        assertNull(only("tools/call crash").getAttributes().get(AttributeKey.stringKey("mcp.session.id")),
+                "stdio has no session id");
     }
 
     @Test

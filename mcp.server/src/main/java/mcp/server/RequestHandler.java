@@ -115,6 +115,22 @@ public interface RequestHandler {
     }
 
     /**
+     * What {@code GET /status} of the HTTP endpoint adds, for scripts and probes, to what the server says of itself
+     * (its name, version, uptime and sessions): a gateway's servers, their states and counts. The endpoint is behind
+     * the same checks as the MCP endpoint ({@code Host}, {@code Origin}, the bearer token or the
+     * {@link HttpAuthenticator}), so the caller is known: answer only what that caller may see, and nothing that
+     * belongs to another client. Called on an HTTP server thread: keep it cheap, never block. The default adds
+     * nothing.
+     *
+     * @param caller who asks
+     * @return fields to add to the answer (an object; a field named {@code server} is the server's own and is
+     *     replaced), or empty
+     */
+    default Optional<JsonNode> status(Caller caller) {
+        return Optional.empty();
+    }
+
+    /**
      * Whether a tool may run as a task, when the handler declares {@link Capabilities#tasks()}: the server then holds
      * the task of a call the client wants as one (it calls {@link #handle} as for a plain call, and keeps its status,
      * result, time to live and cancellation), and writes the answer as each tool's {@code execution.taskSupport} in

@@ -1,5 +1,6 @@
 package mcp.api.spi;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import mcp.api.McpException;
@@ -80,6 +81,18 @@ public interface Transport extends AutoCloseable {
      * and by default.
      */
     default void listenerBlocking() {
+    }
+
+    /**
+     * The session the server gave this connection, for telemetry's {@code mcp.session.id}: Streamable HTTP's
+     * {@code Mcp-Session-Id} in the 2025 era. It names the session, it does not authorize anything (a server binds it
+     * to the caller's credentials). The default is empty, as for a transport without sessions (stdio) or before the
+     * server gave one.
+     *
+     * @return the session id, if the server gave one
+     */
+    default Optional<String> sessionId() {
+        return Optional.empty();
     }
 
     /**

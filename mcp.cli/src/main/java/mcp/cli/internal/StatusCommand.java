@@ -2,6 +2,7 @@ package mcp.cli.internal;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,6 +21,7 @@ import mcp.config.SkippedServer;
 import mcp.gateway.Attachment;
 import mcp.gateway.SharedGateway;
 import mcp.manager.McpManager;
+import mcp.manager.ServerActivity;
 import mcp.manager.ServerStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,11 +57,13 @@ final class StatusCommand implements Callable<Integer> {
 
     /**
      * One server's line; {@code withheld} counts the tools (and instructions) kept from the agent; {@code reconnect}
-     * is where a reconnecting server is, else {@code null}.
+     * is where a reconnecting server is, else {@code null}; {@code activity} its counts, or {@code null} when they are
+     * not known (a shared gateway of an older version).
      */
-    record Line(String name, String status, int tools, String error, int withheld, ServerStatus.Reconnect reconnect) {
+    record Line(String name, String status, int tools, String error, int withheld, ServerStatus.Reconnect reconnect,
+            ServerActivity activity) {
         Line(String name, String status, int tools, String error, int withheld) {
-            this(name, status, tools, error, withheld, null);
+            this(name, status, tools, error, withheld, null, null);
         }
     }
 
@@ -85,6 +89,7 @@ final class StatusCommand implements Callable<Integer> {
                     node.put("tools", line.tools());
                     node.put("error", line.error());
                     node.put("withheld", line.withheld());
+                    putActivity(node, line.activity());
                     if (line.reconnect() != null) {
                         ObjectNode reconnect = node.putObject("reconnect");
                         reconnect.put("attempt", line.reconnect().attempt());
@@ -149,15 +154,15 @@ final class StatusCommand implements Callable<Integer> {
             JsonNode state = states.getOrDefault(server, McpJson.object());
             String error = state.path("error").isString() ? state.path("error").asString() : null;
             lines.add(new Line(name, state.path("state").asString("disconnected"), state.path("tools").asInt(),
-                    Secrets.maskText(error), 0));
+                    Secrets.maskText(error), 0, null, activity(state.get("activity"))));
         });
         context.err().println("Served by mcp-host's shared gateway (pid " + status.path("pid").asLong() + ", "
                 + status.path("clients").asInt() + " clients)" + (attached ? ", as its agents here see it"
                         : "; no agent works here, so the user's servers only") + "; --no-gateway to connect here.");
         if (context.json()) {
             ArrayNode array = McpJson.mapper().createArrayNode();
-            lines.forEach(line -> array.addObject().put("name", line.name()).put("status", line.status())
-                    .put("tools", line.tools()).put("error", line.error()).put("withheld", 0));
+            lines.forEach(line -> putActivity(array.addObject().put("name", line.name()).put("status", line.status())
+                    .put("tools", line.tools()).put("error", line.error()).put("withheld", 0), line.activity()));
             context.printJson(array);
         } else if (lines.isEmpty()) {
             context.out().println("No MCP servers in the shared gateway's view.");
@@ -203,9 +208,61 @@ final class StatusCommand implements Callable<Integer> {
             int withheld = manager.toolChanges(name).map(changes -> changes.withheld().size()
                     + (changes.instructions().isPresent() ? 1 : 0)).orElse(0);
             lines.add(new Line(name, state, manager.toolsOf(name).size(), Secrets.maskText(error), withheld,
-                    status.reconnect().orElse(null)));
+                    status.reconnect().orElse(null), manager.activity(name)));
         }
         return lines;
+    }
+
+    /**
+     * Adds a server's counts as {@code activity} (the same fields as the gateway's {@code GET /status}), the last
+     * errors masked; nothing when they are not known.
+     */
+    static void putActivity(ObjectNode node, ServerActivity activity) {
+        if (activity == null) {
+            return;
+        }
+        ObjectNode json = node.putObject("activity").put("calls", activity.calls())
+                .put("failedCalls", activity.failedCalls()).put("toolErrors", activity.toolErrors())
+                .put("callErrors", activity.callErrors()).put("drops", activity.drops())
+                .put("reconnectAttempts", activity.reconnectAttempts()).put("reconnects", activity.reconnects());
+        putError(json, "lastError", activity.lastError());
+        putError(json, "lastCallError", activity.lastCallError());
+    }
+
+    private static void putError(ObjectNode json, String field, Optional<ServerActivity.ErrorAt> error) {
+        if (error.isEmpty()) {
+            json.putNull(field);
+        } else {
+            json.putObject(field).put("message", Secrets.maskText(error.get().message()))
+                    .put("at", error.get().at().toString());
+        }
+    }
+
+    /** The counts the shared gateway gave, or {@code null} when it gave none (an older gateway). */
+    static ServerActivity activity(JsonNode json) {
+        if (json == null || !json.isObject()) {
+            return null;
+        }
+        return new ServerActivity(count(json, "calls"), count(json, "toolErrors"), count(json, "callErrors"),
+                count(json, "drops"), count(json, "reconnectAttempts"), count(json, "reconnects"),
+                errorAt(json.get("lastError")), errorAt(json.get("lastCallError")));
+    }
+
+    private static long count(JsonNode json, String field) {
+        return Math.max(0, json.path(field).asLong(0));
+    }
+
+    private static Optional<ServerActivity.ErrorAt> errorAt(JsonNode json) {
+        if (json == null || !json.isObject() || !json.path("message").isString()) {
+            return Optional.empty();
+        }
+        Instant at;
+        try {
+            at = Instant.parse(json.path("at").asString(""));
+        } catch (java.time.format.DateTimeParseException e) {
+            at = Instant.EPOCH;
+        }
+        return Optional.of(new ServerActivity.ErrorAt(json.get("message").asString(), at));
     }
 
     private static void print(CliContext context, List<Line> lines, List<SkippedServer> notStarted) {
@@ -233,8 +290,12 @@ final class StatusCommand implements Callable<Integer> {
                     + (line.withheld() > 0 ? ", " + line.withheld() + " withheld)" : ")");
             boolean live = line.status().equals("connected") || line.status().equals("connecting")
                     || line.status().equals("reconnecting");
+            // What it did, once it did something: "12 calls, 1 failed, 2 reconnects".
+            String summary = line.activity() == null ? "" : line.activity().summary();
+            String details = live ? (summary.isEmpty() ? tools : tools.substring(0, tools.length() - 1) + "; " + summary
+                    + ")") : summary.isEmpty() ? "" : "  (" + summary + ")";
             context.out().println(mark + " " + line.name() + " ".repeat(width - line.name().length()) + "  " + state
-                    + (live ? tools : ""));
+                    + details);
         }
         // Inactive, as list marks them: what held each back, and what to do about it.
         for (SkippedServer skipped : notStarted) {

@@ -355,7 +355,9 @@ class ServerCommandsTest {
         JsonNode kit = null;
         JsonNode broken = null;
         for (JsonNode line : result.json()) {
-            assertEquals(List.of("name", "status", "tools", "error", "withheld"), List.copyOf(line.propertyNames()));
+            // The fields scripts read first stay first and as they were; the counts come after.
+            assertEquals(List.of("name", "status", "tools", "error", "withheld", "activity"),
+                    List.copyOf(line.propertyNames()));
             if (line.get("name").asString().equals("kit")) {
                 kit = line;
             } else if (line.get("name").asString().equals("broken")) {
@@ -367,6 +369,13 @@ class ServerCommandsTest {
         assertTrue(kit.get("tools").asInt() >= 10, result::toString);
         assertEquals("failed", broken.get("status").asString());
         assertFalse(broken.get("error").isNull());
+        JsonNode kitActivity = kit.get("activity");
+        assertEquals(0, kitActivity.get("calls").asLong(), "connecting and listing are no calls: " + kitActivity);
+        assertTrue(kitActivity.get("lastError").isNull(), kitActivity.toString());
+        JsonNode brokenError = broken.get("activity").get("lastError");
+        assertFalse(brokenError.get("message").asString().isBlank(), broken.toString());
+        java.time.Instant at = java.time.Instant.parse(brokenError.get("at").asString());
+        assertFalse(at.isAfter(java.time.Instant.now()), at.toString());
 
         CliRunner.Result human = run("status");
         assertTrue(human.out().lines().anyMatch(l -> l.startsWith("● kit") && l.contains("connected")), human::toString);

@@ -125,6 +125,15 @@ public record Policy(List<Rule> rules, Limits limits, int maxTracked, boolean lo
             return decide(grant -> grant.resource(server, uri));
         }
 
+        /**
+         * @param server a server (the manager's name for it)
+         * @return whether a rule gives the caller the whole server ({@code servers}) and none takes it away: a caller
+         *     given some of its tools alone is not given the server
+         */
+        public boolean server(String server) {
+            return decide(grant -> grant.server(server));
+        }
+
         /** @return whether the caller may see everything (no policy speaks of it) */
         public boolean everything() {
             return allows == null && denies.isEmpty();
@@ -239,6 +248,10 @@ public record Policy(List<Rule> rules, Limits limits, int maxTracked, boolean lo
      * @param resources globs of URIs
      */
     public record Grant(List<Pattern> servers, List<Pattern> tools, List<Pattern> prompts, List<Pattern> resources) {
+        boolean server(String server) {
+            return any(servers, server);
+        }
+
         boolean tool(String server, String tool) {
             return any(servers, server) || any(tools, server + "/" + tool);
         }

@@ -163,10 +163,17 @@ public final class ClientSession implements McpClient, Transport.Listener {
     private final McpTracing tracing;
     private final McpTracing.Peer peer;
     private final long openedAt = System.nanoTime();
+    /** Whether {@link #close()} was called: a close that follows is the client's, not the connection dropping. */
+    private volatile boolean closing;
+    /** Whether {@code mcp.client.session.duration} was recorded: once, by a close or by the connection dropping. */
+    private final AtomicBoolean sessionRecorded = new AtomicBoolean();
+    /** The server's counts, which outlive this session (the manager's), or this session's own. */
+    private final ActivityCounters activity;
 
-    private ClientSession(Transport transport, ClientOptions options) {
+    private ClientSession(Transport transport, ClientOptions options, ActivityCounters activity) {
         this.transport = transport;
         this.options = options;
+        this.activity = activity;
         this.tracing = McpTracing.of(options.telemetry());
         this.peer = McpTracing.Peer.of(options.serverUrl().orElse(null));
         this.completeInPlace = transport.listenerMayBlock() || options.directCompletion();
@@ -208,7 +215,20 @@ public final class ClientSession implements McpClient, Transport.Listener {
      * @return the connected session
      */
     public static CompletableFuture<ClientSession> connect(Transport transport, ClientOptions options) {
-        ClientSession session = new ClientSession(transport, options);
+        return connect(transport, options, new ActivityCounters());
+    }
+
+    /**
+     * Starts the transport and performs the handshake, counting the session's tool calls in the server's counters.
+     *
+     * @param transport a transport not yet started
+     * @param options the settings
+     * @param activity where its tool calls are counted (the manager keeps one per server, across its sessions)
+     * @return the connected session
+     */
+    public static CompletableFuture<ClientSession> connect(Transport transport, ClientOptions options,
+            ActivityCounters activity) {
+        ClientSession session = new ClientSession(transport, options, activity);
         try {
             transport.start(session);
         } catch (RuntimeException e) {
@@ -623,7 +643,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
         }
         String tool = method.equals("tools/call") && params != null && params.path("name").isString()
                 ? params.get("name").asString() : null;
-        McpTracing.Operation traced = tracing.startClient(method, params, id, peer, protocolVersionNow());
+        McpTracing.Operation traced = tracing == McpTracing.NOOP ? McpTracing.Operation.NOOP
+                : tracing.startClient(method, params, id, peer, protocolVersionNow(),
+                        transport.sessionId().orElse(null));
         if (traced != McpTracing.Operation.NOOP) {
             params = traced.inject(params);
             future.beforeCompletion(traced::end);
@@ -1194,6 +1216,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
         params.set("arguments", arguments == null ? McpJson.object() : arguments);
         CallOptions bounded = callOptions.withDefaults(options.toolCallTimeout(), options.callLimits());
         long start = System.nanoTime();
+        activity.callSent();
         // A caller of its own answers a refusal until its user finishes on a page itself: it reaches it unchanged.
         CompletableFuture<JsonNode> request = bounded.caller().isPresent()
                 ? multiRound("tools/call", params, bounded, direct)
@@ -1234,16 +1257,30 @@ public final class ClientSession implements McpClient, Transport.Listener {
         });
         answer.whenComplete((json, error) -> {
             if (error != null) {
-                result.completeExceptionally(unwrap(error));
+                Throwable cause = unwrap(error);
+                if (!(cause instanceof CancellationException)) {
+                    // A cancellation is the caller's choice, not the server failing.
+                    activity.callError("tools/call " + name + ": " + (cause.getMessage() == null ? cause.toString()
+                            : cause.getMessage()));
+                }
+                result.completeExceptionally(cause);
                 return;
             }
+            ToolResult read;
             try {
-                result.complete(ToolResult.fromJson(json));
+                read = ToolResult.fromJson(json);
             } catch (RuntimeException e) {
                 // Never a future left pending: a result that cannot be read fails the call.
-                result.completeExceptionally(new McpException("MCP server \"" + options.serverName()
-                        + "\" answered tools/call " + name + " with a result that cannot be read: " + e, e));
+                McpException failure = new McpException("MCP server \"" + options.serverName()
+                        + "\" answered tools/call " + name + " with a result that cannot be read: " + e, e);
+                activity.callError(failure.getMessage());
+                result.completeExceptionally(failure);
+                return;
             }
+            if (read.isError()) {
+                activity.toolError();
+            }
+            result.complete(read);
         });
         return result;
     }
@@ -1704,6 +1741,10 @@ public final class ClientSession implements McpClient, Transport.Listener {
             return;
         }
         closeReason = reason;
+        if (!closing) {
+            // The connection dropped: the session ends here, with why as its error.
+            sessionEnded(reason);
+        }
         LOG.debug("MCP server \"{}\": {}", options.serverName(), reason.getMessage());
         warnings.flush();
         List<Pending> failed = new ArrayList<>();
@@ -1746,12 +1787,19 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     @Override
     public void close() {
-        if (tracing != McpTracing.NOOP && closeReason == null && (initializeResult != null || envelope != null)) {
-            tracing.sessionEnded(true, openedAt, peer, protocolVersionNow(), null);
-        }
+        closing = true;
+        sessionEnded(null);
         transport.close();
         // The transport reports its close too; whichever comes first gives the reason.
         onClose(new TransportClosedException("closed by client"));
+    }
+
+    /** Records the session's duration, from connect to its end, once; not for a session that never connected. */
+    private void sessionEnded(Throwable error) {
+        if (tracing != McpTracing.NOOP && (initializeResult != null || envelope != null)
+                && sessionRecorded.compareAndSet(false, true)) {
+            tracing.sessionEnded(true, openedAt, peer, protocolVersionNow(), error);
+        }
     }
 
     static Throwable unwrap(Throwable error) {

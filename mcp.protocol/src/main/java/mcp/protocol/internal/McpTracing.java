@@ -14,12 +14,14 @@ public abstract class McpTracing {
     /** Emits nothing and leaves requests as they are. */
     public static final McpTracing NOOP = new McpTracing() {
         @Override
-        public Operation startClient(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion) {
+        public Operation startClient(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion,
+                String sessionId) {
             return Operation.NOOP;
         }
 
         @Override
-        public Operation startServer(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion) {
+        public Operation startServer(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion,
+                String sessionId) {
             return Operation.NOOP;
         }
 
@@ -104,13 +106,21 @@ public abstract class McpTracing {
     /**
      * Starts the {@code CLIENT} span of a request about to be sent, a child of the current context; or, when the
      * current span is the application's own {@code execute_tool} span for this call, adds the attributes there.
+     *
+     * @param sessionId the HTTP session's id ({@code Mcp-Session-Id}) for {@code mcp.session.id}, or {@code null}
+     *     (stdio, the stateless revision, before the server gave one)
      */
     public abstract Operation startClient(String method, JsonNode params, RequestId id, Peer peer,
-            String protocolVersion);
+            String protocolVersion, String sessionId);
 
-    /** Starts the {@code SERVER} span of a request received, a child of the trace context in its {@code _meta}. */
+    /**
+     * Starts the {@code SERVER} span of a request received, a child of the trace context in its {@code _meta}.
+     *
+     * @param sessionId the session's id for {@code mcp.session.id} (a handshake-era session over HTTP), or
+     *     {@code null}
+     */
     public abstract Operation startServer(String method, JsonNode params, RequestId id, Peer peer,
-            String protocolVersion);
+            String protocolVersion, String sessionId);
 
     /** Records {@code mcp.client.session.duration} or {@code mcp.server.session.duration}. */
     public abstract void sessionEnded(boolean client, long startNanos, Peer peer, String protocolVersion,

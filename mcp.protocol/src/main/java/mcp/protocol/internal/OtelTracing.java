@@ -150,7 +150,8 @@ final class OtelTracing extends McpTracing {
     }
 
     @Override
-    public Operation startClient(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion) {
+    public Operation startClient(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion,
+            String sessionId) {
         Instruments in = instruments();
         if (in.noop) {
             return Operation.NOOP;
@@ -173,6 +174,9 @@ final class OtelTracing extends McpTracing {
             if (protocolVersion != null) {
                 span.setAttribute(PROTOCOL_VERSION, protocolVersion);
             }
+            if (sessionId != null) {
+                span.setAttribute(SESSION_ID, sessionId);
+            }
         } else {
             span = in.tracer.spanBuilder(target.spanName(method)).setSpanKind(SpanKind.CLIENT).setParent(parent)
                     .setAllAttributes(metric.build())
@@ -180,6 +184,10 @@ final class OtelTracing extends McpTracing {
                     .startSpan();
             if (target.uri != null) {
                 span.setAttribute(RESOURCE_URI, target.uri);
+            }
+            if (sessionId != null) {
+                // A span attribute only: a session id on the histograms would make a series per session.
+                span.setAttribute(SESSION_ID, sessionId);
             }
             own = true;
         }
@@ -190,7 +198,8 @@ final class OtelTracing extends McpTracing {
     }
 
     @Override
-    public Operation startServer(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion) {
+    public Operation startServer(String method, JsonNode params, RequestId id, Peer peer, String protocolVersion,
+            String sessionId) {
         Instruments in = instruments();
         if (in.noop) {
             return Operation.NOOP;
@@ -215,6 +224,9 @@ final class OtelTracing extends McpTracing {
                 .setAllAttributes(metric.build());
         if (id != null) {
             builder.setAttribute(REQUEST_ID, requestId(id));
+        }
+        if (sessionId != null) {
+            builder.setAttribute(SESSION_ID, sessionId);
         }
         Span span = builder.startSpan();
         if (target.uri != null) {

@@ -41,6 +41,10 @@ final class HandshakeSession {
     volatile LogLevel logLevel = LogLevel.INFO;
     volatile boolean initialized;
     volatile long lastActiveNanos = System.nanoTime();
+    /** When it started here ({@link System#nanoTime()}), for {@code mcp.server.session.duration}. */
+    final long startedNanos = System.nanoTime();
+    /** Whether it was taken up from a sealed id that another replica (or this one, before) gave out. */
+    volatile boolean adopted;
     /** Where messages that belong to no request go: the stdio output, or the open GET stream; {@code null}: none. */
     volatile Channel standalone;
     final Set<String> subscriptions = ConcurrentHashMap.newKeySet();

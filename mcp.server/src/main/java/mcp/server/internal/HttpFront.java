@@ -35,6 +35,7 @@ import mcp.server.HttpAuthenticator;
 import mcp.server.HttpEndpoint;
 import mcp.server.HttpOptions;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The server over Streamable HTTP, on one endpoint for both eras: what the HTTP side of MCP says about requests,
@@ -64,6 +65,11 @@ import tools.jackson.databind.JsonNode;
  * hold is taken up from its id ({@code find}); what only the replica that ran it has (a request's stream to resume,
  * a server request's answer) is refused with 404 or 400, and DELETE ends the session here only. {@code GET /healthz}
  * and {@code GET /readyz} answer a load balancer before any other check.
+ *
+ * <p>{@code GET /status} answers scripts and probes with the server's own state and what its handler adds
+ * ({@link mcp.server.RequestHandler#status}, a gateway's servers); unlike the probes it names servers and errors, so
+ * it passes every check the endpoint does (Host, Origin, token, authenticator) and the handler answers as the caller
+ * may see.
  */
 public final class HttpFront implements HttpEndpoint {
 
@@ -79,6 +85,8 @@ public final class HttpFront implements HttpEndpoint {
     /** The balancer's probes: answered before any other check, with nothing about the server in them. */
     static final String HEALTH_PATH = "/healthz";
     static final String READY_PATH = "/readyz";
+    /** The status for scripts and probes: behind the endpoint's own checks, since it names servers and errors. */
+    static final String STATUS_PATH = "/status";
 
     private final ServerCore core;
     private final HttpOptions options;
@@ -104,6 +112,9 @@ public final class HttpFront implements HttpEndpoint {
     private final CountDownLatch ended = new CountDownLatch(1);
     private final ScheduledFuture<?> janitor;
     private volatile boolean closed;
+    /** When it started listening, for the status's uptime. */
+    private final java.time.Instant startedAt = java.time.Instant.now();
+    private final long startedNanos = System.nanoTime();
 
     /** A handshake-era session over HTTP: the session, its streams kept for resumption, its GET stream. */
     private static final class HttpSession {
@@ -207,7 +218,8 @@ public final class HttpFront implements HttpEndpoint {
             plain(exchange, 503, "the server is closing");
             return;
         }
-        if (!exchange.path().equals(options.path())) {
+        boolean status = exchange.path().equals(STATUS_PATH) && !options.path().equals(STATUS_PATH);
+        if (!exchange.path().equals(options.path()) && !status) {
             // What the authenticator publishes beside the endpoint (RFC 9728 metadata) is read before any token.
             Optional<JsonNode> document = exchange.method().equals("GET")
                     ? options.authenticator().flatMap(a -> a.document(exchange.path())) : Optional.empty();
@@ -263,6 +275,10 @@ public final class HttpFront implements HttpEndpoint {
                 return;
             }
             caller = ((HttpAuthenticator.Allowed) outcome).caller();
+        }
+        if (status) {
+            status(exchange, caller);
+            return;
         }
         switch (exchange.method()) {
             case "POST" -> post(exchange, caller);
@@ -761,6 +777,40 @@ public final class HttpFront implements HttpEndpoint {
         Map<String, String> headers = new HashMap<>(extra);
         headers.put("Content-Type", McpHeaders.JSON);
         exchange.respond(status, headers, JsonRpcCodec.standard().encode(new JsonRpcError(id, code, message, null)));
+    }
+
+    /** {@code GET /status}: the server's own state, and what the handler shows this caller. */
+    private void status(HttpBackend.Exchange exchange, Caller caller) {
+        if (!exchange.method().equals("GET")) {
+            exchange.respond(405, Map.of("Content-Type", "text/plain; charset=utf-8", "Allow", "GET"),
+                    ("Method not allowed: " + exchange.method() + "; " + STATUS_PATH + " answers GET")
+                            .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        ObjectNode answer = McpJson.object();
+        answer.putObject("server").put("name", core.name).put("version", core.version)
+                .put("startedAt", startedAt.toString())
+                .put("uptimeMs", (System.nanoTime() - startedNanos) / 1_000_000L)
+                .put("sessions", sessions.size())
+                .put("draining", core.draining());
+        try {
+            Optional<JsonNode> added = core.handler.status(caller);
+            if (added.isPresent() && added.get().isObject()) {
+                for (Map.Entry<String, JsonNode> field : added.get().properties()) {
+                    if (!field.getKey().equals("server")) {
+                        answer.set(field.getKey(), field.getValue().deepCopy());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            // Its message may name what the caller may not see: the class is enough to find it in the code.
+            ServerCore.LOG.warn("MCP server \"{}\": its handler's status failed: {}", core.name,
+                    e.getClass().getName());
+            plain(exchange, 500, "the status could not be made");
+            return;
+        }
+        exchange.respond(200, Map.of("Content-Type", McpHeaders.JSON, "Cache-Control", "no-store"),
+                McpJson.mapper().writeValueAsBytes(answer));
     }
 
     private static void plain(HttpBackend.Exchange exchange, int status, String text) {

@@ -189,7 +189,7 @@ public final class ServerCore implements AutoCloseable {
     Optional<HandshakeSession> initialize(String sessionId, JsonRpcRequest request, Channel incoming,
             java.util.function.Consumer<HandshakeSession> onStart) {
         Channel channel = TracedChannel.of(incoming, tracing.startServer(request.method(), request.params(),
-                request.id(), sessionId == null ? McpTracing.Peer.STDIO : HTTP_PEER, null));
+                request.id(), sessionId == null ? McpTracing.Peer.STDIO : HTTP_PEER, null, sessionId));
         ObjectNode params = paramsOf(request.params());
         JsonNode requested = params.get("protocolVersion");
         if (requested == null || !requested.isString()) {
@@ -245,6 +245,7 @@ public final class ServerCore implements AutoCloseable {
         HandshakeSession session = new HandshakeSession(this, sessionId, opened.protocolVersion(),
                 opened.capabilities(), opened.clientInfo());
         session.initialized = true;
+        session.adopted = true;
         sessions.add(session);
         LOG.debug("MCP session of client {} taken up from its sealed id (protocol version {})",
                 opened.clientInfo().map(info -> info.path("name").asString("")).orElse(""), opened.protocolVersion());
@@ -266,7 +267,7 @@ public final class ServerCore implements AutoCloseable {
         session.touch();
         String method = request.method();
         Channel channel = TracedChannel.of(incoming, tracing.startServer(method, request.params(), request.id(),
-                session.id == null ? McpTracing.Peer.STDIO : HTTP_PEER, session.protocolVersion));
+                session.id == null ? McpTracing.Peer.STDIO : HTTP_PEER, session.protocolVersion, session.id));
         ObjectNode params = paramsOf(request.params());
         switch (method) {
             case "ping" -> channel.finish(new JsonRpcSuccess(request.id(), McpJson.object()), 200);
@@ -362,6 +363,12 @@ public final class ServerCore implements AutoCloseable {
     void endSession(HandshakeSession session) {
         if (sessions.remove(session)) {
             session.close();
+            if (!session.adopted) {
+                // A session taken up from its sealed id started elsewhere (or here, before): its start is not known
+                // here, and the replica that started it records it.
+                tracing.sessionEnded(false, session.startedNanos, session.id == null ? McpTracing.Peer.STDIO
+                        : HTTP_PEER, session.protocolVersion, null);
+            }
             tasks.dropOwner(session);
             if (!session.subscriptions.isEmpty()) {
                 subscriptionsChanged();
@@ -406,7 +413,7 @@ public final class ServerCore implements AutoCloseable {
             Map<RequestId, Runnable> cancellers, Object caller, String connection) {
         String method = request.method();
         Channel channel = TracedChannel.of(incoming, tracing.startServer(method, request.params(), request.id(),
-                connection != null ? McpTracing.Peer.STDIO : HTTP_PEER, envelope.protocolVersion()));
+                connection != null ? McpTracing.Peer.STDIO : HTTP_PEER, envelope.protocolVersion(), null));
         if (!ProtocolVersions.STATELESS_VERSIONS.contains(envelope.protocolVersion())) {
             McpProtocolException error = ErrorCodes.unsupportedProtocolVersion(envelope.protocolVersion(),
                     ProtocolVersions.STATELESS_VERSIONS);

@@ -162,7 +162,8 @@ final class StreamableHttpTransport implements Transport {
     private final Object lock = new Object();
     private State state = State.OPEN;
     private Era era = Era.UNDECIDED;
-    private String sessionId;
+    /** Written under {@code lock}; volatile so that {@link #sessionId()} reads it without (telemetry, per request). */
+    private volatile String sessionId;
     private String protocolVersion;
     private boolean initialized;
     private CompletableFuture<Void> gate = OPEN_GATE;
@@ -1314,6 +1315,11 @@ final class StreamableHttpTransport implements Transport {
     private TransportClosedException closedException() {
         String reason = closeReason;
         return new TransportClosedException(reason != null ? reason : "transport is closing");
+    }
+
+    @Override
+    public Optional<String> sessionId() {
+        return Optional.ofNullable(sessionId);
     }
 
     @Override
