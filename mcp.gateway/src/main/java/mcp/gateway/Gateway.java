@@ -25,7 +25,6 @@ import mcp.api.ResourceDefinition;
 import mcp.api.ResourceTemplate;
 import mcp.api.jsonrpc.JsonRpcError;
 import mcp.api.spi.ElicitationUi;
-import mcp.gateway.internal.ActivityJson;
 import mcp.gateway.internal.Exposed;
 import mcp.gateway.internal.Policy;
 import mcp.gateway.internal.PolicyFile;
@@ -311,7 +310,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                     .put("state", state.state().name().toLowerCase(java.util.Locale.ROOT))
                     .put("tools", toolCounts.getOrDefault(name, 0))
                     .put("error", state.error().map(mcp.api.internal.Secrets::maskText).orElse(null));
-            entry.set("activity", ActivityJson.of(manager.activity(name), everything));
+            entry.set("activity", manager.activity(name).toJson(everything));
         });
         return Optional.of(status);
     }

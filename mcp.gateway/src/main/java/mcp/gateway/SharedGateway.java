@@ -35,7 +35,6 @@ import mcp.api.McpJson;
 import mcp.api.UserDirectories;
 import mcp.api.spi.ConsentHandler;
 import mcp.config.DiscoveryResult;
-import mcp.gateway.internal.ActivityJson;
 import mcp.gateway.internal.Channels;
 import mcp.gateway.internal.Composition;
 import mcp.gateway.internal.ProjectApprovals;
@@ -238,7 +237,7 @@ public final class SharedGateway implements AutoCloseable {
                 .put("state", state.state().name().toLowerCase(java.util.Locale.ROOT))
                 .put("tools", manager.toolsOf(name).size())
                 .put("error", state.error().orElse(null))
-                .set("activity", ActivityJson.of(manager.activity(name), true)));
+                .set("activity", manager.activity(name).toJson(true)));
         return status;
     }
 

@@ -1,8 +1,13 @@
 package mcp.manager;
 
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
+import mcp.api.McpJson;
+import mcp.api.internal.Secrets;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What one server did since the manager started, for status pages and probes ({@link McpManager#activity(String)}):
@@ -67,6 +72,66 @@ public record ServerActivity(long calls, long toolErrors, long callErrors, long 
             text.append(reconnects).append(reconnects == 1 ? " reconnect" : " reconnects");
         }
         return text.toString();
+    }
+
+    /**
+     * The form the status answers give ({@code mcp-host status --json}, the shared gateway's status, {@code GET
+     * /status}): the counts, and the last errors masked, since they may quote the server.
+     *
+     * @param withCallError whether the last failed call's error is given: it may quote a call of another client, so
+     *     only to a caller who sees everything
+     * @return {@code {"calls": ..., "failedCalls": ..., ..., "lastError": {"message", "at"} or null, ...}}
+     */
+    public ObjectNode toJson(boolean withCallError) {
+        ObjectNode json = McpJson.object().put("calls", calls).put("failedCalls", failedCalls())
+                .put("toolErrors", toolErrors).put("callErrors", callErrors).put("drops", drops)
+                .put("reconnectAttempts", reconnectAttempts).put("reconnects", reconnects);
+        putError(json, "lastError", lastError);
+        if (withCallError) {
+            putError(json, "lastCallError", lastCallError);
+        }
+        return json;
+    }
+
+    /**
+     * Reads what {@link #toJson} wrote (as another process, such as the shared gateway, gave it).
+     *
+     * @param json the {@code activity} object, or {@code null}
+     * @return the counts, or empty when there are none (an older gateway gives none)
+     */
+    public static Optional<ServerActivity> fromJson(JsonNode json) {
+        if (json == null || !json.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ServerActivity(count(json, "calls"), count(json, "toolErrors"),
+                count(json, "callErrors"), count(json, "drops"), count(json, "reconnectAttempts"),
+                count(json, "reconnects"), errorAt(json.get("lastError")), errorAt(json.get("lastCallError"))));
+    }
+
+    private static void putError(ObjectNode json, String field, Optional<ErrorAt> error) {
+        if (error.isEmpty()) {
+            json.putNull(field);
+        } else {
+            json.putObject(field).put("message", Secrets.maskText(error.get().message()))
+                    .put("at", error.get().at().toString());
+        }
+    }
+
+    private static long count(JsonNode json, String field) {
+        return Math.max(0, json.path(field).asLong(0));
+    }
+
+    private static Optional<ErrorAt> errorAt(JsonNode json) {
+        if (json == null || !json.isObject() || !json.path("message").isString()) {
+            return Optional.empty();
+        }
+        Instant at;
+        try {
+            at = Instant.parse(json.path("at").asString(""));
+        } catch (DateTimeParseException e) {
+            at = Instant.EPOCH;
+        }
+        return Optional.of(new ErrorAt(json.get("message").asString(), at));
     }
 
     /**

@@ -2,7 +2,6 @@ package mcp.cli.internal;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -154,7 +153,7 @@ final class StatusCommand implements Callable<Integer> {
             JsonNode state = states.getOrDefault(server, McpJson.object());
             String error = state.path("error").isString() ? state.path("error").asString() : null;
             lines.add(new Line(name, state.path("state").asString("disconnected"), state.path("tools").asInt(),
-                    Secrets.maskText(error), 0, null, activity(state.get("activity"))));
+                    Secrets.maskText(error), 0, null, ServerActivity.fromJson(state.get("activity")).orElse(null)));
         });
         context.err().println("Served by mcp-host's shared gateway (pid " + status.path("pid").asLong() + ", "
                 + status.path("clients").asInt() + " clients)" + (attached ? ", as its agents here see it"
@@ -213,56 +212,11 @@ final class StatusCommand implements Callable<Integer> {
         return lines;
     }
 
-    /**
-     * Adds a server's counts as {@code activity} (the same fields as the gateway's {@code GET /status}), the last
-     * errors masked; nothing when they are not known.
-     */
+    /** Adds a server's counts as {@code activity}, the same fields as the gateway's {@code GET /status}. */
     static void putActivity(ObjectNode node, ServerActivity activity) {
-        if (activity == null) {
-            return;
+        if (activity != null) {
+            node.set("activity", activity.toJson(true));
         }
-        ObjectNode json = node.putObject("activity").put("calls", activity.calls())
-                .put("failedCalls", activity.failedCalls()).put("toolErrors", activity.toolErrors())
-                .put("callErrors", activity.callErrors()).put("drops", activity.drops())
-                .put("reconnectAttempts", activity.reconnectAttempts()).put("reconnects", activity.reconnects());
-        putError(json, "lastError", activity.lastError());
-        putError(json, "lastCallError", activity.lastCallError());
-    }
-
-    private static void putError(ObjectNode json, String field, Optional<ServerActivity.ErrorAt> error) {
-        if (error.isEmpty()) {
-            json.putNull(field);
-        } else {
-            json.putObject(field).put("message", Secrets.maskText(error.get().message()))
-                    .put("at", error.get().at().toString());
-        }
-    }
-
-    /** The counts the shared gateway gave, or {@code null} when it gave none (an older gateway). */
-    static ServerActivity activity(JsonNode json) {
-        if (json == null || !json.isObject()) {
-            return null;
-        }
-        return new ServerActivity(count(json, "calls"), count(json, "toolErrors"), count(json, "callErrors"),
-                count(json, "drops"), count(json, "reconnectAttempts"), count(json, "reconnects"),
-                errorAt(json.get("lastError")), errorAt(json.get("lastCallError")));
-    }
-
-    private static long count(JsonNode json, String field) {
-        return Math.max(0, json.path(field).asLong(0));
-    }
-
-    private static Optional<ServerActivity.ErrorAt> errorAt(JsonNode json) {
-        if (json == null || !json.isObject() || !json.path("message").isString()) {
-            return Optional.empty();
-        }
-        Instant at;
-        try {
-            at = Instant.parse(json.path("at").asString(""));
-        } catch (java.time.format.DateTimeParseException e) {
-            at = Instant.EPOCH;
-        }
-        return Optional.of(new ServerActivity.ErrorAt(json.get("message").asString(), at));
     }
 
     private static void print(CliContext context, List<Line> lines, List<SkippedServer> notStarted) {
