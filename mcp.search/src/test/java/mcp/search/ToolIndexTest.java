@@ -245,6 +245,21 @@ class ToolIndexTest {
     }
 
     @Test
+    void aFileNameInTheQueryReadsAsAFileNotAsAProduct() {
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("filesystem", FILES);
+        index.put("ms-365", List.of(
+                tool("ms-365", "list-onenote-notebooks", "List Microsoft OneNote notebooks"),
+                tool("ms-365", "list-onenote-notebook-sections", "List the sections of a OneNote notebook"),
+                tool("ms-365", "get-onenote-page-content", "Get the content of a OneNote page")));
+        index.put("gitlab", List.of(tool("gitlab", "validate_ci_lint", "Validate the .gitlab-ci.yml configuration")));
+        assertEquals("read_file", first(index, "read the contents of notes.txt"),
+                "notes.txt is a text file, not OneNote's notes");
+        assertEquals("read_file", first(index, "show me Q3-Notes.md"));
+        assertEquals("validate_ci_lint", first(index, "is my .gitlab-ci.yml valid"), "a dotfile's name says which tool");
+    }
+
+    @Test
     void aCamelCaseProductNameTheIndexKnowsWholeStaysWhole() {
         ToolIndex index = ToolIndex.builder().build();
         index.put("hubspot", List.of(tool("hubspot", "hubspot-search-objects", "Search CRM objects")));

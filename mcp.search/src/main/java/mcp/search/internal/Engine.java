@@ -464,9 +464,24 @@ public final class Engine {
     private static final Pattern PATHS = Pattern.compile(
             "(?<![\\p{L}\\p{N}./~])(?:~|\\.{1,2})?/[^\\s/]+(?:/[^\\s/]*)*|\\b[A-Za-z]:\\\\\\S*");
 
-    /** The query without its values ({@link #VALUES}), a file path read as the words "file path". */
+    /**
+     * A file name with a common extension ({@code notes.txt}, {@code Q3-budget.xlsx}): its base name is a value
+     * of the request, like quoted text, but read as words it is taken for a product or a subject ("notes" finds
+     * OneNote's notebooks before {@code read_file}). It is read as its type and the word "file" ("txt file").
+     * A dotfile ({@code .gitlab-ci.yml}, {@code .env}) keeps its name: that name says which tool.
+     */
+    private static final Pattern FILE_NAMES = Pattern.compile("(?<![\\p{L}\\p{N}/~.@_-])[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]*"
+            + "\\.(txt|md|markdown|csv|tsv|json|ya?ml|xml|html?|css|py|java|go|rs|rb|php|sh|sql|log|pdf|docx?|xlsx?|pptx?"
+            + "|png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov|zip|tar|gz|tgz|toml|ini|cfg|conf|ipynb)(?![\\p{L}\\p{N}])",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The query without its values ({@link #VALUES}), a file path read as the words "file path", a file name
+     * as its type and "file" ({@link #FILE_NAMES}).
+     */
     static String withoutValues(String query) {
-        return PATHS.matcher(VALUES.matcher(query).replaceAll(" ")).replaceAll(" file path ");
+        String withoutPaths = PATHS.matcher(VALUES.matcher(query).replaceAll(" ")).replaceAll(" file path ");
+        return FILE_NAMES.matcher(withoutPaths).replaceAll(" $1 file ");
     }
 
     /**
