@@ -260,6 +260,24 @@ class ToolIndexTest {
     }
 
     @Test
+    void aLiteralMatchOutranksAMatchOnASynonymOnly() {
+        // "read" is common here and "fetch" rare: on idf alone, the synonym "fetch" would outweigh the
+        // user's own word even at the synonym weight.
+        List<IndexedTool> tools = List.of(
+                tool("t", "fetch_widget", "Fetch a widget"),
+                tool("t", "read_widget", "Read a widget"),
+                tool("t", "read_logs", "Read the logs"),
+                tool("t", "read_mail", "Read mail"),
+                tool("t", "read_page", "Read a page"),
+                tool("t", "read_notes", "Read notes"));
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("t", tools);
+        List<String> hits = index.search("read the widget", 5).stream().map(Hit::name).toList();
+        assertEquals(List.of("read_widget", "fetch_widget"), hits.subList(0, 2), "literal first, the synonym still found");
+        assertEquals("fetch_widget", first(index, "fetch the widget"), "and the other way round");
+    }
+
+    @Test
     void aCamelCaseProductNameTheIndexKnowsWholeStaysWhole() {
         ToolIndex index = ToolIndex.builder().build();
         index.put("hubspot", List.of(tool("hubspot", "hubspot-search-objects", "Search CRM objects")));
