@@ -245,6 +245,39 @@ class ToolIndexTest {
     }
 
     @Test
+    void aFileNameInTheQueryReadsAsAFileNotAsAProduct() {
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("filesystem", FILES);
+        index.put("ms-365", List.of(
+                tool("ms-365", "list-onenote-notebooks", "List Microsoft OneNote notebooks"),
+                tool("ms-365", "list-onenote-notebook-sections", "List the sections of a OneNote notebook"),
+                tool("ms-365", "get-onenote-page-content", "Get the content of a OneNote page")));
+        index.put("gitlab", List.of(tool("gitlab", "validate_ci_lint", "Validate the .gitlab-ci.yml configuration")));
+        assertEquals("read_file", first(index, "read the contents of notes.txt"),
+                "notes.txt is a text file, not OneNote's notes");
+        assertEquals("read_file", first(index, "show me Q3-Notes.md"));
+        assertEquals("validate_ci_lint", first(index, "is my .gitlab-ci.yml valid"), "a dotfile's name says which tool");
+    }
+
+    @Test
+    void aLiteralMatchOutranksAMatchOnASynonymOnly() {
+        // "read" is common here and "fetch" rare: on idf alone, the synonym "fetch" would outweigh the
+        // user's own word even at the synonym weight.
+        List<IndexedTool> tools = List.of(
+                tool("t", "fetch_widget", "Fetch a widget"),
+                tool("t", "read_widget", "Read a widget"),
+                tool("t", "read_logs", "Read the logs"),
+                tool("t", "read_mail", "Read mail"),
+                tool("t", "read_page", "Read a page"),
+                tool("t", "read_notes", "Read notes"));
+        ToolIndex index = ToolIndex.builder().build();
+        index.put("t", tools);
+        List<String> hits = index.search("read the widget", 5).stream().map(Hit::name).toList();
+        assertEquals(List.of("read_widget", "fetch_widget"), hits.subList(0, 2), "literal first, the synonym still found");
+        assertEquals("fetch_widget", first(index, "fetch the widget"), "and the other way round");
+    }
+
+    @Test
     void aCamelCaseProductNameTheIndexKnowsWholeStaysWhole() {
         ToolIndex index = ToolIndex.builder().build();
         index.put("hubspot", List.of(tool("hubspot", "hubspot-search-objects", "Search CRM objects")));

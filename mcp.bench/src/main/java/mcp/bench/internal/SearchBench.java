@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import mcp.search.Hit;
@@ -24,13 +25,14 @@ import tools.jackson.databind.JsonNode;
  * ({@code bench/toolcorpus/servers/*.json}, raw {@code tools/list} results of real servers) and its
  * queries ({@code queries.json}, written from the user's side, each with its expected tools and a
  * {@code noSharedWord} flag), and prints recall@5 and MRR for mcp-host's search, for each of its extras
- * switched off, for plain BM25, for a substring baseline and for Lucene's BM25 with mcp-host's analysis;
- * each overall, on the {@code noSharedWord} queries, and on the two halves of a seeded split (a tuning
- * half and a held-out half). Then the costs over 10,000 tools (the corpus replicated under renamed
+ * switched off, for plain BM25, for BM25 over every field, for a substring baseline and for Lucene's BM25 with
+ * mcp-host's analysis; each overall, on the {@code noSharedWord} queries, and on the two halves of a seeded split
+ * (a tuning half and a held-out half). Then mcp-host and the two BM25 baselines per kind of request
+ * ({@link #byKind}), per half. Then the costs over 10,000 tools (the corpus replicated under renamed
  * servers): index build time, heap after GC, search latency p50/p99.
  *
  * <p>Command line: {@code --repo DIR [--corpus DIR] [--seed N] [--tools N] [--rounds N] [--smoke]
- * [--only tune|heldout]}. {@code --smoke}: quality only, for CI.
+ * [--misses all|tune] [--queries FILE]}. {@code --smoke}: quality only, for CI.
  */
 public final class SearchBench {
 
@@ -158,6 +160,7 @@ public final class SearchBench {
         all.put("  without field weights", c -> index(ToolIndex.builder().singleField(true), c));
         all.put("  without name and prefix matches", c -> index(ToolIndex.builder().nameMatches(false).prefixWeight(0), c));
         all.put("plain BM25", c -> index(plain(), c));
+        all.put("BM25 over every field", c -> index(fields(), c));
         all.put("substring", SearchBench::substring);
         if (withLucene) {
             all.put("Lucene BM25, mcp-host's analysis, no thesaurus", LuceneSearcher::new);
@@ -169,6 +172,16 @@ public final class SearchBench {
     static ToolIndex.Builder plain() {
         return ToolIndex.builder().splitIdentifiers(false).stemming(false).stopWords(false).thesaurus(false)
                 .prefixWeight(0).nameMatches(false).singleField(true).bm25(1.2, 0.75);
+    }
+
+    /**
+     * BM25F over the index's six fields with their weights and length normalisation, every extra off
+     * (identifier splitting, stemming, stop words and values, thesaurus, prefix and name matches): what
+     * the fields alone give, the second baseline beside {@link #plain()}.
+     */
+    static ToolIndex.Builder fields() {
+        return ToolIndex.builder().splitIdentifiers(false).stemming(false).stopWords(false).thesaurus(false)
+                .prefixWeight(0).nameMatches(false);
     }
 
     /**
@@ -249,6 +262,151 @@ public final class SearchBench {
             }
         }
         return out;
+    }
+
+    // ---- kinds of request
+
+    /** The kinds of request reported apart, in report order; a query may be of several (see {@link #kinds}). */
+    static final List<String> KINDS = List.of("easy", "synonym", "noSharedWord", "names the service", "ambiguous");
+
+    /** Function words of {@code bench/toolcorpus/queries.mjs} (no domain word), which computes {@code noSharedWord}. */
+    private static final Set<String> KIND_STOP_WORDS = Set.of(("a about above after again against all am an and any are"
+            + " aren as at be because been before being below between both but by can cannot could did do does doing don"
+            + " down during each few for from further had has have having he her here hers herself him himself his how i"
+            + " if in into is isn it its itself just let me more most my myself no nor not now of off on once only or"
+            + " other ought our ours ourselves out over own same she should so some such than that the their theirs them"
+            + " themselves then there these they this those through to too under until up very was we were what when"
+            + " where which while who whom why will with would you your yours yourself yourselves s t ll re ve d m also"
+            + " please whats there's i'm im lets let's ok okay eg ie etc via per").split(" "));
+
+    /**
+     * The words of a text as {@code queries.mjs} takes them: camelCase split, lowercased, split on anything but
+     * letters and digits, its function words dropped. Independent of mcp-host's analysis on purpose: the kinds
+     * must not depend on the engine they judge.
+     */
+    static List<String> kindWords(String text) {
+        String split = text.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("([A-Z]+)([A-Z][a-z])", "$1 $2")
+                .toLowerCase(Locale.ROOT);
+        return Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty() && !KIND_STOP_WORDS.contains(w)).toList();
+    }
+
+    /** The light suffix stemmer of {@code queries.mjs} (plurals, -ing, -ed): a plural is the same word. */
+    static String kindStem(String w) {
+        if (w.length() > 5 && w.endsWith("ies")) {
+            return w.substring(0, w.length() - 3) + "y";
+        }
+        if (w.length() > 5 && w.endsWith("ing")) {
+            return undouble(w.substring(0, w.length() - 3));
+        }
+        if (w.length() > 4 && w.endsWith("ed")) {
+            return undouble(w.substring(0, w.length() - 2));
+        }
+        if (w.length() > 4 && w.matches(".*(ches|shes|sses|xes|zes)")) {
+            return w.substring(0, w.length() - 2);
+        }
+        if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us")) {
+            return w.substring(0, w.length() - 1);
+        }
+        return w;
+    }
+
+    private static String undouble(String w) {
+        if (w.matches(".*([bdfgmnprt])\\1")) {
+            return w.substring(0, w.length() - 1);
+        }
+        return w.endsWith("at") || w.endsWith("iz") ? w + "e" : w;
+    }
+
+    /**
+     * The kinds of each query, by rules computed from the corpus and the query, never labelled by hand:
+     * <ul>
+     *   <li><b>easy</b>: the query shares a word with the name of one of its expected tools
+     *       ({@link #kindWords}, {@link #kindStem}: "read notes.txt" and {@code read_file});
+     *   <li><b>synonym</b>: it shares none (the request paraphrases the tool's name);
+     *   <li><b>noSharedWord</b>: the query file's flag, a part of synonym: no word in common with any field;
+     *   <li><b>names the service</b>: the query holds an expected tool's server name, whole (its words in a
+     *       row) or its first word ("gitlab" for {@code gitlab-reference}, "google" for {@code google-maps});
+     *   <li><b>ambiguous</b>: more than one server could answer: the expected tools are on several servers,
+     *       or an expected tool's name is a tool name on another server too ({@code read_file},
+     *       {@code create_repository}).
+     * </ul>
+     */
+    static Map<String, List<Query>> byKind(Corpus corpus, List<Query> queries) {
+        Map<String, IndexedTool> tools = new LinkedHashMap<>();
+        Map<String, Set<String>> serversOfName = new LinkedHashMap<>();
+        corpus.servers().values().forEach(list -> list.forEach(t -> {
+            tools.put(t.id(), t);
+            serversOfName.computeIfAbsent(t.name(), n -> new java.util.HashSet<>()).add(t.server());
+        }));
+        Map<String, List<Query>> out = new LinkedHashMap<>();
+        KINDS.forEach(k -> out.put(k, new ArrayList<>()));
+        for (Query q : queries) {
+            List<String> words = kindWords(q.text());
+            Set<String> stems = new java.util.HashSet<>(words.stream().map(SearchBench::kindStem).toList());
+            String joined = " " + String.join(" ", words) + " ";
+            List<IndexedTool> expected = q.expected().stream().map(tools::get).filter(java.util.Objects::nonNull).toList();
+            boolean easy = expected.stream().anyMatch(t -> kindWords(t.name()).stream().map(SearchBench::kindStem)
+                    .anyMatch(stems::contains));
+            boolean service = expected.stream().anyMatch(t -> {
+                List<String> server = kindWords(t.server());
+                return !server.isEmpty() && (joined.contains(" " + String.join(" ", server) + " ")
+                        || words.contains(server.get(0)));
+            });
+            boolean ambiguous = expected.stream().map(IndexedTool::server).distinct().count() > 1
+                    || expected.stream().anyMatch(t -> serversOfName.get(t.name()).size() > 1);
+            out.get(easy ? "easy" : "synonym").add(q);
+            if (q.noSharedWord()) {
+                out.get("noSharedWord").add(q);
+            }
+            if (service) {
+                out.get("names the service").add(q);
+            }
+            if (ambiguous) {
+                out.get("ambiguous").add(q);
+            }
+        }
+        return out;
+    }
+
+    /** The searchers of the per-kind report: mcp-host and the two BM25 baselines it must not fall below. */
+    static Map<String, Function<Corpus, Searcher>> kindSearchers() {
+        Map<String, Function<Corpus, Searcher>> all = new LinkedHashMap<>();
+        all.put("mcp-host", c -> index(ToolIndex.builder(), c));
+        all.put("plain BM25", c -> index(plain(), c));
+        all.put("BM25 over every field", c -> index(fields(), c));
+        return all;
+    }
+
+    /**
+     * Recall@5 and MRR per kind of request, one table per half of the split (then all queries): each row a
+     * searcher, each column a kind with its query count.
+     */
+    static String kindTables(Corpus corpus, long seed) {
+        Map<String, List<Query>> parts = new LinkedHashMap<>();
+        parts.put("tuning half", half(corpus.queries(), seed, 0));
+        parts.put("held-out half", half(corpus.queries(), seed, 1));
+        parts.put("all", corpus.queries());
+        Map<String, Searcher> searchers = new LinkedHashMap<>();
+        kindSearchers().forEach((name, factory) -> searchers.put(name, factory.apply(corpus)));
+        StringBuilder b = new StringBuilder();
+        parts.forEach((part, queries) -> {
+            Map<String, List<Query>> sets = new LinkedHashMap<>();
+            sets.put("all", queries);
+            sets.putAll(byKind(corpus, queries));
+            b.append("| ").append(part).append(", R@5 / MRR |");
+            sets.forEach((kind, qs) -> b.append(' ').append(kind).append(" (").append(qs.size()).append(") |"));
+            b.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
+            searchers.forEach((name, searcher) -> {
+                b.append("| ").append(name).append(" |");
+                sets.values().forEach(qs -> {
+                    Score s = score(searcher, qs);
+                    b.append(String.format(Locale.ROOT, " %.3f / %.3f |", s.recall(), s.mrr()));
+                });
+                b.append('\n');
+            });
+            b.append('\n');
+        });
+        return b.toString();
     }
 
     // ---- costs
@@ -344,6 +502,9 @@ public final class SearchBench {
                 corpus.servers().size(), corpus.tools(), corpus.queries().size(), queryFile.getFileName(),
                 corpus.queries().stream().filter(Query::noSharedWord).count(), seed);
         System.out.println(qualityTable(quality(corpus, seed, !smoke)));
+        System.out.println("per kind of request (SearchBench.byKind: rules on the corpus, not labels):");
+        System.out.println();
+        System.out.print(kindTables(corpus, seed));
         if (options.containsKey("--misses")) {
             List<Query> which = options.get("--misses").equals("tune") ? half(corpus.queries(), seed, 0) : corpus.queries();
             misses(corpus, which).forEach(System.out::println);

@@ -81,6 +81,19 @@ class SearchBenchSmokeTest {
     }
 
     @Test
+    void everyQueryIsEasyOrSynonymAndTheOtherKindsFollowTheirRules() {
+        SearchBench.Corpus corpus = corpus();
+        Map<String, List<SearchBench.Query>> kinds = SearchBench.byKind(corpus, corpus.queries());
+        for (SearchBench.Query q : corpus.queries()) {
+            assertTrue(kinds.get("easy").contains(q) != kinds.get("synonym").contains(q), q.id());
+            assertTrue(!q.noSharedWord() || kinds.get("synonym").contains(q), q.id() + " shares no word, so none of the name's");
+        }
+        assertEquals(corpus.queries().stream().filter(SearchBench.Query::noSharedWord).toList(), kinds.get("noSharedWord"));
+        assertEquals("item", SearchBench.kindStem("items"));
+        assertEquals(List.of("gitlab", "ci", "yml", "valid"), SearchBench.kindWords("is my .gitlab-ci.yml valid"));
+    }
+
+    @Test
     void theReplicatedCorpusHasRenamedServersAndDistinctIds() {
         SearchBench.Corpus corpus = corpus();
         SearchBench.Corpus big = SearchBench.replicate(corpus, 3 * corpus.tools());

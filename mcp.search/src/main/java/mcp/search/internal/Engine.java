@@ -105,8 +105,16 @@ public final class Engine {
         final List<int[]> lists = new ArrayList<>(2);
     }
 
-    /** One alternative of a query group: terms scored together, and its weight. */
-    record Alternative(List<String> terms, double weight, boolean needsAll) {
+    /**
+     * One alternative of a query group: terms scored together, and its weight.
+     *
+     * @param terms the index terms
+     * @param weight the weight relative to the user's own words
+     * @param needsAll whether a tool must hold every term (a multi-word synonym)
+     * @param literal whether these are the words the user wrote (else an expansion: a synonym or a
+     *     longer name word)
+     */
+    record Alternative(List<String> terms, double weight, boolean needsAll, boolean literal) {
     }
 
     private final Config config;
@@ -392,7 +400,7 @@ public final class Engine {
                     continue;
                 }
                 List<Alternative> group = new ArrayList<>();
-                group.add(new Alternative(List.of(token.term()), 1.0, false));
+                group.add(new Alternative(List.of(token.term()), 1.0, false, true));
                 addPrefixes(group, token.term());
                 groups.add(group);
                 continue;
@@ -407,13 +415,13 @@ public final class Engine {
             List<Alternative> group = new ArrayList<>();
             Set<List<String>> seen = new HashSet<>();
             if (!own.isEmpty()) {
-                group.add(new Alternative(own, 1.0, false));
+                group.add(new Alternative(own, 1.0, false, true));
                 seen.add(own);
             }
             for (int id : found) {
                 for (Thesaurus.Phrase phrase : thesaurus.members(id)) {
                     if (phrase.searchable() && seen.add(phrase.terms())) {
-                        group.add(new Alternative(phrase.terms(), config.synonymWeight(), true));
+                        group.add(new Alternative(phrase.terms(), config.synonymWeight(), true, false));
                     }
                 }
             }
@@ -464,9 +472,24 @@ public final class Engine {
     private static final Pattern PATHS = Pattern.compile(
             "(?<![\\p{L}\\p{N}./~])(?:~|\\.{1,2})?/[^\\s/]+(?:/[^\\s/]*)*|\\b[A-Za-z]:\\\\\\S*");
 
-    /** The query without its values ({@link #VALUES}), a file path read as the words "file path". */
+    /**
+     * A file name with a common extension ({@code notes.txt}, {@code Q3-budget.xlsx}): its base name is a value
+     * of the request, like quoted text, but read as words it is taken for a product or a subject ("notes" finds
+     * OneNote's notebooks before {@code read_file}). It is read as its type and the word "file" ("txt file").
+     * A dotfile ({@code .gitlab-ci.yml}, {@code .env}) keeps its name: that name says which tool.
+     */
+    private static final Pattern FILE_NAMES = Pattern.compile("(?<![\\p{L}\\p{N}/~.@_-])[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]*"
+            + "\\.(txt|md|markdown|csv|tsv|json|ya?ml|xml|html?|css|py|java|go|rs|rb|php|sh|sql|log|pdf|docx?|xlsx?|pptx?"
+            + "|png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov|zip|tar|gz|tgz|toml|ini|cfg|conf|ipynb)(?![\\p{L}\\p{N}])",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The query without its values ({@link #VALUES}), a file path read as the words "file path", a file name
+     * as its type and "file" ({@link #FILE_NAMES}).
+     */
     static String withoutValues(String query) {
-        return PATHS.matcher(VALUES.matcher(query).replaceAll(" ")).replaceAll(" file path ");
+        String withoutPaths = PATHS.matcher(VALUES.matcher(query).replaceAll(" ")).replaceAll(" file path ");
+        return FILE_NAMES.matcher(withoutPaths).replaceAll(" $1 file ");
     }
 
     /**
@@ -503,7 +526,7 @@ public final class Engine {
             if (added++ == MAX_PREFIX_EXPANSIONS) {
                 break;
             }
-            group.add(new Alternative(List.of(longer), config.prefixWeight(), false));
+            group.add(new Alternative(List.of(longer), config.prefixWeight(), false, false));
         }
     }
 
@@ -534,13 +557,20 @@ public final class Engine {
                 average[f] = Math.max(1e-9, (double) lengthTotals[f] / live);
             }
             for (List<Alternative> group : groups) {
+                double literalIdf = literalIdf(group);
                 for (Alternative alternative : group) {
+                    // An expansion never weighs more than the word the user wrote: a synonym or a longer
+                    // name word is often rarer than the user's word, so its idf alone would lift a tool
+                    // that says "fetch" above one that says the user's "read". Capped at the literal's
+                    // idf, a literal match outranks an expansion-only match in the same field.
+                    double cap = alternative.literal() || literalIdf < 0 ? 1
+                            : Math.min(1, literalIdf / Math.max(1e-9, idfSum(alternative.terms())));
                     for (String term : alternative.terms()) {
                         TermEntry entry = terms.get(term);
                         if (entry == null) {
                             continue;
                         }
-                        double idf = Math.log(1 + (live - entry.df + 0.5) / (entry.df + 0.5));
+                        double idf = idf(entry.df);
                         for (int[] list : entry.lists) {
                             for (int p = 0; p < list.length; p += STRIDE) {
                                 int d = list[p];
@@ -556,7 +586,7 @@ public final class Engine {
                     for (int k = 0; k < altTouched.size; k++) {
                         int d = altTouched.values[k];
                         if (matched[d] >= need) {
-                            double v = sum[d] * alternative.weight();
+                            double v = sum[d] * alternative.weight() * cap;
                             if (best[d] == 0) {
                                 groupTouched.add(d);
                             }
@@ -584,6 +614,31 @@ public final class Engine {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** The idf of a term held by {@code df} of the live tools (BM25's, never negative). */
+    private double idf(int df) {
+        return Math.log(1 + (live - df + 0.5) / (df + 0.5));
+    }
+
+    /** The idf of an alternative's terms, summed; a term the index does not hold counts as the rarest. */
+    private double idfSum(List<String> alternativeTerms) {
+        double sum = 0;
+        for (String term : alternativeTerms) {
+            TermEntry entry = terms.get(term);
+            sum += idf(entry == null ? 0 : entry.df);
+        }
+        return sum;
+    }
+
+    /** The idf of a group's literal alternative (the user's own words), or -1 when it has none ("to do"). */
+    private double literalIdf(List<Alternative> group) {
+        for (Alternative alternative : group) {
+            if (alternative.literal()) {
+                return idfSum(alternative.terms());
+            }
+        }
+        return -1;
     }
 
     /** BM25F: the field-weighted, length-normalised term frequency, saturated once. */
