@@ -99,7 +99,8 @@ class TextEmbeddingsTest {
         try (TextEmbeddings embeddings = TextEmbeddings.builder("broken", texts -> {
             throw new IllegalStateException("no model file");
         }).build()) {
-            ToolIndex index = ToolIndex.builder().ranker(embeddings.ranker()).build();
+            ToolIndex index = ToolIndex.builder().ranker(embeddings.ranker()).rankerTimeout(Duration.ofSeconds(10))
+                    .build();
             index.put("git", GIT);
             assertTrue(!index.ranker().orElseThrow().awaitReady(Duration.ofSeconds(10)));
             SearchResult result = index.find("commit", 3);
