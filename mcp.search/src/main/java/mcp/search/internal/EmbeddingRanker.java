@@ -96,10 +96,22 @@ public final class EmbeddingRanker implements ToolRanker {
         float[] data = m.data();
         int d = m.dimension();
         for (int row = 0, offset = 0; row < m.entries().length; row++, offset += d) {
-            double dot = 0;
-            for (int i = 0; i < d; i++) {
-                dot += data[offset + i] * q[i];
+            // Four running sums: independent additions the JIT can overlap (a single sum is one long chain).
+            float s0 = 0;
+            float s1 = 0;
+            float s2 = 0;
+            float s3 = 0;
+            int i = 0;
+            for (; i + 3 < d; i += 4) {
+                s0 += data[offset + i] * q[i];
+                s1 += data[offset + i + 1] * q[i + 1];
+                s2 += data[offset + i + 2] * q[i + 2];
+                s3 += data[offset + i + 3] * q[i + 3];
             }
+            for (; i < d; i++) {
+                s0 += data[offset + i] * q[i];
+            }
+            double dot = (s0 + s1) + (s2 + s3);
             if (best.size() < limit) {
                 best.add(new double[] {dot, row});
             } else if (dot > best.peek()[0]) {

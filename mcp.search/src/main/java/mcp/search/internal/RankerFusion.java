@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -44,11 +45,13 @@ public final class RankerFusion {
     private final ToolRanker ranker;
     private final long timeoutNanos;
     /**
-     * Two threads at most: a ranker past its bound keeps its thread until it returns (Java cannot stop it), so a hung
-     * ranker occupies both and later queries are answered by words at once ("busy"), never queued behind it. Idle
-     * threads end after a few seconds, so an index needs no close.
+     * Two ranks at most at once (permits), on two threads that end when idle, so an index needs no close. A rank
+     * past its bound is not interrupted (a model's native call would not hear it anyway): it runs to its end and its
+     * answer is dropped, holding its permit until then, so a hung ranker occupies both and later queries are
+     * answered by words at once ("busy"), never queued behind it.
      */
     private final ThreadPoolExecutor threads;
+    private final Semaphore permits = new Semaphore(2);
     /** The servers whose last update the ranker refused: its answers would miss them, so it is left out. */
     private final Map<String, String> refused = new ConcurrentHashMap<>();
 
@@ -60,11 +63,12 @@ public final class RankerFusion {
         this.ranker = ranker;
         this.timeoutNanos = timeout.toNanos();
         AtomicInteger count = new AtomicInteger();
-        this.threads = new ThreadPoolExecutor(0, 2, 5, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+        this.threads = new ThreadPoolExecutor(2, 2, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
             Thread thread = new Thread(task, "mcp-search-ranker-" + ranker.id() + "-" + count.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
+        threads.allowCoreThreadTimeOut(true);
     }
 
     /** @return the ranker's id */
@@ -127,11 +131,23 @@ public final class RankerFusion {
             return wordsOnly(words.apply(limit), null);
         }
         long start = System.nanoTime();
-        Future<List<Hit>> ranked;
-        try {
-            ranked = threads.submit(() -> ranker.rank(query, depth));
-        } catch (RejectedExecutionException e) {
+        if (!permits.tryAcquire()) {
             return wordsOnly(words.apply(limit), "busy: its earlier queries are still running past their bound");
+        }
+        CompletableFuture<List<Hit>> ranked = new CompletableFuture<>();
+        try {
+            threads.execute(() -> {
+                try {
+                    ranked.complete(ranker.rank(query, depth));
+                } catch (Throwable e) {
+                    ranked.completeExceptionally(e);
+                } finally {
+                    permits.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            permits.release();
+            return wordsOnly(words.apply(limit), "busy: " + e.getMessage());
         }
         List<Hit> byWords = words.apply(depth);
         List<Hit> byRanker;
@@ -139,14 +155,12 @@ public final class RankerFusion {
             long left = timeoutNanos - (System.nanoTime() - start);
             byRanker = ranked.get(Math.max(0, left), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            ranked.cancel(true);
             return wordsOnly(cut(byWords, limit), "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
                     + " ms");
         } catch (ExecutionException e) {
             return wordsOnly(cut(byWords, limit), "failed: " + describe(e.getCause()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            ranked.cancel(true);
             return wordsOnly(cut(byWords, limit), "interrupted");
         }
         if (byRanker == null) {
