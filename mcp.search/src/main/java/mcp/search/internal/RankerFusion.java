@@ -137,12 +137,20 @@ public final class RankerFusion {
         CompletableFuture<List<Hit>> ranked = new CompletableFuture<>();
         try {
             threads.execute(() -> {
+                List<Hit> hits = null;
+                Throwable failure = null;
                 try {
-                    ranked.complete(ranker.rank(query, depth));
+                    hits = ranker.rank(query, depth);
                 } catch (Throwable e) {
-                    ranked.completeExceptionally(e);
+                    failure = e;
                 } finally {
+                    // Before the answer is handed over: the caller's next query must find this permit free.
                     permits.release();
+                }
+                if (failure == null) {
+                    ranked.complete(hits);
+                } else {
+                    ranked.completeExceptionally(failure);
                 }
             });
         } catch (RejectedExecutionException e) {
