@@ -306,8 +306,9 @@ public final class McpHost implements AutoCloseable {
     /**
      * Ranks tools as a session's search does, with the host's ranker when it has one (the word index alone
      * otherwise): for a one-shot listing such as {@code mcp-host tools --search}. The ranker is given up to
-     * {@code wait} to embed (or otherwise take) the tools first; a definition it has seen before, in this run or
-     * an earlier one (its cache), costs nothing then.
+     * {@code wait} to embed (or otherwise take) the tools first, and as long for the query (at least the host's
+     * {@link Builder#toolRankerTimeout}); a definition it has seen before, in this run or an earlier one (its cache),
+     * costs nothing then.
      *
      * @param tools the tools (those meant for an app's view only are left out)
      * @param query words, a tool's name, or {@code /regex/}
@@ -318,7 +319,9 @@ public final class McpHost implements AutoCloseable {
      */
     public ToolSearch.Ranked searchTools(List<mcp.manager.BridgedTool> tools, String query, int limit,
             Duration wait) {
-        return SessionIndex.rank(tools, query, limit, newRanker(), rankerTimeout(), wait);
+        // One query, asked by a person who already waited for the embeddings: the ranker gets as long for it.
+        Duration bound = wait.compareTo(rankerTimeout()) > 0 ? wait : rankerTimeout();
+        return SessionIndex.rank(tools, query, limit, newRanker(), bound, wait);
     }
 
     /** @return a builder with every default set */
