@@ -1,6 +1,7 @@
 package mcp.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,10 +14,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mcp.api.McpJson;
+import mcp.manager.ToolOutput;
 import mcp.search.spi.ToolRankerProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The host's tool search ranker: found by ServiceLoader (as a class-path jar brings it) or given to the builder, used
@@ -96,7 +100,8 @@ class ToolRankerTest {
     @Test
     void aSessionsSearchFusesTheRankerAndSaysSo() throws Exception {
         StubRankerProvider.CONTEXTS.clear();
-        try (ToolSession session = host(new StubRankerProvider()).build().openSession()) {
+        try (ToolSession session = host(new StubRankerProvider())
+                .toolSearch(ToolSearch.OFF.withMode(ToolSearch.Mode.ON)).build().openSession()) {
             ToolSession.Found found = session.findTools("repeat my words back", 3);
             assertEquals(Optional.of("stub"), found.ranker(), found.toString());
             assertTrue(found.tools().stream().anyMatch(tool -> tool.name().equals("mcp_kit_pid")), found.toString());
@@ -105,6 +110,15 @@ class ToolRankerTest {
                     "one ranker per session, its files beside the tool cache");
             ToolSession.Found regex = session.findTools("/echo/", 3);
             assertEquals(Optional.empty(), regex.ranker());
+
+            // The agent's search_tools: the text is the agent's, which ranker answered is the application's.
+            ToolOutput output = mcp.manager.McpClient.await(session.tool(ToolSearch.TOOL).orElseThrow()
+                    .call(McpJson.mapper().readTree("{\"query\":\"repeat my words back\",\"limit\":3}")));
+            assertTrue(output.text().contains("mcp_kit_pid"), output.text());
+            assertFalse(output.text().contains("stub"), "the agent's text does not name the ranker");
+            JsonNode details = output.details().structuredContent().orElseThrow();
+            assertEquals("stub", details.path("ranker").asString(), details.toString());
+            assertTrue(details.path("rankerSkipped").isNull(), details.toString());
         }
     }
 
