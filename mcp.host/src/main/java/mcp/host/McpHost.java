@@ -44,6 +44,8 @@ import mcp.manager.ElicitationHandlers;
 import mcp.manager.ConnectResult;
 import mcp.manager.McpManager;
 import mcp.manager.ReconcileResult;
+import mcp.search.spi.ToolRanker;
+import mcp.search.spi.ToolRankerProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,6 +92,10 @@ public final class McpHost implements AutoCloseable {
     private final McpManager manager;
     /** Closes the host at JVM shutdown if it is still open; removed by {@link #close()}. */
     private final Thread shutdownHook;
+    /** The second ranking of tool search: the builder's, else the one ServiceLoader found, else none. */
+    private final Optional<ToolRankerProvider> rankerProvider;
+    /** Set once a ranker could not be made: logged once, then searches use words alone without asking again. */
+    private volatile boolean rankerBroken;
 
     /**
      * How long a load, a reload or {@link #close()} waits for another one in flight, whose own work is bounded
@@ -155,6 +161,9 @@ public final class McpHost implements AutoCloseable {
         }
         // The embedder's UI decides about changed tool definitions as about pending servers.
         managerBuilder.consent(builder.consentHandler);
+        this.rankerProvider = rankerProvider(builder.toolRankerProvider, builder.serviceLoader,
+                McpHost.class.getClassLoader());
+        rankerProvider.ifPresent(provider -> LOG.debug("Tool search ranker: {}", provider.id()));
         this.manager = managerBuilder.build();
         Thread hook = new Thread(manager::close, "mcp-host-shutdown");
         try {
@@ -245,6 +254,74 @@ public final class McpHost implements AutoCloseable {
         }
         return Optional.of(provider.open(new ToolCacheProvider.Settings(Optional.ofNullable(builder.cacheDirectory),
                 builder.home, builder.environment, Duration.ofDays(30))));
+    }
+
+    /**
+     * The ranker provider of tool search: the given one, else the one ServiceLoader finds (none is normal: the word
+     * index alone); two found fail, as two of any service with one role do.
+     */
+    static Optional<ToolRankerProvider> rankerProvider(ToolRankerProvider explicit, boolean serviceLoader,
+            ClassLoader loader) {
+        if (explicit != null || !serviceLoader) {
+            return Optional.ofNullable(explicit);
+        }
+        Map<String, ToolRankerProvider> found = Providers.byId(ToolRankerProvider.class,
+                Providers.load(ToolRankerProvider.class, loader), ToolRankerProvider::id);
+        if (found.size() > 1) {
+            throw new ProviderException("More than one tool search ranker was found (" + String.join(", ",
+                    found.keySet()) + "): pass the one to use with McpHost.Builder.toolRanker(...), or remove the"
+                    + " others from the module or class path.");
+        }
+        return found.values().stream().findFirst();
+    }
+
+    /**
+     * A new ranker for one tool index (one session's, or one ranking of {@link #searchTools}), if the host has a
+     * provider and it works: a provider that fails is logged once and not asked again.
+     */
+    Optional<ToolRanker> newRanker() {
+        if (rankerProvider.isEmpty() || rankerBroken) {
+            return Optional.empty();
+        }
+        ToolRankerProvider provider = rankerProvider.get();
+        Optional<java.nio.file.Path> dir = settings.cacheEnabled ? Optional.of(settings.cacheDirectory != null
+                ? settings.cacheDirectory.resolveSibling("rankers")
+                : UserDirectories.of(settings.environment, settings.home).cache().resolve("rankers"))
+                : Optional.empty();
+        try {
+            return Optional.of(provider.create(new ToolRankerProvider.Context(dir)));
+        } catch (RuntimeException e) {
+            rankerBroken = true;
+            LOG.warn("The tool search ranker {} could not be made, so tool search uses words alone: {}",
+                    provider.id(), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** @return how long a search waits for the ranker */
+    Duration rankerTimeout() {
+        return settings.toolRankerTimeout;
+    }
+
+    /**
+     * Ranks tools as a session's search does, with the host's ranker when it has one (the word index alone
+     * otherwise): for a one-shot listing such as {@code mcp-host tools --search}. The ranker is given up to
+     * {@code wait} to embed (or otherwise take) the tools first, and as long for the query (at least the host's
+     * {@link Builder#toolRankerTimeout}); a definition it has seen before, in this run or an earlier one (its cache),
+     * costs nothing then.
+     *
+     * @param tools the tools (those meant for an app's view only are left out)
+     * @param query words, a tool's name, or {@code /regex/}
+     * @param limit the most tools, at least 1
+     * @param wait how long the ranker may take the tools first
+     * @return the best matches, best first, and which ranker answered
+     * @throws IllegalArgumentException for a {@code /regex/} that is invalid or too costly
+     */
+    public ToolSearch.Ranked searchTools(List<mcp.manager.BridgedTool> tools, String query, int limit,
+            Duration wait) {
+        // One query, asked by a person who already waited for the embeddings: the ranker gets as long for it.
+        Duration bound = wait.compareTo(rankerTimeout()) > 0 ? wait : rankerTimeout();
+        return SessionIndex.rank(tools, query, limit, newRanker(), bound, wait);
     }
 
     /** @return a builder with every default set */
@@ -621,6 +698,8 @@ public final class McpHost implements AutoCloseable {
         private Duration lazyIdleTimeout = mcp.api.LazyStart.DEFAULT_IDLE_TIMEOUT;
         private mcp.api.CallLimits callLimits = mcp.api.CallLimits.NONE;
         private ToolSearch toolSearch = ToolSearch.OFF;
+        private ToolRankerProvider toolRankerProvider;
+        private Duration toolRankerTimeout = mcp.search.ToolIndex.DEFAULT_RANKER_TIMEOUT;
         private Path resultDirectory;
         private boolean keepResultFiles;
 
@@ -967,6 +1046,32 @@ public final class McpHost implements AutoCloseable {
         }
 
         /**
+         * A second ranking for tool search, fused with the word index's (docs/tool-search.md): an embedding model,
+         * say. Without one, the provider ServiceLoader finds is used (such as module {@code mcp.search.embeddings}'s
+         * when it is on the module or class path), unless {@link #serviceLoader(boolean)} is off; without any, the
+         * words rank alone.
+         *
+         * @param provider the provider; its rankers are made per session, when the session first searches
+         * @return this
+         */
+        public Builder toolRanker(ToolRankerProvider provider) {
+            this.toolRankerProvider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /**
+         * @param timeout how long a search waits for the ranker before the words answer alone, more than zero
+         * @return this (default {@link mcp.search.ToolIndex#DEFAULT_RANKER_TIMEOUT}, 50 ms)
+         */
+        public Builder toolRankerTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("the ranker timeout must be more than zero, got " + timeout);
+            }
+            this.toolRankerTimeout = timeout;
+            return this;
+        }
+
+        /**
          * @param limits the idle timeout, the absolute cap and the reset on progress of every server's tool calls,
          *     unless its config sets its own ({@code idleTimeout}, {@code maxTotalTimeout},
          *     {@code resetTimeoutOnProgress} in the native format) or the call does (docs/long-calls.md)
@@ -1044,6 +1149,8 @@ public final class McpHost implements AutoCloseable {
             copy.reconnect = reconnect;
             copy.callLimits = callLimits;
             copy.toolSearch = toolSearch;
+            copy.toolRankerProvider = toolRankerProvider;
+            copy.toolRankerTimeout = toolRankerTimeout;
             copy.resultDirectory = resultDirectory;
             copy.keepResultFiles = keepResultFiles;
             return copy;

@@ -1,15 +1,19 @@
 package mcp.host;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import mcp.manager.BridgedTool;
 import mcp.manager.TokenCounter;
-import mcp.search.Hit;
 import mcp.search.IndexedTool;
+import mcp.search.SearchResult;
 import mcp.search.ToolIndex;
+import mcp.search.spi.ToolRanker;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,9 +26,29 @@ final class SessionIndex {
     /** The group of the tools that are not an MCP server's. */
     static final String APP = "app";
 
-    private final ToolIndex index = ToolIndex.builder().build();
+    private final Supplier<Optional<ToolRanker>> rankers;
+    private final Duration rankerTimeout;
+    /**
+     * Made at the first update, so that a session that never searches never makes a ranker (which may load a
+     * model); guarded by this for writes, read by searches after an update.
+     */
+    private volatile ToolIndex index;
     /** What each group held at the last update; guarded by this. */
     private final Map<String, List<IndexedTool>> groups = new HashMap<>();
+
+    /** An index with words alone. */
+    SessionIndex() {
+        this(Optional::empty, ToolIndex.DEFAULT_RANKER_TIMEOUT);
+    }
+
+    /**
+     * @param rankers makes the second ranking, if any, when the index is first built
+     * @param rankerTimeout how long a search waits for it
+     */
+    SessionIndex(Supplier<Optional<ToolRanker>> rankers, Duration rankerTimeout) {
+        this.rankers = rankers;
+        this.rankerTimeout = rankerTimeout;
+    }
 
     /**
      * Brings the index to these tools.
@@ -33,6 +57,10 @@ final class SessionIndex {
      * @param bridged the MCP tools among them, by name
      */
     synchronized void update(List<AgentTool> tools, Map<String, BridgedTool> bridged) {
+        if (index == null) {
+            index = build(rankers.get(), rankerTimeout);
+        }
+        ToolIndex index = this.index;
         Map<String, List<IndexedTool>> next = new LinkedHashMap<>();
         for (AgentTool tool : tools) {
             BridgedTool mcp = bridged.get(tool.name());
@@ -60,8 +88,16 @@ final class SessionIndex {
      * @param limit the most hits
      * @return the best matches, best first
      */
-    List<Hit> search(String query, int limit) {
-        return index.search(query, limit);
+    SearchResult search(String query, int limit) {
+        ToolIndex current = index;
+        return current == null ? new SearchResult(List.of(), Optional.empty(), Optional.empty())
+                : current.find(query, limit);
+    }
+
+    private static ToolIndex build(Optional<ToolRanker> ranker, Duration timeout) {
+        ToolIndex.Builder builder = ToolIndex.builder().rankerTimeout(timeout);
+        ranker.ifPresent(builder::ranker);
+        return builder.build();
     }
 
     /**
@@ -70,10 +106,14 @@ final class SessionIndex {
      * @param tools the tools
      * @param query the query
      * @param limit the most tools
-     * @return the best matches, best first
+     * @param ranker the second ranking, if any
+     * @param timeout how long the query waits for it
+     * @param wait how long the ranker may take the tools before the query
+     * @return the best matches, best first, and which ranker answered
      */
-    static List<BridgedTool> rank(List<BridgedTool> tools, String query, int limit) {
-        ToolIndex ranking = ToolIndex.builder().build();
+    static ToolSearch.Ranked rank(List<BridgedTool> tools, String query, int limit, Optional<ToolRanker> ranker,
+            Duration timeout, Duration wait) {
+        ToolIndex ranking = build(ranker, timeout);
         Map<String, List<IndexedTool>> byServer = new LinkedHashMap<>();
         Map<String, BridgedTool> byName = new HashMap<>();
         for (BridgedTool tool : tools) {
@@ -84,7 +124,16 @@ final class SessionIndex {
             byName.put(tool.name(), tool);
         }
         byServer.forEach(ranking::put);
-        return ranking.search(query, limit).stream().map(hit -> byName.get(hit.id())).toList();
+        if (ranker.isPresent() && !wait.isZero()) {
+            try {
+                ranker.get().awaitReady(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        SearchResult result = ranking.find(query, limit);
+        return new ToolSearch.Ranked(result.hits().stream().map(hit -> byName.get(hit.id())).toList(),
+                result.ranker(), result.rankerSkipped());
     }
 
     private static IndexedTool indexed(BridgedTool tool) {

@@ -2,6 +2,7 @@ package mcp.host;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import mcp.manager.BridgedTool;
 
@@ -91,6 +92,24 @@ public record ToolSearch(Mode mode, int contextTokens, double share, Set<String>
      * @throws IllegalArgumentException for a {@code /regex/} that is invalid or too costly
      */
     public static List<BridgedTool> rank(List<BridgedTool> tools, String query, int limit) {
-        return SessionIndex.rank(tools, query, limit);
+        return SessionIndex.rank(tools, query, limit, Optional.empty(), mcp.search.ToolIndex.DEFAULT_RANKER_TIMEOUT,
+                java.time.Duration.ZERO).tools();
+    }
+
+    /**
+     * The answer of a ranking ({@link McpHost#searchTools}).
+     *
+     * @param tools the best matches, best first
+     * @param ranker the id of the ranker fused with the word index for this answer; empty when words alone answered
+     * @param rankerSkipped why the host's ranker did not answer (timed out, failed, still embedding, a regex query);
+     *     empty when it answered or the host has none
+     */
+    public record Ranked(List<BridgedTool> tools, Optional<String> ranker, Optional<String> rankerSkipped) {
+        /** Checks and copies. */
+        public Ranked {
+            tools = List.copyOf(tools);
+            Objects.requireNonNull(ranker, "ranker");
+            Objects.requireNonNull(rankerSkipped, "rankerSkipped");
+        }
     }
 }

@@ -27,6 +27,8 @@ import mcp.manager.McpManager;
 import mcp.manager.SurfaceSlice;
 import mcp.manager.ToolOutput;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An agent session's tool registry (SPEC §10): the application's own tools beside the MCP tools.
@@ -60,7 +62,7 @@ public final class ToolSession implements AutoCloseable {
     private Map<String, BridgedTool> bridged = Map.of();
     /** The tools the agent found with the search tool, loaded from then on (deferred loading). */
     private final Set<String> found = ConcurrentHashMap.newKeySet();
-    private final SessionIndex index = new SessionIndex();
+    private final SessionIndex index;
     /**
      * Guarded by lock: whether {@link #index} lags behind the tools (it is brought up to date by the next search,
      * so a session that never searches never builds it), and the MCP tools' estimated definition tokens (counted
@@ -93,6 +95,7 @@ public final class ToolSession implements AutoCloseable {
         this.host = host;
         this.manager = manager;
         this.subagent = subagent;
+        this.index = host == null ? new SessionIndex() : new SessionIndex(host::newRanker, host.rankerTimeout());
     }
 
     static ToolSession open(McpHost host) {
@@ -206,21 +209,37 @@ public final class ToolSession implements AutoCloseable {
      * @return the tools found, best first
      */
     public List<AgentTool> searchTools(String query, int limit) {
+        return findTools(query, limit).tools();
+    }
+
+    /**
+     * Searches as {@link #searchTools} does, and says which ranking answered: the word index alone, or fused with the
+     * host's ranker ({@link McpHost.Builder#toolRanker}, or the one ServiceLoader found).
+     *
+     * @param query words as a user would say them, a tool's name, or {@code /regex/}
+     * @param limit the most tools (1 to 50)
+     * @return the tools found, best first, and the ranker that answered or why it did not
+     */
+    public Found findTools(String query, int limit) {
         Objects.requireNonNull(query, "query");
         if (limit < 1 || limit > 50) {
             throw new IllegalArgumentException("limit must be 1 to 50, got " + limit);
         }
-        List<AgentTool> hits = new ArrayList<>();
-        boolean added = false;
+        Map<String, AgentTool> all = new LinkedHashMap<>();
         synchronized (lock) {
             List<AgentTool> tools = allToolsLocked();
-            Map<String, AgentTool> all = new LinkedHashMap<>();
             tools.forEach(tool -> all.put(tool.name(), tool));
             if (indexStale) {
                 index.update(tools, bridged);
                 indexStale = false;
             }
-            for (mcp.search.Hit hit : index.search(query, limit)) {
+        }
+        // Outside the lock: a ranker may take up to its bound, and tools() must not wait for it.
+        mcp.search.SearchResult result = index.search(query, limit);
+        List<AgentTool> hits = new ArrayList<>();
+        boolean added = false;
+        synchronized (lock) {
+            for (mcp.search.Hit hit : result.hits()) {
                 AgentTool tool = all.get(hit.id());
                 if (tool != null) {
                     hits.add(tool);
@@ -232,7 +251,24 @@ public final class ToolSession implements AutoCloseable {
             List<AgentTool> snapshot = tools();
             listeners.forEach(listener -> listener.accept(snapshot));
         }
-        return List.copyOf(hits);
+        return new Found(hits, result.ranker(), result.rankerSkipped());
+    }
+
+    /**
+     * What a search found.
+     *
+     * @param tools the tools found, best first
+     * @param ranker the id of the ranker fused with the words for this answer; empty when the words alone answered
+     * @param rankerSkipped why the host's ranker did not answer this one (timed out, failed, still embedding, a
+     *     regex); empty when it answered or there is none
+     */
+    public record Found(List<AgentTool> tools, Optional<String> ranker, Optional<String> rankerSkipped) {
+        /** Checks and copies. */
+        public Found {
+            tools = List.copyOf(tools);
+            Objects.requireNonNull(ranker, "ranker");
+            Objects.requireNonNull(rankerSkipped, "rankerSkipped");
+        }
     }
 
     /**
@@ -571,8 +607,10 @@ public final class ToolSession implements AutoCloseable {
             }
             int n = limit != null && limit.canConvertToInt() ? Math.max(1, Math.min(20, limit.asInt())) : 5;
             List<AgentTool> hits;
+            Found answer;
             try {
-                hits = searchTools(query.asString(), n);
+                answer = findTools(query.asString(), n);
+                hits = answer.tools();
             } catch (IllegalArgumentException e) {
                 return CompletableFuture.completedFuture(output(e.getMessage(), true));
             }
@@ -585,7 +623,14 @@ public final class ToolSession implements AutoCloseable {
                 text.append("\n\n").append(hit.name()).append(": ").append(hit.description())
                         .append("\nInput schema: ").append(McpJson.mapper().writeValueAsString(hit.inputSchema()));
             }
-            return CompletableFuture.completedFuture(output(text.toString(), false));
+            // Which ranking answered goes to the application (the details), not into the agent's context.
+            ObjectNode structured = McpJson.object();
+            ArrayNode names = structured.putArray("tools");
+            hits.forEach(hit -> names.add(hit.name()));
+            structured.put("ranker", answer.ranker().orElse(null));
+            structured.put("rankerSkipped", answer.rankerSkipped().orElse(null));
+            return CompletableFuture.completedFuture(new ToolOutput(text.toString(), false, new ToolOutput.Details("",
+                    ToolSearch.TOOL, false, List.of(), Optional.of(structured), Optional.empty(), Optional.empty())));
         }
 
         private ToolOutput output(String text, boolean error) {

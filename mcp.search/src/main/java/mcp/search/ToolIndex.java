@@ -1,15 +1,19 @@
 package mcp.search;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import mcp.search.internal.Engine;
+import mcp.search.internal.RankerFusion;
 import mcp.search.internal.TextAnalyzer;
 import mcp.search.internal.Thesaurus;
+import mcp.search.spi.ToolRanker;
 
 /**
  * A searchable index of tools, grouped by server, safe for concurrent use: searches run in parallel,
@@ -30,6 +34,10 @@ import mcp.search.internal.Thesaurus;
  * descriptions (a name match ranks first). Its work is bounded in character reads
  * ({@link Builder#regexStepLimit}), so a pattern with catastrophic backtracking fails with a clear
  * {@link IllegalArgumentException} instead of hanging.
+ *
+ * <p>A second ranking ({@link ToolRanker}, such as an embedding model's; {@link Builder#ranker}) can be fused with
+ * the words' by reciprocal rank fusion; the words stay the fallback, used alone for a query where the ranker fails
+ * or takes longer than its bound ({@link Builder#rankerTimeout}). {@link #find} says which ranking answered.
  *
  * <pre>{@code
  * ToolIndex index = ToolIndex.builder().build();
@@ -56,10 +64,20 @@ public final class ToolIndex {
         SERVER
     }
 
-    private final Engine engine;
+    /**
+     * The default bound of a ranker per query: a sentence-embedding model embeds a short query in 5 to 20 ms on a
+     * laptop core, so 50 ms lets it answer on a loaded machine and still keeps a search well under what an agent's
+     * turn costs.
+     */
+    public static final Duration DEFAULT_RANKER_TIMEOUT = Duration.ofMillis(50);
 
-    private ToolIndex(Engine engine) {
+    private final Engine engine;
+    /** The second ranking and its fusion; null without a ranker. */
+    private final RankerFusion fusion;
+
+    private ToolIndex(Engine engine, RankerFusion fusion) {
         this.engine = engine;
+        this.fusion = fusion;
     }
 
     /**
@@ -82,6 +100,9 @@ public final class ToolIndex {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(tools, "tools");
         engine.put(server, tools);
+        if (fusion != null) {
+            fusion.put(server, tools);
+        }
     }
 
     /**
@@ -92,11 +113,16 @@ public final class ToolIndex {
      */
     public boolean remove(String server) {
         Objects.requireNonNull(server, "server");
-        return engine.remove(server);
+        boolean had = engine.remove(server);
+        if (fusion != null) {
+            fusion.remove(server);
+        }
+        return had;
     }
 
     /**
-     * The tools that best match a query: words, or a regular expression written {@code /pattern/}.
+     * The tools that best match a query: words, or a regular expression written {@code /pattern/}. With a ranker,
+     * its ranking and the words' fused; {@link #find} says whether the ranker answered.
      *
      * @param query the query; a blank one finds nothing
      * @param limit the most hits to return, at least 1
@@ -105,15 +131,43 @@ public final class ToolIndex {
      *     spends its step bound (the message says which)
      */
     public List<Hit> search(String query, int limit) {
+        return find(query, limit).hits();
+    }
+
+    /**
+     * The tools that best match a query, and which rankings found them: the word index's alone, or fused with the
+     * ranker's ({@link Builder#ranker}). A regular expression is matched by the word index alone.
+     *
+     * @param query the query; a blank one finds nothing
+     * @param limit the most hits to return, at least 1
+     * @return the hits, best first, with the ranker that answered or why it did not
+     * @throws IllegalArgumentException if the limit is below 1, or a regular expression is invalid or
+     *     spends its step bound (the message says which)
+     */
+    public SearchResult find(String query, int limit) {
         Objects.requireNonNull(query, "query");
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
         String trimmed = query.strip();
         if (trimmed.length() >= 2 && trimmed.startsWith("/") && trimmed.endsWith("/")) {
-            return engine.searchRegex(trimmed.substring(1, trimmed.length() - 1), limit);
+            List<Hit> hits = engine.searchRegex(trimmed.substring(1, trimmed.length() - 1), limit);
+            return new SearchResult(hits, Optional.empty(), Optional.ofNullable(fusion)
+                    .map(f -> f.id() + " does not read regular expressions"));
         }
-        return engine.search(trimmed, limit);
+        if (fusion == null) {
+            return new SearchResult(engine.search(trimmed, limit), Optional.empty(), Optional.empty());
+        }
+        return fusion.search(trimmed, limit, depth -> engine.search(trimmed, depth));
+    }
+
+    /**
+     * The ranker fused with the words, if any.
+     *
+     * @return the ranker the builder was given
+     */
+    public Optional<ToolRanker> ranker() {
+        return Optional.ofNullable(fusion).map(RankerFusion::ranker);
     }
 
     /**
@@ -175,8 +229,38 @@ public final class ToolIndex {
         // tuning half of bench/toolcorpus (BENCHMARKS.md, "Tool search").
         private double b = 0.9;
         private long regexStepLimit = 20_000_000L;
+        private ToolRanker ranker;
+        private Duration rankerTimeout = DEFAULT_RANKER_TIMEOUT;
 
         private Builder() {
+        }
+
+        /**
+         * A second ranking fused with the words' (reciprocal rank fusion, k = 60) for queries in words; the default
+         * is none, the words alone.
+         *
+         * @param ranker the ranker; the index hands it its updates from now on
+         * @return this builder
+         */
+        public Builder ranker(ToolRanker ranker) {
+            this.ranker = Objects.requireNonNull(ranker, "ranker");
+            return this;
+        }
+
+        /**
+         * How long a query waits for the ranker (default {@link #DEFAULT_RANKER_TIMEOUT}); past it, the words answer
+         * alone. The ranker runs while the words are searched, so the bound is the whole query's, give or take the
+         * word search.
+         *
+         * @param timeout more than zero
+         * @return this builder
+         */
+        public Builder rankerTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("ranker timeout must be more than zero, was " + timeout);
+            }
+            this.rankerTimeout = timeout;
+            return this;
         }
 
         /**
@@ -364,7 +448,8 @@ public final class ToolIndex {
                 norms[Field.DESCRIPTION.ordinal()] = b;
             }
             return new ToolIndex(new Engine(new Engine.Config(analyzer, thesaurus, fieldWeights, norms, k1,
-                    synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit)));
+                    synonymWeight, prefixWeight, nameMatches, singleField, regexStepLimit)),
+                    ranker == null ? null : new RankerFusion(ranker, rankerTimeout));
         }
     }
 }

@@ -7,5 +7,10 @@
  * a session. {@link mcp.search.ToolIndex#search} answers a query in words (ranked by BM25F over the
  * fields of a tool, with the query's words expanded by a thesaurus) or, written as {@code /pattern/},
  * a regular expression over names and descriptions, bounded in steps so that no pattern can hang it.
+ *
+ * <p>A second ranking ({@link mcp.search.spi.ToolRanker}) can be fused with the words' by reciprocal rank fusion,
+ * under a time bound per query past which the words answer alone; {@link mcp.search.ToolIndex#find} returns a
+ * {@link mcp.search.SearchResult} that says which answered. {@link mcp.search.TextEmbeddings} makes such rankers of
+ * any text-embedding model.
  */
 package mcp.search;

@@ -37,7 +37,8 @@ public final class Providers {
      * Loads every provider of a service visible from the module layer of this module and from the
      * class path of the given loader.
      *
-     * @param service the service interface, one of those in this package
+     * @param service the service interface: one of those in this package, or another module's exported one (such
+     *     as {@code mcp.search.spi.ToolRankerProvider})
      * @param loader the class loader whose class path is searched too
      * @param <T> the service type
      * @return the providers, in ServiceLoader order
@@ -45,6 +46,12 @@ public final class Providers {
      */
     public static <T> List<T> load(Class<T> service, ClassLoader loader) {
         Objects.requireNonNull(service, "service");
+        // A service of a module that mcp.api cannot name without depending on it (mcp.search's ranker): its user
+        // declares `uses`, but ServiceLoader checks the module that calls it, this one.
+        Module self = Providers.class.getModule();
+        if (!self.canUse(service)) {
+            self.addUses(service);
+        }
         List<T> found = new ArrayList<>();
         try {
             for (T provider : ServiceLoader.load(service, loader)) {
@@ -71,6 +78,10 @@ public final class Providers {
     public static <T> List<T> load(Class<T> service, ModuleLayer layer) {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(layer, "layer");
+        Module self = Providers.class.getModule();
+        if (!self.canUse(service)) {
+            self.addUses(service);
+        }
         List<T> found = new ArrayList<>();
         try {
             ServiceLoader.load(layer, service).stream()

@@ -33,6 +33,11 @@ final class Loaded implements AutoCloseable {
         return new Loaded(null, load);
     }
 
+    /** @return the host this load owns; empty in the shell, whose host is shared */
+    java.util.Optional<McpHost> host() {
+        return java.util.Optional.ofNullable(owned);
+    }
+
     McpManager manager() {
         return load.manager();
     }

@@ -22,14 +22,15 @@ import mcp.api.spi.ConfigFilter;
 import mcp.api.spi.Providers;
 import mcp.api.spi.TransportProvider;
 import mcp.host.McpHost;
+import mcp.search.spi.ToolRankerProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The command's plugins: modular (or plain) jars in the user's plugin folder and on {@code --plugin-path}, loaded
  * into a module layer of their own at run time, so that neither the launcher nor {@code java}'s options need to
- * change. Their capability sources, config filters, transports and auth resolvers are handed to the host's
- * builder as instances.
+ * change. Their capability sources, config filters, transports, auth resolvers and tool search ranker are handed to
+ * the host's builder as instances.
  *
  * <p>The layer resolves a plugin's {@code requires} against the command's own modules first: a jar of mcp-host's
  * (such as {@code mcp.api}) dropped into the folder is ignored rather than loaded twice, which would give the
@@ -125,6 +126,13 @@ final class Plugins {
             Providers.load(ConfigFilter.class, layer).forEach(builder::configFilter);
             Providers.load(TransportProvider.class, layer).forEach(builder::transportProvider);
             Providers.load(AuthResolver.class, layer).forEach(builder::authResolver);
+            // Tool search's ranker (an embedding model: docs/embeddings.md); one at most, as on the module path.
+            List<ToolRankerProvider> rankers = Providers.load(ToolRankerProvider.class, layer);
+            if (rankers.size() > 1) {
+                throw new ProviderException("More than one tool search ranker is in the plugins (" + rankers.stream()
+                        .map(ToolRankerProvider::id).collect(Collectors.joining(", ")) + "): keep one.");
+            }
+            rankers.forEach(builder::toolRanker);
         } catch (ProviderException e) {
             throw CliException.usage(e.getMessage());
         }

@@ -3,6 +3,7 @@ package mcp.cli.internal;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import mcp.api.CallPolicy;
 import mcp.api.McpJson;
@@ -45,6 +46,12 @@ final class ToolsCommand implements Callable<Integer> {
     @ParentCommand
     McpHostCommand root;
 
+    /**
+     * How long the ranker (an embedding module, when present) may take the tools before a one-shot search: the first
+     * run embeds every definition, later runs only new ones (its cache).
+     */
+    static final java.time.Duration RANKER_WAIT = java.time.Duration.ofSeconds(60);
+
     @Option(names = "--server", paramLabel = "NAME", description = "Connect and list only this server.")
     String server;
 
@@ -65,12 +72,17 @@ final class ToolsCommand implements Callable<Integer> {
             List<BridgedTool> tools = loaded.tools().stream()
                     .filter(tool -> server == null || tool.serverName().equals(server))
                     .toList();
+            ToolSearch.Ranked ranked = null;
             if (search != null) {
                 if (limit < 1 || limit > 50) {
                     throw new CliException(ExitCodes.USAGE, "--limit must be 1 to 50, got " + limit);
                 }
                 try {
-                    tools = ToolSearch.rank(tools, search, limit);
+                    List<BridgedTool> all = tools;
+                    ranked = loaded.host().map(host -> host.searchTools(all, search, limit, RANKER_WAIT))
+                            .orElseGet(() -> new ToolSearch.Ranked(ToolSearch.rank(all, search, limit),
+                                    Optional.empty(), Optional.empty()));
+                    tools = ranked.tools();
                 } catch (IllegalArgumentException e) {
                     throw new CliException(ExitCodes.USAGE, "--search: " + e.getMessage());
                 }
@@ -82,6 +94,10 @@ final class ToolsCommand implements Callable<Integer> {
             Map<String, ToolChanges> changes = ToolChangesOutput.of(loaded.manager(), server);
             if (context.json()) {
                 ObjectNode document = json(tools, errors, loaded.manager());
+                if (ranked != null) {
+                    document.put("ranker", ranked.ranker().orElse(null));
+                    document.put("rankerSkipped", ranked.rankerSkipped().orElse(null));
+                }
                 ToolTokens.of(tools).json(document);
                 document.set("pending", pendingJson(loaded.discovery(), server));
                 ArrayNode notStarted = document.putArray("notStarted");
@@ -92,6 +108,9 @@ final class ToolsCommand implements Callable<Integer> {
                 context.printJson(document);
             } else {
                 print(context.out(), tools, loaded.manager());
+                if (ranked != null) {
+                    ranked.rankerSkipped().ifPresent(why -> context.err().println("ranked by words alone: " + why));
+                }
                 ToolTokens.of(tools).print(context.out());
                 errors.forEach((name, error) -> context.err().println("error: " + name + ": " + error));
                 ToolChangesOutput.print(context.err(), changes);

@@ -239,6 +239,9 @@ class ServerCommandsTest {
         CliRunner.Result json = run("tools", "--server", "kit", "--search", "/^ech/", "--json");
         assertEquals(0, json.exitCode(), json::toString);
         assertEquals("mcp_kit_echo", json.json().at("/tools/0/name").asString(), json::toString);
+        assertTrue(json.json().has("ranker") && json.json().get("ranker").isNull(),
+                "no ranker module on the command's path: the words alone ranked, and --json says so: " + json);
+        assertTrue(json.json().get("rankerSkipped").isNull(), json::toString);
 
         CliRunner.Result bad = run("tools", "--server", "kit", "--search", "x", "--limit", "0");
         assertEquals(2, bad.exitCode(), bad::toString);
