@@ -13,9 +13,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import mcp.search.internal.EmbeddingRanker;
 import mcp.search.internal.VectorStore;
 import mcp.search.spi.ToolRanker;
+import mcp.search.spi.ToolRankerProvider;
 
 /**
  * A text-embedding model as a source of {@link ToolRanker}s: a dense retriever that ranks tools by the cosine of
@@ -87,6 +89,38 @@ public final class TextEmbeddings implements AutoCloseable {
      */
     public static Builder builder(String id, Embedder embedder) {
         return new Builder(id, embedder);
+    }
+
+    /**
+     * A provider whose rankers all share one {@link TextEmbeddings}, built at the first ranker: one model, one
+     * embedding thread, one set of vectors, kept under the cache directory of the first context (the host's, the same
+     * for all its sessions). What the local model's provider and the frameworks' adapters are made of.
+     *
+     * @param id the provider's id (the model's name, as {@link #builder} takes it)
+     * @param builder the embeddings' builder, without a cache directory: the context gives that
+     * @return the provider
+     */
+    public static ToolRankerProvider provider(String id, Supplier<Builder> builder) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(builder, "builder");
+        return new ToolRankerProvider() {
+            private TextEmbeddings embeddings;
+
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public synchronized ToolRanker create(Context context) {
+                if (embeddings == null) {
+                    Builder made = builder.get();
+                    Optional.ofNullable(context).flatMap(Context::cacheDirectory).ifPresent(made::cacheDirectory);
+                    embeddings = made.build();
+                }
+                return embeddings.ranker();
+            }
+        };
     }
 
     /**

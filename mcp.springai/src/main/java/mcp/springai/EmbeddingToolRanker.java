@@ -23,10 +23,8 @@ import org.springframework.ai.embedding.EmbeddingModel;
  */
 public final class EmbeddingToolRanker implements ToolRankerProvider {
 
-    private final String id;
     private final EmbeddingModel model;
-    private final UnaryOperator<TextEmbeddings.Builder> settings;
-    private TextEmbeddings embeddings;
+    private final ToolRankerProvider shared;
 
     /**
      * @param id the model's name, reported as the ranker and naming its cache file: change it when the model changes
@@ -43,24 +41,20 @@ public final class EmbeddingToolRanker implements ToolRankerProvider {
      *     size, the text of a tool)
      */
     public EmbeddingToolRanker(String id, EmbeddingModel model, UnaryOperator<TextEmbeddings.Builder> settings) {
-        this.id = Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(id, "id");
         this.model = Objects.requireNonNull(model, "model");
-        this.settings = Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(settings, "settings");
+        this.shared = TextEmbeddings.provider(id, () -> settings.apply(TextEmbeddings.builder(id, this::embed)));
     }
 
     @Override
     public String id() {
-        return id;
+        return shared.id();
     }
 
     @Override
-    public synchronized ToolRanker create(Context context) {
-        if (embeddings == null) {
-            TextEmbeddings.Builder builder = TextEmbeddings.builder(id, this::embed);
-            context.cacheDirectory().ifPresent(builder::cacheDirectory);
-            embeddings = settings.apply(builder).build();
-        }
-        return embeddings.ranker();
+    public ToolRanker create(Context context) {
+        return shared.create(context);
     }
 
     private List<float[]> embed(List<String> texts) {

@@ -1,6 +1,5 @@
 package mcp.search.embeddings.internal;
 
-import java.util.Optional;
 import mcp.search.TextEmbeddings;
 import mcp.search.embeddings.LocalEmbeddings;
 import mcp.search.spi.ToolRanker;
@@ -14,7 +13,7 @@ import mcp.search.spi.ToolRankerProvider;
  */
 public final class LocalRankerProvider implements ToolRankerProvider {
 
-    private TextEmbeddings embeddings;
+    private final ToolRankerProvider shared = TextEmbeddings.provider(LocalEmbeddings.MODEL, LocalEmbeddings::builder);
 
     /** The public no-argument constructor ServiceLoader needs. */
     public LocalRankerProvider() {
@@ -22,16 +21,11 @@ public final class LocalRankerProvider implements ToolRankerProvider {
 
     @Override
     public String id() {
-        return LocalEmbeddings.MODEL;
+        return shared.id();
     }
 
     @Override
-    public synchronized ToolRanker create(Context context) {
-        if (embeddings == null) {
-            TextEmbeddings.Builder builder = LocalEmbeddings.builder();
-            Optional.ofNullable(context).flatMap(Context::cacheDirectory).ifPresent(builder::cacheDirectory);
-            embeddings = builder.build();
-        }
-        return embeddings.ranker();
+    public ToolRanker create(Context context) {
+        return shared.create(context);
     }
 }
