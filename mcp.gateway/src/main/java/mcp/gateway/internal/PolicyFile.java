@@ -24,7 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The file is polled (its modification time, size and, when those are unchanged, nothing more) every
  * {@code interval} on a daemon thread: one file, a cheap check, and it works on every file system, an editor's
- * rename-over or a Kubernetes ConfigMap's symlink swap included, where a directory watch misses changes.
+ * rename-over or a Kubernetes ConfigMap's symlink swap included, where a directory watch misses changes. A file
+ * modified less than {@link #RACY} before it was looked at is compared by content too until it is older: a second
+ * write of the same size within the file system's timestamp tick leaves time and size as they were (as git treats
+ * its "racily clean" files).
  *
  * <p>State: the policy in force in one volatile field, replaced whole; the poller alone writes it.
  */
@@ -33,6 +36,8 @@ public final class PolicyFile implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyFile.class);
     /** The most bytes of a policy file. */
     private static final int MAX_BYTES = 4 << 20;
+    /** How recent a modification time may hide a later write: above any file system's timestamp tick. */
+    static final Duration RACY = Duration.ofSeconds(2);
 
     private final Path file;
     private final Consumer<String> problems;
@@ -40,6 +45,8 @@ public final class PolicyFile implements AutoCloseable {
     private final ScheduledExecutorService poller;
     private volatile Policy policy;
     private Object stamp;
+    /** Whether the file's time was within {@link #RACY} of the moment {@link #stamp} was taken. */
+    private boolean racy;
     private byte[] content;
 
     /**
@@ -81,7 +88,7 @@ public final class PolicyFile implements AutoCloseable {
     public synchronized void poll() {
         try {
             Object now = stamp();
-            if (now.equals(stamp)) {
+            if (now.equals(stamp) && !racy) {
                 return;
             }
             stamp = now;
@@ -104,13 +111,18 @@ public final class PolicyFile implements AutoCloseable {
         }
     }
 
+    /** The file's time, size and identity, and whether the time is recent enough to hide a write ({@link #racy}). */
     private Object stamp() {
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            return attributes.lastModifiedTime().toMillis() + ":" + attributes.size() + ":" + attributes.fileKey();
+            long modified = attributes.lastModifiedTime().toMillis();
+            racy = System.currentTimeMillis() - modified < RACY.toMillis();
+            return modified + ":" + attributes.size() + ":" + attributes.fileKey();
         } catch (NoSuchFileException e) {
+            racy = false;
             return "missing";
         } catch (IOException e) {
+            racy = false;
             return "unreadable: " + e;
         }
     }
