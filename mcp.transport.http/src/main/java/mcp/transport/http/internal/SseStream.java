@@ -36,6 +36,16 @@ final class SseStream implements HttpResponse.BodySubscriber<Reply> {
          *     ({@link SseParser.TooLargeException} for an oversized event)
          */
         void onEnd(SseStream stream, Throwable error);
+
+        /**
+         * The stream's body began (before its first byte is asked for): the moment from which {@link #cancel()}
+         * closes it. A listener that may already have given up cancels it here, since the response that carries the
+         * stream may never reach whoever asked for it (a cancelled request's future).
+         *
+         * @param stream the stream
+         */
+        default void onOpen(SseStream stream) {
+        }
     }
 
     private final Listener listener;
@@ -98,6 +108,7 @@ final class SseStream implements HttpResponse.BodySubscriber<Reply> {
     @Override
     public void onSubscribe(Flow.Subscription s) {
         subscription = s;
+        listener.onOpen(this);
         if (cancelled) {
             s.cancel();
         } else {

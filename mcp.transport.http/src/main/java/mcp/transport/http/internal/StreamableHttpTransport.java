@@ -1064,6 +1064,15 @@ final class StreamableHttpTransport implements Transport {
             }
         }
 
+        /**
+         * The request's stream, as soon as its body begins: a request given up on before its response was handed
+         * over (its cancelled future never delivers the response) still gets its stream closed here.
+         */
+        @Override
+        public void onOpen(SseStream source) {
+            attach(source);
+        }
+
         @Override
         public void onEvent(SseStream source, SseEvent event) {
             stream = source;
