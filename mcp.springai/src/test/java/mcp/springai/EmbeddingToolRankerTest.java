@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import mcp.search.IndexedTool;
 import mcp.search.SearchResult;
 import mcp.search.ToolIndex;
@@ -14,6 +15,7 @@ import mcp.search.spi.ToolRanker;
 import mcp.search.spi.ToolRankerProvider;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.document.Document;
+import org.springframework.ai.embedding.Embedding;
 import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.ai.embedding.EmbeddingRequest;
 import org.springframework.ai.embedding.EmbeddingResponse;
@@ -35,7 +37,9 @@ class EmbeddingToolRankerTest {
 
         @Override
         public EmbeddingResponse call(EmbeddingRequest request) {
-            throw new UnsupportedOperationException("the adapter embeds lists of texts");
+            List<String> texts = request.getInstructions();
+            return new EmbeddingResponse(IntStream.range(0, texts.size())
+                    .mapToObj(i -> new Embedding(vector(texts.get(i)), i)).toList());
         }
 
         private static float[] vector(String text) {
