@@ -32,6 +32,7 @@ public final class FloorClient implements BenchClient {
     private final AtomicLong ids = new AtomicLong();
     private Process process;
     private OutputStream out;
+    private volatile String protocolVersion;
 
     FloorClient(List<String> command) {
         this.command = List.copyOf(command);
@@ -56,8 +57,14 @@ public final class FloorClient implements BenchClient {
         ObjectNode params = MAPPER.createObjectNode().put("protocolVersion", "2025-11-25");
         params.putObject("capabilities");
         params.putObject("clientInfo").put("name", "floor").put("version", "1");
-        request("initialize", params).get(30, TimeUnit.SECONDS);
+        protocolVersion = request("initialize", params).get(30, TimeUnit.SECONDS).path("protocolVersion").stringValue(null);
         write(MAPPER.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"));
+    }
+
+    /** @return the version the server agreed in {@code initialize} */
+    @Override
+    public String protocolVersion() {
+        return protocolVersion;
     }
 
     @Override

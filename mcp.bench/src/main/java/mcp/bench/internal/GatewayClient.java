@@ -26,6 +26,7 @@ import mcp.api.ToolResult;
 import mcp.api.spi.Providers;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
+import mcp.bench.BenchClient;
 import mcp.bench.ClientRun;
 import mcp.manager.ClientOptions;
 import mcp.manager.McpClient;
@@ -115,17 +116,18 @@ public final class GatewayClient {
         long failures = 0;
         String firstProblem = null;
         long start = System.nanoTime();
-        try (McpClient client = connect("gw", url, command)) {
+        try (BenchClient client = client(options.getOrDefault("--client", "mcp-host"), url, command)) {
+            client.connect();
             result.put("connectMs", (System.nanoTime() - start) / 1e6);
-            result.put("protocolVersion", client.initializeResult().protocolVersion());
-            result.put("tools", client.listToolsBlocking().size());
+            result.put("protocolVersion", client.protocolVersion());
+            result.put("tools", client.listTools());
             long[] seq = new long[calls];
             for (int i = 0; i < warmup + calls; i++) {
                 String message = (i < warmup ? "w" : "s") + i;
                 long begin = System.nanoTime();
                 String text;
                 try {
-                    text = echo(client, message).get(30, TimeUnit.SECONDS);
+                    text = client.echo(message).get(30, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     failures++;
                     firstProblem = firstProblem != null ? firstProblem : "call failed: " + e;
@@ -182,9 +184,51 @@ public final class GatewayClient {
         return ProcessHandle.current().children().mapToDouble(child -> ServerProcess.cpuMs(child.pid())).sum();
     }
 
+    /**
+     * @param kind {@code mcp-host} (its {@link McpClient}) or {@code floor} ({@link FloorClient} over stdio,
+     *     {@link FloorHttpClient} over HTTP)
+     * @return the client, not yet connected
+     */
+    private static BenchClient client(String kind, String url, List<String> command) {
+        return switch (kind) {
+            case "mcp-host" -> new BenchClient() {
+                private McpClient client;
+
+                @Override
+                public void connect() {
+                    client = GatewayClient.connect("gw", url, command);
+                }
+
+                @Override
+                public String protocolVersion() {
+                    return client.initializeResult().protocolVersion();
+                }
+
+                @Override
+                public int listTools() {
+                    return client.listToolsBlocking().size();
+                }
+
+                @Override
+                public CompletableFuture<String> echo(String message) {
+                    return GatewayClient.echo(client, message);
+                }
+
+                @Override
+                public void close() {
+                    if (client != null) {
+                        client.close();
+                    }
+                }
+            };
+            case "floor" -> url != null ? new FloorHttpClient(url) : new FloorClient(command);
+            default -> throw new IllegalArgumentException("--client is mcp-host or floor, not " + kind);
+        };
+    }
+
     /** {@code lanes} calls in flight, each lane issuing its next call from the completion of the last, all timed. */
     private static final class InFlight {
-        final McpClient client;
+        final BenchClient client;
         final int lanes;
         final long durationNanos;
         final String prefix;
@@ -199,7 +243,7 @@ public final class GatewayClient {
         long deadline;
         long elapsedNanos;
 
-        InFlight(McpClient client, int lanes, long durationNanos, String prefix) {
+        InFlight(BenchClient client, int lanes, long durationNanos, String prefix) {
             this.client = client;
             this.lanes = lanes;
             this.durationNanos = durationNanos;
@@ -232,7 +276,7 @@ public final class GatewayClient {
                 }
                 String message = "t" + lane + "-" + seq++;
                 long sent = System.nanoTime();
-                CompletableFuture<String> call = echo(client, message);
+                CompletableFuture<String> call = client.echo(message);
                 if (!call.isDone()) {
                     long next = seq;
                     call.whenComplete((text, error) -> {

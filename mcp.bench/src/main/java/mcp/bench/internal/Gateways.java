@@ -119,7 +119,7 @@ public final class Gateways {
         String node = options.getOrDefault("--node", "node");
         Path modules = repo.resolve("bench/node_modules");
         return List.of(
-            new Gateway("direct", "direct: mcp-host's client over stdio, no gateway", true, true,
+            new Gateway("direct", "direct: the client over stdio, no gateway", true, true,
                 (port, upstreams) -> only(upstreams), null, null),
             new Gateway("mcp-proxy", "mcp-proxy 6.7.19 (Streamable HTTP, stateful, one shared child)", false, true,
                 (port, upstreams) -> concat(List.of(node, modules.resolve("mcp-proxy/dist/bin/mcp-proxy.mjs").toString(),
@@ -228,6 +228,13 @@ public final class Gateways {
         settings.put("calls", option("--calls", "1000", "100"));
         settings.put("inflight", option("--inflight", "16", "16"));
         settings.put("seconds", option("--seconds", "5", "0.3"));
+        ArrayNode clientNames = settings.putArray("clients");
+        for (String client : option("--clients", "mcp-host,floor", "mcp-host,floor").split(",")) {
+            if (!client.equals("mcp-host") && !client.equals("floor")) {
+                throw new IllegalArgumentException("--clients: mcp-host and/or floor, not " + client);
+            }
+            clientNames.add(client);
+        }
         settings.put("upstreams", Integer.parseInt(option("--upstreams", "10", "2")));
         settings.put("sessions", Integer.parseInt(option("--sessions", "50", "4")));
         ArrayNode labels = settings.putArray("gateways");
@@ -358,7 +365,9 @@ public final class Gateways {
 
     private void calls(List<Gateway> gateways, JsonNode settings) throws IOException, InterruptedException {
         ObjectNode runs = results.putObject("calls");
-        gateways.forEach(g -> runs.putArray(g.name()));
+        List<String> clients = new ArrayList<>();
+        settings.path("clients").forEach(c -> clients.add(c.asString()));
+        clients.forEach(c -> gateways.forEach(g -> runs.putArray(runKey(g.name(), c))));
         int rounds = settings.path("rounds").asInt();
         for (int round = 1; round <= rounds; round++) {
             List<Gateway> order = new ArrayList<>(gateways);
@@ -366,54 +375,63 @@ public final class Gateways {
                 java.util.Collections.reverse(order);
             }
             for (Gateway g : order) {
-                List<String> args = new ArrayList<>(List.of("--mode", "calls", "--warmup", settings.path("warmup").asString(),
-                        "--calls", settings.path("calls").asString(), "--inflight", settings.path("inflight").asString(),
-                        "--seconds", settings.path("seconds").asString(), "--expect-prefix", expectPrefix()));
-                String log = "calls-" + g.name() + "-" + round;
-                Outcome outcome;
-                ObjectNode r;
-                if (g.stdio()) {
-                    args.add("--");
-                    args.addAll(g.command().apply(0, Map.of("u0", upstream("u0"))));
-                    outcome = Proc.run(clientCommand(args), repo, Map.of(), out.resolve("logs/" + log + ".err"), 600);
-                    r = result(g, round, outcome);
-                } else {
-                    try (Running running = launch(g, List.of("u0"), log + "-gateway")) {
-                        args.addAll(List.of("--url", running.urls().get(0), "--watch-pids", running.processes().stream()
-                                .map(p -> String.valueOf(p.pid())).collect(Collectors.joining(","))));
-                        double cpu = running.cpuMs();
+                for (String client : clients) {
+                    String key = runKey(g.name(), client);
+                    List<String> args = new ArrayList<>(List.of("--mode", "calls", "--client", client,
+                            "--warmup", settings.path("warmup").asString(),
+                            "--calls", settings.path("calls").asString(), "--inflight", settings.path("inflight").asString(),
+                            "--seconds", settings.path("seconds").asString(), "--expect-prefix", expectPrefix()));
+                    String log = "calls-" + key.replace('/', '-') + "-" + round;
+                    Outcome outcome;
+                    ObjectNode r;
+                    if (g.stdio()) {
+                        args.add("--");
+                        args.addAll(g.command().apply(0, Map.of("u0", upstream("u0"))));
                         outcome = Proc.run(clientCommand(args), repo, Map.of(), out.resolve("logs/" + log + ".err"), 600);
-                        r = result(g, round, outcome);
-                        if (r != null) {
-                            long calls = r.path("seqCalls").asLong() + r.path("tpCalls").asLong() + settings.path("warmup").asLong();
-                            r.put("gatewayCpuUsPerCall", (running.cpuMs() - cpu) * 1000 / Math.max(1, calls));
-                            r.put("gatewayPeakRssMb", running.peakRssMb());
+                        r = result(key, round, outcome);
+                    } else {
+                        try (Running running = launch(g, List.of("u0"), log + "-gateway")) {
+                            args.addAll(List.of("--url", running.urls().get(0), "--watch-pids", running.processes().stream()
+                                    .map(p -> String.valueOf(p.pid())).collect(Collectors.joining(","))));
+                            double cpu = running.cpuMs();
+                            outcome = Proc.run(clientCommand(args), repo, Map.of(), out.resolve("logs/" + log + ".err"), 600);
+                            r = result(key, round, outcome);
+                            if (r != null) {
+                                long calls = r.path("seqCalls").asLong() + r.path("tpCalls").asLong() + settings.path("warmup").asLong();
+                                r.put("gatewayCpuUsPerCall", (running.cpuMs() - cpu) * 1000 / Math.max(1, calls));
+                                r.put("gatewayPeakRssMb", running.peakRssMb());
+                            }
+                        } catch (IOException e) {
+                            problem(key + " round " + round + ": " + e.getMessage());
+                            continue;
                         }
-                    } catch (IOException e) {
-                        problem(g.name() + " round " + round + ": " + e.getMessage());
-                        continue;
                     }
-                }
-                if (r != null) {
-                    runs.withArray(g.name()).add(r);
-                    log(String.format(Locale.ROOT, "%s round %d: connect %.0f ms, sequential p50 %.0f us, %d in flight p50 %.0f us p99 %.0f us,"
-                            + " %.0f calls/s", g.name(), round, r.path("connectMs").asDouble(), r.path("seqP50Us").asDouble(),
-                            r.path("inflight").asInt(), r.path("tpP50Us").asDouble(), r.path("tpP99Us").asDouble(),
-                            r.path("callsPerSec").asDouble()));
+                    if (r != null) {
+                        runs.withArray(key).add(r);
+                        log(String.format(Locale.ROOT, "%s round %d: connect %.0f ms, sequential p50 %.0f us, %d in flight p50 %.0f us p99 %.0f us,"
+                                + " %.0f calls/s", key, round, r.path("connectMs").asDouble(), r.path("seqP50Us").asDouble(),
+                                r.path("inflight").asInt(), r.path("tpP50Us").asDouble(), r.path("tpP99Us").asDouble(),
+                                r.path("callsPerSec").asDouble()));
+                    }
                 }
             }
         }
     }
 
-    private ObjectNode result(Gateway g, int round, Outcome outcome) {
+    /** @return the key of a gateway's runs with one client: the gateway's name, {@code /floor} for the floor client */
+    static String runKey(String gateway, String client) {
+        return client.equals("mcp-host") ? gateway : gateway + "/" + client;
+    }
+
+    private ObjectNode result(String key, int round, Outcome outcome) {
         JsonNode r = outcome.result();
         if (r == null || r.has("error")) {
-            problem(g.name() + " round " + round + ": " + (r == null ? "no result (exit " + outcome.exitCode() + ")"
-                    : r.path("error").asString()) + "; see logs/calls-" + g.name() + "-" + round + ".err");
+            problem(key + " round " + round + ": " + (r == null ? "no result (exit " + outcome.exitCode() + ")"
+                    : r.path("error").asString()) + "; see logs/calls-" + key.replace('/', '-') + "-" + round + ".err");
             return null;
         }
         if (r.path("mismatches").asLong() != 0 || r.path("failures").asLong() != 0) {
-            problem(g.name() + " round " + round + ": " + r.path("mismatches").asLong() + " mismatches, " + r.path("failures").asLong()
+            problem(key + " round " + round + ": " + r.path("mismatches").asLong() + " mismatches, " + r.path("failures").asLong()
                     + " failures (" + r.path("firstProblem").asString() + ")");
         }
         return (ObjectNode) r;
@@ -502,29 +520,42 @@ public final class Gateways {
     static String markdown(JsonNode r) {
         StringBuilder md = new StringBuilder();
         JsonNode s = r.path("settings");
-        md.append(String.format(Locale.ROOT, "Run of %s, %d cores, load average %s before and %s after. Upstream: %s. Client:"
-                + " mcp-host's `McpClient` (2025-11-25 handshake) in a process of its own, the same for every row. %d rounds,"
+        md.append(String.format(Locale.ROOT, "Run of %s, %d cores, load average %s before and %s after. Upstream: %s. %d rounds,"
                 + " gateways alternated; per client process %s warm-up calls, %s sequential calls, then %s calls in flight for"
-                + " %s s. Cells: median (min–max) over the rounds.%n%n", r.path("date").asString(), r.path("nproc").asInt(),
+                + " %s s. Cells: median (min–max) over the rounds.%n", r.path("date").asString(), r.path("nproc").asInt(),
                 r.path("loadBefore").asString(), r.path("loadAfter").asString(), s.path("upstreamCommand").asString(),
                 s.path("rounds").asInt(), s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
                 s.path("seconds").asString()));
-        md.append("| path | connect → initialized (ms) | sequential p50 (µs) | ").append(s.path("inflight").asString())
-                .append(" in flight: p50 (µs) | p99 (µs) | calls/s | calls/s ÷ direct | gateway CPU per call, whole run (µs) | client CPU per call, in flight (µs) |"
-                + " CPU per call of the process the client talks to (upstream or gateway), in flight (µs) | gateway peak RSS (MB) |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         JsonNode calls = r.path("calls");
-        double direct = Report.median(values(calls.path("direct"), "callsPerSec"));
-        for (JsonNode g : s.path("gateways")) {
-            JsonNode runs = calls.path(g.path("name").asString());
-            double perSec = Report.median(values(runs, "callsPerSec"));
-            md.append("| ").append(g.path("label").asString()).append(" | ").append(cell(runs, "connectMs", "%,.0f")).append(" | ")
-                    .append(cell(runs, "seqP50Us", "%,.0f")).append(" | ").append(cell(runs, "tpP50Us", "%,.0f")).append(" | ")
-                    .append(cell(runs, "tpP99Us", "%,.0f")).append(" | ").append(cell(runs, "callsPerSec", "%,.0f")).append(" | ")
-                    .append(direct > 0 && perSec > 0 ? String.format(Locale.ROOT, "%.2f×", perSec / direct) : "").append(" | ")
-                    .append(cell(runs, "gatewayCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "clientCpuUsPerCall", "%,.0f"))
-                    .append(" | ").append(cell(runs, "serverCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
-                    .append(" |\n");
+        for (JsonNode clientName : s.path("clients")) {
+            String client = clientName.asString();
+            md.append(client.equals("mcp-host")
+                    ? "\nClient: mcp-host's `McpClient` (2025-11-25 handshake) in a process of its own, the same for every row.\n\n"
+                    : "\nClient: the floor (`FloorClient` over stdio, `FloorHttpClient` over HTTP: blocking sockets, keep-alive,"
+                            + " the least Java that speaks the session), so that the gateway, not the client's HTTP stack, is what"
+                            + " is measured.\n\n");
+            md.append("| path | connect → initialized (ms) | sequential p50 (µs) | added over direct, p50 (µs) | ")
+                    .append(s.path("inflight").asString())
+                    .append(" in flight: p50 (µs) | p99 (µs) | calls/s | calls/s ÷ direct | gateway CPU per call, whole run (µs) | client CPU per call, in flight (µs) |"
+                    + " CPU per call of the process the client talks to (upstream or gateway), in flight (µs) | gateway peak RSS (MB) |\n");
+            md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            double direct = Report.median(values(calls.path(runKey("direct", client)), "callsPerSec"));
+            double directP50 = Report.median(values(calls.path(runKey("direct", client)), "seqP50Us"));
+            for (JsonNode g : s.path("gateways")) {
+                JsonNode runs = calls.path(runKey(g.path("name").asString(), client));
+                double perSec = Report.median(values(runs, "callsPerSec"));
+                double p50 = Report.median(values(runs, "seqP50Us"));
+                boolean isDirect = g.path("name").asString().equals("direct");
+                md.append("| ").append(g.path("label").asString()).append(" | ").append(cell(runs, "connectMs", "%,.0f")).append(" | ")
+                        .append(cell(runs, "seqP50Us", "%,.0f")).append(" | ")
+                        .append(!isDirect && directP50 > 0 && p50 > 0 ? String.format(Locale.ROOT, "%,.0f", p50 - directP50) : "–")
+                        .append(" | ").append(cell(runs, "tpP50Us", "%,.0f")).append(" | ")
+                        .append(cell(runs, "tpP99Us", "%,.0f")).append(" | ").append(cell(runs, "callsPerSec", "%,.0f")).append(" | ")
+                        .append(direct > 0 && perSec > 0 ? String.format(Locale.ROOT, "%.2f×", perSec / direct) : "").append(" | ")
+                        .append(cell(runs, "gatewayCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "clientCpuUsPerCall", "%,.0f"))
+                        .append(" | ").append(cell(runs, "serverCpuUsPerCall", "%,.0f")).append(" | ").append(cell(runs, "gatewayPeakRssMb", "%.1f"))
+                        .append(" |\n");
+            }
         }
         JsonNode memory = r.path("memory");
         if (memory.isObject() && memory.size() > 0) {
