@@ -33,6 +33,7 @@ import mcp.gateway.internal.SearchView;
 import mcp.gateway.internal.ServerTools;
 import mcp.gateway.internal.ToolResults;
 import mcp.gateway.internal.ToolSchemas;
+import mcp.host.ToolFinder;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import mcp.manager.CallOptions;
@@ -141,7 +142,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         this.askWait = builder.askWait;
         this.ready = builder.ready;
         this.readyWait = builder.readyWait;
-        this.search = builder.search ? new SearchView(builder.alwaysLoad) : null;
+        this.search = builder.search ? new SearchView(builder.alwaysLoad, Optional.ofNullable(builder.finder)) : null;
         List<OwnTool> own = new ArrayList<>(builder.ownTools);
         if (builder.search && builder.control != null) {
             own.addAll(ServerTools.of(builder.control));
@@ -538,7 +539,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         String client = context.clientId().orElse(null);
         SearchView.Found found;
         try {
-            found = search.search(all, query.asString(), SearchView.limit(arguments), client);
+            found = search.search(exposed().tools(), all, query.asString(), SearchView.limit(arguments), client);
         } catch (IllegalArgumentException e) {
             return textResult(e.getMessage(), true);
         }
@@ -553,7 +554,11 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         StringBuilder text = new StringBuilder(client != null ? "Tools found (added to your tool list; call them by "
                 + "name):" : "Tools found (call them by name):");
         ObjectNode result = McpJson.object();
-        ArrayNode tools = result.putObject("structuredContent").putArray("tools");
+        ObjectNode structured = result.putObject("structuredContent");
+        ArrayNode tools = structured.putArray("tools");
+        // As a host session's search says it: which ranking answered, words alone or fused with the host's ranker.
+        structured.put("ranker", found.ranker().orElse(null));
+        structured.put("rankerSkipped", found.rankerSkipped().orElse(null));
         for (String name : found.names()) {
             BridgedTool tool = all.get(name);
             text.append("\n\n").append(name).append(": ").append(tool.description()).append("\nInput schema: ")
@@ -983,6 +988,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private CompletableFuture<?> ready = CompletableFuture.completedFuture(null);
         private Duration readyWait = Duration.ZERO;
         private boolean search;
+        private ToolFinder finder;
         private final List<OwnTool> ownTools = new ArrayList<>();
         private ServerControl control;
         private boolean tasks;
@@ -1052,6 +1058,17 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder search(boolean on) {
             this.search = on;
+            return this;
+        }
+
+        /**
+         * @param finder how {@value ToolSearch#TOOL} ranks, kept between searches: the host's
+         *     ({@link mcp.host.McpHost#toolFinder()}, with its ranker when it has one); without it (the default), the
+         *     words alone rank, indexed at each search
+         * @return this builder
+         */
+        public Builder toolFinder(ToolFinder finder) {
+            this.finder = Objects.requireNonNull(finder, "finder");
             return this;
         }
 

@@ -665,7 +665,8 @@ public final class SharedGateway implements AutoCloseable {
             this.approvals = new ProjectApprovals(directory, approve);
             // Nothing in view until the first composition says what the project sees.
             this.gateway = Gateway.builder(manager).ready(ready, LIST_WAIT).ownTool(approvals)
-                    .search(key.search()).alwaysLoad(key.alwaysLoad()).serverControl(control).build();
+                    .search(key.search()).alwaysLoad(key.alwaysLoad()).toolFinder(host.toolFinder())
+                    .serverControl(control).build();
             gateway.changeView(Set.of(), Map.of());
             this.server = McpServer.builder("mcp-host", McpClient.VERSION).handler(gateway).build();
             gateway.attach(server);

@@ -30,6 +30,10 @@ import mcp.api.spi.TransportRequest;
 import mcp.host.LoadResult;
 import mcp.host.McpHost;
 import mcp.manager.CallOptions;
+import mcp.search.Hit;
+import mcp.search.IndexedTool;
+import mcp.search.spi.ToolRanker;
+import mcp.search.spi.ToolRankerProvider;
 import mcp.manager.ClientListener;
 import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandlers;
@@ -62,6 +66,8 @@ class GatewayTest {
     private final List<AutoCloseable> open = new ArrayList<>();
     /** Whether the next gateway runs calls as tasks when its clients want them. */
     private boolean tasks;
+    /** The next host's tool search ranker, if any; its gateway then searches with the host's finder. */
+    private ToolRankerProvider ranker;
 
     @AfterEach
     void closeAll() throws Exception {
@@ -105,12 +111,20 @@ class GatewayTest {
         root.set("mcpServers", entries);
         Path config = temp.resolve("mcp.json");
         Files.writeString(config, root.toString());
-        McpHost host = track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+        McpHost.Builder hostBuilder = McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
                 .cacheDirectory(temp.resolve("cache")).startupGate(Duration.ofSeconds(60))
-                .clientSettings(Gateway.clientSettings()).build());
+                .clientSettings(Gateway.clientSettings());
+        if (ranker != null) {
+            hostBuilder.toolRanker(ranker);
+        }
+        McpHost host = track(hostBuilder.build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
-        Gateway gateway = track(Gateway.builder(host.manager()).search(search).tasks(tasks).build());
+        Gateway.Builder gatewayBuilder = Gateway.builder(host.manager()).search(search).tasks(tasks);
+        if (ranker != null) {
+            gatewayBuilder.toolFinder(host.toolFinder());
+        }
+        Gateway gateway = track(gatewayBuilder.build());
         McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).limits(limits).build());
         gateway.attach(server);
         return server;
@@ -353,6 +367,67 @@ class GatewayTest {
         ToolResult none = bob.callToolBlocking("search_tools", McpJson.object().put("query", "/zz+qq/"));
         assertTrue(text(none).startsWith("No tool matches"), text(none));
         assertTrue(bob.callToolBlocking("search_tools", McpJson.object()).isError(), "a query is needed");
+    }
+
+    @Test
+    void searchToolsRanksWithTheHostsRankerAndSaysSo() throws Exception {
+        List<String> queries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger puts = new java.util.concurrent.atomic.AtomicInteger();
+        ranker = new PidRanker(queries, puts);
+        McpClient client = client(searchGateway().serveHttp(HttpOptions.LOOPBACK), ClientOptions.builder("gateway")
+                .protocolVersion("2025-11-25"));
+
+        // Words alone find nothing for this; the ranker puts the pid tools first whatever is asked.
+        ToolResult found = client.callToolBlocking("search_tools", McpJson.object().put("query", "zebra giraffe")
+                .put("limit", 2));
+        assertTrue(text(found).contains("kit_pid") && text(found).contains("other_pid"), text(found));
+        JsonNode structured = found.structuredContent().orElseThrow();
+        assertEquals("pid-first", structured.path("ranker").asString(), structured.toString());
+        assertTrue(structured.path("rankerSkipped").isNull(), structured.toString());
+        assertEquals(List.of("zebra giraffe"), queries);
+
+        ToolResult again = client.callToolBlocking("search_tools", McpJson.object().put("query", "add two numbers"));
+        assertTrue(text(again).contains("kit_add"), "the words still count: " + text(again));
+        assertEquals(2, puts.get(), "each server's tools went to the ranker once, not at every search");
+    }
+
+    /** A ranker that puts every tool whose name has "pid" first, whatever the query, and counts what it is given. */
+    private record PidRanker(List<String> queries, java.util.concurrent.atomic.AtomicInteger puts)
+            implements ToolRankerProvider {
+        @Override
+        public String id() {
+            return "pid-first";
+        }
+
+        @Override
+        public ToolRanker create(Context context) {
+            Map<String, IndexedTool> tools = new java.util.concurrent.ConcurrentHashMap<>();
+            return new ToolRanker() {
+                @Override
+                public String id() {
+                    return "pid-first";
+                }
+
+                @Override
+                public void put(String server, java.util.Collection<IndexedTool> given) {
+                    puts.incrementAndGet();
+                    remove(server);
+                    given.forEach(tool -> tools.put(tool.id(), tool));
+                }
+
+                @Override
+                public void remove(String server) {
+                    tools.values().removeIf(tool -> tool.server().equals(server));
+                }
+
+                @Override
+                public List<Hit> rank(String query, int limit) {
+                    queries.add(query);
+                    return tools.values().stream().filter(tool -> tool.name().contains("pid")).limit(limit)
+                            .map(tool -> new Hit(tool.id(), tool.server(), tool.name(), 1)).toList();
+                }
+            };
+        }
     }
 
     @Test

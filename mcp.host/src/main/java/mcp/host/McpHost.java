@@ -324,6 +324,17 @@ public final class McpHost implements AutoCloseable {
         return SessionIndex.rank(tools, query, limit, newRanker(), bound, wait);
     }
 
+    /**
+     * A tool search kept between queries, over tools the caller chooses (a gateway's view, say), with the host's
+     * ranker when it has one: unlike {@link #searchTools}, the index and the ranker's embeddings are kept, so only
+     * what changed is indexed again.
+     *
+     * @return a new finder; its ranker is made at its first search
+     */
+    public ToolFinder toolFinder() {
+        return new ToolFinder(new SessionIndex(this::newRanker, rankerTimeout()));
+    }
+
     /** @return a builder with every default set */
     public static Builder builder() {
         return new Builder();

@@ -57,10 +57,6 @@ final class SessionIndex {
      * @param bridged the MCP tools among them, by name
      */
     synchronized void update(List<AgentTool> tools, Map<String, BridgedTool> bridged) {
-        if (index == null) {
-            index = build(rankers.get(), rankerTimeout);
-        }
-        ToolIndex index = this.index;
         Map<String, List<IndexedTool>> next = new LinkedHashMap<>();
         for (AgentTool tool : tools) {
             BridgedTool mcp = bridged.get(tool.name());
@@ -69,6 +65,24 @@ final class SessionIndex {
                             params(tool.inputSchema()));
             next.computeIfAbsent(indexed.server(), server -> new ArrayList<>()).add(indexed);
         }
+        apply(next);
+    }
+
+    /**
+     * Brings the index to these MCP tools alone (a gateway's), leaving out those meant for an app's view only, as a
+     * session's search does; the id of a hit is the tool's {@link BridgedTool#name()}.
+     *
+     * @param tools every tool to search
+     */
+    synchronized void updateMcp(List<BridgedTool> tools) {
+        apply(groups(tools));
+    }
+
+    private void apply(Map<String, List<IndexedTool>> next) {
+        if (index == null) {
+            index = build(rankers.get(), rankerTimeout);
+        }
+        ToolIndex index = this.index;
         for (String gone : new ArrayList<>(groups.keySet())) {
             if (!next.containsKey(gone)) {
                 index.remove(gone);
@@ -81,6 +95,16 @@ final class SessionIndex {
                 groups.put(server, List.copyOf(group));
             }
         });
+    }
+
+    private static Map<String, List<IndexedTool>> groups(List<BridgedTool> tools) {
+        Map<String, List<IndexedTool>> byServer = new LinkedHashMap<>();
+        for (BridgedTool tool : tools) {
+            if (tool.definition().visibleToModel()) {
+                byServer.computeIfAbsent(tool.serverName(), server -> new ArrayList<>()).add(indexed(tool));
+            }
+        }
+        return byServer;
     }
 
     /**
@@ -114,16 +138,9 @@ final class SessionIndex {
     static ToolSearch.Ranked rank(List<BridgedTool> tools, String query, int limit, Optional<ToolRanker> ranker,
             Duration timeout, Duration wait) {
         ToolIndex ranking = build(ranker, timeout);
-        Map<String, List<IndexedTool>> byServer = new LinkedHashMap<>();
+        groups(tools).forEach(ranking::put);
         Map<String, BridgedTool> byName = new HashMap<>();
-        for (BridgedTool tool : tools) {
-            if (!tool.definition().visibleToModel()) {
-                continue;
-            }
-            byServer.computeIfAbsent(tool.serverName(), server -> new ArrayList<>()).add(indexed(tool));
-            byName.put(tool.name(), tool);
-        }
-        byServer.forEach(ranking::put);
+        tools.forEach(tool -> byName.put(tool.name(), tool));
         if (ranker.isPresent() && !wait.isZero()) {
             try {
                 ranker.get().awaitReady(wait);

@@ -260,6 +260,7 @@ final class ServeCommand implements Callable<Integer> {
                     : loadInBackground(context, host);
             Gateway.Builder builder = Gateway.builder(host.manager()).servers(Set.copyOf(servers))
                     .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad))
+                    .toolFinder(host.toolFinder())
                     .serverControl(ServerControl.of(host, context.workingDirectory())).tasks(tasks)
                     .ready(loaded, LIST_WAIT);
             if (policyFile != null) {
@@ -487,7 +488,7 @@ final class ServeCommand implements Callable<Integer> {
     private Attachment.Link inProcess(CliContext context) {
         McpHost host = context.newHost(context.hostBuilder().clientSettings(Gateway.clientSettings()));
         Gateway gateway = Gateway.builder(host.manager()).ready(loadInBackground(context, host), LIST_WAIT)
-                .search(search).alwaysLoad(Set.copyOf(alwaysLoad))
+                .search(search).alwaysLoad(Set.copyOf(alwaysLoad)).toolFinder(host.toolFinder())
                 .serverControl(ServerControl.of(host, context.workingDirectory())).tasks(tasks).build();
         McpServer server = McpServer.builder("mcp-host", mcp.manager.McpClient.VERSION).handler(gateway).build();
         gateway.attach(server);

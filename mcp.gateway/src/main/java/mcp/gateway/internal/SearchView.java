@@ -5,11 +5,13 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import mcp.api.AlwaysLoad;
 import mcp.api.McpJson;
+import mcp.host.ToolFinder;
 import mcp.host.ToolSearch;
 import mcp.manager.BridgedTool;
 import tools.jackson.databind.JsonNode;
@@ -36,13 +38,16 @@ public final class SearchView {
     private static final int DEFAULT_LIMIT = 5;
 
     private final Set<String> alwaysLoad;
+    private final Optional<ToolFinder> finder;
     private final Map<String, Set<String>> found = new ConcurrentHashMap<>();
 
     /**
      * @param alwaysLoad servers and tools always listed, beside those their server's config names
+     * @param finder the host's search kept between queries, with its ranker; empty: words alone, indexed per query
      */
-    public SearchView(Set<String> alwaysLoad) {
+    public SearchView(Set<String> alwaysLoad, Optional<ToolFinder> finder) {
         this.alwaysLoad = Set.copyOf(alwaysLoad);
+        this.finder = finder;
     }
 
     /**
@@ -67,22 +72,33 @@ public final class SearchView {
     }
 
     /**
-     * Ranks every tool for a query ({@link ToolSearch#rank}, the host's own ranking) and adds the hits to the client's
-     * list.
+     * Ranks the client's tools for a query (by the host's ranking: {@link ToolFinder} when the gateway has one, else
+     * {@link ToolSearch#rank}) and adds the hits to the client's list. The finder indexes every tool of the gateway
+     * once for all its clients; a tool the client may not see is dropped from the hits.
      *
-     * @param exposed every tool by the name the clients see
+     * @param all every tool of the gateway by the name the clients see
+     * @param visible the tools this client may see, among them
      * @param query what the client asked
      * @param limit the most tools
      * @param clientId the client, or {@code null} for one without an id
-     * @return the hits by the names the clients see, best first, and whether the client's list grew
+     * @return the hits by the names the clients see, best first, whether the client's list grew, and which ranker
+     *     answered
      * @throws IllegalArgumentException for a {@code /regex/} that is invalid or too costly
      */
-    public Found search(Map<String, BridgedTool> exposed, String query, int limit, String clientId) {
+    public Found search(Map<String, BridgedTool> all, Map<String, BridgedTool> visible, String query, int limit,
+            String clientId) {
         Map<BridgedTool, String> names = new IdentityHashMap<>();
-        exposed.forEach((name, tool) -> names.put(tool, name));
+        visible.forEach((name, tool) -> names.put(tool, name));
+        ToolSearch.Ranked ranked = finder.isPresent()
+                ? finder.get().find(new ArrayList<>(all.values()), query, limit + all.size() - visible.size())
+                : new ToolSearch.Ranked(ToolSearch.rank(new ArrayList<>(visible.values()), query, limit),
+                        Optional.empty(), Optional.empty());
         List<String> hits = new ArrayList<>();
-        for (BridgedTool tool : ToolSearch.rank(new ArrayList<>(exposed.values()), query, limit)) {
-            hits.add(names.get(tool));
+        for (BridgedTool tool : ranked.tools()) {
+            String name = names.get(tool);
+            if (name != null && hits.size() < limit) {
+                hits.add(name);
+            }
         }
         boolean grew = false;
         if (clientId != null && !hits.isEmpty()) {
@@ -91,7 +107,7 @@ public final class SearchView {
                 grew |= ours.add(hit);
             }
         }
-        return new Found(hits, grew);
+        return new Found(hits, grew, ranked.ranker(), ranked.rankerSkipped());
     }
 
     /**
@@ -99,8 +115,10 @@ public final class SearchView {
      *
      * @param names the tools by the names the clients see, best first
      * @param listGrew whether the client's list has tools it did not have
+     * @param ranker the id of the ranker fused with the words for this answer; empty when the words alone answered
+     * @param rankerSkipped why the host's ranker did not answer this one; empty when it answered or there is none
      */
-    public record Found(List<String> names, boolean listGrew) {
+    public record Found(List<String> names, boolean listGrew, Optional<String> ranker, Optional<String> rankerSkipped) {
         /** Copies. */
         public Found {
             names = List.copyOf(names);
