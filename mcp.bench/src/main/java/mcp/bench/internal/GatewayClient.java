@@ -35,7 +35,8 @@ import mcp.manager.McpClient;
  * The client process of the gateway comparison ({@link Gateways}): mcp-host's own {@link McpClient}, over its
  * Streamable HTTP transport (provider {@code http}, found by ServiceLoader as the host finds it) to a gateway's URL,
  * or over stdio to a command (the upstream itself for the direct row, or a gateway that speaks stdio); always on the
- * 2025-11-25 handshake (a stateful session, which both gateways keep).
+ * 2025-11-25 handshake (a stateful session, which both gateways keep). With {@code --client floor}, the calls mode
+ * runs the floor instead ({@link FloorHttpClient} to a URL, {@link FloorClient} to a command).
  *
  * <ul>
  *   <li>{@code --mode calls} (one session): connect; {@code tools/list}; {@code --warmup} sequential {@code echo}
@@ -46,7 +47,8 @@ import mcp.manager.McpClient;
  *       at a time), each lists its tools and calls {@code echo} once; prints {@code HOLDING <ok> <failed>}, keeps them
  *       open until its stdin ends or says something, then closes them.</li>
  * </ul>
- * Prints {@code BENCH-RESULT {json}} at the end. Command line: {@code --mode calls|hold [--url URL | --urls U,U,...]
+ * Prints {@code BENCH-RESULT {json}} at the end. Command line: {@code --mode calls|hold [--client mcp-host|floor]
+ * [--url URL | --urls U,U,...]
  * [--watch-pids P,P] [options] [-- COMMAND...]} (the command instead of a URL: stdio). {@code serverCpuUsPerCall} is
  * the CPU time per call of the process the client talks to, over the in-flight phase: the {@code --watch-pids} (an
  * HTTP gateway), else the client's child processes (the upstream directly, or a stdio gateway).

@@ -26,14 +26,16 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The gateway comparison: {@code tools/call} of {@code echo} on one and the same stdio upstream, directly (mcp-host's
- * client over stdio) and through each gateway (mcp-host's client over Streamable HTTP), and each gateway's memory with
+ * The gateway comparison: {@code tools/call} of {@code echo} on one and the same stdio upstream, directly (over stdio)
+ * and through each gateway (over Streamable HTTP, or stdio), each path with each of {@code --clients}: mcp-host's
+ * {@code McpClient}, and the floor ({@link FloorClient}, {@link FloorHttpClient}), which costs next to nothing, so that
+ * what a gateway adds is seen apart from what the client's HTTP stack costs; and each gateway's memory with
  * {@code --upstreams} upstreams and {@code --sessions} client sessions.
  *
  * <p>A gateway is a command that, given upstream command lines, listens on a port or speaks stdio ({@link Gateway}):
- * adding one, such as {@code mcp-host serve}, is one more entry in {@link #catalog()}. Every client is the same
- * ({@link GatewayClient}, in a process of its own, 2025-11-25 handshake), so the rows differ only in what stands
- * between it and the upstream.
+ * adding one, such as {@code mcp-host serve}, is one more entry in {@link #catalog()}. The client process is the same
+ * for every row of a client ({@link GatewayClient}, in a process of its own, 2025-11-25 handshake), so the rows differ
+ * only in what stands between it and the upstream.
  *
  * <p>Calls, per round (gateways alternated, reversed every other round): a fresh gateway process (or processes) with
  * one upstream; the client connects, lists the tools, makes {@code --warmup} sequential calls, {@code --calls}
@@ -43,8 +45,9 @@ import tools.jackson.databind.node.ObjectNode;
  * tools and made one call; the upstream processes under the gateways are counted and summed apart.
  *
  * <p>Command line: {@code --repo DIR --module-path MP [--out DIR] [--gateways direct,mcp-proxy,supergateway]
- * [--upstream testkit|everything] [--rounds N] [--warmup N] [--calls N] [--inflight N] [--seconds S] [--upstreams N]
- * [--sessions N] [--memory false] [--node NODE] [--gateway-java-opts FLAGS] [--client-java-opts FLAGS] [--smoke]};
+ * [--upstream testkit|everything] [--clients mcp-host,floor] [--rounds N] [--warmup N] [--calls N] [--inflight N]
+ * [--seconds S] [--upstreams N] [--sessions N] [--memory false] [--node NODE] [--gateway-java-opts FLAGS]
+ * [--client-java-opts FLAGS] [--smoke]};
  * {@code MP} is the module path of the client processes; the {@code FLAGS} (space-separated) are added to the JVM flags
  * of mcp-host serve or of the client processes (a flight recording, say).
  * The npm gateways come from {@code bench/node_modules} ({@code bench/gateway.sh} installs them from the lock file);
