@@ -63,7 +63,17 @@ public final class LocalEmbeddings {
                     // Run on the calling thread (the named embedding thread, or a query's ranker thread), not on the
                     // model's own pool of one thread per core: embedding ahead then takes one core of the user's
                     // machine, never all of them, and every thread that runs it is one of ours.
-                    loaded = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
+                    // LangChain4j reads the model's files through the thread's context class loader. In a module
+                    // layer of the command's plugins that is not the loader of the model's jar, so the files are
+                    // not found; the loader that defined the model's class finds them wherever it runs.
+                    Thread thread = Thread.currentThread();
+                    ClassLoader context = thread.getContextClassLoader();
+                    thread.setContextClassLoader(AllMiniLmL6V2QuantizedEmbeddingModel.class.getClassLoader());
+                    try {
+                        loaded = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
+                    } finally {
+                        thread.setContextClassLoader(context);
+                    }
                     model = loaded;
                 }
             }
