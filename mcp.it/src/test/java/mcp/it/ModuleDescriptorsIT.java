@@ -94,6 +94,33 @@ class ModuleDescriptorsIT {
         }
     }
 
+    /**
+     * The local embedding module is an automatic module too (its model, ONNX Runtime and the tokenizer are not named
+     * modules), so the image cannot link it: it names itself by its manifest, has no descriptor, and the runtime
+     * image holds neither it nor its libraries (it goes in the command's plugin folder: EmbeddingsPluginIT).
+     */
+    @Test
+    void theEmbeddingModuleNamesItselfAndStaysOutOfTheImage() throws Exception {
+        Path plugin = Path.of(System.getProperty("mcp.embeddings.plugin", "../mcp.search.embeddings/target/plugin"));
+        List<Path> jars;
+        try (java.util.stream.Stream<Path> files = Files.list(plugin)) {
+            jars = files.filter(file -> file.getFileName().toString().startsWith("mcp.search.embeddings-")).toList();
+        }
+        assertEquals(1, jars.size(), plugin + ": " + jars);
+        ModuleDescriptor descriptor = descriptor(jars.get(0));
+        assertTrue(descriptor.isAutomatic(), jars.get(0) + " has a module descriptor");
+        assertEquals("mcp.search.embeddings", descriptor.name());
+        try (JarFile file = new JarFile(jars.get(0).toFile())) {
+            assertEquals("mcp.search.embeddings", file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"));
+        }
+        String release = Files.readString(Cli.IMAGE.resolve("release"), StandardCharsets.UTF_8);
+        String modules = release.lines().filter(line -> line.startsWith("MODULES=")).findFirst().orElseThrow();
+        assertTrue(modules.contains("mcp.search ") || modules.contains("mcp.search\""), modules);
+        for (String name : List.of("mcp.search.embeddings", "onnxruntime", "langchain4j", "ai.djl")) {
+            assertFalse(modules.contains(name), "the image holds " + name + ": " + modules);
+        }
+    }
+
     private static ModuleDescriptor descriptor(Path jar) {
         Set<ModuleReference> found = ModuleFinder.of(jar).findAll();
         assertEquals(1, found.size(), jar.toString());
