@@ -128,7 +128,9 @@ class StartupRetryTest {
     @Test
     void aStartThatHangsIsTimedOutEndedAndTriedAgainNeverBesideTheHungOne() throws Exception {
         McpManager manager = manager(builder(QUICK));
-        StdioServerConfig config = failingFirst(1, "--fail-with", "hang").withTimeout(Duration.ofSeconds(1));
+        // Long enough for the second, healthy start to answer on a loaded machine (a JVM took over a second there,
+        // timed out too, and made a third start), short enough to keep the hung first start brief.
+        StdioServerConfig config = failingFirst(1, "--fail-with", "hang").withTimeout(Duration.ofSeconds(4));
         ConnectResult result = manager.connectServers(Map.of("kit", config), Map.of());
 
         assertEquals(Map.of(), result.errors());
