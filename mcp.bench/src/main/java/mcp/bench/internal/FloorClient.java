@@ -54,10 +54,8 @@ public final class FloorClient implements BenchClient {
         Thread reader = new Thread(this::readLoop, "floor-reader");
         reader.setDaemon(true);
         reader.start();
-        ObjectNode params = MAPPER.createObjectNode().put("protocolVersion", "2025-11-25");
-        params.putObject("capabilities");
-        params.putObject("clientInfo").put("name", "floor").put("version", "1");
-        protocolVersion = request("initialize", params).get(30, TimeUnit.SECONDS).path("protocolVersion").stringValue(null);
+        protocolVersion = request("initialize", initializeParams("floor")).get(30, TimeUnit.SECONDS).path("protocolVersion")
+                .stringValue(null);
         write(MAPPER.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"));
     }
 
@@ -69,6 +67,24 @@ public final class FloorClient implements BenchClient {
 
     @Override
     public int listTools() throws Exception {
+        return countTools(params -> request("tools/list", params).get(30, TimeUnit.SECONDS));
+    }
+
+    /** One request and its result, or a failure. */
+    interface Request {
+        JsonNode send(ObjectNode params) throws Exception;
+    }
+
+    /** @return the params of {@code initialize} for the floor's handshake (2025-11-25, no capabilities) */
+    static ObjectNode initializeParams(String clientName) {
+        ObjectNode params = MAPPER.createObjectNode().put("protocolVersion", GatewayClient.PROTOCOL);
+        params.putObject("capabilities");
+        params.putObject("clientInfo").put("name", clientName).put("version", "1");
+        return params;
+    }
+
+    /** @return how many tools {@code tools/list} gives, following {@code nextCursor} to the end */
+    static int countTools(Request list) throws Exception {
         int count = 0;
         String cursor = null;
         do {
@@ -76,7 +92,7 @@ public final class FloorClient implements BenchClient {
             if (cursor != null) {
                 params.put("cursor", cursor);
             }
-            JsonNode result = request("tools/list", params).get(30, TimeUnit.SECONDS);
+            JsonNode result = list.send(params);
             count += result.path("tools").size();
             JsonNode next = result.get("nextCursor");
             cursor = next != null && next.isString() ? next.stringValue() : null;

@@ -46,10 +46,8 @@ public final class FloorHttpClient implements BenchClient {
 
     @Override
     public void connect() throws IOException {
-        ObjectNode params = MAPPER.createObjectNode().put("protocolVersion", GatewayClient.PROTOCOL);
-        params.putObject("capabilities");
-        params.putObject("clientInfo").put("name", "floor-http").put("version", "1");
-        protocolVersion = request("initialize", params).path("protocolVersion").stringValue(null);
+        protocolVersion = request("initialize", FloorClient.initializeParams("floor-http")).path("protocolVersion")
+                .stringValue(null);
         post(MAPPER.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"), -1);
     }
 
@@ -60,20 +58,8 @@ public final class FloorHttpClient implements BenchClient {
     }
 
     @Override
-    public int listTools() throws IOException {
-        int count = 0;
-        String cursor = null;
-        do {
-            ObjectNode params = MAPPER.createObjectNode();
-            if (cursor != null) {
-                params.put("cursor", cursor);
-            }
-            JsonNode result = request("tools/list", params);
-            count += result.path("tools").size();
-            JsonNode next = result.get("nextCursor");
-            cursor = next != null && next.isString() ? next.stringValue() : null;
-        } while (cursor != null);
-        return count;
+    public int listTools() throws Exception {
+        return FloorClient.countTools(params -> request("tools/list", params));
     }
 
     /** Blocks the caller for the whole exchange: the future is complete when returned. */

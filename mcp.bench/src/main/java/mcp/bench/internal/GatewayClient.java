@@ -17,12 +17,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import mcp.api.Content;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpJson;
 import mcp.api.ServerConfig;
 import mcp.api.StdioServerConfig;
-import mcp.api.ToolResult;
 import mcp.api.spi.Providers;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
@@ -97,14 +95,6 @@ public final class GatewayClient {
         TransportProvider provider = Providers.require(TransportProvider.class, byId, url != null ? "http" : "stdio");
         return McpClient.connectBlocking(provider.open(TransportRequest.of(name, config, Path.of("").toAbsolutePath())),
                 ClientOptions.builder(name).protocolVersion(PROTOCOL).build());
-    }
-
-    private static String text(ToolResult result) {
-        return !result.content().isEmpty() && result.content().get(0) instanceof Content.Text text ? text.text() : null;
-    }
-
-    private static CompletableFuture<String> echo(McpClient client, String message) {
-        return client.callTool("echo", McpJson.object().put("message", message)).thenApply(GatewayClient::text);
     }
 
     private static void calls(Map<String, String> options, List<String> command, Map<String, Object> result) throws Exception {
@@ -193,36 +183,7 @@ public final class GatewayClient {
      */
     private static BenchClient client(String kind, String url, List<String> command) {
         return switch (kind) {
-            case "mcp-host" -> new BenchClient() {
-                private McpClient client;
-
-                @Override
-                public void connect() {
-                    client = GatewayClient.connect("gw", url, command);
-                }
-
-                @Override
-                public String protocolVersion() {
-                    return client.initializeResult().protocolVersion();
-                }
-
-                @Override
-                public int listTools() {
-                    return client.listToolsBlocking().size();
-                }
-
-                @Override
-                public CompletableFuture<String> echo(String message) {
-                    return GatewayClient.echo(client, message);
-                }
-
-                @Override
-                public void close() {
-                    if (client != null) {
-                        client.close();
-                    }
-                }
-            };
+            case "mcp-host" -> new HostClient(() -> GatewayClient.connect("gw", url, command));
             case "floor" -> url != null ? new FloorHttpClient(url) : new FloorClient(command);
             default -> throw new IllegalArgumentException("--client is mcp-host or floor, not " + kind);
         };
@@ -364,7 +325,7 @@ public final class GatewayClient {
                         .filter(name -> name.equals("echo") || name.endsWith("_echo")).sorted().toList();
                 String tool = echoes.isEmpty() ? "echo" : echoes.get(i % echoes.size());
                 String text = client.callTool(tool, McpJson.object().put("message", "h" + i))
-                        .thenApply(GatewayClient::text).get(30, TimeUnit.SECONDS);
+                        .thenApply(HostClient::text).get(30, TimeUnit.SECONDS);
                 if (!(prefix + "h" + i).equals(text)) {
                     mismatches++;
                     firstProblem = firstProblem != null ? firstProblem : "echo h" + i + " -> " + text;

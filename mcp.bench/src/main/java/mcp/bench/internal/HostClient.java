@@ -3,12 +3,12 @@ package mcp.bench.internal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolResult;
 import mcp.api.Content;
 import mcp.api.spi.Providers;
-import mcp.api.spi.Transport;
 import mcp.api.spi.TransportProvider;
 import mcp.api.spi.TransportRequest;
 import mcp.bench.BenchClient;
@@ -20,15 +20,23 @@ import mcp.manager.McpClient;
  * mcp-host's client: {@link McpClient} over the {@code stdio} transport, found through
  * {@link Providers} and {@link java.util.ServiceLoader} as the host finds it, with default options (so the
  * era is {@code auto}: a server of the 2026-07-28 revision is spoken to statelessly, one of 2025 with the
- * handshake).
+ * handshake); or a session opened another way ({@link GatewayClient}'s, to a gateway's URL).
  */
 public final class HostClient implements BenchClient {
 
-    private final List<String> command;
+    private final Supplier<McpClient> connector;
     private McpClient client;
 
     HostClient(List<String> command) {
-        this.command = List.copyOf(command);
+        List<String> server = List.copyOf(command);
+        this.connector = () -> McpClient.connectBlocking(stdio().open(TransportRequest.of("bench",
+                StdioServerConfig.of(server.get(0), server.subList(1, server.size())), Path.of("").toAbsolutePath())),
+                ClientOptions.builder("bench").build());
+    }
+
+    /** @param connector how the session is opened (another transport, or options of its own) */
+    HostClient(Supplier<McpClient> connector) {
+        this.connector = connector;
     }
 
     /**
@@ -49,9 +57,7 @@ public final class HostClient implements BenchClient {
 
     @Override
     public void connect() {
-        StdioServerConfig config = StdioServerConfig.of(command.get(0), command.subList(1, command.size()));
-        Transport transport = stdio().open(TransportRequest.of("bench", config, Path.of("").toAbsolutePath()));
-        client = McpClient.connectBlocking(transport, ClientOptions.builder("bench").build());
+        client = connector.get();
     }
 
     /** @return the version of the session: 2026-07-28 when {@code auto} found the stateless era */
@@ -76,7 +82,8 @@ public final class HostClient implements BenchClient {
         return text(client.callToolBlocking("echo", McpJson.object().put("message", message)));
     }
 
-    private static String text(ToolResult result) {
+    /** @return the text of the result's first content item, or {@code null} */
+    static String text(ToolResult result) {
         return !result.content().isEmpty() && result.content().get(0) instanceof Content.Text text ? text.text() : null;
     }
 
