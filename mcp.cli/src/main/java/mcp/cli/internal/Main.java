@@ -92,6 +92,7 @@ public final class Main {
     static int execute(McpHostCommand root, String[] args) {
         CliIo io = root.io();
         CommandLine commandLine = new CommandLine(root);
+        McpHostCommand.addSubcommands(commandLine, args);
         commandLine.setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true));
         commandLine.setErr(new PrintWriter(new OutputStreamWriter(io.err(), StandardCharsets.UTF_8), true));
         commandLine.setParameterExceptionHandler((error, arguments) -> usageError(io, error, arguments));

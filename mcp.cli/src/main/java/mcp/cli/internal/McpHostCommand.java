@@ -2,12 +2,17 @@ package mcp.cli.internal;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import mcp.api.spi.AuthStorage;
 import mcp.manager.McpClient;
 import mcp.manager.McpManager;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
@@ -33,8 +38,11 @@ import picocli.CommandLine.Spec;
             "2:usage or configuration error (unknown option, tool or server; bad JSON; invalid or unreadable"
                     + " config file)",
             "3:call refused by the tool's call policy (its owning tool denies it, or asks first and nobody"
-                    + " confirmed)"},
-        subcommands = {
+                    + " confirmed)"})
+final class McpHostCommand implements Callable<Integer> {
+
+    /** The subcommands, in the order help lists them. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(
             ListCommand.class,
             ToolsCommand.class,
             CallCommand.class,
@@ -59,8 +67,55 @@ import picocli.CommandLine.Spec;
             ConnectCommand.class,
             DisconnectCommand.class,
             DemoCommand.class,
-            CommandLine.HelpCommand.class})
-final class McpHostCommand implements Callable<Integer> {
+            CommandLine.HelpCommand.class);
+
+    /**
+     * Adds the subcommands to the root's command line: only the one this line names, when it names one, else every
+     * one (for help, usage and suggestions). Picocli builds a subcommand's model by reflection when it is added, and
+     * all of them took about 100 ms of every run's start, an agent's {@code serve --stdio} included.
+     *
+     * @param root the command line of {@link McpHostCommand}, its own options already read from it
+     * @param args the line
+     */
+    static void addSubcommands(CommandLine root, String[] args) {
+        Class<?> named = named(root.getCommandSpec(), args);
+        for (Class<?> type : SUBCOMMANDS) {
+            if (named == null || type == named) {
+                root.addSubcommand(type);
+            }
+        }
+    }
+
+    /**
+     * @return the subcommand that the first word of the line that is neither an option nor an option's value names;
+     *     {@code null} when there is none, it names none, or it is {@code help} (which may name any of them)
+     */
+    private static Class<?> named(CommandSpec spec, String[] args) {
+        Map<String, Class<?>> byName = new HashMap<>();
+        for (Class<?> type : SUBCOMMANDS) {
+            Command command = type.getAnnotation(Command.class);
+            byName.put(command.name(), type);
+            for (String alias : command.aliases()) {
+                byName.put(alias, type);
+            }
+        }
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--")) {
+                return null;
+            }
+            if (arg.startsWith("-")) {
+                OptionSpec option = arg.contains("=") ? null : spec.findOption(arg);
+                if (option != null && option.arity().min() > 0) {
+                    i++; // its value, which may be any word
+                }
+                continue;
+            }
+            Class<?> type = byName.get(arg);
+            return type == CommandLine.HelpCommand.class ? null : type;
+        }
+        return null;
+    }
 
     @Option(names = "--config", paramLabel = "FILE", scope = ScopeType.INHERIT,
             description = "Use only this file (native mcpServers format) instead of discovery; add, remove, enable"
