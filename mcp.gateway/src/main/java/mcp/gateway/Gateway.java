@@ -422,7 +422,11 @@ public final class Gateway implements RequestHandler, AutoCloseable {
 
     /** The tools in the caller's view, by the names the clients see. */
     private Map<String, BridgedTool> visibleTools(Policy.Access access) {
-        Map<String, BridgedTool> all = exposed().tools();
+        return visibleTools(exposed().tools(), access);
+    }
+
+    /** @return the tools of {@code all} that this access may see */
+    private static Map<String, BridgedTool> visibleTools(Map<String, BridgedTool> all, Policy.Access access) {
         if (access.everything()) {
             return all;
         }
@@ -535,11 +539,13 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         if (query == null || !query.isString() || query.asString().isBlank()) {
             return textResult(ToolSearch.TOOL + " needs \"query\" (a string)", true);
         }
-        Map<String, BridgedTool> all = visibleTools(access);
+        // One snapshot for both: the client's tools are among the ones ranked.
+        Map<String, BridgedTool> every = exposed().tools();
+        Map<String, BridgedTool> all = visibleTools(every, access);
         String client = context.clientId().orElse(null);
         SearchView.Found found;
         try {
-            found = search.search(exposed().tools(), all, query.asString(), SearchView.limit(arguments), client);
+            found = search.search(every, all, query.asString(), SearchView.limit(arguments), client);
         } catch (IllegalArgumentException e) {
             return textResult(e.getMessage(), true);
         }
