@@ -70,7 +70,7 @@ class GatewayPolicyTest {
     @TempDir
     Path temp;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Opened open = new Opened();
     /** The last gateway built, and what it reported of its policy file. */
     private Gateway gateway;
     private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
@@ -107,19 +107,8 @@ class GatewayPolicyTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)) {
-            assertTrue(System.nanoTime() < deadline, "a server process outlived the host");
-            Thread.sleep(50);
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        open.add(closeable);
-        return closeable;
+        open.closeAll();
+        Opened.awaitNoServerProcess();
     }
 
     /** Two testkit servers (alpha with prompts, resources and completions), a gateway with this policy, over HTTP. */
@@ -139,7 +128,7 @@ class GatewayPolicyTest {
         Files.writeString(config, root.toString());
         Path policyFile = temp.resolve("policy.json");
         Files.writeString(policyFile, policy);
-        McpHost host = track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+        McpHost host = open.track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
                 .cacheDirectory(temp.resolve("cache")).startupGate(Duration.ofSeconds(60))
                 .clientSettings(Gateway.clientSettings()).build());
         LoadResult loaded = host.load();
@@ -150,8 +139,8 @@ class GatewayPolicyTest {
         if (search) {
             builder.serverControl(ServerControl.of(host, temp));
         }
-        gateway = track(builder.build());
-        McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).build());
+        gateway = open.track(builder.build());
+        McpServer server = open.track(McpServer.builder("mcp-host", "test").handler(gateway).build());
         gateway.attach(server);
         return server.serveHttp(HttpOptions.LOOPBACK.withAuthenticator(TOKENS));
     }
@@ -171,7 +160,7 @@ class GatewayPolicyTest {
                 .filter(provider -> provider.id().equals("http")).findFirst().orElseThrow();
         HttpServerConfig config = HttpServerConfig.of(endpoint.uri().toString())
                 .withHeaders(Map.of("Authorization", "Bearer " + token));
-        return track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
+        return open.track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
                 options.build()));
     }
 

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -43,18 +42,12 @@ class GatewayReplicasTest {
     @TempDir
     Path temp;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Opened open = new Opened();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)) {
-            assertTrue(System.nanoTime() < deadline, "a server process outlived the host");
-            Thread.sleep(50);
-        }
+        open.closeAll();
+        Opened.awaitNoServerProcess();
     }
 
     private URI replica(String name, ReplicaKeys keys, Path callLog, Path cancelLog) throws Exception {
@@ -65,21 +58,16 @@ class GatewayReplicasTest {
         Path dir = Files.createDirectories(temp.resolve(name));
         Path config = dir.resolve("mcp.json");
         Files.writeString(config, McpJson.object().set("mcpServers", McpJson.object().set("kit", entry)).toString());
-        McpHost host = track(McpHost.builder().configFile(config).home(dir).workingDirectory(dir)
+        McpHost host = open.track(McpHost.builder().configFile(config).home(dir).workingDirectory(dir)
                 .cacheDirectory(dir.resolve("cache")).startupGate(Duration.ofSeconds(60))
                 .clientSettings(Gateway.clientSettings()).build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
-        Gateway gateway = track(Gateway.builder(host.manager()).build());
-        McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).replicaKeys(keys)
+        Gateway gateway = open.track(Gateway.builder(host.manager()).build());
+        McpServer server = open.track(McpServer.builder("mcp-host", "test").handler(gateway).replicaKeys(keys)
                 .limits(ServerLimits.DEFAULT.withInputs(16, Duration.ofSeconds(2))).build());
         gateway.attach(server);
-        return track(server.serveHttp(HttpOptions.LOOPBACK)).uri();
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        open.add(closeable);
-        return closeable;
+        return open.track(server.serveHttp(HttpOptions.LOOPBACK)).uri();
     }
 
     @Test

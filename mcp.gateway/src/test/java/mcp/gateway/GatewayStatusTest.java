@@ -12,13 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpJson;
 import mcp.api.ToolDefinition;
@@ -52,24 +50,13 @@ class GatewayStatusTest {
     @TempDir
     Path temp;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Opened open = new Opened();
     private final HttpClient http = HttpClient.newHttpClient();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)) {
-            assertTrue(System.nanoTime() < deadline, "a server process outlived the host");
-            Thread.sleep(50);
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        open.add(closeable);
-        return closeable;
+        open.closeAll();
+        Opened.awaitNoServerProcess();
     }
 
     /** The servers (name to command), a host that runs them, a gateway with the policy (or none), over HTTP. */
@@ -85,7 +72,7 @@ class GatewayStatusTest {
         root.set("mcpServers", entries);
         Path config = temp.resolve("mcp.json");
         Files.writeString(config, root.toString());
-        McpHost host = track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+        McpHost host = open.track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
                 .cacheDirectory(temp.resolve("cache")).startupGate(Duration.ofSeconds(60))
                 .clientSettings(Gateway.clientSettings()).build());
         host.load();
@@ -95,8 +82,8 @@ class GatewayStatusTest {
             Files.writeString(file, policy);
             builder.policyFile(file).policyPoll(Duration.ofHours(1));
         }
-        Gateway gateway = track(builder.build());
-        McpServer server = track(McpServer.builder("mcp-host", "9.8.7").handler(gateway).build());
+        Gateway gateway = open.track(builder.build());
+        McpServer server = open.track(McpServer.builder("mcp-host", "9.8.7").handler(gateway).build());
         gateway.attach(server);
         return server.serveHttp(options);
     }
@@ -106,7 +93,7 @@ class GatewayStatusTest {
                 .filter(p -> p.id().equals("http")).findFirst().orElseThrow();
         HttpServerConfig config = HttpServerConfig.of(endpoint.uri().toString())
                 .withHeaders(Map.of("Authorization", "Bearer " + token));
-        return track(McpClient.connectBlocking(provider.open(TransportRequest.of("gateway", config, temp)),
+        return open.track(McpClient.connectBlocking(provider.open(TransportRequest.of("gateway", config, temp)),
                 ClientOptions.builder("gateway").protocolVersion("2025-11-25").build()));
     }
 

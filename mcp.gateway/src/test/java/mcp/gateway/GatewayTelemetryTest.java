@@ -20,7 +20,6 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -64,24 +63,13 @@ class GatewayTelemetryTest {
             .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
             .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
             .build();
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Opened open = new Opened();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        open.closeAll();
         sdk.close();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)) {
-            assertTrue(System.nanoTime() < deadline, "a server process outlived the host");
-            Thread.sleep(50);
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        open.add(closeable);
-        return closeable;
+        Opened.awaitNoServerProcess();
     }
 
     private HttpEndpoint gateway() throws Exception {
@@ -93,12 +81,12 @@ class GatewayTelemetryTest {
         Path config = temp.resolve("mcp.json");
         Files.writeString(config, root.toString());
         McpTelemetry telemetry = McpTelemetry.of(sdk);
-        McpHost host = track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
+        McpHost host = open.track(McpHost.builder().configFile(config).home(temp).workingDirectory(temp)
                 .cacheDirectory(temp.resolve("cache")).startupGate(Duration.ofSeconds(60))
                 .clientSettings(Gateway.clientSettings().andThen(options -> options.telemetry(telemetry))).build());
         assertEquals(Map.of(), host.load().errors());
-        Gateway gateway = track(Gateway.builder(host.manager()).build());
-        McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).telemetry(telemetry).build());
+        Gateway gateway = open.track(Gateway.builder(host.manager()).build());
+        McpServer server = open.track(McpServer.builder("mcp-host", "test").handler(gateway).telemetry(telemetry).build());
         gateway.attach(server);
         return server.serveHttp(HttpOptions.LOOPBACK);
     }
@@ -107,7 +95,7 @@ class GatewayTelemetryTest {
         TransportProvider http = Providers.load(TransportProvider.class, getClass().getClassLoader()).stream()
                 .filter(provider -> provider.id().equals("http")).findFirst().orElseThrow();
         HttpServerConfig config = HttpServerConfig.of(endpoint.uri().toString());
-        return track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
+        return open.track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
                 ClientOptions.builder("gateway").protocolVersion(era).telemetry(McpTelemetry.of(sdk))
                         .serverUrl(endpoint.uri()).build()));
     }

@@ -63,7 +63,7 @@ class GatewayTest {
     @TempDir
     Path temp;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Opened open = new Opened();
     /** Whether the next gateway runs calls as tasks when its clients want them. */
     private boolean tasks;
     /** The next host's tool search ranker, if any; its gateway then searches with the host's finder. */
@@ -71,19 +71,8 @@ class GatewayTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)) {
-            assertTrue(System.nanoTime() < deadline, "a server process outlived the host");
-            Thread.sleep(50);
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        open.add(closeable);
-        return closeable;
+        open.closeAll();
+        Opened.awaitNoServerProcess();
     }
 
     /** A host of testkit servers (name to server arguments), a gateway of it, served over HTTP. */
@@ -117,15 +106,15 @@ class GatewayTest {
         if (ranker != null) {
             hostBuilder.toolRanker(ranker);
         }
-        McpHost host = track(hostBuilder.build());
+        McpHost host = open.track(hostBuilder.build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
         Gateway.Builder gatewayBuilder = Gateway.builder(host.manager()).search(search).tasks(tasks);
         if (ranker != null) {
             gatewayBuilder.toolFinder(host.toolFinder());
         }
-        Gateway gateway = track(gatewayBuilder.build());
-        McpServer server = track(McpServer.builder("mcp-host", "test").handler(gateway).limits(limits).build());
+        Gateway gateway = open.track(gatewayBuilder.build());
+        McpServer server = open.track(McpServer.builder("mcp-host", "test").handler(gateway).limits(limits).build());
         gateway.attach(server);
         return server;
     }
@@ -134,7 +123,7 @@ class GatewayTest {
         TransportProvider http = Providers.load(TransportProvider.class, getClass().getClassLoader()).stream()
                 .filter(provider -> provider.id().equals("http")).findFirst().orElseThrow();
         HttpServerConfig config = HttpServerConfig.of(endpoint.uri().toString());
-        return track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
+        return open.track(McpClient.connectBlocking(http.open(TransportRequest.of("gateway", config, temp)),
                 options.build()));
     }
 
@@ -448,7 +437,7 @@ class GatewayTest {
         java.io.PipedInputStream serverIn = new java.io.PipedInputStream(1 << 20);
         java.io.OutputStream toServer = new java.io.PipedOutputStream(serverIn);
         java.io.PipedInputStream clientIn = new java.io.PipedInputStream(1 << 20);
-        track(server.serveStdio(serverIn, new java.io.PipedOutputStream(clientIn)));
+        open.track(server.serveStdio(serverIn, new java.io.PipedOutputStream(clientIn)));
         java.util.concurrent.BlockingQueue<JsonNode> fromServer = new java.util.concurrent.LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
             try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(clientIn,
@@ -537,7 +526,7 @@ class GatewayTest {
         if (upstream.equals("stdio-2026")) {
             entry = stdio(TestServers.conformance("--max-requests", "2048"));
         } else {
-            McpServer fixture = track(ConformanceServer.create(roomy));
+            McpServer fixture = open.track(ConformanceServer.create(roomy));
             entry = McpJson.object().put("type", "http").put("url", fixture.serveHttp(HttpOptions.LOOPBACK).uri()
                     .toString()).put("protocolVersion", "2025-11-25");
         }
