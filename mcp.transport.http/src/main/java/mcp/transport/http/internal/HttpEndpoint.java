@@ -72,6 +72,8 @@ final class HttpEndpoint {
      * pool is too small, as on two cores).
      */
     final ExecutorService executor;
+    /** The POSTs' own connections when the URL is plain http, else {@code null}: see {@link PlainHttp}. */
+    private final PlainHttp plain;
     /**
      * The OAuth client when the transport obtains credentials itself (set once, right after
      * construction): its token goes into every request.
@@ -95,15 +97,24 @@ final class HttpEndpoint {
         builder.version("https".equalsIgnoreCase(uri.getScheme()) ? HttpClient.Version.HTTP_2
                 : HttpClient.Version.HTTP_1_1);
         this.client = builder.build();
+        this.plain = PlainHttp.serves(uri) ? new PlainHttp(uri, timeout, executor) : null;
+    }
+
+    /** Closes the connections kept for {@link #sendAsync} (the JDK's client keeps its own until it is collected). */
+    void closeConnections() {
+        if (plain != null) {
+            plain.close();
+        }
     }
 
     /**
      * Sends as {@link HttpClient#sendAsync} does, without its last step: the JDK hands the completion of every
      * {@code sendAsync} future to CompletableFuture's default executor, which starts a new thread for each task where
      * the common pool is too small (fewer than three CPUs). That thread, once per request, cost more CPU than the rest
-     * of a request. Here the request is sent with the blocking {@link HttpClient#send} on one of the client's own
-     * threads, which completes the future and then runs {@code then} (no further hand-off); cancelling the future
-     * interrupts that thread, which makes the JDK abandon the exchange as cancelling a {@code sendAsync} future does.
+     * of a request. Here the request is sent with the blocking {@link HttpClient#send} (for plain http,
+     * {@link PlainHttp#send}) on one of the client's own threads, which completes the future and then runs
+     * {@code then} (no further hand-off); cancelling the future interrupts that thread, which makes the JDK abandon
+     * the exchange as cancelling a {@code sendAsync} future does (and closes a {@link PlainHttp} connection).
      * A failure carries the cause the JDK's own future would carry.
      *
      * <p>The response timeout is kept here too, not in the request: the JDK wakes its selector thread for every
@@ -126,7 +137,7 @@ final class HttpEndpoint {
         ScheduledFuture<?> deadline = HttpThreads.TIMER.schedule(sending::expire, responseTimeout.toNanos(),
                 TimeUnit.NANOSECONDS);
         try {
-            executor.execute(() -> sending.run(client, request, handler, deadline, then));
+            executor.execute(() -> sending.run(this, request, handler, deadline, then));
         } catch (RuntimeException e) {
             deadline.cancel(false);
             throw e;
@@ -150,7 +161,7 @@ final class HttpEndpoint {
             }
         }
 
-        void run(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler, Future<?> deadline,
+        void run(HttpEndpoint endpoint, HttpRequest request, HttpResponse.BodyHandler<T> handler, Future<?> deadline,
                 BiConsumer<HttpResponse<T>, Throwable> then) {
             boolean send;
             synchronized (this) {
@@ -160,7 +171,11 @@ final class HttpEndpoint {
             HttpResponse<T> late = null;
             if (send) {
                 try {
-                    HttpResponse<T> sent = client.send(request, handler);
+                    HttpResponse<T> sent = endpoint.plain == null ? null
+                            : endpoint.plain.send(request, handler).orElse(null);
+                    if (sent == null) {
+                        sent = endpoint.client.send(request, handler);
+                    }
                     if (!complete(sent)) {
                         // Cancelled or timed out while the response came: its body may be a stream still open.
                         late = sent;

@@ -319,7 +319,7 @@ final class StreamableHttpTransport implements Transport {
                 : http.timeout;
         HttpEndpoint.Prepared prepared = http.prepare("POST", http.uri, null); // sendAsync keeps the time
         HttpRequest.Builder builder = prepared.builder()
-                .POST(HttpRequest.BodyPublishers.ofByteArray(out.bytes()))
+                .POST(new PlainHttp.Bytes(out.bytes()))
                 .setHeader("Accept", McpHeaders.ACCEPT_BOTH)
                 .setHeader("Content-Type", McpHeaders.JSON);
         sessionHeaders(builder, session, version);
@@ -1291,6 +1291,7 @@ final class StreamableHttpTransport implements Transport {
         if (session != null && legacy == null) {
             deleteSession(session, version);
         }
+        http.closeConnections();
         inbound.closed(closed);
     }
 

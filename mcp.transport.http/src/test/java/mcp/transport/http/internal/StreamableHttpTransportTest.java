@@ -775,7 +775,8 @@ class StreamableHttpTransportTest {
         return Thread.getAllStackTraces().entrySet().stream()
                 .filter(entry -> entry.getKey().getName().startsWith("mcp-http-t-"))
                 .filter(entry -> java.util.Arrays.stream(entry.getValue())
-                        .anyMatch(frame -> frame.getMethodName().equals("send") && frame.getClassName().endsWith("HttpClientImpl")))
+                        .anyMatch(frame -> frame.getMethodName().equals("send") && (frame.getClassName().endsWith(
+                                "HttpClientImpl") || frame.getClassName().endsWith("PlainHttp"))))
                 .count();
     }
 }
