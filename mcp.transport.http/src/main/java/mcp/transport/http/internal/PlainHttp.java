@@ -215,6 +215,10 @@ final class PlainHttp {
         } catch (SocketTimeoutException e) {
             channel.close();
             throw new HttpConnectTimeoutException("HTTP connect timed out");
+        } catch (ConnectException e) {
+            channel.close();
+            // Worded as the rest of the transport's messages ("could not connect (connection refused)").
+            throw new ConnectException(e.getMessage() == null ? null : e.getMessage().toLowerCase(Locale.ROOT));
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
