@@ -136,10 +136,14 @@ final class HttpEndpoint {
         Sending<T> sending = new Sending<>();
         ScheduledFuture<?> deadline = HttpThreads.TIMER.schedule(sending::expire, responseTimeout.toNanos(),
                 TimeUnit.NANOSECONDS);
+        PlainHttp.Written written = plain == null ? null : plain.writeAhead(request).orElse(null);
         try {
-            executor.execute(() -> sending.run(this, request, handler, deadline, then));
+            executor.execute(() -> sending.run(this, request, handler, written, deadline, then));
         } catch (RuntimeException e) {
             deadline.cancel(false);
+            if (written != null) {
+                written.abandon();
+            }
             throw e;
         }
         return sending;
@@ -161,18 +165,21 @@ final class HttpEndpoint {
             }
         }
 
-        void run(HttpEndpoint endpoint, HttpRequest request, HttpResponse.BodyHandler<T> handler, Future<?> deadline,
-                BiConsumer<HttpResponse<T>, Throwable> then) {
+        void run(HttpEndpoint endpoint, HttpRequest request, HttpResponse.BodyHandler<T> handler,
+                PlainHttp.Written written, Future<?> deadline, BiConsumer<HttpResponse<T>, Throwable> then) {
             boolean send;
             synchronized (this) {
                 send = !isDone();
                 sender = send ? Thread.currentThread() : null;
             }
+            if (!send && written != null) {
+                written.abandon();
+            }
             HttpResponse<T> late = null;
             if (send) {
                 try {
                     HttpResponse<T> sent = endpoint.plain == null ? null
-                            : endpoint.plain.send(request, handler).orElse(null);
+                            : endpoint.plain.send(request, handler, written).orElse(null);
                     if (sent == null) {
                         sent = endpoint.client.send(request, handler);
                     }

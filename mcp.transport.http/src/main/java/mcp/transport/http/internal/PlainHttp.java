@@ -60,6 +60,9 @@ final class PlainHttp {
 
     private static final int BUFFER_BYTES = 16 * 1024;
 
+    /** The largest body {@link #writeAhead} writes on the caller's thread (larger ones could wait for the server). */
+    static final int WRITE_AHEAD_BYTES = 8 * 1024;
+
     private final URI origin;
     private final InetSocketAddress address;
     private final String hostHeader;
@@ -100,39 +103,88 @@ final class PlainHttp {
     }
 
     /**
+     * Writes a small request on a kept connection at once, on the calling thread, so that the thread that will read
+     * the answer ({@link #send(HttpRequest, HttpResponse.BodyHandler, Written)}) starts while the request travels,
+     * not before it: one thread wake-up less on the way of a call. A write into an idle connection's empty socket
+     * buffer does not wait.
+     *
+     * @return the written request, or empty when none is kept or the request is not one for here (or too large)
+     */
+    Optional<Written> writeAhead(HttpRequest request) {
+        byte[] body = body(request);
+        if (body == null || body.length > WRITE_AHEAD_BYTES || !accepts(request)) {
+            return Optional.empty();
+        }
+        Connection connection = idleConnection();
+        if (connection == null) {
+            return Optional.empty();
+        }
+        try {
+            connection.write(head(request, body.length), body);
+        } catch (IOException e) {
+            connection.close();
+            return Optional.empty();
+        }
+        return Optional.of(new Written(connection));
+    }
+
+    /** A request written by {@link #writeAhead}, whose answer is still to be read. */
+    static final class Written {
+        private final Connection connection;
+
+        private Written(Connection connection) {
+            this.connection = connection;
+        }
+
+        /** Nobody will read the answer (the request was given up first): the connection cannot be kept. */
+        void abandon() {
+            connection.close();
+        }
+    }
+
+    /** @return the request's body, or {@code null} when it is not one this client can read */
+    private static byte[] body(HttpRequest request) {
+        if (request.bodyPublisher().isEmpty()) {
+            return new byte[0];
+        }
+        return request.bodyPublisher().get() instanceof Bytes bytes ? bytes.bytes : null;
+    }
+
+    private boolean accepts(HttpRequest request) {
+        URI uri = request.uri();
+        return request.timeout().isEmpty() && !request.expectContinue() && !request.method().equals("HEAD")
+                && request.version().filter(v -> v != HttpClient.Version.HTTP_1_1).isEmpty()
+                && uri.getScheme().equalsIgnoreCase(origin.getScheme()) && uri.getHost().equalsIgnoreCase(origin.getHost())
+                && uri.getPort() == origin.getPort();
+    }
+
+    /**
      * Sends a request and reads its response as {@link HttpClient#send} does.
      *
+     * @param written the request, already written by {@link #writeAhead}, or {@code null}
      * @return the response, or empty when the JDK's client must send this one instead (a method with a body
      *     other than {@link Bytes}, another host, a request timeout, an answer that redirects)
      * @throws IOException as {@link HttpClient#send}: {@link ConnectException}, {@link HttpConnectTimeoutException},
      *     or the failure of the exchange (the body subscriber's, as the cause of an {@link IOException})
      */
-    <T> Optional<HttpResponse<T>> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException {
-        URI uri = request.uri();
-        byte[] body;
-        if (request.bodyPublisher().isEmpty()) {
-            body = new byte[0];
-        } else if (request.bodyPublisher().get() instanceof Bytes bytes) {
-            body = bytes.bytes;
-        } else {
-            return Optional.empty();
-        }
-        if (request.timeout().isPresent() || request.expectContinue() || request.method().equals("HEAD")
-                || request.version().filter(v -> v != HttpClient.Version.HTTP_1_1).isPresent()
-                || !uri.getScheme().equalsIgnoreCase(origin.getScheme()) || !uri.getHost().equalsIgnoreCase(origin.getHost())
-                || uri.getPort() != origin.getPort()) {
+    <T> Optional<HttpResponse<T>> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, Written written)
+            throws IOException {
+        byte[] body = body(request);
+        if (body == null || !accepts(request)) {
             return Optional.empty();
         }
         byte[] head = head(request, body.length);
         for (int attempt = 0; ; attempt++) {
-            Connection connection = attempt == 0 ? idleConnection() : null;
+            Connection connection = attempt > 0 ? null : written != null ? written.connection : idleConnection();
             boolean reused = connection != null;
             if (!reused) {
                 connection = connect();
             }
             Response response;
             try {
-                connection.write(head, body);
+                if (attempt > 0 || written == null) {
+                    connection.write(head, body);
+                }
                 response = connection.readHead();
             } catch (IOException e) {
                 connection.close();

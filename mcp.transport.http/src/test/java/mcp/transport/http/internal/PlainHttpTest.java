@@ -175,7 +175,7 @@ class PlainHttpTest {
     }
 
     private HttpResponse<String> send(String body) throws IOException {
-        return http.send(post(body), HttpResponse.BodyHandlers.ofString()).orElseThrow();
+        return http.send(post(body), HttpResponse.BodyHandlers.ofString(), null).orElseThrow();
     }
 
     @Test
@@ -193,6 +193,34 @@ class PlainHttpTest {
         assertTrue(head.contains("\r\nHost: 127.0.0.1:" + server.socket.getLocalPort() + "\r\n"), head);
         assertTrue(head.contains("\r\nX-Test: one\r\n") || head.contains("\r\nx-test: one\r\n"), head);
         assertTrue(head.contains("Content-Length: 3\r\n"), head);
+    }
+
+    @Test
+    void aSmallRequestIsWrittenAheadOnAKeptConnectionAndItsAnswerReadByAnotherThread() throws Exception {
+        start((head, body, out) -> json(out, "{\"echo\":" + new String(body, StandardCharsets.UTF_8) + "}"));
+        assertFalse(http.writeAhead(post("[0]")).isPresent(), "no kept connection yet");
+        assertEquals(0, server.accepted.get());
+        send("[0]");
+        server.requests.clear();
+
+        PlainHttp.Written written = http.writeAhead(post("[1]")).orElseThrow();
+        assertTrue(server.requests.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS).startsWith("POST /mcp HTTP/1.1"),
+                "the request went out before anyone reads its answer");
+        CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return http.send(post("[1]"), HttpResponse.BodyHandlers.ofString(), written).orElseThrow().body();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, executor);
+        assertEquals("{\"echo\":[1]}", answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        assertEquals(null, server.requests.poll(), "sent once");
+
+        // Given up before its answer was read: the connection is not kept, the next request takes a new one.
+        http.writeAhead(post("[2]")).orElseThrow().abandon();
+        assertEquals("{\"echo\":[3]}", send("[3]").body());
+        assertEquals(2, server.accepted.get());
+        assertFalse(http.writeAhead(post("x".repeat(PlainHttp.WRITE_AHEAD_BYTES + 1))).isPresent(), "too large");
     }
 
     @Test
@@ -265,7 +293,7 @@ class PlainHttpTest {
             out.flush();
             return true;
         });
-        assertFalse(http.send(post("{}"), HttpResponse.BodyHandlers.ofString()).isPresent());
+        assertFalse(http.send(post("{}"), HttpResponse.BodyHandlers.ofString(), null).isPresent());
     }
 
     @Test
@@ -274,8 +302,8 @@ class PlainHttpTest {
         HttpRequest timed = HttpRequest.newBuilder(server.uri()).timeout(Duration.ofSeconds(1))
                 .POST(new PlainHttp.Bytes(new byte[1])).build();
         HttpRequest other = HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString("{}")).build();
-        assertFalse(http.send(timed, HttpResponse.BodyHandlers.ofString()).isPresent());
-        assertFalse(http.send(other, HttpResponse.BodyHandlers.ofString()).isPresent());
+        assertFalse(http.send(timed, HttpResponse.BodyHandlers.ofString(), null).isPresent());
+        assertFalse(http.send(other, HttpResponse.BodyHandlers.ofString(), null).isPresent());
         assertEquals(0, server.accepted.get());
     }
 
@@ -346,7 +374,7 @@ class PlainHttpTest {
                 pieces.add("complete");
             }
         };
-        HttpResponse<String> response = http.send(post("{}"), streaming).orElseThrow();
+        HttpResponse<String> response = http.send(post("{}"), streaming, null).orElseThrow();
         assertEquals("stream", response.body());
         assertEquals("first\n", pieces.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS));
         release.complete(null);
