@@ -7,9 +7,11 @@
 #
 # Usage: bench/ranker.sh [--models minilm,bge,e5,minilm-f,bge-f] [--seed 19] [--tools 10000] [--rounds 3]
 #                        [--costs false] [--dump bench/semantic/target]
+#                        [--text default|params|params-desc|no-server|raw-name]
 #        bench/ranker.sh --combine minilm,bge-f [--dump bench/semantic/target]
 # --costs false prints the quality tables only. --dump writes each model's ranking of every query there, and
-# --combine fuses two models' written rankings with the words (three rankings), loading neither model.
+# --combine fuses two models' written rankings with the words (three rankings), loading neither model. --text picks
+# what is embedded per tool (RankerBench.toolText).
 # Needs a JDK 17 and Maven.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

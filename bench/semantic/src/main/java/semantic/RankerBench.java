@@ -80,7 +80,39 @@ public final class RankerBench {
      */
     private static Path dump;
 
+    /**
+     * What is embedded per tool ({@code --text}): {@code default} is {@link TextEmbeddings#defaultText} (server, the
+     * name split into words, title, description); {@code params} adds the parameters' names split the same way;
+     * {@code params-desc} adds each parameter's name and the first 100 characters of its description; {@code
+     * no-server} is the default without the server's name in front; {@code raw-name} is the default with the tool's
+     * name as written ({@code search_repositories}), not split into words.
+     */
+    private static final List<String> TEXTS = List.of("default", "params", "params-desc", "no-server", "raw-name");
+    private static String text = "default";
+
     private RankerBench() {
+    }
+
+    private static String words(String name) {
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("[_\\-.]+", " ").toLowerCase(Locale.ROOT)
+                .strip();
+    }
+
+    private static String toolText(IndexedTool t) {
+        String base = TextEmbeddings.defaultText(t);
+        return switch (text) {
+            case "params" -> t.params().isEmpty() ? base : base + (base.endsWith(".") ? " " : ". ") + "Parameters: "
+                    + String.join(", ", t.params().stream().map(p -> words(p.name())).toList()) + ".";
+            case "params-desc" -> t.params().isEmpty() ? base : base + (base.endsWith(".") ? " " : ". ")
+                    + "Parameters: " + String.join("; ", t.params().stream().map(p -> words(p.name())
+                    + (p.description().isBlank() ? "" : ": " + (p.description().length() > 100
+                            ? p.description().substring(0, 100) : p.description()).strip())).toList()) + ".";
+            case "no-server" -> base.substring(t.server().length() + 2);
+            // TextEmbeddings.defaultText with the name left as it is.
+            case "raw-name" -> t.server() + ": " + t.name() + ". " + (t.title().isEmpty() ? "" : t.title() + ". ")
+                    + (t.description().length() > 1000 ? t.description().substring(0, 1000) : t.description());
+            default -> base;
+        };
     }
 
     public static void main(String[] args) throws Exception {
@@ -94,6 +126,10 @@ public final class RankerBench {
         int rounds = Integer.parseInt(options.getOrDefault("--rounds", "3"));
         List<String> models = List.of(options.getOrDefault("--models", "minilm,bge,e5").split(","));
         costs = Boolean.parseBoolean(options.getOrDefault("--costs", "true"));
+        text = options.getOrDefault("--text", "default");
+        if (!TEXTS.contains(text)) {
+            throw new IllegalArgumentException("--text is one of " + TEXTS + ", was " + text);
+        }
         dump = Optional.ofNullable(options.get("--dump")).map(Path::of).orElse(null);
 
         Map<String, List<IndexedTool>> servers = load(dir);
@@ -127,7 +163,8 @@ public final class RankerBench {
                 System.out.println("## " + model.id() + ": not on the class path, skipped\n");
                 continue;
             }
-            System.out.println("## " + model.id() + (model.queryPrefix().isEmpty() ? ""
+            System.out.println("## " + model.id() + (text.equals("default") ? "" : ", tool text " + text)
+                    + (model.queryPrefix().isEmpty() ? ""
                     : " (query prefix \"" + model.queryPrefix() + "\"" + (model.documentPrefix().isEmpty() ? ""
                     : ", tool prefix \"" + model.documentPrefix() + "\"") + ")") + "\n");
             run(model, onnx, servers, toolCount, words, querySets, seed, costTools, rounds);
@@ -143,10 +180,13 @@ public final class RankerBench {
         TextEmbeddings embeddings = TextEmbeddings.builder(model.id(), texts -> onnx.embedAll(
                 texts.stream().map(TextSegment::from).toList()).content().stream().map(e -> e.vector()).toList())
                 .queryPrefix(model.queryPrefix()).documentPrefix(model.documentPrefix())
-                .toolText(t -> TextEmbeddings.defaultText(new IndexedTool(t.id(), t.server().replaceAll("~\\d+$", ""),
+                .toolText(t -> toolText(new IndexedTool(t.id(), t.server().replaceAll("~\\d+$", ""),
                         t.name(), t.title(), t.description(), t.params())))
                 .build();
         embeddings.embedQuery("warm up");
+        servers.values().stream().flatMap(List::stream).filter(t -> t.params().size() > 1).findFirst()
+                .ifPresent(t -> System.out.println("tool text (--text " + text + "), e.g. " + t.id() + ": \""
+                        + toolText(t) + "\"\n"));
         ToolRanker ranker = embeddings.ranker();
         ToolIndex fused = ToolIndex.builder().ranker(ranker).rankerTimeout(Duration.ofSeconds(30)).build();
         long t0 = System.nanoTime();
@@ -178,7 +218,8 @@ public final class RankerBench {
             Map<String, List<String>> rankings = new LinkedHashMap<>();
             querySets.values().forEach(s -> s.forEach(q -> rankings.put(q.text().strip(),
                     ids(ranker.rank(q.text().strip(), 50)))));
-            Path file = dump.resolve("rankings-" + model.name() + ".json");
+            Path file = dump.resolve("rankings-" + model.name() + (text.equals("default") ? "" : "-" + text)
+                    + ".json");
             try {
                 Files.createDirectories(dump);
                 JSON.writeValue(file.toFile(), Map.of("model", model.id(), "rankings", rankings));
