@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -59,13 +60,59 @@ public final class RankerBench {
                     "Represent this sentence for searching relevant passages: ", ""),
             "e5", new Model("e5", "e5-small-v2-q",
                     "dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel",
-                    "query: ", "passage: "));
+                    "query: ", "passage: "),
+            // The same two models not quantized (float32 ONNX): whether quantization costs recall (issue 34).
+            "minilm-f", new Model("minilm-f", "all-MiniLM-L6-v2",
+                    "dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel", "", ""),
+            "bge-f", new Model("bge-f", "bge-small-en-v1.5",
+                    "dev.langchain4j.model.embedding.onnx.bgesmallenv15.BgeSmallEnV15EmbeddingModel",
+                    "Represent this sentence for searching relevant passages: ", ""));
 
     interface Searcher {
         List<String> search(String query, int limit);
     }
 
+    /** Whether to measure the costs over 10,000 tools after the quality tables ({@code --costs false} skips them). */
+    private static boolean costs = true;
+    /**
+     * Where to write each model's own ranking of every query, {@code rankings-<model>.json} ({@code --dump dir}), for
+     * {@code --combine} to fuse models that cannot share a class path.
+     */
+    private static Path dump;
+
+    /**
+     * What is embedded per tool ({@code --text}): {@code default} is {@link TextEmbeddings#defaultText} (server, the
+     * name split into words, title, description); {@code params} adds the parameters' names split the same way;
+     * {@code params-desc} adds each parameter's name and the first 100 characters of its description; {@code
+     * no-server} is the default without the server's name in front; {@code raw-name} is the default with the tool's
+     * name as written ({@code search_repositories}), not split into words.
+     */
+    private static final List<String> TEXTS = List.of("default", "params", "params-desc", "no-server", "raw-name");
+    private static String text = "default";
+
     private RankerBench() {
+    }
+
+    private static String words(String name) {
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("[_\\-.]+", " ").toLowerCase(Locale.ROOT)
+                .strip();
+    }
+
+    private static String toolText(IndexedTool t) {
+        String base = TextEmbeddings.defaultText(t);
+        return switch (text) {
+            case "params" -> t.params().isEmpty() ? base : base + (base.endsWith(".") ? " " : ". ") + "Parameters: "
+                    + String.join(", ", t.params().stream().map(p -> words(p.name())).toList()) + ".";
+            case "params-desc" -> t.params().isEmpty() ? base : base + (base.endsWith(".") ? " " : ". ")
+                    + "Parameters: " + String.join("; ", t.params().stream().map(p -> words(p.name())
+                    + (p.description().isBlank() ? "" : ": " + (p.description().length() > 100
+                            ? p.description().substring(0, 100) : p.description()).strip())).toList()) + ".";
+            case "no-server" -> base.substring(t.server().length() + 2);
+            // TextEmbeddings.defaultText with the name left as it is.
+            case "raw-name" -> t.server() + ": " + t.name() + ". " + (t.title().isEmpty() ? "" : t.title() + ". ")
+                    + (t.description().length() > 1000 ? t.description().substring(0, 1000) : t.description());
+            default -> base;
+        };
     }
 
     public static void main(String[] args) throws Exception {
@@ -78,6 +125,12 @@ public final class RankerBench {
         int costTools = Integer.parseInt(options.getOrDefault("--tools", "10000"));
         int rounds = Integer.parseInt(options.getOrDefault("--rounds", "3"));
         List<String> models = List.of(options.getOrDefault("--models", "minilm,bge,e5").split(","));
+        costs = Boolean.parseBoolean(options.getOrDefault("--costs", "true"));
+        text = options.getOrDefault("--text", "default");
+        if (!TEXTS.contains(text)) {
+            throw new IllegalArgumentException("--text is one of " + TEXTS + ", was " + text);
+        }
+        dump = Optional.ofNullable(options.get("--dump")).map(Path::of).orElse(null);
 
         Map<String, List<IndexedTool>> servers = load(dir);
         int toolCount = servers.values().stream().mapToInt(List::size).sum();
@@ -90,6 +143,11 @@ public final class RankerBench {
 
         ToolIndex words = ToolIndex.builder().build();
         servers.forEach(words::put);
+        if (options.containsKey("--combine")) {
+            combine(List.of(options.get("--combine").split(",")), dump == null ? Path.of("bench/semantic/target")
+                    : dump, servers, querySets, seed);
+            return;
+        }
         for (String name : models) {
             Model model = MODELS.get(name.strip());
             if (model == null) {
@@ -105,7 +163,8 @@ public final class RankerBench {
                 System.out.println("## " + model.id() + ": not on the class path, skipped\n");
                 continue;
             }
-            System.out.println("## " + model.id() + (model.queryPrefix().isEmpty() ? ""
+            System.out.println("## " + model.id() + (text.equals("default") ? "" : ", tool text " + text)
+                    + (model.queryPrefix().isEmpty() ? ""
                     : " (query prefix \"" + model.queryPrefix() + "\"" + (model.documentPrefix().isEmpty() ? ""
                     : ", tool prefix \"" + model.documentPrefix() + "\"") + ")") + "\n");
             run(model, onnx, servers, toolCount, words, querySets, seed, costTools, rounds);
@@ -121,10 +180,13 @@ public final class RankerBench {
         TextEmbeddings embeddings = TextEmbeddings.builder(model.id(), texts -> onnx.embedAll(
                 texts.stream().map(TextSegment::from).toList()).content().stream().map(e -> e.vector()).toList())
                 .queryPrefix(model.queryPrefix()).documentPrefix(model.documentPrefix())
-                .toolText(t -> TextEmbeddings.defaultText(new IndexedTool(t.id(), t.server().replaceAll("~\\d+$", ""),
+                .toolText(t -> toolText(new IndexedTool(t.id(), t.server().replaceAll("~\\d+$", ""),
                         t.name(), t.title(), t.description(), t.params())))
                 .build();
         embeddings.embedQuery("warm up");
+        servers.values().stream().flatMap(List::stream).filter(t -> t.params().size() > 1).findFirst()
+                .ifPresent(t -> System.out.println("tool text (--text " + text + "), e.g. " + t.id() + ": \""
+                        + toolText(t) + "\"\n"));
         ToolRanker ranker = embeddings.ranker();
         ToolIndex fused = ToolIndex.builder().ranker(ranker).rankerTimeout(Duration.ofSeconds(30)).build();
         long t0 = System.nanoTime();
@@ -148,31 +210,28 @@ public final class RankerBench {
         searchers.put("mcp-host (words)", byWords);
         searchers.put(model.id() + " alone", alone);
         searchers.put("fused: words + " + model.id() + ", RRF k=60", both);
-        querySets.forEach((setName, queries) -> {
-            List<Query> shuffled = new ArrayList<>(queries);
-            Collections.shuffle(shuffled, new Random(seed));
-            int cut = shuffled.size() / 2;
-            List<Query> tuning = shuffled.subList(0, cut);
-            List<Query> heldOut = shuffled.subList(cut, shuffled.size());
-            Map<String, List<Query>> sets = new LinkedHashMap<>();
-            sets.put("all", queries);
-            sets.put("synonyms (noSharedWord)", filter(queries, Query::noSharedWord));
-            sets.put("shared word", filter(queries, q -> !q.noSharedWord()));
-            sets.put("tuning half", tuning);
-            sets.put("held-out half", heldOut);
-            sets.put("held-out synonyms", filter(heldOut, Query::noSharedWord));
-            StringBuilder table = new StringBuilder(setName + "\n\n| search |");
-            sets.forEach((n, s) -> table.append(' ').append(n).append(" (").append(s.size()).append(") R@5 / MRR |"));
-            table.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
-            searchers.forEach((n, searcher) -> {
-                table.append("| ").append(n).append(" |");
-                sets.values().forEach(s -> table.append(score(searcher, s)));
-                table.append('\n');
-            });
-            System.out.println(table);
-        });
+        tables(querySets, seed, searchers);
         System.out.println("fused answers where the ranker was skipped (30 s bound): " + (skipped.isEmpty() ? "none"
                 : skipped) + "\n");
+        if (dump != null) {
+            // The ranker's own ranking at the depth the index's fusion reads (RankerFusion.DEPTH, 50).
+            Map<String, List<String>> rankings = new LinkedHashMap<>();
+            querySets.values().forEach(s -> s.forEach(q -> rankings.put(q.text().strip(),
+                    ids(ranker.rank(q.text().strip(), 50)))));
+            Path file = dump.resolve("rankings-" + model.name() + (text.equals("default") ? "" : "-" + text)
+                    + ".json");
+            try {
+                Files.createDirectories(dump);
+                JSON.writeValue(file.toFile(), Map.of("model", model.id(), "rankings", rankings));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            System.out.println("rankings written to " + file + "\n");
+        }
+        if (!costs) {
+            embeddings.close();
+            return;
+        }
 
         // Costs over 10,000 tools: the corpus copied under renamed servers, as SearchBench does.
         long heapBefore = usedHeap();
@@ -207,6 +266,127 @@ public final class RankerBench {
                 embeddings.vectors() * dimension * 4 / 1e6, embeddings.vectors(), bigCount * dimension * 4 / 1e6,
                 bigCount, rss());
         embeddings.close();
+    }
+
+    /**
+     * Two models' rankings (written by earlier runs with {@code --dump}) fused with the words, without loading either
+     * model: each model's ranking at the fusion's depth (50) is a function of the query alone, so it is read back.
+     * Rows: each model fused alone with the words (computed here, to check against the model's own run through
+     * {@link ToolIndex#find}); the two models fused with each other (RRF k = 60); the three rankings fused flat (one
+     * RRF over words, A and B); and the index's own path with a {@link ToolRanker} that answers with RRF of A and B,
+     * so the words weigh as much as both models together (nested RRF).
+     */
+    private static void combine(List<String> names, Path dir, Map<String, List<IndexedTool>> servers,
+            Map<String, List<Query>> querySets, long seed) throws IOException {
+        if (names.size() != 2) {
+            throw new IllegalArgumentException("--combine takes two models, was " + names);
+        }
+        Map<String, Hit> byId = new HashMap<>();
+        servers.values().forEach(tools -> tools.forEach(t -> byId.put(t.id(), new Hit(t.id(), t.server(), t.name(),
+                0))));
+        List<String> ids = new ArrayList<>();
+        List<Map<String, List<Hit>>> rankings = new ArrayList<>();
+        for (String name : names) {
+            JsonNode root = JSON.readTree(dir.resolve("rankings-" + name.strip() + ".json").toFile());
+            ids.add(root.path("model").asString());
+            Map<String, List<Hit>> ranking = new HashMap<>();
+            for (Map.Entry<String, JsonNode> e : root.path("rankings").properties()) {
+                List<Hit> hits = new ArrayList<>();
+                e.getValue().forEach(id -> hits.add(byId.get(id.asString())));
+                ranking.put(e.getKey(), hits);
+            }
+            rankings.add(ranking);
+        }
+        System.out.println("## combined: " + ids.get(0) + " + " + ids.get(1) + " (rankings read from " + dir + ")\n");
+        ToolIndex words = ToolIndex.builder().build();
+        servers.forEach(words::put);
+        java.util.function.BiFunction<Integer, String, List<Hit>> model = (i, q) -> {
+            List<Hit> hits = rankings.get(i).get(q.strip());
+            if (hits == null) {
+                throw new IllegalStateException("no ranking of " + q + " by " + ids.get(i));
+            }
+            return hits;
+        };
+        int depth = 50;
+        java.util.function.Function<String, List<Hit>> both = q -> mcp.search.internal.RankerFusion.fuse(
+                List.of(model.apply(0, q), model.apply(1, q)), depth);
+        ToolRanker pair = new ToolRanker() {
+            @Override
+            public String id() {
+                return ids.get(0) + "+" + ids.get(1);
+            }
+
+            @Override
+            public void put(String server, java.util.Collection<IndexedTool> tools) {
+            }
+
+            @Override
+            public void remove(String server) {
+            }
+
+            @Override
+            public List<Hit> rank(String query, int limit) {
+                List<Hit> hits = both.apply(query);
+                return hits.subList(0, Math.min(limit, hits.size()));
+            }
+        };
+        ToolIndex nested = ToolIndex.builder().ranker(pair).rankerTimeout(Duration.ofSeconds(30)).build();
+        servers.forEach(nested::put);
+        Map<String, Integer> skipped = new java.util.TreeMap<>();
+        Map<String, Searcher> searchers = new LinkedHashMap<>();
+        searchers.put("mcp-host (words)", (q, limit) -> ids(words.search(q, limit)));
+        for (int i = 0; i < 2; i++) {
+            int m = i;
+            searchers.put(ids.get(m) + " alone", (q, limit) -> ids(cut(model.apply(m, q), limit)));
+        }
+        for (int i = 0; i < 2; i++) {
+            int m = i;
+            searchers.put("fused: words + " + ids.get(m) + ", RRF k=60 (recomputed)", (q, limit) -> ids(
+                    mcp.search.internal.RankerFusion.fuse(List.of(words.search(q, depth), model.apply(m, q)), limit)));
+        }
+        searchers.put(ids.get(0) + " + " + ids.get(1) + " (RRF of the two, no words)", (q, limit) -> ids(cut(
+                both.apply(q), limit)));
+        searchers.put("fused flat: words + " + ids.get(0) + " + " + ids.get(1) + ", one RRF k=60", (q, limit) -> ids(
+                mcp.search.internal.RankerFusion.fuse(List.of(words.search(q, depth), model.apply(0, q),
+                        model.apply(1, q)), limit)));
+        searchers.put("fused nested: words + (RRF of the two) as one ranker, ToolIndex.find", (q, limit) -> {
+            SearchResult r = nested.find(q, limit);
+            r.rankerSkipped().ifPresent(why -> skipped.merge(why, 1, Integer::sum));
+            return ids(r.hits());
+        });
+        tables(querySets, seed, searchers);
+        System.out.println("nested answers where the ranker was skipped (30 s bound): " + (skipped.isEmpty() ? "none"
+                : skipped) + "\n");
+    }
+
+    private static List<Hit> cut(List<Hit> hits, int limit) {
+        return hits.subList(0, Math.min(limit, hits.size()));
+    }
+
+    private static void tables(Map<String, List<Query>> querySets, long seed, Map<String, Searcher> searchers) {
+        querySets.forEach((setName, queries) -> {
+            List<Query> shuffled = new ArrayList<>(queries);
+            Collections.shuffle(shuffled, new Random(seed));
+            int cut = shuffled.size() / 2;
+            List<Query> tuning = shuffled.subList(0, cut);
+            List<Query> heldOut = shuffled.subList(cut, shuffled.size());
+            Map<String, List<Query>> sets = new LinkedHashMap<>();
+            sets.put("all", queries);
+            sets.put("synonyms (noSharedWord)", filter(queries, Query::noSharedWord));
+            sets.put("shared word", filter(queries, q -> !q.noSharedWord()));
+            sets.put("tuning half", tuning);
+            sets.put("held-out half", heldOut);
+            sets.put("held-out synonyms", filter(heldOut, Query::noSharedWord));
+            StringBuilder table = new StringBuilder(setName + "\n\n| search |");
+            sets.forEach((n, s) -> table.append(' ').append(n).append(" (").append(s.size()).append(") R@5 / MRR |"));
+            table.append("\n|---|").append("---:|".repeat(sets.size())).append('\n');
+            searchers.forEach((n, searcher) -> {
+                table.append("| ").append(n).append(" |");
+                sets.values().forEach(s -> table.append(score(searcher, s)));
+                table.append('\n');
+            });
+            System.out.println(table);
+        });
     }
 
     interface Timed {
