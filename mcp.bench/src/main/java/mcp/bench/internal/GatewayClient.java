@@ -37,8 +37,8 @@ import mcp.manager.McpClient;
  * runs the floor instead ({@link FloorHttpClient} to a URL, {@link FloorClient} to a command).
  *
  * <ul>
- *   <li>{@code --mode calls} (one session): connect; {@code tools/list}; {@code --warmup} sequential {@code echo}
- *       calls; {@code --calls} sequential calls, each timed; then {@code --inflight} calls in flight for
+ *   <li>{@code --mode calls} (one session): connect; {@code tools/list}; {@code --inflight} calls in flight for
+ *       {@code --warmup-seconds} (0: none), untimed; {@code --warmup} sequential {@code echo} calls; {@code --calls} sequential calls, each timed; then {@code --inflight} calls in flight for
  *       {@code --seconds}, each timed (a lane sends its next call when the last one completed). Every answer is
  *       checked against {@code --expect-prefix} + the message.</li>
  *   <li>{@code --mode hold}: {@code --sessions} sessions over the comma-separated {@code --urls} in turn (5 connecting
@@ -103,6 +103,7 @@ public final class GatewayClient {
         int calls = Integer.parseInt(options.getOrDefault("--calls", "2000"));
         int inflight = Integer.parseInt(options.getOrDefault("--inflight", "16"));
         double seconds = Double.parseDouble(options.getOrDefault("--seconds", "5"));
+        double warmupSeconds = Double.parseDouble(options.getOrDefault("--warmup-seconds", "0"));
         String prefix = options.getOrDefault("--expect-prefix", "");
         long mismatches = 0;
         long failures = 0;
@@ -113,6 +114,17 @@ public final class GatewayClient {
             result.put("connectMs", (System.nanoTime() - start) / 1e6);
             result.put("protocolVersion", client.protocolVersion());
             result.put("tools", client.listTools());
+            long warmupCalls = 0;
+            if (warmupSeconds > 0) {
+                // Both JITs (the JVM's and V8's) get the same time under load before anything is timed.
+                InFlight warm = new InFlight(client, inflight, (long) (warmupSeconds * 1e9), prefix);
+                warm.run();
+                warmupCalls = warm.completed.get();
+                mismatches += warm.mismatches.get();
+                failures += warm.failures.get();
+                firstProblem = warm.firstProblem.get();
+            }
+            result.put("warmupCalls", warmupCalls + warmup);
             long[] seq = new long[calls];
             for (int i = 0; i < warmup + calls; i++) {
                 String message = (i < warmup ? "w" : "s") + i;

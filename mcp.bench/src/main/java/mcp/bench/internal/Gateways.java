@@ -38,15 +38,16 @@ import tools.jackson.databind.node.ObjectNode;
  * only in what stands between it and the upstream.
  *
  * <p>Calls, per round (gateways alternated, reversed every other round): a fresh gateway process (or processes) with
- * one upstream; the client connects, lists the tools, makes {@code --warmup} sequential calls, {@code --calls}
+ * one upstream; the client connects, lists the tools, makes {@code --inflight} calls in flight for
+ * {@code --warmup-seconds}, then {@code --warmup} sequential calls, {@code --calls}
  * sequential timed calls, then {@code --inflight} calls in flight for {@code --seconds}, each timed. Memory, once per
  * HTTP gateway: {@code --upstreams} upstreams (a gateway of one upstream per process runs that many processes; their
  * RSS is summed), RSS idle, then with {@code --sessions} sessions spread over the upstreams, each of which listed the
  * tools and made one call; the upstream processes under the gateways are counted and summed apart.
  *
  * <p>Command line: {@code --repo DIR --module-path MP [--out DIR] [--gateways direct,mcp-proxy,supergateway]
- * [--upstream testkit|everything] [--clients mcp-host,floor] [--rounds N] [--warmup N] [--calls N] [--inflight N]
- * [--seconds S] [--upstreams N] [--sessions N] [--memory false] [--node NODE] [--gateway-java-opts FLAGS]
+ * [--upstream testkit|everything] [--clients mcp-host,floor] [--rounds N] [--warmup N] [--warmup-seconds S]
+ * [--calls N] [--inflight N] [--seconds S] [--upstreams N] [--sessions N] [--memory false] [--node NODE] [--gateway-java-opts FLAGS]
  * [--client-java-opts FLAGS] [--smoke]};
  * {@code MP} is the module path of the client processes; the {@code FLAGS} (space-separated) are added to the JVM flags
  * of mcp-host serve or of the client processes (a flight recording, say).
@@ -228,6 +229,8 @@ public final class Gateways {
         settings.put("upstream", upstream);
         settings.put("rounds", Integer.parseInt(option("--rounds", "5", "1")));
         settings.put("warmup", option("--warmup", "1000", "20"));
+        // A gateway is a server that runs for hours: it is measured once its JIT compiled the hot path.
+        settings.put("warmupSeconds", option("--warmup-seconds", "10", "0"));
         settings.put("calls", option("--calls", "1000", "100"));
         settings.put("inflight", option("--inflight", "16", "16"));
         settings.put("seconds", option("--seconds", "5", "0.3"));
@@ -382,6 +385,7 @@ public final class Gateways {
                     String key = runKey(g.name(), client);
                     List<String> args = new ArrayList<>(List.of("--mode", "calls", "--client", client,
                             "--warmup", settings.path("warmup").asString(),
+                            "--warmup-seconds", settings.path("warmupSeconds").asString(),
                             "--calls", settings.path("calls").asString(), "--inflight", settings.path("inflight").asString(),
                             "--seconds", settings.path("seconds").asString(), "--expect-prefix", expectPrefix()));
                     String log = "calls-" + key.replace('/', '-') + "-" + round;
@@ -400,7 +404,8 @@ public final class Gateways {
                             outcome = Proc.run(clientCommand(args), repo, Map.of(), out.resolve("logs/" + log + ".err"), 600);
                             r = result(key, round, outcome);
                             if (r != null) {
-                                long calls = r.path("seqCalls").asLong() + r.path("tpCalls").asLong() + settings.path("warmup").asLong();
+                                long calls = r.path("seqCalls").asLong() + r.path("tpCalls").asLong()
+                                        + r.path("warmupCalls").asLong();
                                 r.put("gatewayCpuUsPerCall", (running.cpuMs() - cpu) * 1000 / Math.max(1, calls));
                                 r.put("gatewayPeakRssMb", running.peakRssMb());
                             }
@@ -524,10 +529,12 @@ public final class Gateways {
         StringBuilder md = new StringBuilder();
         JsonNode s = r.path("settings");
         md.append(String.format(Locale.ROOT, "Run of %s, %d cores, load average %s before and %s after. Upstream: %s. %d rounds,"
-                + " gateways alternated; per client process %s warm-up calls, %s sequential calls, then %s calls in flight for"
+                + " gateways alternated; per client process %s s of %s calls in flight and %s sequential calls to warm up,"
+                + " then %s sequential calls, then %s calls in flight for"
                 + " %s s. Cells: median (min–max) over the rounds.%n", r.path("date").asString(), r.path("nproc").asInt(),
                 r.path("loadBefore").asString(), r.path("loadAfter").asString(), s.path("upstreamCommand").asString(),
-                s.path("rounds").asInt(), s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
+                s.path("rounds").asInt(), s.path("warmupSeconds").asString(), s.path("inflight").asString(),
+                s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
                 s.path("seconds").asString()));
         JsonNode calls = r.path("calls");
         for (JsonNode clientName : s.path("clients")) {
