@@ -130,14 +130,17 @@ public final class TestServer {
             "alert", "emergency");
     private static final String ASK_STATE = "ask-state-1";
 
-    /** Every request's method, in the order received: what the tool {@code received} returns. */
-    private final List<String> received = new CopyOnWriteArrayList<>();
+    /**
+     * Every request's method, in the order received: what the tool {@code received} returns. A queue, not a
+     * copy-on-write list, which copied every method so far at each request (benches make hundreds of thousands).
+     */
+    private final java.util.Queue<String> received = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /**
      * Every request's method and the W3C trace context in its {@code params._meta} ({@code traceparent},
      * {@code tracestate}, {@code baggage}, each only when sent): what the tool {@code trace_context} returns, so that
      * a test sees which trace each request of a client or gateway belonged to ({@code --features trace-context}).
      */
-    private final List<JsonNode> traceContexts = new CopyOnWriteArrayList<>();
+    private final java.util.Queue<JsonNode> traceContexts = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** How many notifications/cancelled arrived: what the tool {@code cancellations} returns. */
     private final java.util.concurrent.atomic.AtomicInteger cancellations = new java.util.concurrent.atomic.AtomicInteger();
     /** For {@code --era dual}: the era the first request fixed, or {@code null} before it. */

@@ -38,8 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  * only in what stands between it and the upstream.
  *
  * <p>Calls, per round (gateways alternated, reversed every other round): a fresh gateway process (or processes) with
- * one upstream; the client connects, lists the tools, makes {@code --inflight} calls in flight for
- * {@code --warmup-seconds}, then {@code --warmup} sequential calls, {@code --calls}
+ * one upstream; the client connects, lists the tools, makes sequential calls for {@code --warmup-seconds}, then
+ * {@code --warmup} more, {@code --calls}
  * sequential timed calls, then {@code --inflight} calls in flight for {@code --seconds}, each timed. Memory, once per
  * HTTP gateway: {@code --upstreams} upstreams (a gateway of one upstream per process runs that many processes; their
  * RSS is summed), RSS idle, then with {@code --sessions} sessions spread over the upstreams, each of which listed the
@@ -529,12 +529,11 @@ public final class Gateways {
         StringBuilder md = new StringBuilder();
         JsonNode s = r.path("settings");
         md.append(String.format(Locale.ROOT, "Run of %s, %d cores, load average %s before and %s after. Upstream: %s. %d rounds,"
-                + " gateways alternated; per client process %s s of %s calls in flight and %s sequential calls to warm up,"
+                + " gateways alternated; per client process %s s of sequential calls and %s more to warm up,"
                 + " then %s sequential calls, then %s calls in flight for"
                 + " %s s. Cells: median (min–max) over the rounds.%n", r.path("date").asString(), r.path("nproc").asInt(),
                 r.path("loadBefore").asString(), r.path("loadAfter").asString(), s.path("upstreamCommand").asString(),
-                s.path("rounds").asInt(), s.path("warmupSeconds").asString(), s.path("inflight").asString(),
-                s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
+                s.path("rounds").asInt(), s.path("warmupSeconds").asString(), s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
                 s.path("seconds").asString()));
         JsonNode calls = r.path("calls");
         for (JsonNode clientName : s.path("clients")) {
