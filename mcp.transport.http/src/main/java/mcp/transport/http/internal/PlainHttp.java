@@ -69,6 +69,7 @@ final class PlainHttp {
     private final Duration connectTimeout;
     private final Executor executor;
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+    private final long maxIdleNanos;
     private volatile boolean closed;
 
     /**
@@ -77,6 +78,12 @@ final class PlainHttp {
      * @param executor where a body that outlives its {@code send} is read on
      */
     PlainHttp(URI uri, Duration connectTimeout, Executor executor) {
+        this(uri, connectTimeout, executor, MAX_IDLE_NANOS);
+    }
+
+    /** As above, with how long a connection may stay idle and be reused (tests). */
+    PlainHttp(URI uri, Duration connectTimeout, Executor executor, long maxIdleNanos) {
+        this.maxIdleNanos = maxIdleNanos;
         this.origin = uri;
         int port = uri.getPort() < 0 ? 80 : uri.getPort();
         this.address = InetSocketAddress.createUnresolved(uri.getHost(), port);
@@ -233,7 +240,7 @@ final class PlainHttp {
     private Connection idleConnection() {
         for (Connection c; (c = idle.pollFirst()) != null; ) {
             long idleNanos = System.nanoTime() - c.idleSince;
-            if (idleNanos < MAX_IDLE_NANOS && c.stillOpen()) {
+            if (idleNanos < maxIdleNanos && c.stillOpen()) {
                 return c;
             }
             c.close();
@@ -250,6 +257,13 @@ final class PlainHttp {
         idle.offerFirst(connection);
         if (closed && idle.remove(connection)) {
             connection.close();
+        }
+        // The oldest kept ones (at the tail) that will not be reused any more are closed now, not at the next miss.
+        for (Connection oldest; (oldest = idle.peekLast()) != null
+                && connection.idleSince - oldest.idleSince >= maxIdleNanos; ) {
+            if (idle.removeLastOccurrence(oldest)) {
+                oldest.close();
+            }
         }
     }
 

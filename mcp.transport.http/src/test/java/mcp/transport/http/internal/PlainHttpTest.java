@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
@@ -386,6 +387,46 @@ class PlainHttpTest {
         server.answer = (head, body, out) -> json(out, "{}");
         assertEquals("{}", send("{}").body());
         assertEquals(2, server.accepted.get());
+    }
+
+    @Test
+    void connectionsIdleTooLongAreClosedNotReused() throws Exception {
+        CountDownLatch both = new CountDownLatch(2);
+        start((head, body, out) -> {
+            both.countDown();
+            both.await(WAIT.toMillis(), TimeUnit.MILLISECONDS); // the first two answers wait for each other: two connections
+            return json(out, "{}");
+        });
+        http.close();
+        http = new PlainHttp(server.uri(), WAIT, executor, TimeUnit.MILLISECONDS.toNanos(1000));
+        CompletableFuture<?> first = CompletableFuture.runAsync(() -> sendUnchecked(), executor);
+        CompletableFuture<?> second = CompletableFuture.runAsync(() -> sendUnchecked(), executor);
+        first.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        second.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertEquals(2, server.accepted.get());
+        // One of the two is reused within the bound; when it comes back, the other, idle past the bound, is closed.
+        Thread.sleep(600);
+        send("{}");
+        Thread.sleep(600);
+        send("{}");
+        assertEquals(2, server.accepted.get(), "the kept connection was reused");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (server.closedByClient.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, server.closedByClient.get(), "the connection idle past the bound was closed");
+        // Past the bound, the last one is not reused either: a new connection answers.
+        Thread.sleep(1100);
+        send("{}");
+        assertEquals(3, server.accepted.get());
+    }
+
+    private void sendUnchecked() {
+        try {
+            send("{}");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
