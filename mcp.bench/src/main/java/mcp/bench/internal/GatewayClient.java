@@ -38,8 +38,8 @@ import mcp.manager.McpClient;
  *
  * <ul>
  *   <li>{@code --mode calls} (one session): connect; {@code tools/list}; sequential {@code echo} calls for
- *       {@code --warmup-seconds} (0: none) and then {@code --warmup} more, untimed; {@code --calls} sequential calls, each timed; then {@code --inflight} calls in flight for
- *       {@code --seconds}, each timed (a lane sends its next call when the last one completed). Every answer is
+ *       {@code --warmup-seconds} (0: none) and then {@code --warmup} more, untimed; {@code --calls} sequential calls,
+ *       each timed; then {@code --inflight} calls in flight for {@code --seconds}, each timed (a lane sends its next call when the last one completed). Every answer is
  *       checked against {@code --expect-prefix} + the message.</li>
  *   <li>{@code --mode hold}: {@code --sessions} sessions over the comma-separated {@code --urls} in turn (5 connecting
  *       at a time), each lists its tools and calls {@code echo} once; prints {@code HOLDING <ok> <failed>}, keeps them
@@ -114,9 +114,8 @@ public final class GatewayClient {
             result.put("connectMs", (System.nanoTime() - start) / 1e6);
             result.put("protocolVersion", client.protocolVersion());
             result.put("tools", client.listTools());
-            // Every gateway (its JIT, the JVM's or V8's) gets the same time of calls before anything is timed: one at
-            // a time, since calls in flight leave the upstream slower at single calls afterwards (measured: direct
-            // p50 about twice) and so would flatter every gateway's "added over direct".
+            // Every gateway (its JIT, the JVM's or V8's) gets the same time of calls before anything is timed, one at a
+            // time as the first timed part makes them.
             long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
             int timeWarmup = 0;
             while (warmupSeconds > 0 && System.nanoTime() < warmupEnd) {

@@ -39,16 +39,15 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Calls, per round (gateways alternated, reversed every other round): a fresh gateway process (or processes) with
  * one upstream; the client connects, lists the tools, makes sequential calls for {@code --warmup-seconds}, then
- * {@code --warmup} more, {@code --calls}
- * sequential timed calls, then {@code --inflight} calls in flight for {@code --seconds}, each timed. Memory, once per
+ * {@code --warmup} more, {@code --calls} sequential timed calls, then {@code --inflight} calls in flight for {@code --seconds}, each timed. Memory, once per
  * HTTP gateway: {@code --upstreams} upstreams (a gateway of one upstream per process runs that many processes; their
  * RSS is summed), RSS idle, then with {@code --sessions} sessions spread over the upstreams, each of which listed the
  * tools and made one call; the upstream processes under the gateways are counted and summed apart.
  *
  * <p>Command line: {@code --repo DIR --module-path MP [--out DIR] [--gateways direct,mcp-proxy,supergateway]
  * [--upstream testkit|everything] [--clients mcp-host,floor] [--rounds N] [--warmup N] [--warmup-seconds S]
- * [--calls N] [--inflight N] [--seconds S] [--upstreams N] [--sessions N] [--memory false] [--node NODE] [--gateway-java-opts FLAGS]
- * [--client-java-opts FLAGS] [--smoke]};
+ * [--calls N] [--inflight N] [--seconds S] [--upstreams N] [--sessions N] [--memory false] [--node NODE]
+ * [--gateway-java-opts FLAGS] [--client-java-opts FLAGS] [--smoke]};
  * {@code MP} is the module path of the client processes; the {@code FLAGS} (space-separated) are added to the JVM flags
  * of mcp-host serve or of the client processes (a flight recording, say).
  * The npm gateways come from {@code bench/node_modules} ({@code bench/gateway.sh} installs them from the lock file);
@@ -533,7 +532,8 @@ public final class Gateways {
                 + " then %s sequential calls, then %s calls in flight for"
                 + " %s s. Cells: median (min–max) over the rounds.%n", r.path("date").asString(), r.path("nproc").asInt(),
                 r.path("loadBefore").asString(), r.path("loadAfter").asString(), s.path("upstreamCommand").asString(),
-                s.path("rounds").asInt(), s.path("warmupSeconds").asString(), s.path("warmup").asString(), s.path("calls").asString(), s.path("inflight").asString(),
+                s.path("rounds").asInt(), s.path("warmupSeconds").asString(), s.path("warmup").asString(),
+                s.path("calls").asString(), s.path("inflight").asString(),
                 s.path("seconds").asString()));
         JsonNode calls = r.path("calls");
         for (JsonNode clientName : s.path("clients")) {
