@@ -401,12 +401,12 @@ public final class Attachment {
         synchronized (inFlight) {
             owed = new HashSet<>(inFlight.keySet());
         }
-        link = next.get();
         Link started = next.get();
         Thread reading = new Thread(() -> pump(started), "mcp-host-attach-pump");
         reading.setDaemon(true);
         reading.start();
-        replay(started);
+        replay(started); // before the client's next messages can take the link, as in relink
+        link = started;
         Thread draining = new Thread(() -> {
             long deadline = System.nanoTime() + MOVE_DRAIN.toNanos();
             synchronized (inFlight) {
@@ -497,7 +497,11 @@ public final class Attachment {
         } catch (IOException e) {
             LOG.debug("The gateway's stream failed: {}", e.toString());
         }
-        if (!inputEnded && link == from) {
+        boolean current;
+        synchronized (this) { // after a relink or move that is still publishing this link
+            current = link == from;
+        }
+        if (!inputEnded && current) {
             relink(from);
         } else {
             synchronized (inFlight) {
@@ -551,20 +555,24 @@ public final class Attachment {
             failInFlight();
         }
         Link next = attach().orElse(null);
-        if (next == null) {
+        boolean attached = next != null;
+        if (!attached) {
             warnings.println("mcp-host serve: the shared gateway could not be reached within " + attachWait.toSeconds()
                     + " s; serving this session in this process");
             next = fallback.get();
-        } else if (failed != null) {
-            warnings.println("mcp-host serve: the shared gateway ended; this session goes on with " + next.describe());
         }
-        link = next;
         Link started = next;
         Thread reading = new Thread(() -> pump(started), "mcp-host-attach-pump");
         reading.setDaemon(true);
         reading.start();
+        // The session's start goes first on the new link: the client's next message, which takes the link once it
+        // is published, must not reach the new gateway before the handshake it belongs to.
         if (failed != null) {
             replay(next);
+        }
+        link = next;
+        if (attached && failed != null) {
+            warnings.println("mcp-host serve: the shared gateway ended; this session goes on with " + next.describe());
         }
     }
 
