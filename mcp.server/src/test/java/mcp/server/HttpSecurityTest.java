@@ -183,6 +183,8 @@ class HttpSecurityTest {
         Wire.Reply refused = Wire.post(uri, echo(), echoHeaders());
         assertEquals(401, refused.status());
         assertTrue(refused.header("WWW-Authenticate").contains("resource_metadata="));
+        // Refused with its body unread: the connection is not kept, and the answer says so.
+        assertEquals("close", refused.header("Connection"), refused.toString());
         // An authenticator that fails is a 503, and its message (which may hold the credential) stays inside.
         Wire.Reply failed = Wire.post(uri, echo(), as("throw", echoHeaders()));
         assertEquals(503, failed.status());

@@ -99,6 +99,8 @@ final class JettyHttpBackend implements HttpBackend {
         private final Response response;
         private final Callback callback;
         private final AtomicBoolean answered = new AtomicBoolean();
+        /** Whether the request's body was read whole; {@code false}: some of it may still be on the wire. */
+        private volatile boolean bodyRead;
 
         JettyExchange(Request request, Response response, Callback callback) {
             this.request = request;
@@ -134,6 +136,7 @@ final class JettyHttpBackend implements HttpBackend {
                         Throwable cause = failure instanceof java.util.concurrent.CompletionException
                                 && failure.getCause() != null ? failure.getCause() : failure;
                         if (cause == null) {
+                            bodyRead = true;
                             return bytes;
                         }
                         if (cause instanceof IllegalStateException) {
@@ -151,6 +154,12 @@ final class JettyHttpBackend implements HttpBackend {
             response.setStatus(status);
             headers.forEach((key, value) -> response.getHeaders().put(key, value));
             response.getHeaders().put("Content-Length", Long.toString(body.length));
+            if (!bodyRead && request.getLength() != 0) {
+                // Answered before its body was read whole (a missing token, a bad Origin, a body over the limit): the
+                // connection cannot be kept with a body left unread, and saying so keeps a client from sending its
+                // next request on it.
+                response.getHeaders().put("Connection", "close");
+            }
             response.write(true, ByteBuffer.wrap(body), callback);
         }
 
