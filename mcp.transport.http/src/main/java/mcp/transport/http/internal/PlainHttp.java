@@ -41,9 +41,8 @@ import javax.net.ssl.SSLSession;
  * <p>The {@link HttpResponse.BodyHandler} contract is kept: the handler sees the status and headers before any of the
  * body, the body arrives as the subscriber asks for it, a cancelled subscription closes the connection. A cancelled
  * or timed-out send interrupts its thread, which closes the connection it is blocked on (an interruptible channel).
- * A connection that the server closed while it was idle is noticed before reuse, or, when the server closes it as the
- * request goes out, the request is sent once more on a new connection (as the JDK's client does): nothing of a
- * response had arrived.
+ * A connection that the server closed while it was idle is noticed before reuse. A request whose connection fails
+ * before an answer is not sent again (nor does the JDK's client send a POST again): the server may have run it.
  */
 final class PlainHttp {
 
@@ -178,36 +177,29 @@ final class PlainHttp {
         if (body == null || !accepts(request)) {
             return Optional.empty();
         }
-        byte[] head = head(request, body.length);
-        for (int attempt = 0; ; attempt++) {
-            Connection connection = attempt > 0 ? null : written != null ? written.connection : idleConnection();
-            boolean reused = connection != null;
-            if (!reused) {
-                connection = connect();
-            }
-            Response response;
-            try {
-                if (attempt > 0 || written == null) {
-                    connection.write(head, body);
-                }
-                response = connection.readHead();
-            } catch (IOException e) {
-                connection.close();
-                // A kept connection that the server closed as the request went out: nothing came back, so the
-                // server did not take it, and it goes once more on a new connection; the other idle ones are
-                // likely closed too. Not after an interrupt (a cancellation closed it).
-                if (reused && !connection.answered && !Thread.currentThread().isInterrupted()) {
-                    closeIdle();
-                    continue;
-                }
-                throw e;
-            }
-            if (isRedirect(response.status) && response.headers.firstValue("Location").isPresent()) {
-                connection.close();
-                return Optional.empty();
-            }
-            return Optional.of(deliver(request, handler, connection, response));
+        Connection connection = written != null ? written.connection : idleConnection();
+        if (connection == null) {
+            connection = connect();
         }
+        Response response;
+        try {
+            if (written == null) {
+                connection.write(head(request, body.length), body);
+            }
+            response = connection.readHead();
+        } catch (IOException e) {
+            // Not sent again, as the JDK's client does not send a POST again: a server (or a balancer's replica) that
+            // ended without an answer may have run it. A kept connection the server had closed before is found by
+            // the check before reuse; the others kept are likely closed too.
+            connection.close();
+            closeIdle();
+            throw e;
+        }
+        if (isRedirect(response.status) && response.headers.firstValue("Location").isPresent()) {
+            connection.close();
+            return Optional.empty();
+        }
+        return Optional.of(deliver(request, handler, connection, response));
     }
 
     private static boolean isRedirect(int status) {
@@ -508,15 +500,12 @@ final class PlainHttp {
         private final SocketChannel channel;
         private final ByteBuffer in = ByteBuffer.allocate(BUFFER_BYTES).flip();
         volatile long idleSince;
-        /** Whether a byte of a response has come on this connection since the last request went out. */
-        boolean answered;
 
         Connection(SocketChannel channel) {
             this.channel = channel;
         }
 
         void write(byte[] head, byte[] body) throws IOException {
-            answered = false;
             ByteBuffer[] out = {ByteBuffer.wrap(head), ByteBuffer.wrap(body)};
             while (out[1].hasRemaining() || out[0].hasRemaining()) {
                 channel.write(out);
@@ -641,7 +630,6 @@ final class PlainHttp {
             if (n < 0) {
                 throw new EOFException("the server closed the connection");
             }
-            answered = true;
         }
 
         /** Whether an idle connection is still open: no end of stream (nor a stray byte) waits on it. */
