@@ -61,7 +61,7 @@ public final class RankerBench {
             "e5", new Model("e5", "e5-small-v2-q",
                     "dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel",
                     "query: ", "passage: "),
-            // The same two models not quantized (float32 ONNX): whether quantization costs recall (issue 34).
+            // The same two models not quantized (float32 ONNX): whether quantization costs recall.
             "minilm-f", new Model("minilm-f", "all-MiniLM-L6-v2",
                     "dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel", "", ""),
             "bge-f", new Model("bge-f", "bge-small-en-v1.5",

@@ -97,10 +97,6 @@ final class PlainHttp {
     /** Closes the idle connections, and every one that comes back from now on. */
     void close() {
         closed = true;
-        closeIdle();
-    }
-
-    private void closeIdle() {
         for (Connection c; (c = idle.pollFirst()) != null; ) {
             c.close();
         }
@@ -189,10 +185,8 @@ final class PlainHttp {
             response = connection.readHead();
         } catch (IOException e) {
             // Not sent again, as the JDK's client does not send a POST again: a server (or a balancer's replica) that
-            // ended without an answer may have run it. A kept connection the server had closed before is found by
-            // the check before reuse; the others kept are likely closed too.
+            // ended without an answer may have run it. The other kept connections are checked as they are reused.
             connection.close();
-            closeIdle();
             throw e;
         }
         if (isRedirect(response.status) && response.headers.firstValue("Location").isPresent()) {
