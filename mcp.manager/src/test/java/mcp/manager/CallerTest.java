@@ -102,6 +102,20 @@ class CallerTest {
     }
 
     @Test
+    void theInputATaskAsksForGoesToTheCallerOfItsCall() {
+        // The server makes every call a task (the 2026-07-28 extension): its question comes in tasks/get.
+        McpClient client = TestServerProcesses.connect("tasks", ClientOptions.builder("tasks")
+                .handler(ClientOptions.ELICITATION_METHOD, ElicitationHandlers.acceptDefaults()), "--era", "modern",
+                "--tasks", "20");
+        open.add(client);
+        Named ann = Named.of("Ann");
+        assertEquals("hello Ann", text(client.callTool("ask", McpJson.object(), ann.options())
+                .orTimeout(30, TimeUnit.SECONDS).join()));
+        assertEquals(1, ann.asked().get());
+        assertEquals("hello Ada", text(client.callToolBlocking("ask", McpJson.object())));
+    }
+
+    @Test
     void inTheHandshakeEraOverStdioTheOneCallerInFlightIsAsked() {
         McpClient client = connect("legacy");
         Named cat = Named.of("Cat");

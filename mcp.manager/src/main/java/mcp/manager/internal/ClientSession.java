@@ -462,11 +462,6 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 });
     }
 
-    /** Answers each input request of a round as the 2025 era answers the same server request. */
-    ObjectNode inputResponses(JsonNode inputRequests) {
-        return inputResponses(inputRequests, Optional.empty());
-    }
-
     /**
      * Answers a round: the call's caller as a whole, under the server's keys; else each input request as the 2025
      * era answers the same server request.
@@ -1240,7 +1235,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             if (!TaskPoller.isTask(json)) {
                 return CompletableFuture.completedFuture(json);
             }
-            TaskPoller poller = new TaskPoller(taskSession(), options.serverName(), name, bounded, start,
+            TaskPoller poller = new TaskPoller(taskSession(bounded.caller()), options.serverName(), name, bounded, start,
                     options.requestTimeout(), events);
             task.set(poller);
             tasks.add(poller);
@@ -1285,8 +1280,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
         return result;
     }
 
-    /** What a {@link TaskPoller} asks of this session. */
-    private TaskPoller.Session taskSession() {
+    /**
+     * What a {@link TaskPoller} asks of this session: the input its task asks for goes to the call's caller, as
+     * the input a multi-round answer asks for does, so that a gateway puts it to the client whose call it is.
+     */
+    private TaskPoller.Session taskSession(Optional<Caller> caller) {
         return new TaskPoller.Session() {
             @Override
             public CompletableFuture<JsonNode> request(String method, JsonNode params, CallOptions callOptions) {
@@ -1295,7 +1293,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
             @Override
             public ObjectNode inputResponses(JsonNode inputRequests) {
-                return ClientSession.this.inputResponses(inputRequests);
+                return ClientSession.this.inputResponses(inputRequests, caller);
             }
         };
     }
