@@ -16,6 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param annotations behaviour hints ({@code readOnlyHint}, ...), when given
  * @param meta the tool's {@code _meta} object, when given (for instance {@code anthropic/maxResultSizeChars}, the
  *     result size the server asks for; see {@code docs/context-budget.md}); not part of what is pinned
+ * @param execution how the server runs the tool ({@code execution}, such as {@code taskSupport}), when it says;
+ *     not part of what is pinned
  */
 public record ToolDefinition(
         String name,
@@ -24,7 +26,8 @@ public record ToolDefinition(
         JsonNode inputSchema,
         Optional<JsonNode> outputSchema,
         Optional<JsonNode> annotations,
-        Optional<JsonNode> meta) {
+        Optional<JsonNode> meta,
+        Optional<JsonNode> execution) {
 
     /** Validates. */
     public ToolDefinition {
@@ -35,12 +38,19 @@ public record ToolDefinition(
         Objects.requireNonNull(outputSchema, "outputSchema");
         Objects.requireNonNull(annotations, "annotations");
         Objects.requireNonNull(meta, "meta");
+        Objects.requireNonNull(execution, "execution");
+    }
+
+    /** A definition without {@code execution}. */
+    public ToolDefinition(String name, Optional<String> title, Optional<String> description, JsonNode inputSchema,
+            Optional<JsonNode> outputSchema, Optional<JsonNode> annotations, Optional<JsonNode> meta) {
+        this(name, title, description, inputSchema, outputSchema, annotations, meta, Optional.empty());
     }
 
     /** A definition without {@code _meta}. */
     public ToolDefinition(String name, Optional<String> title, Optional<String> description, JsonNode inputSchema,
             Optional<JsonNode> outputSchema, Optional<JsonNode> annotations) {
-        this(name, title, description, inputSchema, outputSchema, annotations, Optional.empty());
+        this(name, title, description, inputSchema, outputSchema, annotations, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -72,7 +82,7 @@ public record ToolDefinition(
         }
         return new ToolDefinition(name.asString(), text(json, "title"), text(json, "description"), schema,
                 node(json, "outputSchema"), node(json, "annotations"),
-                node(json, "_meta").filter(JsonNode::isObject));
+                node(json, "_meta").filter(JsonNode::isObject), node(json, "execution").filter(JsonNode::isObject));
     }
 
     /**
@@ -111,6 +121,15 @@ public record ToolDefinition(
         return false;
     }
 
+    /**
+     * @return whether the server says the tool may run as a task ({@code execution.taskSupport} {@code "optional"}
+     *     or {@code "required"}); by the spec's default, not when it says nothing
+     */
+    public boolean mayRunAsTask() {
+        String support = execution.map(e -> e.path("taskSupport").asString("")).orElse("");
+        return support.equals("optional") || support.equals("required");
+    }
+
     /** @return the MCP JSON form of this tool */
     public ObjectNode toJson() {
         ObjectNode json = McpJson.object();
@@ -121,6 +140,7 @@ public record ToolDefinition(
         outputSchema.ifPresent(s -> json.set("outputSchema", s));
         annotations.ifPresent(a -> json.set("annotations", a));
         meta.ifPresent(m -> json.set("_meta", m));
+        execution.ifPresent(e -> json.set("execution", e));
         return json;
     }
 

@@ -48,6 +48,18 @@ class ToolPinsTest {
     }
 
     @Test
+    void whatIsForTheHostAndItsClientIsNotPinned() {
+        // _meta (result size hints, UI links) and execution (tasks) are not what the model reads: pins made before
+        // either was kept stay valid when a server adds or changes them.
+        ToolDefinition described = new ToolDefinition("read", Optional.empty(), Optional.of("Reads a file."),
+                READ.inputSchema(), Optional.empty(), Optional.empty(),
+                Optional.of(McpJson.object().put("anthropic/maxResultSizeChars", 1000)),
+                Optional.of(McpJson.object().put("taskSupport", "optional")));
+        assertEquals(ToolPins.hash(READ), ToolPins.hash(described));
+        assertEquals(described, ToolDefinition.fromJson(described.toJson()), "kept through its JSON form");
+    }
+
+    @Test
     void aDiffShowsHiddenCharactersAndMultiLineTextsLineByLine() {
         ToolPins pins = ToolPins.at(temp);
         pins.compare(KEY, "s", Optional.empty(), List.of(tool("read", "Reads a file.\nSafely.", "{}")), false);

@@ -241,21 +241,30 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
     }
 
+    /**
+     * Tasks are always declared: whether a tool may run as one is said tool by tool ({@link #taskSupport}), and the
+     * tools are not known when the gateway's server starts.
+     */
     @Override
     public Capabilities capabilities() {
-        Capabilities capabilities = new Capabilities(true, true, true, true, true, true, true, true, McpJson.object());
-        return tasks ? capabilities.withTasks() : capabilities;
+        return new Capabilities(true, true, true, true, true, true, true, true, McpJson.object()).withTasks();
     }
 
     /**
-     * With {@link Builder#tasks} on, every tool may run as a task of the gateway's: the server holds the task (status,
-     * result, cancellation, the client's input) over the gateway's ordinary upstream call, so the upstream need not
-     * know of tasks. Off by default: a 2026-07-28 client that declares the extension would get every call as a task,
-     * polled, where a plain answer does (the host's client already follows an upstream's own task).
+     * A tool may run as a task of the gateway's where its server says it may run as one of its own (optional or
+     * required): the gateway's server holds the task (status, result, cancellation, the client's input) over the
+     * gateway's ordinary upstream call, which the host's client follows to its end, upstream task or not. So nothing
+     * is lost in the hop, and a required one becomes optional: a client without tasks gets a plain answer. With
+     * {@link Builder#tasks} on, every tool may. Not by default: a 2026-07-28 client that declares the extension would
+     * get every call as a task, polled, where a plain answer does.
      */
     @Override
     public TaskSupport taskSupport(String name) {
-        return tasks ? TaskSupport.OPTIONAL : TaskSupport.FORBIDDEN;
+        if (tasks) {
+            return TaskSupport.OPTIONAL;
+        }
+        BridgedTool tool = exposed().tools().get(name);
+        return tool != null && tool.definition().mayRunAsTask() ? TaskSupport.OPTIONAL : TaskSupport.FORBIDDEN;
     }
 
     /** The tool's schema in the calling client's view (kept until the view changes), for the header check. */
@@ -453,6 +462,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             BridgedTool tool = entry.getValue();
             ObjectNode json = tool.definition().toJson();
             json.put("name", entry.getKey());
+            // How the upstream runs it is not how the gateway does: the gateway's server writes its own.
+            json.remove("execution");
             // The host's cleaned description (bounded, control characters out), as its own agents get it.
             json.put("description", tool.description());
             list.add(json);
@@ -1110,7 +1121,8 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
 
         /**
-         * @param on whether clients may have their calls run as tasks of the gateway's (default off)
+         * @param on whether clients may have every call run as a task of the gateway's (default off: only the tools
+         *     whose servers run them as tasks)
          * @return this builder
          */
         public Builder tasks(boolean on) {

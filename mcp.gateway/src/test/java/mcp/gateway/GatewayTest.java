@@ -638,4 +638,30 @@ class GatewayTest {
         assertEquals("cancelled", statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", running),
                 "Bearer one").path("result").path("status").asString());
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "2025-11-25"})
+    void aToolItsServerRunsAsATaskMayRunAsOneOfTheGatewayAndItsQuestionsReachTheCaller(String era) throws Exception {
+        HttpEndpoint endpoint = gateway(Map.of("kit", List.of("--era", "modern", "--tasks", "20"), "plain", List.of()));
+        McpClient client = client(endpoint, named(era, "Zoe"));
+        Map<String, ToolDefinition> listed = client.listToolsBlocking().stream()
+                .collect(Collectors.toMap(ToolDefinition::name, tool -> tool));
+        assertTrue(listed.get("kit_echo").mayRunAsTask(), listed.get("kit_echo").toString());
+        assertFalse(listed.get("kit_pid").mayRunAsTask(), "the server runs it at once: " + listed.get("kit_pid"));
+        assertFalse(listed.get("plain_echo").mayRunAsTask(), "its server has no tasks: " + listed.get("plain_echo"));
+        // The server's question, asked in its task, reaches this caller, in its era, through the gateway's task.
+        assertEquals("hello Zoe", text(client.callToolBlocking("kit_ask", McpJson.object())));
+        assertEquals("hi", text(client.callToolBlocking("plain_echo", McpJson.object().put("message", "hi"))));
+        if (era.equals("auto")) {
+            ObjectNode call = McpJson.object().put("name", "kit_echo");
+            call.putObject("arguments").put("message", "as a task");
+            JsonNode created = statelessCall(endpoint, "tools/call", call, "Bearer one").path("result");
+            assertEquals("task", created.path("resultType").asString(), created.toString());
+            ObjectNode plain = McpJson.object().put("name", "plain_echo");
+            plain.putObject("arguments").put("message", "at once");
+            JsonNode answered = statelessCall(endpoint, "tools/call", plain, "Bearer one").path("result");
+            assertEquals("complete", answered.path("resultType").asString(), answered.toString());
+            assertEquals("at once", answered.path("content").path(0).path("text").asString(), answered.toString());
+        }
+    }
 }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -143,6 +144,12 @@ class ConformanceServerIT {
         }
     }
 
+    /**
+     * The scenarios that the suite runs beside the required ones (extensions, pending) and that mcp.server does not
+     * pass (docs/server.md says why); every other one must pass too, on the fixture and through the gateway alike.
+     */
+    private static final Set<String> NOT_SCORED_GAPS = Set.of("tasks-mrtr-composition");
+
     /** The server scenarios a revision requires: the {@code server:} list of its requirements file. */
     static List<String> required(String revision) throws IOException {
         List<String> scenarios = new ArrayList<>();
@@ -184,7 +191,8 @@ class ConformanceServerIT {
     }
 
     /**
-     * Runs one revision's server scenarios against an endpoint and requires every required one to pass whole.
+     * Runs one revision's server scenarios against an endpoint and requires every required one to pass whole, and
+     * every other one the suite runs but for {@link #NOT_SCORED_GAPS}.
      *
      * @param directory where the results go
      * @param label what the endpoint is, for the messages
@@ -226,6 +234,11 @@ class ConformanceServerIT {
         });
         System.err.println("conformance server " + revision + ", " + label + ": " + passed + "/" + required.size()
                 + " required scenarios pass; not scored: " + notScored);
+        notScored.forEach((scenario, outcome) -> {
+            if (!outcome.equals("pass") && !NOT_SCORED_GAPS.contains(scenario)) {
+                bad.add(scenario + " (not scored): " + outcome);
+            }
+        });
         assertEquals(List.of(), bad, label + ", " + revision + "\n--- suite output (end):\n" + tail);
         assertEquals(expected, passed);
         assertEquals(0, run.exitCode(), label + ", " + revision + "\n--- suite output (end):\n" + tail);

@@ -29,7 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
  * against the HTTP upstream: over stdio a server's log message says nothing of the request it belongs to, so with
  * calls of several clients in flight the gateway passes it to none of them (docs/serve.md). The gateway must score what the
  * fixture scores directly ({@link ConformanceServerIT}): every required scenario of 2025-11-25 (30) and of
- * 2026-07-28 (37), every check SUCCESS or INFO. {@code --no-token}: the suite sends no token (it is warned at start).
+ * 2026-07-28 (37), every check SUCCESS or INFO, and the scenarios not scored (the tasks extension, pending ones) that
+ * the fixture passes. {@code --no-token}: the suite sends no token (it is warned at start).
  * The gateway in front of the HTTP upstream runs as a replica does ({@code MCP_HOST_GATEWAY_KEYS}: sealed session ids,
  * the replicas' shared request-state key, docs/replicas.md), the one in front of the stdio upstream as a single
  * process: each suite run then judges one of the two modes, and a replica scores as one process does.

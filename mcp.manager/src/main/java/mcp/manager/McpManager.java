@@ -1269,7 +1269,7 @@ public final class McpManager implements AutoCloseable {
             return tool;
         }
         return new ToolDefinition(tool.name(), title, description, tool.inputSchema(), tool.outputSchema(),
-                tool.annotations(), tool.meta());
+                tool.annotations(), tool.meta(), tool.execution());
     }
 
     /** A text of a server's item as the agent gets it, one warning per change; for tools and {@link Surfaces}. */

@@ -718,10 +718,20 @@ public final class TestServer {
             case "tools/list":
                 result = (ObjectNode) listTools(params);
                 result.put("ttlMs", options.listTtlMs).put("cacheScope", options.listScope);
+                if (options.tasksPollMs >= 0) {
+                    ArrayNode listed = mapper.createArrayNode();
+                    for (JsonNode tool : result.path("tools")) {
+                        ObjectNode copy = ((ObjectNode) tool).deepCopy();
+                        copy.putObject("execution").put("taskSupport", NEVER_TASKS.contains(text(tool.path("name"),
+                                "")) ? "forbidden" : "optional");
+                        listed.add(copy);
+                    }
+                    result.set("tools", listed);
+                }
                 break;
             case "tools/call":
                 if (options.tasksPollMs >= 0 && declaresTasks(meta)
-                        && !Set.of("received", "cancellations", "task_states", "pid").contains(text(params.path("name"), ""))) {
+                        && !NEVER_TASKS.contains(text(params.path("name"), ""))) {
                     return createTask(params);
                 }
                 if (text(params.path("name"), "").equals("ask")) {
@@ -1468,6 +1478,8 @@ public final class TestServer {
     // ---- the tasks extension (2026-07-28) ----
 
     private static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+    /** The tools that answer at once even as tasks are offered: what the tests read about the server. */
+    private static final Set<String> NEVER_TASKS = Set.of("received", "cancellations", "task_states", "pid");
     /** Every task so far, by id; none is ever deleted (a test process is short-lived). */
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     /** The task the current worker runs, if any. */

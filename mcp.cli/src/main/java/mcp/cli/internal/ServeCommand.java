@@ -122,8 +122,9 @@ final class ServeCommand implements Callable<Integer> {
             + " then are cancelled, their clients told why. A second signal stops at once.")
     long drainTimeout = 10_000;
 
-    @Option(names = "--tasks", description = "Let clients have their calls run as tasks of the gateway (2025-11-25's"
-            + " task parameter, the 2026-07-28 tasks extension). Off by default: a plain answer does.")
+    @Option(names = "--tasks", description = "Let clients have every call run as a task of the gateway (2025-11-25's"
+            + " task parameter, the 2026-07-28 tasks extension). Without it, only the tools whose servers run them as"
+            + " tasks may be.")
     boolean tasks;
 
     @Option(names = "--lazy", description = "Start no server until the first call of one of its tools; stop it again"

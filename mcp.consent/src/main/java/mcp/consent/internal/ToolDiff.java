@@ -37,10 +37,11 @@ public final class ToolDiff {
      * @return its canonical JSON
      */
     public static ObjectNode canonical(ToolDefinition tool) {
-        // _meta is for the host (result size hints, UI links), not the model: a change there is no new definition,
-        // and pins made before it was kept stay valid.
+        // _meta is for the host (result size hints, UI links) and execution for its client (tasks), not the model: a
+        // change there is no new definition, and pins made before they were kept stay valid.
         ObjectNode json = tool.toJson();
         json.remove("_meta");
+        json.remove("execution");
         return (ObjectNode) sorted(json);
     }
 
