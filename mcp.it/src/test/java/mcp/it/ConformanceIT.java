@@ -11,6 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -32,8 +36,8 @@ import tools.jackson.databind.JsonNode;
  * the suite's {@code checks.json} is read: the scenario's own checks must be there with SUCCESS, and no
  * check may be FAILURE or WARNING. A scenario whose server never saw the client (the suite passes
  * {@code initialize} vacuously when the client exits 0 without connecting) fails here, because its
- * checks are missing. The 22 authorization scenarios run the same way, each on its own, with no
- * expected failure; {@link #everyClientScenarioOfTheSuiteIsCovered()} makes sure that all 26 client
+ * checks are missing. The authorization scenarios run the same way, each on its own, with no
+ * expected failure, but two at a time before the other tests ({@link #authorizationRunsFirstTwoAtATime()}); {@link #everyClientScenarioOfTheSuiteIsCovered()} makes sure that all 26 client
  * scenarios of the pinned suite are here.
  */
 class ConformanceIT {
@@ -79,6 +83,10 @@ class ConformanceIT {
     }
 
     private Outcome suite(Path suite, Path client, String name, String... args) throws Exception {
+        return run(temp, suite, client, name, args);
+    }
+
+    private static Outcome run(Path temp, Path suite, Path client, String name, String... args) throws Exception {
         Path results = Files.createDirectories(temp.resolve(name.replace('/', '_')));
         // The suite's scenario servers listen on every interface; the preload binds them to 127.0.0.1.
         List<String> command = new ArrayList<>(List.of(NODE22.toString(), "--require", LOOPBACK.toString(),
@@ -284,11 +292,74 @@ class ConformanceIT {
         return AUTH_SCENARIOS.keySet().stream();
     }
 
+    /**
+     * The runs of the authorization scenarios, by scenario ({@code -2026} for the 2026-07-28 wire), made before any
+     * test of the class: each scenario on its own, two at a time, as none measures time (sse-retry, which does, runs
+     * later, alone). Half the time of running them in turn, on two cores.
+     */
+    private static final Map<String, CompletableFuture<Outcome>> AUTHORIZATION_RUNS = new ConcurrentHashMap<>();
+
+    @BeforeAll
+    static void authorizationRunsFirstTwoAtATime() throws Exception {
+        Path directory = Files.createTempDirectory(Files.createDirectories(Path.of("target").toAbsolutePath()),
+                "conformance-auth-");
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            for (String name : AUTH_SCENARIOS.keySet()) {
+                AUTHORIZATION_RUNS.put(name, runAsync(two, () -> run(directory, SUITE, CLIENT, name, "--scenario",
+                        name)));
+            }
+            if (Files.isRegularFile(SUITE_2026)) {
+                // --force: the extension scenarios run on this wire too, as --requirements 2026-07-28 runs them.
+                for (String name : STATELESS_AUTH_SCENARIOS.keySet()) {
+                    AUTHORIZATION_RUNS.put(name + "-2026", runAsync(two, () -> run(directory, SUITE_2026, CLIENT,
+                            name + "-2026", "--scenario", name, "--spec-version", "2026-07-28", "--force")));
+                }
+                for (String name : HANDSHAKE_SCENARIOS.keySet()) {
+                    if (name.startsWith("auth/")) {
+                        AUTHORIZATION_RUNS.put(name + "-2025", runAsync(two, () -> run(directory, SUITE_2026, CLIENT,
+                                name + "-2025", "--scenario", name, "--spec-version", "2025-11-25")));
+                    }
+                }
+            }
+            // Each test reads its own run's failure: here, only wait for all to end.
+            CompletableFuture.allOf(AUTHORIZATION_RUNS.values().toArray(CompletableFuture[]::new))
+                    .handle((ignored, error) -> null).get(30, TimeUnit.MINUTES);
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    private interface SuiteRun {
+        Outcome run() throws Exception;
+    }
+
+    private static CompletableFuture<Outcome> runAsync(ExecutorService executor, SuiteRun run) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return run.run();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, executor);
+    }
+
+    /** The run made ahead of the test; its failure (a timeout, an assertion) as the test's own. */
+    private static Outcome ranAhead(String key) throws Throwable {
+        CompletableFuture<Outcome> run = AUTHORIZATION_RUNS.get(key);
+        assertTrue(run != null, "no run of " + key);
+        try {
+            return run.join();
+        } catch (CompletionException e) {
+            throw e.getCause();
+        }
+    }
+
     /** Every authorization scenario, on its own, with no expected failure. */
     @ParameterizedTest
     @MethodSource("authScenarioNames")
-    void authorization(String name) throws Exception {
-        scenario(name, AUTH_SCENARIOS.get(name).toArray(String[]::new));
+    void authorization(String name) throws Throwable {
+        judge(name, ranAhead(name), AUTH_SCENARIOS.get(name).toArray(String[]::new));
     }
 
     /** The scenarios of the 2026-07-28 revision that are not about authorization, and their own checks. */
@@ -363,11 +434,9 @@ class ConformanceIT {
     /** Each authorization scenario of the 2026-07-28 suite on that wire, on its own, with no expected failure. */
     @ParameterizedTest
     @MethodSource("statelessAuthScenarioNames")
-    void authorizationOnTheStatelessRevision(String name) throws Exception {
+    void authorizationOnTheStatelessRevision(String name) throws Throwable {
         assertTrue(Files.isRegularFile(SUITE_2026), SUITE_2026 + " is missing: run interop/install.sh");
-        // --force: the extension scenarios run on this wire too, as --requirements 2026-07-28 runs them.
-        judge(name, suite(SUITE_2026, name + "-2026", "--scenario", name, "--spec-version", "2026-07-28", "--force"),
-                STATELESS_AUTH_SCENARIOS.get(name).toArray(String[]::new));
+        judge(name, ranAhead(name + "-2026"), STATELESS_AUTH_SCENARIOS.get(name).toArray(String[]::new));
     }
 
     static Stream<String> statelessScenarioNames() {
@@ -414,14 +483,15 @@ class ConformanceIT {
     /** Each scenario the 2026 suite scores for 2025-11-25, on its own, judged by that revision. */
     @ParameterizedTest
     @MethodSource("handshakeScenarioNames")
-    void handshakeRevisionOfThe2026Suite(String name) throws Exception {
+    void handshakeRevisionOfThe2026Suite(String name) throws Throwable {
         assertTrue(Files.isRegularFile(SUITE_2026), SUITE_2026 + " is missing: run interop/install.sh");
         if (name.equals("sse-retry")) {
             sseRetry(SUITE_2026, "--spec-version", "2025-11-25");
             return;
         }
-        Outcome outcome = judge(name, suite(SUITE_2026, name + "-2025", "--scenario", name, "--spec-version",
-                "2025-11-25"), HANDSHAKE_SCENARIOS.get(name).toArray(String[]::new));
+        Outcome outcome = judge(name, name.startsWith("auth/") ? ranAhead(name + "-2025") : suite(SUITE_2026,
+                name + "-2025", "--scenario", name, "--spec-version", "2025-11-25"),
+                HANDSHAKE_SCENARIOS.get(name).toArray(String[]::new));
         if (name.equals("initialize")) {
             JsonNode init = outcome.checks().stream()
                     .filter(c -> c.path("id").asString().equals("mcp-client-initialization")).findFirst().orElseThrow();
