@@ -1,13 +1,22 @@
 package mcp.testkit;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.CodeSource;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the command lines that start {@link TestServer} and {@link ConformanceServer} as child processes with the
@@ -37,7 +46,81 @@ public final class TestServers {
      * @return a new mutable list
      */
     public static List<String> command(String... serverArgs) {
-        return java(classPath(), TestServer.class, serverArgs);
+        List<String> command = java(classPath(), TestServer.class, serverArgs);
+        Path archive = Boolean.getBoolean(CLASS_ARCHIVE_PROPERTY) ? ClassArchive.PATH : null;
+        if (archive != null) {
+            // -Xlog:disable: a warning about the archive would go to stdout, which is the protocol's.
+            command.addAll(1, List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:disable"));
+        }
+        return command;
+    }
+
+    /**
+     * The system property that, set to {@code true}, lets {@link #command} start the server from a class archive of
+     * its own: the build sets it for every test run; a bench, which makes its own archives, does not.
+     */
+    public static final String CLASS_ARCHIVE_PROPERTY = "mcp.testkit.classArchive";
+
+    /**
+     * A class archive of the test server's own classes and Jackson's, made once per class path (by a first server that
+     * answers a few requests and writes it as it exits) in the temporary directory: the tests start thousands of
+     * servers, and each starts a quarter sooner from it. None when it cannot be made; the JVM ignores one that no
+     * longer matches its jars, and the name changes with them.
+     */
+    private static final class ClassArchive {
+
+        static final Path PATH = make();
+
+        private static Path make() {
+            try {
+                String classPath = classPath();
+                String java = javaExecutable();
+                StringBuilder key = new StringBuilder(java).append('\n').append(System.getProperty("java.vm.version"));
+                for (String entry : classPath.split(File.pathSeparator)) {
+                    Path path = Path.of(entry);
+                    key.append('\n').append(entry).append(' ').append(Files.getLastModifiedTime(path).toMillis())
+                            .append(' ').append(Files.isRegularFile(path) ? Files.size(path) : -1);
+                }
+                String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.toString()
+                        .getBytes(StandardCharsets.UTF_8))).substring(0, 16);
+                Path directory = Path.of(System.getProperty("java.io.tmpdir"));
+                Path archive = directory.resolve("mcp-testkit-" + hash + ".jsa");
+                if (Files.isRegularFile(archive)) {
+                    return archive;
+                }
+                Path partial = directory.resolve("mcp-testkit-" + hash + "-" + ProcessHandle.current().pid() + "-"
+                        + System.nanoTime() + ".partial");
+                List<String> dump = new ArrayList<>(List.of(java, "-XX:ArchiveClassesAtExit=" + partial,
+                        "-Xlog:disable"));
+                dump.addAll(JVM_OPTIONS);
+                dump.addAll(List.of("-cp", classPath, TestServer.class.getName()));
+                Process process = new ProcessBuilder(dump).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                try (OutputStream in = process.getOutputStream()) {
+                    in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                            + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"archive\",\"version\":\"1\"}}}\n"
+                            + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                            + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n"
+                            + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+                            + "\"arguments\":{\"message\":\"hi\"}}}\n").getBytes(StandardCharsets.UTF_8));
+                }
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+                if (process.isAlive() || process.exitValue() != 0 || !Files.isRegularFile(partial)
+                        || Files.size(partial) == 0) {
+                    Files.deleteIfExists(partial);
+                    return null;
+                }
+                Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return archive;
+            } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
     }
 
     /**
