@@ -124,6 +124,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     private final SearchView search;
     private final List<OwnTool> ownTools;
     private final boolean tasks;
+    private final boolean upstreamTasks;
     private volatile McpServer server;
     /** The names of the last snapshot {@link #exposed()} saw; {@code null} before the first. */
     private volatile Snapshot snapshot;
@@ -149,6 +150,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
         this.ownTools = List.copyOf(own);
         this.tasks = builder.tasks;
+        this.upstreamTasks = builder.upstreamTasks;
         this.policyFile = builder.policyFile == null ? null : new PolicyFile(builder.policyFile, builder.policyPoll,
                 builder.policyProblems, this::policyChanged);
         this.limiter = new RateLimiter(policy().maxTracked(), System::nanoTime);
@@ -262,6 +264,9 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     public TaskSupport taskSupport(String name) {
         if (tasks) {
             return TaskSupport.OPTIONAL;
+        }
+        if (!upstreamTasks) {
+            return TaskSupport.FORBIDDEN;
         }
         BridgedTool tool = exposed().tools().get(name);
         return tool != null && tool.definition().mayRunAsTask() ? TaskSupport.OPTIONAL : TaskSupport.FORBIDDEN;
@@ -1009,6 +1014,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         private final List<OwnTool> ownTools = new ArrayList<>();
         private ServerControl control;
         private boolean tasks;
+        private boolean upstreamTasks = true;
         private Set<String> alwaysLoad = Set.of();
         private java.nio.file.Path policyFile;
         private Duration policyPoll = Duration.ofSeconds(1);
@@ -1127,6 +1133,16 @@ public final class Gateway implements RequestHandler, AutoCloseable {
          */
         public Builder tasks(boolean on) {
             this.tasks = on;
+            return this;
+        }
+
+        /**
+         * @param on whether a tool whose server runs it as a task may run as a task of the gateway's (default on);
+         *     off for a replica behind a balancer, whose tasks only it knows, unless {@link #tasks} asks for them
+         * @return this builder
+         */
+        public Builder upstreamTasks(boolean on) {
+            this.upstreamTasks = on;
             return this;
         }
 

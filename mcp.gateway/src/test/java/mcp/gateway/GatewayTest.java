@@ -66,6 +66,8 @@ class GatewayTest {
     private final Opened open = new Opened();
     /** Whether the next gateway runs calls as tasks when its clients want them. */
     private boolean tasks;
+    /** Whether the next gateway runs as tasks the calls of tools whose servers run them as tasks. */
+    private boolean upstreamTasks = true;
     /** The next host's tool search ranker, if any; its gateway then searches with the host's finder. */
     private ToolRankerProvider ranker;
 
@@ -109,7 +111,8 @@ class GatewayTest {
         McpHost host = open.track(hostBuilder.build());
         LoadResult loaded = host.load();
         assertEquals(Map.of(), loaded.errors());
-        Gateway.Builder gatewayBuilder = Gateway.builder(host.manager()).search(search).tasks(tasks);
+        Gateway.Builder gatewayBuilder = Gateway.builder(host.manager()).search(search).tasks(tasks)
+                .upstreamTasks(upstreamTasks);
         if (ranker != null) {
             gatewayBuilder.toolFinder(host.toolFinder());
         }
@@ -663,5 +666,20 @@ class GatewayTest {
             assertEquals("complete", answered.path("resultType").asString(), answered.toString());
             assertEquals("at once", answered.path("content").path(0).path("text").asString(), answered.toString());
         }
+    }
+
+    @Test
+    void aGatewayToldNotToOffersNoTaskAndStillAnswersEveryCall() throws Exception {
+        // As a replica does: its tasks would be its own, and a balancer may send a poll to another.
+        upstreamTasks = false;
+        HttpEndpoint endpoint = gateway(Map.of("kit", List.of("--era", "modern", "--tasks", "20")));
+        McpClient client = client(endpoint, named("auto", "Zoe"));
+        assertTrue(client.listToolsBlocking().stream().noneMatch(ToolDefinition::mayRunAsTask));
+        assertEquals("hello Zoe", text(client.callToolBlocking("ask", McpJson.object())));
+        ObjectNode call = McpJson.object().put("name", "echo");
+        call.putObject("arguments").put("message", "at once");
+        JsonNode answered = statelessCall(endpoint, "tools/call", call, "Bearer one").path("result");
+        assertEquals("complete", answered.path("resultType").asString(), answered.toString());
+        assertEquals("at once", answered.path("content").path(0).path("text").asString(), answered.toString());
     }
 }

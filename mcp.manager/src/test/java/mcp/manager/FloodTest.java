@@ -60,7 +60,25 @@ class FloodTest {
     }
 
     @Test
-    void aMillionProgressUpdatesToABlockedConsumerAreCoalescedIntoOne() throws Exception {
+    void aConsumerSlowerThanTheServerStillGetsEveryUpdateInOrder() throws Exception {
+        // A gateway passes each update on: a few that come faster than it forwards them must not be folded.
+        McpClient client = flooder("progress", ClientOptions.builder("progress"));
+        List<Double> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ToolResult result = client.callTool("flood", McpJson.mapper().readTree("{\"kind\":\"progress\",\"count\":20}"),
+                CallOptions.DEFAULT.withTimeout(Duration.ofMinutes(1)).withProgress(update -> {
+                    seen.add(update.progress());
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                })).get(60, TimeUnit.SECONDS);
+        assertEquals("flooded 20 progress", text(result));
+        assertEquals(java.util.stream.IntStream.rangeClosed(1, 20).mapToObj(i -> (double) i).toList(), seen);
+    }
+
+    @Test
+    void aMillionProgressUpdatesToABlockedConsumerAreCoalescedIntoABoundedQueue() throws Exception {
         long count = 1_000_000;
         McpClient client = flooder("progress", ClientOptions.builder("progress"));
         ClientSession session = (ClientSession) client;
@@ -79,9 +97,10 @@ class FloodTest {
                         Thread.currentThread().interrupt();
                     }
                 }));
-        // The consumer holds the first update; every later one but the one waiting was folded into it.
+        // The consumer holds the first update; the next ones wait, up to the bound, the newest replacing the last.
+        int queued = ClientSession.MAX_QUEUED_PROGRESS;
         await("the updates arrived while the consumer was blocked",
-                () -> session.bounds().coalescedProgress() == count - 2, Duration.ofMinutes(3));
+                () -> session.bounds().coalescedProgress() == count - 1 - queued, Duration.ofMinutes(3));
         long heapDuring = usedHeapAfterGc();
         ClientSession.Bounds bounds = session.bounds();
         originalErr.printf("flood bench: %,d progress updates to a blocked consumer: %d events queued, heap %+.1f MB"
@@ -92,9 +111,11 @@ class FloodTest {
         assertFalse(call.isDone(), "the result waits for the progress before it");
         release.countDown();
         assertEquals("flooded " + count + " progress", text(call.get(60, TimeUnit.SECONDS)));
-        // The update the consumer held, then the latest: none of those in between was kept.
-        assertEquals(2, seen.size(), "updates delivered: " + seen.size());
-        assertTrue(seen.get(0) < count, "first: " + seen.get(0));
+        // The update the consumer held, the ones that waited in order, then the latest: none of the rest was kept.
+        assertEquals(1 + queued, seen.size(), "updates delivered: " + seen.size());
+        for (int i = 1; i < seen.size(); i++) {
+            assertTrue(seen.get(i - 1) < seen.get(i), "in order: " + seen);
+        }
         assertEquals(count, (long) last.get().progress());
     }
 

@@ -124,7 +124,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--tasks", description = "Let clients have every call run as a task of the gateway (2025-11-25's"
             + " task parameter, the 2026-07-28 tasks extension). Without it, only the tools whose servers run them as"
-            + " tasks may be.")
+            + " tasks may be, and none on a replica (--keys).")
     boolean tasks;
 
     @Option(names = "--lazy", description = "Start no server until the first call of one of its tools; stop it again"
@@ -263,7 +263,8 @@ final class ServeCommand implements Callable<Integer> {
                     .tools(new LinkedHashSet<>(tools)).search(search).alwaysLoad(Set.copyOf(alwaysLoad))
                     .toolFinder(host.toolFinder())
                     .serverControl(ServerControl.of(host, context.workingDirectory())).tasks(tasks)
-                    .ready(loaded, LIST_WAIT);
+                    // A replica's tasks are its own, and a balancer sends a poll anywhere: only when asked for.
+                    .upstreamTasks(replicaKeys.isEmpty()).ready(loaded, LIST_WAIT);
             if (policyFile != null) {
                 builder.policyFile(policyFile)
                         .policyProblems(problem -> context.err().println("mcp-host serve: " + problem));

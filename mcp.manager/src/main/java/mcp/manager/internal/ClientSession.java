@@ -2,6 +2,7 @@ package mcp.manager.internal;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -189,7 +190,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
     /**
      * What the bounds on what a server can fill did so far, for diagnostics and tests.
      *
-     * @param coalescedProgress progress updates replaced by a later one before the consumer took them
+     * @param coalescedProgress progress updates replaced by a later one before the consumer took them (beyond
+     *     {@link #MAX_QUEUED_PROGRESS} waiting)
      * @param coalescedListChanges {@code list_changed} notifications, and {@code resources/updated} of one URI,
      *     folded into one already waiting
      * @param droppedNotifications notifications dropped because {@link ClientThreads.Serial#DEFAULT_CAPACITY} waited
@@ -249,6 +251,9 @@ public final class ClientSession implements McpClient, Transport.Listener {
 
     /** The most rounds of one multi round-trip request; the spec sets none, the TypeScript SDK 10. */
     static final int MAX_INPUT_ROUNDS = 10;
+
+    /** The progress updates of one request that may wait for its consumer; beyond, the newest replaces the last. */
+    public static final int MAX_QUEUED_PROGRESS = 32;
     /** The requests whose envelope declares the tasks extension, when the server offers it. */
     private static final Set<String> TASK_METHODS = Set.of("tools/call", "tasks/get", "tasks/update", "tasks/cancel");
 
@@ -1646,16 +1651,31 @@ public final class ClientSession implements McpClient, Transport.Listener {
         ProgressUpdate update = new ProgressUpdate(progress != null && progress.isNumber() ? progress.asDouble() : 0,
                 total != null && total.isNumber() ? Optional.of(total.asDouble()) : Optional.empty(),
                 message != null && message.isString() ? Optional.of(message.asString()) : Optional.empty());
-        // Coalesced: one update per request waits for the consumer, the latest; a flood holds one, not all.
-        if (entry.progress.getAndSet(update) != null) {
-            coalescedProgress.incrementAndGet();
+        // Every update reaches the consumer in order while it keeps up (a gateway passes each one on); a flood to one
+        // that does not holds MAX_QUEUED_PROGRESS, the newest replacing the last, not all.
+        boolean draining;
+        synchronized (entry.progress) {
+            draining = !entry.progress.isEmpty();
+            if (entry.progress.size() >= MAX_QUEUED_PROGRESS) {
+                entry.progress.pollLast();
+                coalescedProgress.incrementAndGet();
+            }
+            entry.progress.addLast(update);
+        }
+        if (draining) {
             return;
         }
         Consumer<ProgressUpdate> consumer = entry.callOptions.onProgress().get();
         events.execute(() -> {
-            ProgressUpdate latest = entry.progress.getAndSet(null);
-            if (latest != null) {
-                consumer.accept(latest);
+            while (true) {
+                ProgressUpdate next;
+                synchronized (entry.progress) {
+                    next = entry.progress.pollFirst();
+                }
+                if (next == null) {
+                    return;
+                }
+                consumer.accept(next);
             }
         });
     }
@@ -1823,8 +1843,11 @@ public final class ClientSession implements McpClient, Transport.Listener {
         final CallClock clock;
         /** Whether a log message for the call's caller was put on {@link #events} (set on the reader thread). */
         volatile boolean callerEvents;
-        /** The progress update waiting for the consumer, if any (coalesced: a newer one replaces it). */
-        final AtomicReference<ProgressUpdate> progress = new AtomicReference<>();
+        /**
+         * The progress updates waiting for the consumer, oldest first, at most {@link #MAX_QUEUED_PROGRESS}; not empty
+         * while a task on {@link #events} passes them on. Guarded by itself.
+         */
+        final ArrayDeque<ProgressUpdate> progress = new ArrayDeque<>();
 
         Pending(RequestId id, String method, String tool, CompletableFuture<JsonNode> future, CallOptions callOptions,
                 boolean direct, boolean untimed) {
