@@ -33,7 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  * the fixture passes. {@code --no-token}: the suite sends no token (it is warned at start).
  * The four suites at once reach a gateway that runs as a replica does ({@code MCP_HOST_GATEWAY_KEYS}: sealed session
  * ids, the replicas' shared request-state key, docs/replicas.md), the others single processes: a replica scores as one
- * process does, but for the tasks extension, which a replica does not offer unless told to ({@code --tasks}).
+ * process does, but for the tasks extension, which a replica offers only when told to ({@code --tasks}, as this one
+ * is), and then for every tool.
  */
 class ServeConformanceIT {
 
@@ -63,7 +64,8 @@ class ServeConformanceIT {
         String keys = "k1:" + Base64.getEncoder().encodeToString(secret);
         ObjectNode http = McpJson.object().put("type", "http").put("url", "http://127.0.0.1:" + fixture.port() + "/mcp");
         overHttp = gateway("http", http, List.of());
-        replica = gateway("replica", http, List.of("MCP_HOST_GATEWAY_KEYS=" + keys));
+        // A replica offers tasks only when told to: told, it runs as a task every call whose client wants one.
+        replica = gateway("replica", http, List.of("MCP_HOST_GATEWAY_KEYS=" + keys), "--tasks");
         assertTrue(replica.output().stream().noneMatch(line -> line.contains(Base64.getEncoder().encodeToString(
                 secret))), "the key is never printed: " + replica.output());
         ConformanceServerIT.warmUp(url(overStdio));
@@ -76,7 +78,8 @@ class ServeConformanceIT {
      *
      * @param env variables of the gateway's environment beside its HOME ({@code NAME=VALUE})
      */
-    private static LoopbackServer gateway(String name, ObjectNode upstream, List<String> env) throws Exception {
+    private static LoopbackServer gateway(String name, ObjectNode upstream, List<String> env, String... options)
+            throws Exception {
         Path home = Files.createDirectories(work.resolve(name + "-home"));
         Path config = work.resolve(name + ".json");
         Files.writeString(config, McpJson.object().set("mcpServers", McpJson.object().set("conformance", upstream))
@@ -86,6 +89,7 @@ class ServeConformanceIT {
             command.addAll(env);
             command.addAll(List.of(Cli.IMAGE.resolve("bin/mcp-host").toString(), "--config", config.toString(), "serve",
                     "--http", "--no-token", "--port", Integer.toString(port)));
+            command.addAll(List.of(options));
             return command;
         });
     }
@@ -135,8 +139,8 @@ class ServeConformanceIT {
             Path directory = temp.resolve("parallel-" + i);
             runs.add(CompletableFuture.runAsync(() -> {
                 try {
-                    // A replica's tasks would be its own alone: it runs every call plainly, as a server without
-                    // tasks does, and fails the extension's scenarios as such a server does.
+                    // With --tasks every tool may be a task, so the extension's scenarios that need one to stay
+                    // plain (tasks-sync-tool-call) do not pass there: the extension is judged on the others.
                     ConformanceServerIT.judge(directory, "serve, 4 suites at once", url(replica).toString(), revision,
                             expected, scenario -> scenario.startsWith("tasks-"));
                 } catch (Exception e) {
