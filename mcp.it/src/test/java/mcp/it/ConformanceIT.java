@@ -37,7 +37,8 @@ import tools.jackson.databind.JsonNode;
  * check may be FAILURE or WARNING. A scenario whose server never saw the client (the suite passes
  * {@code initialize} vacuously when the client exits 0 without connecting) fails here, because its
  * checks are missing. The authorization scenarios run the same way, each on its own, with no
- * expected failure, but two at a time before the other tests ({@link #authorizationRunsFirstTwoAtATime()}); {@link #everyClientScenarioOfTheSuiteIsCovered()} makes sure that all 26 client
+ * expected failure, but two at a time before the other tests ({@link #authorizationRunsFirstTwoAtATime()});
+ * {@link #everyClientScenarioOfTheSuiteIsCovered()} makes sure that all 26 client
  * scenarios of the pinned suite are here.
  */
 class ConformanceIT {

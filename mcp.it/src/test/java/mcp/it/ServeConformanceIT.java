@@ -62,7 +62,8 @@ class ServeConformanceIT {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         String keys = "k1:" + Base64.getEncoder().encodeToString(secret);
-        ObjectNode http = McpJson.object().put("type", "http").put("url", "http://127.0.0.1:" + fixture.port() + "/mcp");
+        ObjectNode http = McpJson.object().put("type", "http")
+                .put("url", "http://127.0.0.1:" + fixture.port() + "/mcp");
         overHttp = gateway("http", http, List.of());
         // A replica offers tasks only when told to: told, it runs as a task every call whose client wants one.
         replica = gateway("replica", http, List.of("MCP_HOST_GATEWAY_KEYS=" + keys), "--tasks");

@@ -98,7 +98,8 @@ public final class TestServers {
                         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
                 try (OutputStream in = process.getOutputStream()) {
                     in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-                            + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"archive\",\"version\":\"1\"}}}\n"
+                            + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"archive\","
+                            + "\"version\":\"1\"}}}\n"
                             + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
                             + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n"
                             + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","

@@ -1240,8 +1240,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
             if (!TaskPoller.isTask(json)) {
                 return CompletableFuture.completedFuture(json);
             }
-            TaskPoller poller = new TaskPoller(taskSession(bounded.caller()), options.serverName(), name, bounded, start,
-                    options.requestTimeout(), events);
+            TaskPoller poller = new TaskPoller(taskSession(bounded.caller()), options.serverName(), name, bounded,
+                    start, options.requestTimeout(), events);
             task.set(poller);
             tasks.add(poller);
             CompletableFuture<JsonNode> followed = poller.follow(json);
