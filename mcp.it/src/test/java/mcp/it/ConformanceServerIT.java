@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import mcp.api.McpJson;
@@ -210,7 +211,7 @@ class ConformanceServerIT {
      * @param mayFail the scenarios not scored that the endpoint may fail, beside {@link #NOT_SCORED_GAPS}
      */
     static void judge(Path directory, String label, String endpoint, String revision, int expected,
-            java.util.function.Predicate<String> mayFail) throws Exception {
+            Predicate<String> mayFail) throws Exception {
         List<String> required = required(revision);
         assertEquals(expected, required.size(), "the required server scenarios of " + revision + ": " + required);
         Run run = suite(directory, endpoint, revision);

@@ -1844,8 +1844,8 @@ public final class ClientSession implements McpClient, Transport.Listener {
         /** Whether a log message for the call's caller was put on {@link #events} (set on the reader thread). */
         volatile boolean callerEvents;
         /**
-         * The progress updates waiting for the consumer, oldest first, at most {@link #MAX_QUEUED_PROGRESS}; not empty
-         * while a task on {@link #events} passes them on. Guarded by itself.
+         * The progress updates waiting for the consumer, oldest first, at most {@link #MAX_QUEUED_PROGRESS}; whenever
+         * it is not empty, a task on {@link #events} is due to pass them on. Guarded by itself.
          */
         final ArrayDeque<ProgressUpdate> progress = new ArrayDeque<>();
 
