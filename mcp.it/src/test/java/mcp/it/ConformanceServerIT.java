@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -145,12 +144,6 @@ class ConformanceServerIT {
         }
     }
 
-    /**
-     * The scenarios that the suite runs beside the required ones (extensions, pending) and that mcp.server does not
-     * pass (docs/server.md says why); every other one must pass too, on the fixture and through the gateway alike.
-     */
-    private static final Set<String> NOT_SCORED_GAPS = Set.of("tasks-mrtr-composition");
-
     /** The server scenarios a revision requires: the {@code server:} list of its requirements file. */
     static List<String> required(String revision) throws IOException {
         List<String> scenarios = new ArrayList<>();
@@ -193,7 +186,7 @@ class ConformanceServerIT {
 
     /**
      * Runs one revision's server scenarios against an endpoint and requires every required one to pass whole, and
-     * every other one the suite runs but for {@link #NOT_SCORED_GAPS}.
+     * every other one the suite runs (extensions, pending) too.
      *
      * @param directory where the results go
      * @param label what the endpoint is, for the messages
@@ -208,7 +201,7 @@ class ConformanceServerIT {
     /**
      * As {@link #judge(Path, String, String, String, int)}, for an endpoint that may fail some scenarios not scored.
      *
-     * @param mayFail the scenarios not scored that the endpoint may fail, beside {@link #NOT_SCORED_GAPS}
+     * @param mayFail the scenarios not scored that the endpoint may fail
      */
     static void judge(Path directory, String label, String endpoint, String revision, int expected,
             Predicate<String> mayFail) throws Exception {
@@ -246,7 +239,7 @@ class ConformanceServerIT {
         System.err.println("conformance server " + revision + ", " + label + ": " + passed + "/" + required.size()
                 + " required scenarios pass; not scored: " + notScored);
         notScored.forEach((scenario, outcome) -> {
-            if (!outcome.equals("pass") && !NOT_SCORED_GAPS.contains(scenario) && !mayFail.test(scenario)) {
+            if (!outcome.equals("pass") && !mayFail.test(scenario)) {
                 bad.add(scenario + " (not scored): " + outcome);
             }
         });

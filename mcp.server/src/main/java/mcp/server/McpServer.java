@@ -223,6 +223,19 @@ public final class McpServer implements AutoCloseable {
         }
 
         /**
+         * @param definition a tool
+         * @param taskSupport whether it may, or must, run as a task
+         * @param toolHandler what runs it: it may ask for input first, then {@link RequestContext#runAsTask}
+         *     ({@link ServerFeatures#toolWithDeferredTask})
+         * @return this
+         */
+        public Builder toolWithDeferredTask(ToolDefinition definition, TaskSupport taskSupport,
+                ToolHandler toolHandler) {
+            features().toolWithDeferredTask(definition, taskSupport, toolHandler);
+            return this;
+        }
+
+        /**
          * @param definition a resource
          * @param reader what reads it
          * @return this

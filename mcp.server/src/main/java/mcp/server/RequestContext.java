@@ -154,4 +154,19 @@ public interface RequestContext {
      * @return a key no earlier ask of this call used, the same in every run of a handler that asks in the same order
      */
     String nextKey(String prefix);
+
+    /**
+     * Lets the rest of this call run as a task, for a tool whose task the server defers
+     * ({@link RequestHandler#deferTask}): where the client takes tasks (2026-07-28 with the tasks extension) and the
+     * call is not one yet, it becomes one now. The request that waits for the call's answer (the first, or the retry
+     * that brought the last input) is answered with the task, and what the handler does from here on, its result and
+     * its questions, is the task's. The input gathered before stays the handler's, as it is.
+     *
+     * @return whether the call runs as a task now; {@code false} where it cannot become one (a client without
+     *     tasks, a tool that defers no task, a call waiting for its client's input, the server's bound on tasks), and
+     *     it goes on as a plain call
+     */
+    default boolean runAsTask() {
+        return false;
+    }
 }

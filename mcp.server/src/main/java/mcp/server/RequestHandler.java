@@ -143,4 +143,20 @@ public interface RequestHandler {
     default TaskSupport taskSupport(String name) {
         return TaskSupport.FORBIDDEN;
     }
+
+    /**
+     * Whether a tool that may run as a task gathers input before it becomes one. A call of a 2026-07-28 client that
+     * takes tasks is then not a task from its first request: it starts as a plain call, whose questions are
+     * {@code input_required} rounds, and becomes a task when its handler calls {@link RequestContext#runAsTask}; a
+     * {@link TaskSupport#REQUIRED} tool that ends before that is answered with a task already complete. The default,
+     * {@code false}: such a call is a task from its first request, and its questions are the task's. A client of the
+     * handshake era says itself whether a call is a task, so this changes nothing there. Called on every
+     * {@code tools/call}: keep it cheap.
+     *
+     * @param name a tool's name
+     * @return whether its task waits for its handler
+     */
+    default boolean deferTask(String name) {
+        return false;
+    }
 }

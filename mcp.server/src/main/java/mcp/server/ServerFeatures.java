@@ -39,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ServerFeatures implements RequestHandler {
 
-    private record Tool(ToolDefinition definition, ToolHandler handler, TaskSupport taskSupport) {
+    private record Tool(ToolDefinition definition, ToolHandler handler, TaskSupport taskSupport, boolean deferTask) {
     }
 
     private record Resource(ResourceDefinition definition, ResourceReader reader) {
@@ -82,6 +82,27 @@ public final class ServerFeatures implements RequestHandler {
      * @throws IllegalArgumentException if its {@code x-mcp-header} annotations break the rules
      */
     public ServerFeatures tool(ToolDefinition definition, TaskSupport taskSupport, ToolHandler handler) {
+        return tool(definition, taskSupport, false, handler);
+    }
+
+    /**
+     * Adds a tool that may run as a task once it has asked for what it needs, or replaces the one of that name: a
+     * call of a 2026-07-28 client that takes tasks starts plain, its questions are {@code input_required} rounds, and
+     * it becomes a task when its handler calls {@link RequestContext#runAsTask} ({@link RequestHandler#deferTask}).
+     *
+     * @param definition what clients list ({@code execution.taskSupport} is written by the server)
+     * @param taskSupport whether it may, or must, run as a task
+     * @param handler what runs it
+     * @return this
+     * @throws IllegalArgumentException if its {@code x-mcp-header} annotations break the rules
+     */
+    public ServerFeatures toolWithDeferredTask(ToolDefinition definition, TaskSupport taskSupport,
+            ToolHandler handler) {
+        return tool(definition, taskSupport, true, handler);
+    }
+
+    private ServerFeatures tool(ToolDefinition definition, TaskSupport taskSupport, boolean deferTask,
+            ToolHandler handler) {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(taskSupport, "taskSupport");
         Objects.requireNonNull(handler, "handler");
@@ -89,7 +110,7 @@ public final class ServerFeatures implements RequestHandler {
             throw new IllegalArgumentException("tool " + definition.name() + ": " + problem);
         });
         synchronized (this) {
-            tools.put(definition.name(), new Tool(definition, handler, taskSupport));
+            tools.put(definition.name(), new Tool(definition, handler, taskSupport, deferTask));
         }
         changes.accept("notifications/tools/list_changed");
         return this;
@@ -203,6 +224,12 @@ public final class ServerFeatures implements RequestHandler {
     public synchronized TaskSupport taskSupport(String name) {
         Tool tool = tools.get(name);
         return tool == null ? TaskSupport.FORBIDDEN : tool.taskSupport();
+    }
+
+    @Override
+    public synchronized boolean deferTask(String name) {
+        Tool tool = tools.get(name);
+        return tool != null && tool.deferTask();
     }
 
     @Override

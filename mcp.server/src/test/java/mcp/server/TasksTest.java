@@ -34,6 +34,8 @@ class TasksTest {
     private final Set<String> interrupted = ConcurrentHashMap.newKeySet();
     /** The labels of the slow calls whose handler started. */
     private final Set<String> started = ConcurrentHashMap.newKeySet();
+    /** What {@link RequestContext#runAsTask} said, by tool. */
+    private final Map<String, Boolean> escalated = new ConcurrentHashMap<>();
 
     @AfterEach
     void close() {
@@ -65,6 +67,24 @@ class TasksTest {
                     JsonNode answer = context.elicit(params).join();
                     return ToolResult.text("Hello, " + answer.path("content").path("name").asString("?"));
                 })
+                .toolWithDeferredTask(ToolDefinition.of("askThenTask", "Asks a name, then runs as a task", OBJECT),
+                        TaskSupport.REQUIRED, (arguments, context) -> {
+                            ObjectNode params = McpJson.object().put("message", "Name?");
+                            params.putObject("requestedSchema").put("type", "object");
+                            JsonNode answer = context.elicit(params).join();
+                            escalated.put("askThenTask", context.runAsTask());
+                            Thread.sleep(100);
+                            return ToolResult.text("Hi, " + answer.path("content").path("name").asString("?"));
+                        })
+                .toolWithDeferredTask(ToolDefinition.of("neverEscalates", "Required, answers at once", OBJECT),
+                        TaskSupport.REQUIRED, (arguments, context) -> ToolResult.text("quick"))
+                .toolWithDeferredTask(ToolDefinition.of("mayEscalate", "Optional, escalates when told to", OBJECT),
+                        TaskSupport.OPTIONAL, (arguments, context) -> {
+                            if (arguments.path("escalate").asBoolean(false)) {
+                                escalated.put("mayEscalate", context.runAsTask());
+                            }
+                            return ToolResult.text("maybe");
+                        })
                 .build();
         return server.serveHttp(HttpOptions.LOOPBACK).uri();
     }
@@ -174,6 +194,51 @@ class TasksTest {
     }
 
     @Test
+    void aToolWhoseTaskIsDeferredAsksByRoundsFirstThenItsRetryIsAnsweredWithTheTask() throws Exception {
+        URI uri = start(ServerLimits.DEFAULT);
+        JsonNode round = stateless(uri, "tools/call", "{\"name\":\"askThenTask\"}", TASKS, null).last().path("result");
+        assertEquals("input_required", round.path("resultType").asString(), round.toString());
+        assertFalse(round.has("taskId"), round.toString());
+        String key = round.path("inputRequests").propertyNames().iterator().next();
+        ObjectNode retry = McpJson.object().put("name", "askThenTask").put("requestState",
+                round.path("requestState").asString());
+        retry.putObject("inputResponses").set(key, Wire.json("{\"action\":\"accept\",\"content\":{\"name\":\"Ann\"}}"));
+        JsonNode created = stateless(uri, "tools/call", retry.toString(), TASKS, null).last().path("result");
+        assertEquals("task", created.path("resultType").asString(), created.toString());
+        assertFalse(created.has("requestState") || created.has("inputRequests"), created.toString());
+        JsonNode done = await(uri, created.path("taskId").asString(), null, Set.of("completed", "failed", "cancelled"));
+        assertEquals("Hi, Ann", done.path("result").path("content").path(0).path("text").asString(), done.toString());
+        assertEquals(true, escalated.get("askThenTask"));
+        // The request state handed out before the task names no call any more.
+        JsonNode stale = stateless(uri, "tools/call", retry.toString(), TASKS, null).last();
+        assertEquals(-32602, stale.path("error").path("code").asInt(), stale.toString());
+    }
+
+    @Test
+    void aDeferredTaskIsATaskOnlyWhereTheToolOrItsHandlerSaysSo() throws Exception {
+        URI uri = start(ServerLimits.DEFAULT);
+        // Required, ended before it ran as a task: a task already complete.
+        JsonNode required = stateless(uri, "tools/call", "{\"name\":\"neverEscalates\"}", TASKS, null).last()
+                .path("result");
+        assertEquals("task", required.path("resultType").asString(), required.toString());
+        JsonNode done = await(uri, required.path("taskId").asString(), null, Set.of("completed", "failed"));
+        assertEquals("quick", done.path("result").path("content").path(0).path("text").asString(), done.toString());
+        // Optional: a plain answer unless its handler runs as a task.
+        JsonNode plain = stateless(uri, "tools/call", "{\"name\":\"mayEscalate\"}", TASKS, null).last().path("result");
+        assertEquals("maybe", plain.path("content").path(0).path("text").asString(), plain.toString());
+        JsonNode task = stateless(uri, "tools/call", "{\"name\":\"mayEscalate\",\"arguments\":{\"escalate\":true}}",
+                TASKS, null).last().path("result");
+        assertEquals("task", task.path("resultType").asString(), task.toString());
+        await(uri, task.path("taskId").asString(), null, Set.of("completed"));
+        assertEquals(true, escalated.get("mayEscalate"));
+        // A client without the extension: a plain call, which cannot become a task.
+        JsonNode without = stateless(uri, "tools/call", "{\"name\":\"mayEscalate\",\"arguments\":{\"escalate\":true}}",
+                "{}", null).last().path("result");
+        assertEquals("maybe", without.path("content").path(0).path("text").asString(), without.toString());
+        assertEquals(false, escalated.get("mayEscalate"));
+    }
+
+    @Test
     void aCancelledStatelessTaskStopsItsHandler() throws Exception {
         URI uri = start(ServerLimits.DEFAULT);
         String id = stateless(uri, "tools/call", "{\"name\":\"slow\",\"arguments\":{\"ms\":60000,\"label\":\"c\"}}",
@@ -245,7 +310,8 @@ class TasksTest {
         Map<String, String> support = new java.util.HashMap<>();
         tools.forEach(tool -> support.put(tool.path("name").asString(), tool.path("execution").path("taskSupport")
                 .asString()));
-        assertEquals(Map.of("slow", "optional", "plain", "forbidden", "must", "required", "ask", "optional"), support);
+        assertEquals(Map.of("slow", "optional", "plain", "forbidden", "must", "required", "ask", "optional",
+                "askThenTask", "required", "neverEscalates", "required", "mayEscalate", "optional"), support);
 
         JsonNode created = inSession(uri, session, "tools/call", "{\"name\":\"slow\",\"arguments\":{\"ms\":300,"
                 + "\"label\":\"h\"},\"task\":{\"ttl\":60000}}").path("result");

@@ -313,6 +313,16 @@ public final class ConformanceServer {
                     return text(answers.get("first").path("content").path("name").asString("") + " and "
                             + answers.get("second").path("content").path("name").asString(""));
                 });
+        // Asks by input_required rounds first, and only then becomes a task.
+        b.toolWithDeferredTask(tool("test_tool_with_task", "Asks the user's name, then greets as a task"),
+                TaskSupport.REQUIRED, (a, c) -> {
+                    JsonNode answer = c.ask("user_name", InputRequest.elicitation(elicitation("What is your name?",
+                            "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},"
+                                    + "\"required\":[\"name\"]}"))).join();
+                    c.runAsTask();
+                    sleep(200);
+                    return text("Hello, " + answer.path("content").path("name").asString("stranger") + "!");
+                });
     }
 
     /** The tools of the multi round-trip scenarios: each asks with the keys the scenarios look for. */

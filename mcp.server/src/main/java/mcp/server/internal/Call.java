@@ -71,6 +71,13 @@ final class Call implements RequestContext {
     volatile CompletableFuture<JsonNode> result;
     /** The task this call runs as, or {@code null} for a plain call; set before the call starts. */
     volatile ServerTask task;
+    /**
+     * Whose task this call becomes when its handler asks ({@link #runAsTask}), or {@code null}: set for a call whose
+     * task is deferred, until it becomes one. Guarded by {@link #lock}.
+     */
+    Object taskOwner;
+    /** Whether a call whose task is deferred must still be answered with a task if it ends first. */
+    boolean taskRequired;
     /** The stateless client's connection (stdio), or {@code null}: see {@link #clientId()}. */
     volatile String connection;
     /** Ended by the server's shutdown: unlike a client's cancellation, it is answered (with the error saying so). */
@@ -198,6 +205,11 @@ final class Call implements RequestContext {
     @Override
     public String nextKey(String prefix) {
         return prefix + "-" + keys.incrementAndGet();
+    }
+
+    @Override
+    public boolean runAsTask() {
+        return core.becomeTask(this);
     }
 
     @Override

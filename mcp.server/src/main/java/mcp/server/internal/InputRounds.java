@@ -103,6 +103,14 @@ final class InputRounds {
 
     private void step(Call call) {
         if (call.result.isDone() || call.cancelled()) {
+            boolean required;
+            synchronized (call.lock) {
+                required = call.taskRequired && call.taskOwner != null;
+            }
+            if (required) {
+                // A tool that runs only as a task ended before it became one: its answer is a task already complete.
+                core.becomeTask(call);
+            }
             core.finish(call);
             return;
         }

@@ -502,9 +502,15 @@ public final class ServerCore implements AutoCloseable {
                     if (declared && support != TaskSupport.FORBIDDEN) {
                         synchronized (call.lock) {
                             call.presets = answers;
+                            if (handler.deferTask(params.path("name").asString(""))) {
+                                call.taskOwner = caller;
+                                call.taskRequired = support == TaskSupport.REQUIRED;
+                            }
                         }
-                        startTask(call, null, caller, 0);
-                        return;
+                        if (call.taskOwner == null) {
+                            startTask(call, null, caller, 0);
+                            return;
+                        }
                     }
                 }
                 synchronized (call.lock) {
@@ -895,6 +901,43 @@ public final class ServerCore implements AutoCloseable {
         }
         channel.finish(new JsonRpcSuccess(id, task.createResult()), 200);
         start(call, id);
+    }
+
+    /**
+     * Makes a call whose task was deferred a task now: the request waiting for the call is answered with the task,
+     * and the call answers the task from here on. Not while the call waits for its client's input (no request waits
+     * for it then), nor past the bound on tasks: it goes on as a plain call.
+     *
+     * @return whether the call runs as a task now
+     */
+    boolean becomeTask(Call call) {
+        Channel channel;
+        RequestId id;
+        ServerTask task;
+        synchronized (call.lock) {
+            if (call.task != null) {
+                return true;
+            }
+            if (call.taskOwner == null || call.cancelled() || call.channel == null || !call.open.isEmpty()) {
+                return false;
+            }
+            try {
+                task = tasks.create(call.taskOwner, call.era, null, 0);
+            } catch (McpProtocolException e) {
+                LOG.debug("MCP {} goes on as a plain call: {}", call.subject(), e.getMessage());
+                return false;
+            }
+            channel = call.channel;
+            id = call.roundId;
+            call.task = task;
+            call.taskOwner = null;
+            task.attach(call);
+            call.channel = task.channel();
+        }
+        // The call waits for no retry any more: a request state it handed out no longer names it.
+        inputs.forget(call);
+        channel.finish(new JsonRpcSuccess(id, task.createResult()), 200);
+        return true;
     }
 
     private static JsonRpcError methodNotFound(RequestId id, String method) {
