@@ -49,6 +49,7 @@ import mcp.protocol.CacheHints;
 import mcp.protocol.ErrorCodes;
 import mcp.protocol.Meta;
 import mcp.protocol.ResultType;
+import mcp.protocol.TaskRules;
 import mcp.server.Capabilities;
 import mcp.server.InputRequest;
 import mcp.server.McpServer;
@@ -270,6 +271,21 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         }
         BridgedTool tool = exposed().tools().get(name);
         return tool != null && tool.definition().mayRunAsTask() ? TaskSupport.OPTIONAL : TaskSupport.FORBIDDEN;
+    }
+
+    /**
+     * A call that may be a task of the gateway's becomes one when its server makes it a task of its own: so the
+     * questions the server asks before that reach the client as rounds of its call, and it gets a task where the
+     * server made one. A server that offers no tasks, or a tool that runs as none there, makes it one at once.
+     */
+    @Override
+    public boolean deferTask(String name) {
+        return true;
+    }
+
+    /** Whether the client's server may answer a call with a task of its own (the 2026-07-28 tasks extension). */
+    private static boolean offersTasks(McpClient client) {
+        return client.initializeResult().capabilities().path("extensions").has(TaskRules.EXTENSION);
     }
 
     /** The tool's schema in the calling client's view (kept until the view changes), for the header check. */
@@ -531,6 +547,10 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             }
             return connected(tool.serverName(), manager.clientForTool(tool.serverName(), tool.toolName()))
                     .thenCompose(client -> {
+                if (!tool.definition().mayRunAsTask() || !offersTasks(client)) {
+                    // No task of the server's to wait for: a call that runs as a task of the gateway's is one now.
+                    context.runAsTask();
+                }
                 CallOptions options = CallOptions.DEFAULT.withCaller(callerOf(context));
                 if (Meta.progressToken(params).isPresent()) {
                     // Only for a client that asked: a call that listens for progress gets its answer after the
@@ -650,6 +670,11 @@ public final class Gateway implements RequestHandler, AutoCloseable {
                 String kind = method.equals(ClientOptions.SAMPLING_METHOD) ? "sampling"
                         : method.equals(ClientOptions.ELICITATION_METHOD) ? "elicitation" : "roots";
                 return waitFor(context.ask(context.nextKey(kind), new InputRequest(method, params(params))), method);
+            }
+
+            @Override
+            public void taskStarted() {
+                context.runAsTask();
             }
 
             @Override

@@ -59,6 +59,14 @@ public interface Caller {
     }
 
     /**
+     * The server made the call a task of its own (2026-07-28: it answered with a task), which the session follows to
+     * its end as it does for every call: a caller that serves clients of its own may now tell its client the same.
+     * Called once, on the session's thread: do not block. Default: nothing.
+     */
+    default void taskStarted() {
+    }
+
+    /**
      * @param method a server request's method
      * @return whether this caller answers it; the session's handlers answer the rest (default: sampling, elicitation
      *     and {@code roots/list})

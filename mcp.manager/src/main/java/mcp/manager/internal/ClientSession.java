@@ -1242,6 +1242,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
             TaskPoller poller = new TaskPoller(taskSession(bounded.caller()), options.serverName(), name, bounded,
                     start, options.requestTimeout(), events);
+            bounded.caller().ifPresent(Caller::taskStarted);
             task.set(poller);
             tasks.add(poller);
             CompletableFuture<JsonNode> followed = poller.follow(json);
