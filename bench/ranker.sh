@@ -9,9 +9,11 @@
 #                        [--costs false] [--dump bench/semantic/target]
 #                        [--text default|params|params-desc|no-server|raw-name]
 #        bench/ranker.sh --combine minilm,bge-f [--dump bench/semantic/target]
+#        bench/ranker.sh --oracle minilm,minilm-f,bge,bge-f,e5 [--dump bench/semantic/target]
 # --costs false prints the quality tables only. --dump writes each model's ranking of every query there, and
-# --combine fuses two models' written rankings with the words (three rankings), loading neither model. --text picks
-# what is embedded per tool (RankerBench.toolText).
+# --combine fuses two models' written rankings with the words (three rankings), loading neither model. --oracle reads
+# any number of written rankings and prints upper bounds: per query, the best of the words and the models (it looks at
+# the answer, so no search can do as well). --text picks what is embedded per tool (RankerBench.toolText).
 # Needs a JDK 17 and Maven.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,7 +25,8 @@ combine=
 args=()
 while [ $# -gt 0 ]; do
   if [ "$1" = --models ]; then models=$2; shift 2
-  elif [ "$1" = --combine ]; then combine=$2; shift 2
+  elif [ "$1" = --combine ]; then combine="--combine $2"; shift 2
+  elif [ "$1" = --oracle ]; then combine="--oracle $2"; shift 2
   else args+=("$1"); shift; fi
 done
 
@@ -48,7 +51,7 @@ for model in ${models//,/ }; do
   cp="mcp.search/target/classes:$(cat "$out/class-path-$model.txt")"
   javac --release 17 -encoding UTF-8 -d "$out/classes-$model" -cp "$cp" bench/semantic/src/main/java/semantic/RankerBench.java
   if [ -n "$combine" ]; then
-    java -Xmx1g -cp "$out/classes-$model:$cp" semantic.RankerBench --corpus bench/toolcorpus --combine "$combine" \
+    java -Xmx1g -cp "$out/classes-$model:$cp" semantic.RankerBench --corpus bench/toolcorpus $combine \
         ${args[@]+"${args[@]}"}
   else
     java -Xmx3g -cp "$out/classes-$model:$cp" semantic.RankerBench --corpus bench/toolcorpus --models $model \

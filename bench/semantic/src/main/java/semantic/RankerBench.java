@@ -143,6 +143,11 @@ public final class RankerBench {
 
         ToolIndex words = ToolIndex.builder().build();
         servers.forEach(words::put);
+        if (options.containsKey("--oracle")) {
+            oracle(List.of(options.get("--oracle").split(",")), dump == null ? Path.of("bench/semantic/target") : dump,
+                    servers, querySets, seed);
+            return;
+        }
         if (options.containsKey("--combine")) {
             combine(List.of(options.get("--combine").split(",")), dump == null ? Path.of("bench/semantic/target")
                     : dump, servers, querySets, seed);
@@ -357,6 +362,77 @@ public final class RankerBench {
         tables(querySets, seed, searchers);
         System.out.println("nested answers where the ranker was skipped (30 s bound): " + (skipped.isEmpty() ? "none"
                 : skipped) + "\n");
+    }
+
+    /**
+     * How far any choice among the rankings measured could go: the models' written rankings (as {@code --combine}
+     * reads them) each fused with the words, then upper bounds no search can reach, since they look at the answer:
+     * per query, the best of the words' ranking and one model's (or all models') rankings, the one that ranks an
+     * expected tool first. If even that stays under a target, no way of choosing or weighting between these rankings
+     * per query reaches it.
+     */
+    private static void oracle(List<String> names, Path dir, Map<String, List<IndexedTool>> servers,
+            Map<String, List<Query>> querySets, long seed) throws IOException {
+        Map<String, Map<String, List<String>>> rankings = new LinkedHashMap<>();
+        for (String name : names) {
+            JsonNode root = JSON.readTree(dir.resolve("rankings-" + name.strip() + ".json").toFile());
+            Map<String, List<String>> ranking = new HashMap<>();
+            root.path("rankings").properties().forEach(e -> {
+                List<String> ids = new ArrayList<>();
+                e.getValue().forEach(id -> ids.add(id.asString()));
+                ranking.put(e.getKey(), ids);
+            });
+            rankings.put(root.path("model").asString(), ranking);
+        }
+        Map<String, List<String>> expected = new HashMap<>();
+        querySets.values().forEach(s -> s.forEach(q -> expected.put(q.text(), q.expected())));
+        System.out.println("## oracle: upper bounds over " + rankings.keySet() + " (rankings read from " + dir + ")\n");
+        ToolIndex words = ToolIndex.builder().build();
+        servers.forEach(words::put);
+        int depth = 50;
+        Searcher byWords = (q, limit) -> ids(words.search(q, Math.max(limit, depth)));
+        Map<String, Searcher> searchers = new LinkedHashMap<>();
+        searchers.put("mcp-host (words)", (q, limit) -> cutIds(byWords.search(q, depth), limit));
+        rankings.forEach((id, ranking) -> searchers.put("fused: words + " + id + ", RRF k=60", (q, limit) -> ids(
+                mcp.search.internal.RankerFusion.fuse(List.of(words.search(q, depth), hits(ranking.get(q.strip()))),
+                        limit))));
+        rankings.forEach((id, ranking) -> searchers.put("oracle: the better of words and " + id + " per query",
+                best(expected, List.of(byWords, (q, limit) -> ranking.get(q.strip())))));
+        List<Searcher> every = new ArrayList<>(List.of(byWords));
+        rankings.values().forEach(ranking -> every.add((q, limit) -> ranking.get(q.strip())));
+        searchers.put("oracle: the best of words and all " + rankings.size() + " models per query",
+                best(expected, every));
+        tables(querySets, seed, searchers);
+    }
+
+    /** The ranking, of those given, that ranks an expected tool of the query first (the first ranking on a tie). */
+    private static Searcher best(Map<String, List<String>> expected, List<Searcher> candidates) {
+        return (q, limit) -> {
+            List<String> right = expected.get(q);
+            List<String> chosen = null;
+            int bestRank = Integer.MAX_VALUE;
+            for (Searcher candidate : candidates) {
+                List<String> ranking = candidate.search(q, limit);
+                for (int rank = 0; rank < ranking.size() && rank < bestRank; rank++) {
+                    if (right.contains(ranking.get(rank))) {
+                        bestRank = rank;
+                        chosen = ranking;
+                    }
+                }
+                if (chosen == null) {
+                    chosen = ranking;
+                }
+            }
+            return cutIds(chosen, limit);
+        };
+    }
+
+    private static List<Hit> hits(List<String> ids) {
+        return ids.stream().map(id -> new Hit(id, "", "", 0)).toList();
+    }
+
+    private static List<String> cutIds(List<String> ids, int limit) {
+        return ids.subList(0, Math.min(limit, ids.size()));
     }
 
     private static List<Hit> cut(List<Hit> hits, int limit) {
