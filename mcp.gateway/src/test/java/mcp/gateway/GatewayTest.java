@@ -592,10 +592,17 @@ class GatewayTest {
     /** One stateless request of a client with the tasks extension, over plain HTTP; its Authorization is its own. */
     private static JsonNode statelessCall(HttpEndpoint endpoint, String method, ObjectNode params, String auth)
             throws Exception {
+        return statelessCall(endpoint, method, params, auth, McpJson.object());
+    }
+
+    /** As above, the client declaring these capabilities besides the tasks extension. */
+    private static JsonNode statelessCall(HttpEndpoint endpoint, String method, ObjectNode params, String auth,
+            ObjectNode capabilities) throws Exception {
         ObjectNode meta = params.putObject("_meta");
         meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
-        meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("extensions")
-                .putObject("io.modelcontextprotocol/tasks");
+        ObjectNode declared = capabilities.deepCopy();
+        declared.putObject("extensions").putObject("io.modelcontextprotocol/tasks");
+        meta.set("io.modelcontextprotocol/clientCapabilities", declared);
         ObjectNode body = McpJson.object().put("jsonrpc", "2.0").put("id", 1).put("method", method);
         body.set("params", params);
         String name = params.has("name") ? params.get("name").asString() : params.path("taskId").asString();
@@ -666,6 +673,39 @@ class GatewayTest {
             assertEquals("complete", answered.path("resultType").asString(), answered.toString());
             assertEquals("at once", answered.path("content").path(0).path("text").asString(), answered.toString());
         }
+    }
+
+    @Test
+    void aServersQuestionsBeforeItsTaskAreRoundsOfTheCallWhichBecomesATaskWithTheServers() throws Exception {
+        ObjectNode entries = McpJson.object();
+        entries.set("fixture", stdio(TestServers.conformance()));
+        HttpEndpoint endpoint = gateway(entries, ServerLimits.DEFAULT);
+        ObjectNode elicitation = McpJson.object();
+        elicitation.putObject("elicitation");
+        JsonNode round = statelessCall(endpoint, "tools/call", McpJson.object().put("name", "test_tool_with_task"),
+                "Bearer one", elicitation).path("result");
+        assertEquals("input_required", round.path("resultType").asString(), round.toString());
+        assertFalse(round.has("taskId"), "no task before the server makes one: " + round);
+        String key = round.path("inputRequests").propertyNames().iterator().next();
+        ObjectNode retry = McpJson.object().put("name", "test_tool_with_task")
+                .put("requestState", round.path("requestState").asString());
+        retry.putObject("inputResponses").putObject(key).put("action", "accept").putObject("content")
+                .put("name", "Alice");
+        JsonNode created = statelessCall(endpoint, "tools/call", retry, "Bearer one", elicitation).path("result");
+        assertEquals("task", created.path("resultType").asString(), created.toString());
+        assertFalse(created.has("requestState"), created.toString());
+        String id = created.path("taskId").asString();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonNode task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
+                .path("result");
+        while (!task.path("status").asString().equals("completed")) {
+            assertTrue(System.nanoTime() < deadline, task.toString());
+            Thread.sleep(50);
+            task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
+                    .path("result");
+        }
+        assertEquals("Hello, Alice!", task.path("result").path("content").path(0).path("text").asString(),
+                task.toString());
     }
 
     @Test
