@@ -1242,7 +1242,15 @@ public final class ClientSession implements McpClient, Transport.Listener {
             }
             TaskPoller poller = new TaskPoller(taskSession(bounded.caller()), options.serverName(), name, bounded,
                     start, options.requestTimeout(), events);
-            bounded.caller().ifPresent(Caller::taskStarted);
+            bounded.caller().ifPresent(caller -> {
+                try {
+                    caller.taskStarted();
+                } catch (RuntimeException e) {
+                    // A caller's own failure to pass the news on does not end the call: the task is followed anyway.
+                    LOG.debug("MCP server \"{}\": the caller of {} failed on its task's start: {}",
+                            options.serverName(), name, e.toString());
+                }
+            });
             task.set(poller);
             tasks.add(poller);
             CompletableFuture<JsonNode> followed = poller.follow(json);
