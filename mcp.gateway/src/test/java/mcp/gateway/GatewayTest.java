@@ -616,6 +616,18 @@ class GatewayTest {
         return McpJson.mapper().readTree(response.body());
     }
 
+    /** Polls a task of the gateway (30 s at most) until it has completed. */
+    private static JsonNode completed(HttpEndpoint endpoint, String id, String auth) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonNode task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), auth).path("result");
+        while (!task.path("status").asString().equals("completed")) {
+            assertTrue(System.nanoTime() < deadline, task.toString());
+            Thread.sleep(50);
+            task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), auth).path("result");
+        }
+        return task;
+    }
+
     @Test
     void aClientsCallRunsAsATaskOfTheGatewayThatNoOtherClientReaches() throws Exception {
         tasks = true;
@@ -627,15 +639,7 @@ class GatewayTest {
         String id = created.path("taskId").asString();
         JsonNode foreign = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer two");
         assertEquals(-32602, foreign.path("error").path("code").asInt(), foreign.toString());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        JsonNode task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
-                .path("result");
-        while (!task.path("status").asString().equals("completed")) {
-            assertTrue(System.nanoTime() < deadline, task.toString());
-            Thread.sleep(50);
-            task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
-                    .path("result");
-        }
+        JsonNode task = completed(endpoint, id, "Bearer one");
         assertEquals("from a task", task.path("result").path("content").path(0).path("text").asString(),
                 task.toString());
 
@@ -695,15 +699,7 @@ class GatewayTest {
         assertEquals("task", created.path("resultType").asString(), created.toString());
         assertFalse(created.has("requestState"), created.toString());
         String id = created.path("taskId").asString();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        JsonNode task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
-                .path("result");
-        while (!task.path("status").asString().equals("completed")) {
-            assertTrue(System.nanoTime() < deadline, task.toString());
-            Thread.sleep(50);
-            task = statelessCall(endpoint, "tasks/get", McpJson.object().put("taskId", id), "Bearer one")
-                    .path("result");
-        }
+        JsonNode task = completed(endpoint, id, "Bearer one");
         assertEquals("Hello, Alice!", task.path("result").path("content").path(0).path("text").asString(),
                 task.toString());
     }
