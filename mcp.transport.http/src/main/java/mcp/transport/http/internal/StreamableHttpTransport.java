@@ -834,6 +834,8 @@ final class StreamableHttpTransport implements Transport {
         volatile long retryMillis = -1;
         volatile boolean stopped;
         volatile boolean everOpen;
+        /** The stream of the GET in flight once its body began, before (or without) its response being handled. */
+        volatile SseStream opened;
 
         ServerStream(String session, String version) {
             this.session = session;
@@ -857,6 +859,7 @@ final class StreamableHttpTransport implements Transport {
             if (lastEventId != null) {
                 builder.setHeader(McpHeaders.LAST_EVENT_ID, lastEventId);
             }
+            opened = null;
             try {
                 http.client.sendAsync(builder.build(), new ReplyHandler(true, http.maxMessageBytes, this))
                         .whenCompleteAsync(this::onResponse, http.executor);
@@ -877,6 +880,11 @@ final class StreamableHttpTransport implements Transport {
                 Throwable cause = HttpEndpoint.unwrap(error);
                 if (cause instanceof BoundedBody.TooLargeException tooLarge) {
                     closeFromPeer(tooLarge.getMessage(), null);
+                    return;
+                }
+                if (opened != null) {
+                    // The server answered with a stream that then broke: the stream's end reconnects (onEnd).
+                    ready.complete(null);
                     return;
                 }
                 String what = http.failureMessage("GET", http.uri, cause, http.timeout);
@@ -947,6 +955,22 @@ final class StreamableHttpTransport implements Transport {
             }
             long delay = retryMillis >= 0 ? Math.max(MIN_RETRY_MILLIS, retryMillis) : backoff(failed);
             HttpThreads.TIMER.schedule(this::open, delay, TimeUnit.MILLISECONDS);
+        }
+
+        /**
+         * The server answered the GET with a stream: it offers one. Known here, before the response is handled, since a
+         * stream that breaks at once may fail the response itself, and its end must still count as a stream that was
+         * open (a server that went away, not one without a GET stream).
+         */
+        @Override
+        public void onOpen(SseStream stream) {
+            if (!active()) {
+                stream.cancel();
+                return;
+            }
+            everOpen = true;
+            opened = stream;
+            current = stream;
         }
 
         @Override
