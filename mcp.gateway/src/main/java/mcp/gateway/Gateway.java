@@ -274,13 +274,15 @@ public final class Gateway implements RequestHandler, AutoCloseable {
     }
 
     /**
-     * A call that may be a task of the gateway's becomes one when its server makes it a task of its own: so the
-     * questions the server asks before that reach the client as rounds of its call, and it gets a task where the
-     * server made one. A server that offers no tasks, or a tool that runs as none there, makes it one at once.
+     * A call of a tool its server may run as a task becomes a task of the gateway's when the server makes it one of its
+     * own: so the questions the server asks before that reach the client as rounds of its call, and it gets a task
+     * where the server made one. A server that offers no tasks makes it one at once. Any other tool (with
+     * {@link Builder#tasks}) is a task from the first request, as no server's task is to be waited for.
      */
     @Override
     public boolean deferTask(String name) {
-        return true;
+        BridgedTool tool = exposed().tools().get(name);
+        return tool != null && tool.definition().mayRunAsTask();
     }
 
     /** Whether the client's server may answer a call with a task of its own (the 2026-07-28 tasks extension). */
@@ -547,7 +549,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             }
             return connected(tool.serverName(), manager.clientForTool(tool.serverName(), tool.toolName()))
                     .thenCompose(client -> {
-                if (!tool.definition().mayRunAsTask() || !offersTasks(client)) {
+                if (!offersTasks(client)) {
                     // No task of the server's to wait for: a call that runs as a task of the gateway's is one now.
                     context.runAsTask();
                 }
