@@ -285,11 +285,6 @@ public final class Gateway implements RequestHandler, AutoCloseable {
         return tool != null && tool.definition().mayRunAsTask();
     }
 
-    /** Whether the client's server may answer a call with a task of its own (the 2026-07-28 tasks extension). */
-    private static boolean offersTasks(McpClient client) {
-        return client.initializeResult().capabilities().path("extensions").has(TaskRules.EXTENSION);
-    }
-
     /** The tool's schema in the calling client's view (kept until the view changes), for the header check. */
     @Override
     public Optional<JsonNode> toolInputSchema(String name) {
@@ -549,7 +544,7 @@ public final class Gateway implements RequestHandler, AutoCloseable {
             }
             return connected(tool.serverName(), manager.clientForTool(tool.serverName(), tool.toolName()))
                     .thenCompose(client -> {
-                if (!offersTasks(client)) {
+                if (!TaskRules.declaresExtension(client.initializeResult().capabilities())) {
                     // No task of the server's to wait for: a call that runs as a task of the gateway's is one now.
                     context.runAsTask();
                 }

@@ -35,7 +35,8 @@ public final class TaskRules {
     }
 
     /**
-     * @param clientCapabilities a request's client capabilities (2026-07-28: its envelope's)
+     * @param clientCapabilities a request's client capabilities (2026-07-28: its envelope's), or a server's (its
+     *     {@code server/discover} answer's: then whether it may answer a call with a task)
      * @return whether they declare the extension
      */
     public static boolean declaresExtension(JsonNode clientCapabilities) {

@@ -76,7 +76,10 @@ final class Call implements RequestContext {
      * task is deferred, until it becomes one. Guarded by {@link #lock}.
      */
     Object taskOwner;
-    /** Whether a call whose task is deferred must still be answered with a task if it ends first. */
+    /**
+     * Whether a call whose task is deferred must still be answered with a task if it ends first; set before the call
+     * starts.
+     */
     boolean taskRequired;
     /** The stateless client's connection (stdio), or {@code null}: see {@link #clientId()}. */
     volatile String connection;

@@ -103,11 +103,7 @@ final class InputRounds {
 
     private void step(Call call) {
         if (call.result.isDone() || call.cancelled()) {
-            boolean required;
-            synchronized (call.lock) {
-                required = call.taskRequired && call.taskOwner != null;
-            }
-            if (required) {
+            if (call.taskRequired) {
                 // A tool that runs only as a task ended before it became one: its answer is a task already complete.
                 core.becomeTask(call);
             }
