@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongPredicate;
 import mcp.api.HttpServerConfig;
 import mcp.api.McpException;
 import mcp.api.McpHttpException;
@@ -734,16 +735,14 @@ class StreamableHttpTransportTest {
         CompletableFuture<Void> call = transport.send(new JsonRpcRequest(RequestId.of(9), "tools/call", null));
         server.next("POST", WAIT);
         server.next("POST", WAIT);
-        assertTrue(sendingThreads() > 0, "the POST waits on a thread of the transport");
+        // The request is written ahead on the sending thread: the thread that waits for its answer may start after
+        // the server has read it.
+        assertTrue(awaitSendingThreads(count -> count > 0) > 0, "the POST waits on a thread of the transport");
         await(transport.send(new JsonRpcNotification("notifications/cancelled", McpJson.object().put("requestId", 9))));
         assertTrue(failure(call).getMessage().contains("request 9 cancelled"));
         assertEquals(0, transport.exchangesInFlight());
         // The thread that waited for the answer is interrupted, not left waiting for the response timeout.
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (sendingThreads() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(0, sendingThreads());
+        assertEquals(0, awaitSendingThreads(count -> count == 0));
     }
 
     @Test
@@ -763,11 +762,18 @@ class StreamableHttpTransportTest {
         assertTrue(message.contains("failed: no response within 1000 ms"), message);
         assertTrue(millis >= 900, "gave up after " + millis + " ms");
         assertEquals(0, transport.exchangesInFlight());
+        assertEquals(0, awaitSendingThreads(count -> count == 0));
+    }
+
+    /** @return {@link #sendingThreads()} once it passes {@code settled}, or as it is after {@link #WAIT} */
+    private static long awaitSendingThreads(LongPredicate settled) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (sendingThreads() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+        long count = sendingThreads();
+        while (!settled.test(count) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            count = sendingThreads();
         }
-        assertEquals(0, sendingThreads());
+        return count;
     }
 
     /** @return the threads of a transport of server "t" waiting in HttpClient.send */
