@@ -72,6 +72,7 @@ import mcp.protocol.McpMethods;
 import mcp.protocol.Meta;
 import mcp.protocol.ProtocolVersions;
 import mcp.protocol.ResultType;
+import mcp.protocol.TaskRules;
 import mcp.protocol.ToolHeaders;
 import mcp.protocol.internal.McpTracing;
 import org.slf4j.Logger;
@@ -367,7 +368,7 @@ public final class ClientSession implements McpClient, Transport.Listener {
                 info.path("version").asString(""), capabilities,
                 instructions != null && instructions.isString() ? Optional.of(instructions.asString()) : Optional.empty());
         transport.protocolVersion(version);
-        tasksOffered = capabilities.path("extensions").path(TaskPoller.EXTENSION).isObject();
+        tasksOffered = TaskRules.declaresExtension(capabilities);
         LOG.debug("MCP server \"{}\" speaks {}: {} {}{}", options.serverName(), version, initializeResult.serverName(),
                 initializeResult.serverVersion(), tasksOffered ? " (tasks extension)" : "");
         return listChanges.listenOffered(capabilities);

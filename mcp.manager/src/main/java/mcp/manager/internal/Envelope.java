@@ -8,6 +8,7 @@ import mcp.manager.ClientOptions;
 import mcp.manager.ElicitationHandler;
 import mcp.manager.ServerRequestHandler;
 import mcp.protocol.RequestEnvelope;
+import mcp.protocol.TaskRules;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,7 +44,7 @@ final class Envelope {
         }
         elicitation(options, false).ifPresent(elicitation -> capabilities.set("elicitation", elicitation));
         capabilitiesWithTasks = capabilities.deepCopy();
-        capabilitiesWithTasks.putObject("extensions").putObject(TaskPoller.EXTENSION);
+        capabilitiesWithTasks.putObject("extensions").putObject(TaskRules.EXTENSION);
         clientInfo = McpJson.object().put("name", options.clientName()).put("version", options.clientVersion());
         // Always, not only to servers that declare logging: the Python SDK logs without declaring it, and a
         // server that does not log ignores the key.

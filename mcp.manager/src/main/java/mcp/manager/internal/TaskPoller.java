@@ -38,8 +38,6 @@ final class TaskPoller {
 
     private static final Logger LOG = LoggerFactory.getLogger(TaskPoller.class);
 
-    /** The extension's identifier, in capabilities. */
-    static final String EXTENSION = "io.modelcontextprotocol/tasks";
     /** The wait between polls when the server suggests none. */
     static final long DEFAULT_POLL_MILLIS = 1_000;
     /** The shortest wait between polls, whatever the server suggests. */
