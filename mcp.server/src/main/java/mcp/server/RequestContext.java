@@ -156,6 +156,18 @@ public interface RequestContext {
     String nextKey(String prefix);
 
     /**
+     * Closes the event stream that carries this call's messages to the client, as a server may to free a connection
+     * while the call runs long (2025-11-25 over Streamable HTTP): the client reconnects after the stream's retry delay
+     * with {@code Last-Event-ID} and gets every message sent since, the answer included. The call goes on.
+     *
+     * @return whether the stream was closed; {@code false} where the client could not resume it (stdio, the
+     *     2026-07-28 revision, a session that keeps no events, replicas, a call that runs as a task or has ended)
+     */
+    default boolean closeStream() {
+        return false;
+    }
+
+    /**
      * Lets the rest of this call run as a task, for a tool whose task the server defers
      * ({@link RequestHandler#deferTask}): where the client takes tasks (2026-07-28 with the tasks extension) and the
      * call is not one yet, it becomes one now. The request that waits for the call's answer (the first, or the retry

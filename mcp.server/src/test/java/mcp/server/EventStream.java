@@ -24,12 +24,13 @@ final class EventStream implements AutoCloseable {
     private final InputStream body;
     private final BlockingQueue<SseEvent> events = new LinkedBlockingQueue<>();
     private final Thread reader;
+    private final SseParser parser;
 
     private EventStream(HttpResponse<InputStream> response) {
         this.status = response.statusCode();
         this.headers = response.headers().map();
         this.body = response.body();
-        SseParser parser = new SseParser(1 << 24, events::add);
+        parser = new SseParser(1 << 24, events::add);
         reader = new Thread(() -> {
             byte[] buffer = new byte[8192];
             try {
@@ -80,6 +81,16 @@ final class EventStream implements AutoCloseable {
                 return message;
             }
         }
+    }
+
+    /** @return the id of the last event, a priming event's (no data) included; read once the stream ended */
+    String lastEventId() {
+        return parser.lastEventId();
+    }
+
+    /** @return whether an event with data came, without waiting */
+    boolean anyEvent() {
+        return !events.isEmpty();
     }
 
     /** @return whether the server ended the stream within the time */

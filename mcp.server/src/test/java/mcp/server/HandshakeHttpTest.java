@@ -1,6 +1,7 @@
 package mcp.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,11 @@ import tools.jackson.databind.JsonNode;
 
 /** The handshake era over HTTP: the server's own requests during a call, the GET stream, and resuming a stream. */
 class HandshakeHttpTest {
+
+    private static final ToolDefinition RECONNECT = ToolDefinition.of("reconnect", "Closes its stream, then answers",
+            McpJson.object().put("type", "object"));
+    private static final ToolHandler CLOSES_ITS_STREAM = (arguments, context) -> ToolResult.text("closed: "
+            + context.closeStream());
 
     private McpServer server;
 
@@ -86,6 +92,51 @@ class HandshakeHttpTest {
             assertEquals(8, result.path("id").asInt(), result.toString());
             assertEquals("Hello, Ada", result.path("result").path("content").path(0).path("text").asString());
         }
+    }
+
+    @Test
+    void aStreamItsToolClosesIsResumedAndCarriesTheAnswer() throws Exception {
+        server = Fixtures.builder(ServerLimits.DEFAULT).tool(RECONNECT, CLOSES_ITS_STREAM).build();
+        URI uri = server.serveHttp(HttpOptions.LOOPBACK).uri();
+        String session = Wire.initialize(uri, "{}");
+        String lastId;
+        try (EventStream call = EventStream.post(uri, Wire.request(11, "tools/call", Wire.json(
+                "{\"name\":\"reconnect\",\"arguments\":{}}")), Wire.session(session))) {
+            assertEquals(200, call.status);
+            assertTrue(call.endsWithin(10_000), "the server closed the stream");
+            assertFalse(call.anyEvent(), "nothing but the priming event before the close");
+            lastId = call.lastEventId();
+            assertNotNull(lastId, "the priming event gives an id to resume from");
+        }
+        java.util.Map<String, String> headers = new java.util.HashMap<>(Wire.session(session));
+        headers.put("Last-Event-ID", lastId);
+        try (EventStream resumed = EventStream.get(uri, headers)) {
+            assertEquals(200, resumed.status);
+            JsonNode result = resumed.nextMessage();
+            assertEquals(11, result.path("id").asInt(), result.toString());
+            assertEquals("closed: true", result.path("result").path("content").path(0).path("text").asString());
+            assertTrue(resumed.endsWithin(10_000), "the resumed stream ends with the answer");
+        }
+    }
+
+    @Test
+    void noStreamIsClosedThatTheClientCouldNotResume() throws Exception {
+        // A session that keeps no events for a resume.
+        server = Fixtures.builder(new ServerLimits(4L << 20, 10, java.time.Duration.ofMinutes(1), 16, 16, 100, 0, 16,
+                java.time.Duration.ofMinutes(1), 1_000, java.time.Duration.ofSeconds(30)))
+                .tool(RECONNECT, CLOSES_ITS_STREAM).build();
+        URI uri = server.serveHttp(HttpOptions.LOOPBACK).uri();
+        String session = Wire.initialize(uri, "{}");
+        Wire.Reply kept = Wire.post(uri, Wire.request(12, "tools/call", Wire.json(
+                "{\"name\":\"reconnect\",\"arguments\":{}}")), Wire.session(session));
+        assertEquals("closed: false", kept.last().path("result").path("content").path(0).path("text").asString(),
+                kept.toString());
+        // The stateless revision: a request's stream that breaks is its cancellation, never resumed.
+        Wire.Reply stateless = Wire.post(uri, Wire.request(13, "tools/call", Wire.stateless(
+                "{\"name\":\"reconnect\",\"arguments\":{}}", "{}")), Wire.statelessHeaders("tools/call",
+                "reconnect"));
+        assertEquals("closed: false", stateless.last().path("result").path("content").path(0).path("text")
+                .asString(), stateless.toString());
     }
 
     @Test

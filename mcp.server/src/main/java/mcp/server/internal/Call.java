@@ -211,6 +211,12 @@ final class Call implements RequestContext {
     }
 
     @Override
+    public boolean closeStream() {
+        Channel current = channel;
+        return current != null && !cancelled() && current.closeStream();
+    }
+
+    @Override
     public boolean runAsTask() {
         return core.becomeTask(this);
     }

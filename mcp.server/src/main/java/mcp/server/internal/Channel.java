@@ -48,6 +48,17 @@ interface Channel {
      */
     void abandon();
 
+    /**
+     * Closes the event stream the request's messages go on, where the client can resume it and lose nothing (a
+     * handshake-era session over HTTP that keeps events): it reconnects with {@code Last-Event-ID} and gets what was
+     * sent since, the answer included. The request goes on.
+     *
+     * @return whether the stream was closed (then, or before); {@code false} where it cannot be resumed
+     */
+    default boolean closeStream() {
+        return false;
+    }
+
     /** @return who sent the request this channel answers ({@link Caller#LOCAL} but over authenticated HTTP) */
     default Caller caller() {
         return Caller.LOCAL;

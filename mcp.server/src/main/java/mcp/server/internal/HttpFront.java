@@ -665,6 +665,22 @@ public final class HttpFront implements HttpEndpoint {
             return sse;
         }
 
+        /**
+         * Starts the stream if need be (its priming event gives the client an id to resume from) and closes it. Not
+         * with replicas: the client's reconnection may reach another replica, which does not have the stream.
+         */
+        @Override
+        public synchronized boolean closeStream() {
+            if (done || !sse || replay == null || !replay.keeps() || core.sessionSeal.isPresent()) {
+                return false;
+            }
+            if (stream == null && !startStream()) {
+                return false;
+            }
+            stream.close();
+            return true;
+        }
+
         @Override
         public void finish(JsonRpcResponse response, int httpStatus) {
             end(response, httpStatus, Map.of());

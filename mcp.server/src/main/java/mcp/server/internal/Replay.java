@@ -182,6 +182,11 @@ final class Replay {
         return true;
     }
 
+    /** @return whether events are kept for a client that resumes (not with {@code replayEvents} 0) */
+    boolean keeps() {
+        return capacity > 0;
+    }
+
     /** @return whether the event id names a GET stream (of replicas sharing the session: see the constructor) */
     static boolean standalone(String lastEventId) {
         int dot = lastEventId.lastIndexOf('.');
