@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import mcp.api.HttpServerConfig;
 import mcp.api.McpJson;
 import mcp.api.StdioServerConfig;
 import mcp.api.ToolResult;
@@ -295,6 +296,22 @@ class ConformanceServerIT {
                 clients.forEach(McpClient::close);
                 assertNoStdioServerLeft();
             }
+        }
+    }
+
+    /** mcp-host's client resumes, with Last-Event-ID, the stream mcp-host's server closed during a call. */
+    @Test
+    void mcpHostsClientGetsTheAnswerOfACallWhoseStreamTheServerClosed() throws Exception {
+        List<McpClient> clients = new ArrayList<>();
+        try {
+            HttpServerConfig config = HttpServerConfig.of(url.replace("//localhost:", "//127.0.0.1:"));
+            McpClient client = EraPeer.connect("fixture", config,
+                    ClientOptions.builder("fixture").protocolVersion("2025-11-25"), temp, clients);
+            assertEquals("2025-11-25", client.initializeResult().protocolVersion());
+            assertEquals("Answered after the stream was closed", EraPeer.text(client.callToolBlocking(
+                    "test_reconnection", McpJson.object())));
+        } finally {
+            clients.forEach(McpClient::close);
         }
     }
 
