@@ -207,8 +207,8 @@ class ConformanceServerIT {
      * @param mayFail the scenarios not scored that the endpoint may fail
      * @return the checks of every scenario that ran, by scenario
      */
-    static Map<String, List<JsonNode>> judge(Path directory, String label, String endpoint, String revision, int expected,
-            Predicate<String> mayFail) throws Exception {
+    static Map<String, List<JsonNode>> judge(Path directory, String label, String endpoint, String revision,
+            int expected, Predicate<String> mayFail) throws Exception {
         List<String> required = required(revision);
         assertEquals(expected, required.size(), "the required server scenarios of " + revision + ": " + required);
         Run run = suite(directory, endpoint, revision);
