@@ -84,14 +84,7 @@ class HandshakeHttpTest {
         }
         // The stream is gone; in this era that is no cancellation: the call waits, and its answer is kept.
         assertEquals(202, Wire.post(uri, answer(request), Wire.session(session)).status());
-        java.util.Map<String, String> headers = new java.util.HashMap<>(Wire.session(session));
-        headers.put("Last-Event-ID", lastId);
-        try (EventStream resumed = EventStream.get(uri, headers)) {
-            assertEquals(200, resumed.status);
-            JsonNode result = resumed.nextMessage();
-            assertEquals(8, result.path("id").asInt(), result.toString());
-            assertEquals("Hello, Ada", result.path("result").path("content").path(0).path("text").asString());
-        }
+        assertResumedWithAnswer(uri, session, lastId, 8, "Hello, Ada");
     }
 
     @Test
@@ -108,13 +101,19 @@ class HandshakeHttpTest {
             lastId = call.lastEventId();
             assertNotNull(lastId, "the priming event gives an id to resume from");
         }
+        assertResumedWithAnswer(uri, session, lastId, 11, "closed: true");
+    }
+
+    /** Resumes the session's stream after {@code lastId}: the call's answer comes, and the stream ends with it. */
+    private static void assertResumedWithAnswer(URI uri, String session, String lastId, int id, String text)
+            throws Exception {
         java.util.Map<String, String> headers = new java.util.HashMap<>(Wire.session(session));
         headers.put("Last-Event-ID", lastId);
         try (EventStream resumed = EventStream.get(uri, headers)) {
             assertEquals(200, resumed.status);
             JsonNode result = resumed.nextMessage();
-            assertEquals(11, result.path("id").asInt(), result.toString());
-            assertEquals("closed: true", result.path("result").path("content").path(0).path("text").asString());
+            assertEquals(id, result.path("id").asInt(), result.toString());
+            assertEquals(text, result.path("result").path("content").path(0).path("text").asString());
             assertTrue(resumed.endsWithin(10_000), "the resumed stream ends with the answer");
         }
     }
