@@ -665,13 +665,10 @@ public final class HttpFront implements HttpEndpoint {
             return sse;
         }
 
-        /**
-         * Starts the stream if need be (its priming event gives the client an id to resume from) and closes it. Not
-         * with replicas: the client's reconnection may reach another replica, which does not have the stream.
-         */
+        /** Starts the stream if need be (its priming event gives the client an id to resume from) and closes it. */
         @Override
         public synchronized boolean closeStream() {
-            if (done || !sse || replay == null || !replay.keeps() || core.sessionSeal.isPresent()) {
+            if (done || !sse || replay == null || !replay.resumable()) {
                 return false;
             }
             if (stream == null && !startStream()) {

@@ -182,9 +182,12 @@ final class Replay {
         return true;
     }
 
-    /** @return whether events are kept for a client that resumes (not with {@code replayEvents} 0) */
-    boolean keeps() {
-        return capacity > 0;
+    /**
+     * @return whether a stream closed on purpose is sure to be resumed here: events are kept (not with
+     *     {@code replayEvents} 0) and no replica shares the session (the reconnection might reach one that lacks it)
+     */
+    boolean resumable() {
+        return capacity > 0 && instance == null;
     }
 
     /** @return whether the event id names a GET stream (of replicas sharing the session: see the constructor) */
